@@ -1,0 +1,76 @@
+// swift-tools-version: 6.0
+//
+// BoutiqueDB builds with the toolchain alone: SQLite comes from the system (Debian's `libsqlite3-dev`,
+// or the SDK on Apple platforms) and the macro plugin links the SwiftSyntax modules that ship inside the
+// toolchain, so the package has no remote dependency and builds offline.
+import CompilerPluginSupport
+import Foundation
+import PackageDescription
+
+/// The folder holding the toolchain's own SwiftSyntax modules (`<toolchain>/usr/lib/swift/host`).
+///
+/// Found from `swiftc` on `PATH` (links resolved), or from `BOUTIQUE_SWIFT_HOST_LIBS` when set.
+let toolchainHostLibraries: String? = {
+    let environment = ProcessInfo.processInfo.environment
+    if let explicit = environment["BOUTIQUE_SWIFT_HOST_LIBS"], !explicit.isEmpty { return explicit }
+    let fileManager = FileManager.default
+    for directory in (environment["PATH"] ?? "").split(separator: ":") {
+        let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("swiftc")
+        guard fileManager.isExecutableFile(atPath: candidate.path) else { continue }
+        let compiler = candidate.resolvingSymlinksInPath()
+        let host = compiler.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("lib/swift/host")
+        if fileManager.fileExists(atPath: host.appendingPathComponent("SwiftSyntax.swiftmodule").path) {
+            return host.path
+        }
+    }
+    return nil
+}()
+
+let macroSwiftSettings: [SwiftSetting] = toolchainHostLibraries.map { [.unsafeFlags(["-I", $0])] } ?? []
+let macroLinkerSettings: [LinkerSetting] = toolchainHostLibraries.map {
+    [
+        .unsafeFlags(["-L", $0, "-Xlinker", "-rpath", "-Xlinker", $0]),
+        .linkedLibrary("SwiftSyntax"), .linkedLibrary("SwiftSyntaxMacros"),
+        .linkedLibrary("SwiftSyntaxBuilder"), .linkedLibrary("SwiftDiagnostics"),
+        .linkedLibrary("SwiftParser"), .linkedLibrary("SwiftBasicFormat"),
+        .linkedLibrary("SwiftCompilerPluginMessageHandling"),
+        .linkedLibrary("SwiftSyntaxMacroExpansion"), .linkedLibrary("SwiftOperators"),
+    ]
+} ?? []
+
+let package = Package(
+    name: "BoutiqueDB",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "BoutiqueDB", targets: ["BoutiqueDB"]),
+        .executable(name: "boutique", targets: ["boutique"]),
+        .executable(name: "boutique-benchmarks", targets: ["BoutiqueBenchmarks"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(name: "BoutiqueSQLite", dependencies: ["CSQLite"]),
+        .macro(
+            name: "BoutiqueMacros",
+            swiftSettings: macroSwiftSettings,
+            linkerSettings: macroLinkerSettings
+        ),
+        .target(name: "BoutiqueQueries", dependencies: ["BoutiqueSQLite", "BoutiqueMacros"]),
+        .target(name: "BoutiqueDB", dependencies: ["BoutiqueSQLite", "BoutiqueQueries"]),
+        .executableTarget(name: "boutique", dependencies: ["BoutiqueDB"]),
+        .executableTarget(name: "BoutiqueBenchmarks", dependencies: ["BoutiqueDB", "CSQLite"]),
+        .testTarget(name: "BoutiqueSQLiteTests", dependencies: ["BoutiqueSQLite", "CSQLite"]),
+        .testTarget(
+            name: "BoutiqueMacrosTests",
+            dependencies: ["BoutiqueMacros"],
+            swiftSettings: macroSwiftSettings,
+            linkerSettings: macroLinkerSettings
+        ),
+        .testTarget(name: "BoutiqueDBTests", dependencies: ["BoutiqueDB"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

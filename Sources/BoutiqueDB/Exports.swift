@@ -1,0 +1,2 @@
+@_exported import BoutiqueQueries
+@_exported import BoutiqueSQLite

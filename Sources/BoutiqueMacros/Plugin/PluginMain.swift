@@ -1,0 +1,33 @@
+// The compiler plugin's entry point.
+//
+// The toolchain ships SwiftSyntax but not the `SwiftCompilerPlugin` module, so the plugin speaks the
+// compiler's message protocol itself through `SwiftCompilerPluginMessageHandling`: a provider that maps
+// macro type names to their implementations, and a connection over standard input and output.
+@_spi(PluginMessage) import SwiftCompilerPluginMessageHandling
+import SwiftSyntaxMacros
+
+/// Every macro this plugin implements, by the type name the `#externalMacro` declarations use.
+let providedMacros: [String: any Macro.Type] = [
+    "TableMacro": TableMacro.self,
+]
+
+struct BoutiquePluginProvider: PluginProvider {
+    struct UnknownMacro: Error, CustomStringConvertible {
+        let name: String
+        var description: String { "BoutiqueMacros has no macro named \(name)" }
+    }
+
+    func resolveMacro(moduleName: String, typeName: String) throws -> any Macro.Type {
+        guard let macro = providedMacros[typeName] else { throw UnknownMacro(name: typeName) }
+        return macro
+    }
+}
+
+@main
+struct BoutiqueMacrosPlugin {
+    static func main() throws {
+        let connection = try StandardIOMessageConnection()
+        let listener = CompilerPluginMessageListener(connection: connection, provider: BoutiquePluginProvider())
+        try listener.main()
+    }
+}

@@ -1,0 +1,130 @@
+import BoutiqueSQLite
+
+/// The one error type BoutiqueDB's API throws.
+///
+/// ```swift
+/// do {
+///     try await db.write { conn in ... }
+/// } catch let error as BoutiqueError {
+///     switch error {
+///     case .sql(let code, let message): print("SQLite error (\(code)): \(message)")
+///     case .migrationFailed(let id, let message): print("Migration '\(id)' failed: \(message)")
+///     case .transactionInProgress: print("Write conflict occurred.")
+///     default: print("BoutiqueDB error: \(error)")
+///     }
+/// }
+/// ```
+///
+/// It lives in the query layer, the lowest layer that throws it (decoding a row), and is re-exported by
+/// `BoutiqueDB`.
+public enum BoutiqueError: Error, Sendable, Hashable {
+    /// SQLite refused a statement or a file. `code` is the extended result code (`code.primary` is the
+    /// family); `message` prints SQLite's message and carries the failing SQL in `message.sql`.
+    case sql(code: ResultCode, message: SQLMessage)
+
+    /// A migration threw or broke a constraint; the database is left as the last good migration left it.
+    case migrationFailed(id: String, message: String)
+
+    /// A write could not start: another connection held the write lock past the busy timeout, or the
+    /// write was started from inside another write on the same database.
+    case transactionInProgress
+
+    /// The database, or the connection, was used after it was closed.
+    case databaseClosed
+
+    /// A row could not be decoded into a Swift value.
+    case decoding(DecodingFailure)
+
+    /// The migration history recorded in the file does not match the plan: an id the plan does not know,
+    /// or ids applied in another order. The file is left untouched.
+    case migrationHistoryMismatch(applied: [String], planned: [String])
+
+    /// The migration plan names the same id twice.
+    case duplicateMigrationID(String)
+
+    /// An argument was rejected before anything was changed (an unusable path, a bad option).
+    case invalidArgument(String)
+
+    /// The task was cancelled; a write in progress was rolled back.
+    case cancelled
+}
+
+extension BoutiqueError {
+    /// SQLite's message for a failed statement, with the SQL that failed.
+    ///
+    /// Prints as the message alone; compares equal to a string literal with the same text.
+    public struct SQLMessage: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+        /// SQLite's message.
+        public var text: String
+        /// The statement that failed, when there was one.
+        public var sql: String?
+
+        public init(_ text: String, sql: String? = nil) {
+            self.text = text
+            self.sql = sql
+        }
+
+        public init(stringLiteral value: String) { self.init(value) }
+
+        public var description: String { text }
+
+        public static func == (lhs: SQLMessage, rhs: SQLMessage) -> Bool { lhs.text == rhs.text && lhs.sql == rhs.sql }
+    }
+
+    /// Why a column value could not become the Swift value asked for.
+    public struct DecodingFailure: Sendable, Hashable, CustomStringConvertible {
+        /// The table (or query) the row came from.
+        public var table: String
+        /// The column that failed.
+        public var column: String
+        /// The Swift type that was expected, e.g. `"UUID"`.
+        public var expectedType: String
+        /// What was found instead, e.g. `"NULL"`, `"TEXT 'abc'"`, or a parser's message.
+        public var found: String
+
+        public init(table: String, column: String, expectedType: String, found: String) {
+            self.table = table
+            self.column = column
+            self.expectedType = expectedType
+            self.found = found
+        }
+
+        public var description: String {
+            "cannot decode \(table).\(column) as \(expectedType): found \(found)"
+        }
+    }
+
+    /// Wraps a ``SQLiteError``; a closed connection becomes ``databaseClosed``.
+    public init(_ error: SQLiteError) {
+        if error.code == .misuse, error.message.hasSuffix("is closed") {
+            self = .databaseClosed
+        } else {
+            self = .sql(code: error.extendedCode, message: SQLMessage(error.message, sql: error.sql))
+        }
+    }
+
+    /// The extended result code for ``sql(code:message:)``, `nil` otherwise.
+    public var resultCode: ResultCode? {
+        if case .sql(let code, _) = self { code } else { nil }
+    }
+}
+
+extension BoutiqueError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .sql(let code, let message):
+            var text = "SQLite error \(code.rawValue): \(message.text)"
+            if let sql = message.sql { text += " — while running: \(sql)" }
+            return text
+        case .migrationFailed(let id, let message): return "migration '\(id)' failed: \(message)"
+        case .transactionInProgress: return "a write transaction is already in progress"
+        case .databaseClosed: return "the database is closed"
+        case .decoding(let failure): return failure.description
+        case .migrationHistoryMismatch(let applied, let planned):
+            return "the database's migrations \(applied) do not match the plan \(planned)"
+        case .duplicateMigrationID(let id): return "the migration plan names '\(id)' twice"
+        case .invalidArgument(let message): return "invalid argument: \(message)"
+        case .cancelled: return "the operation was cancelled"
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import CSQLite
+
+/// SQLite journal modes (`PRAGMA journal_mode`).
+public enum JournalMode: String, Sendable, CaseIterable {
+    case delete, truncate, persist, memory, wal, off
+}
+
+/// Durability levels (`PRAGMA synchronous`).
+public enum SynchronousMode: Int64, Sendable, CaseIterable {
+    case off = 0, normal = 1, full = 2, extra = 3
+}
+
+extension Connection {
+    /// The current journal mode.
+    public func journalMode() throws(SQLiteError) -> JournalMode {
+        let value = try fetchValue("PRAGMA journal_mode")
+        guard case .text(let text)? = value, let mode = JournalMode(rawValue: text.lowercased()) else {
+            throw SQLiteError(.error, message: "unexpected journal mode \(value.map(String.init(describing:)) ?? "none")")
+        }
+        return mode
+    }
+
+    /// Asks for a journal mode and returns the one in force (an in-memory database stays `memory`).
+    @discardableResult
+    public func setJournalMode(_ mode: JournalMode) throws(SQLiteError) -> JournalMode {
+        _ = try fetchRows("PRAGMA journal_mode = \(mode.rawValue)")
+        return try journalMode()
+    }
+
+    /// The current synchronous level.
+    public func synchronous() throws(SQLiteError) -> SynchronousMode {
+        guard case .integer(let level)? = try fetchValue("PRAGMA synchronous"),
+            let mode = SynchronousMode(rawValue: level)
+        else { throw SQLiteError(.error, message: "unexpected synchronous level") }
+        return mode
+    }
+
+    /// Sets the synchronous level.
+    public func setSynchronous(_ mode: SynchronousMode) throws(SQLiteError) {
+        try execute("PRAGMA synchronous = \(mode.rawValue)")
+    }
+
+    /// Whether foreign-key constraints are enforced (`PRAGMA foreign_keys`).
+    public func foreignKeysEnabled() throws(SQLiteError) -> Bool {
+        try fetchValue("PRAGMA foreign_keys") == .integer(1)
+    }
+
+    /// Turns foreign-key enforcement on or off (no effect inside a transaction, as SQLite documents).
+    public func setForeignKeysEnabled(_ enabled: Bool) throws(SQLiteError) {
+        try execute("PRAGMA foreign_keys = \(enabled ? "ON" : "OFF")")
+    }
+
+    /// A number that changes when another connection commits a change to the file (`PRAGMA data_version`).
+    public func dataVersion() throws(SQLiteError) -> Int64 {
+        guard case .integer(let version)? = try fetchValue("PRAGMA data_version") else {
+            throw SQLiteError(.error, message: "PRAGMA data_version returned no integer")
+        }
+        return version
+    }
+
+    /// `PRAGMA user_version`.
+    public func userVersion() throws(SQLiteError) -> Int64 {
+        guard case .integer(let version)? = try fetchValue("PRAGMA user_version") else { return 0 }
+        return version
+    }
+
+    /// Sets `PRAGMA user_version`.
+    public func setUserVersion(_ version: Int64) throws(SQLiteError) {
+        try execute("PRAGMA user_version = \(version)")
+    }
+
+    /// Runs `PRAGMA integrity_check` and returns its messages: `["ok"]` for a sound file.
+    public func integrityCheck() throws(SQLiteError) -> [String] {
+        try fetchRows("PRAGMA integrity_check").rows.map { $0.first.map(String.init(describing:)) ?? "" }
+    }
+}

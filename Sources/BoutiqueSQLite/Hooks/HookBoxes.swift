@@ -1,0 +1,34 @@
+import CSQLite
+
+/// A Swift closure kept alive while SQLite holds a pointer to it as a hook's context.
+final class HookBox<Callback> {
+    let callback: Callback
+    init(_ callback: Callback) { self.callback = callback }
+    var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+    static func from(_ context: UnsafeMutableRawPointer?) -> Callback? {
+        guard let context else { return nil }
+        return Unmanaged<HookBox<Callback>>.fromOpaque(context).takeUnretainedValue().callback
+    }
+}
+
+/// The closures installed on a connection. The connection owns them, so SQLite's context pointers stay
+/// valid for as long as the hooks are installed.
+struct HookBoxes {
+    var authorizer: HookBox<(AuthorizerEvent) -> AuthorizerDecision>?
+    var update: HookBox<(UpdateEvent) -> Void>?
+    var preupdate: HookBox<(PreupdateChange) -> Void>?
+    var commit: HookBox<() -> Bool>?
+    var rollback: HookBox<() -> Void>?
+    var busy: HookBox<(Int) -> Bool>?
+
+    /// Removes every hook from `db` before it closes.
+    mutating func uninstall(from db: OpaquePointer) {
+        if authorizer != nil { sqlite3_set_authorizer(db, nil, nil) }
+        if update != nil { sqlite3_update_hook(db, nil, nil) }
+        if preupdate != nil { sqlite3_preupdate_hook(db, nil, nil) }
+        if commit != nil { sqlite3_commit_hook(db, nil, nil) }
+        if rollback != nil { sqlite3_rollback_hook(db, nil, nil) }
+        if busy != nil { sqlite3_busy_handler(db, nil, nil) }
+        self = HookBoxes()
+    }
+}

@@ -1,0 +1,99 @@
+import CSQLite
+
+/// A row change seen by the preupdate hook, before it is applied: the old and new values of the row.
+///
+/// Valid only during the hook call. Outside it every read throws `.misuse` (SQLite checks this itself).
+public struct PreupdateChange {
+    let db: OpaquePointer
+
+    /// Insert, update or delete.
+    public let kind: RowChangeKind
+    /// `main`, `temp`, or an attached database's name.
+    public let databaseName: String
+    /// The changed table.
+    public let tableName: String
+    /// The rowid before the change (the new rowid for an insert).
+    public let oldRowID: Int64
+    /// The rowid after the change (the old rowid for a delete).
+    public let newRowID: Int64
+
+    /// Number of columns in the changed row.
+    public var columnCount: Int32 { sqlite3_preupdate_count(db) }
+
+    /// 0 for a change made by the statement itself, 1 for one made by a trigger it fired, and so on.
+    public var triggerDepth: Int32 { sqlite3_preupdate_depth(db) }
+
+    /// The value of column `index` before an update or delete.
+    public func oldValue(at index: Int32) throws(SQLiteError) -> DatabaseValue {
+        var value: OpaquePointer?
+        let rc = sqlite3_preupdate_old(db, index, &value)
+        guard rc == SQLITE_OK else { throw SQLiteError(db: db, rc: rc, sql: nil) }
+        return try DatabaseValue(sqliteValue: value)
+    }
+
+    /// The value of column `index` after an insert or update.
+    public func newValue(at index: Int32) throws(SQLiteError) -> DatabaseValue {
+        var value: OpaquePointer?
+        let rc = sqlite3_preupdate_new(db, index, &value)
+        guard rc == SQLITE_OK else { throw SQLiteError(db: db, rc: rc, sql: nil) }
+        return try DatabaseValue(sqliteValue: value)
+    }
+
+    /// Every column's value before the change.
+    public func oldRow() throws(SQLiteError) -> [DatabaseValue] {
+        try (0..<columnCount).map { (index) throws(SQLiteError) in try oldValue(at: index) }
+    }
+
+    /// Every column's value after the change.
+    public func newRow() throws(SQLiteError) -> [DatabaseValue] {
+        try (0..<columnCount).map { (index) throws(SQLiteError) in try newValue(at: index) }
+    }
+}
+
+extension DatabaseValue {
+    /// Copies an unprotected `sqlite3_value*`.
+    init(sqliteValue value: OpaquePointer?) throws(SQLiteError) {
+        guard let value else { self = .null; return }
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER: self = .integer(sqlite3_value_int64(value))
+        case SQLITE_FLOAT: self = .real(sqlite3_value_double(value))
+        case SQLITE_TEXT:
+            let text = sqlite3_value_text(value)
+            let count = Int(sqlite3_value_bytes(value))
+            guard let text else { self = .text(""); return }
+            guard let string = String(validating: UnsafeBufferPointer(start: text, count: count), as: UTF8.self) else {
+                throw SQLiteError(.mismatch, message: "a changed value holds text that is not valid UTF-8")
+            }
+            self = .text(string)
+        case SQLITE_BLOB:
+            let base = sqlite3_value_blob(value)
+            let count = Int(sqlite3_value_bytes(value))
+            self = .blob(base.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? [])
+        default: self = .null
+        }
+    }
+}
+
+extension Connection {
+    /// Calls `hook` before each row of a rowid table is inserted, updated or deleted, with access to the
+    /// old and new values (`sqlite3_preupdate_hook`). Pass `nil` to remove it.
+    /// The hook must not use the connection, and must not keep the ``PreupdateChange``.
+    public func setPreupdateHook(_ hook: ((PreupdateChange) -> Void)?) throws(SQLiteError) {
+        let db = try requireHandle()
+        guard let hook else {
+            sqlite3_preupdate_hook(db, nil, nil)
+            hooks.preupdate = nil
+            return
+        }
+        let box = HookBox(hook)
+        hooks.preupdate = box
+        sqlite3_preupdate_hook(db, { context, db, operation, database, table, oldRowID, newRowID in
+            guard let callback = HookBox<(PreupdateChange) -> Void>.from(context), let db,
+                let kind = RowChangeKind(operation: operation)
+            else { return }
+            callback(PreupdateChange(
+                db: db, kind: kind, databaseName: database.map { String(cString: $0) } ?? "",
+                tableName: table.map { String(cString: $0) } ?? "", oldRowID: oldRowID, newRowID: newRowID))
+        }, box.context)
+    }
+}
