@@ -63,6 +63,8 @@ let package = Package(
         .target(name: "BoutiqueDB", dependencies: ["BoutiqueSQLite", "BoutiqueQueries"]),
         .executableTarget(name: "boutique", dependencies: ["BoutiqueDB"]),
         .executableTarget(name: "BoutiqueBenchmarks", dependencies: ["BoutiqueDB", "CSQLite"]),
+        // A child process for the multi-process and crash tests: they start it, kill it, and check the file.
+        .executableTarget(name: "BoutiqueTestWorker", dependencies: ["BoutiqueDB"]),
         .testTarget(name: "BoutiqueSQLiteTests", dependencies: ["BoutiqueSQLite", "CSQLite"]),
         .testTarget(
             name: "BoutiqueMacrosTests",
@@ -70,7 +72,7 @@ let package = Package(
             swiftSettings: macroSwiftSettings,
             linkerSettings: macroLinkerSettings
         ),
-        .testTarget(name: "BoutiqueDBTests", dependencies: ["BoutiqueDB"]),
+        .testTarget(name: "BoutiqueDBTests", dependencies: ["BoutiqueDB", "BoutiqueTestWorker"]),
     ],
     swiftLanguageModes: [.v6]
 )
