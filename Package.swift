@@ -61,7 +61,7 @@ let package = Package(
         ),
         .target(name: "BoutiqueQueries", dependencies: ["BoutiqueSQLite", "BoutiqueMacros"]),
         .target(name: "BoutiqueDB", dependencies: ["BoutiqueSQLite", "BoutiqueQueries"]),
-        .executableTarget(name: "boutique", dependencies: ["BoutiqueDB"]),
+        .executableTarget(name: "boutique", dependencies: ["BoutiqueDB", "CSQLite"]),
         .executableTarget(name: "BoutiqueBenchmarks", dependencies: ["BoutiqueDB", "CSQLite"]),
         // A child process for the multi-process and crash tests: they start it, kill it, and check the file.
         .executableTarget(name: "BoutiqueTestWorker", dependencies: ["BoutiqueDB"]),

@@ -1,1 +1,83 @@
-print("bench")
+// Side-by-side timings of BoutiqueDB against the raw SQLite C API, in one process.
+//
+//   swift run -c release boutique-benchmarks            all workloads, 9 rounds each
+//   swift run -c release boutique-benchmarks --rounds 15
+//   swift run -c release boutique-benchmarks --once fetch.layer   one variant once (for callgrind)
+import BoutiqueSQLite
+import Foundation
+
+let fetchRows = 200_000
+let insertRows = 50_000
+
+func makeDatabase() throws -> String {
+    let path = FileManager.default.temporaryDirectory
+        .appendingPathComponent("boutique-bench-\(UUID().uuidString).sqlite").path
+    let connection = try Connection(path: path)
+    try connection.execute("CREATE TABLE item (i0 INT, i1 INT, i2 INT, i3 INT, i4 INT, i5 INT, i6 INT, i7 INT, i8 INT, i9 INT)")
+    return path
+}
+
+func makeFetchDatabase() throws -> String {
+    let path = try makeDatabase()
+    _ = try Layer.insert(path: path, rows: fetchRows)
+    return path
+}
+
+func run() throws {
+    var rounds = 9
+    var once: String?
+    var arguments = CommandLine.arguments.dropFirst().makeIterator()
+    while let argument = arguments.next() {
+        switch argument {
+        case "--rounds": rounds = arguments.next().flatMap(Int.init) ?? rounds
+        case "--once": once = arguments.next()
+        default:
+            print("usage: boutique-benchmarks [--rounds N] [--once WORKLOAD.VARIANT]")
+            exit(2)
+        }
+    }
+
+    let fetchPath = try makeFetchDatabase()
+    let insertPath = try makeDatabase()
+    defer {
+        for path in [fetchPath, insertPath] { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    let workloads = [
+        Workload(name: "fetch \(fetchRows) rows of item(i0…i9)", variants: [
+            Variant(name: "raw C") { Raw.fetch(path: fetchPath) },
+            Variant(name: "BoutiqueSQLite Statement") { try Layer.fetch(path: fetchPath) },
+        ]),
+        Workload(name: "insert \(insertRows) rows in one transaction", variants: [
+            Variant(name: "raw C") { Raw.insert(path: insertPath, rows: insertRows) },
+            Variant(name: "BoutiqueSQLite Statement") { try Layer.insert(path: insertPath, rows: insertRows) },
+        ]),
+    ]
+
+    if let once {
+        let parts = once.split(separator: ".", maxSplits: 1).map(String.init)
+        let variantKeys = ["raw": 0, "layer": 1]
+        let workloadKeys = ["fetch": 0, "insert": 1]
+        guard parts.count == 2, let w = workloadKeys[parts[0]], let v = variantKeys[parts[1]],
+            v < workloads[w].variants.count
+        else {
+            print("unknown workload \(once); try fetch.raw, fetch.layer, insert.raw, insert.layer")
+            exit(2)
+        }
+        print(try workloads[w].variants[v].run())
+        return
+    }
+
+    #if DEBUG
+    print("warning: a debug build; run with -c release for meaningful figures")
+    #endif
+    let harness = Harness(rounds: rounds)
+    for workload in workloads { try harness.measure(workload) }
+}
+
+do {
+    try run()
+} catch {
+    print("benchmark failed: \(error)")
+    exit(1)
+}

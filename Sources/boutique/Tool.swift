@@ -1,0 +1,59 @@
+/// Dispatches `boutique COMMAND …` to its command and turns failures into a message and an exit status.
+enum Tool {
+    static let commands: [any Command.Type] = [DemoCommand.self, SQLCommand.self]
+
+    static var usage: String {
+        var text = """
+            boutique — the BoutiqueDB command-line tool
+
+            usage: boutique COMMAND [OPTIONS]
+
+            commands:
+
+            """
+        for command in commands {
+            text += "  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.summary + "\n"
+        }
+        text += "\nRun `boutique COMMAND --help` for a command's options."
+        return text
+    }
+
+    /// Runs the tool; returns the process exit status (0 success, 1 failure, 2 bad usage).
+    static func run(_ arguments: [String]) -> Int32 {
+        guard let name = arguments.first else {
+            Output.error(usage)
+            return 2
+        }
+        if name == "--help" || name == "-h" || name == "help" {
+            Output.line(usage)
+            return 0
+        }
+        guard let command = commands.first(where: { $0.name == name }) else {
+            Output.error("boutique: unknown command '\(name)'\n\n\(usage)")
+            return 2
+        }
+        var parser = ArgumentParser(Array(arguments.dropFirst()))
+        if parser.takeFlag("--help") || parser.takeFlag("-h") {
+            Output.line(command.help)
+            return 0
+        }
+        do {
+            try command.run(&parser)
+            return 0
+        } catch let error as UsageError {
+            Output.error("boutique \(name): \(error.message)\n\n\(command.help)")
+            return 2
+        } catch {
+            Output.error("boutique \(name): \(error)")
+            return 1
+        }
+    }
+}
+
+/// One subcommand of the tool.
+protocol Command {
+    static var name: String { get }
+    static var summary: String { get }
+    static var help: String { get }
+    static func run(_ arguments: inout ArgumentParser) throws
+}
