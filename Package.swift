@@ -66,6 +66,7 @@ let package = Package(
         // A child process for the multi-process and crash tests: they start it, kill it, and check the file.
         .executableTarget(name: "BoutiqueTestWorker", dependencies: ["BoutiqueDB"]),
         .testTarget(name: "BoutiqueSQLiteTests", dependencies: ["BoutiqueSQLite", "CSQLite"]),
+        .testTarget(name: "BoutiqueQueriesTests", dependencies: ["BoutiqueQueries", "BoutiqueSQLite"]),
         .testTarget(
             name: "BoutiqueMacrosTests",
             dependencies: ["BoutiqueMacros"],

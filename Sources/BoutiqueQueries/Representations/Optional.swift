@@ -1,0 +1,36 @@
+import BoutiqueSQLite
+
+extension Optional: QueryRepresentable where Wrapped: QueryRepresentable {
+    public typealias QueryOutput = Wrapped.QueryOutput?
+
+    /// NULL reads as `nil`; anything else as the wrapped representation reads it.
+    @inlinable
+    public static func decode(from decoder: inout RowDecoder) throws(BoutiqueError) -> Wrapped.QueryOutput? {
+        if decoder.statement.isNull(at: decoder.columnIndex) {
+            decoder.columnIndex += 1
+            return nil
+        }
+        return try Wrapped.decode(from: &decoder)
+    }
+
+    @inlinable
+    public static func encode(_ output: Wrapped.QueryOutput?) -> DatabaseValue {
+        guard let output else { return .null }
+        return Wrapped.encode(output)
+    }
+
+    public static var sqlType: SQLType { Wrapped.sqlType }
+
+    public static var isNullable: Bool { true }
+}
+
+extension Optional: QueryExpression where Wrapped: QueryBindable {
+    public typealias QueryValue = Wrapped?
+
+    /// A bound parameter holding the value, or NULL.
+    public var queryFragment: QueryFragment {
+        QueryFragment(binding: Self.encode(self))
+    }
+}
+
+extension Optional: QueryBindable where Wrapped: QueryBindable {}

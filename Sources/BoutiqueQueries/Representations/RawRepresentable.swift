@@ -1,0 +1,19 @@
+import BoutiqueSQLite
+
+/// Enums and other raw-value types are stored as their raw value. Declare the conformance to use one
+/// in a column: `enum Priority: Int, QueryBindable { case low, medium, high }`.
+extension QueryBindable where Self: RawRepresentable, RawValue: QueryBindable {
+    public static func decode(from decoder: inout RowDecoder) throws(BoutiqueError) -> Self {
+        let start = decoder.columnIndex
+        let raw = try RawValue.decode(from: &decoder)
+        guard let value = Self(rawValue: raw) else {
+            decoder.columnIndex = start
+            throw decoder.failure(expected: "\(Self.self)", found: "\(raw), which is not a case")
+        }
+        return value
+    }
+
+    public static func encode(_ output: Self) -> DatabaseValue { RawValue.encode(output.rawValue) }
+
+    public static var sqlType: SQLType { RawValue.sqlType }
+}

@@ -1,0 +1,45 @@
+import BoutiqueSQLite
+import Foundation
+
+extension UUID: QueryBindable {
+    /// Stored as lowercase text (`"0f8fad5b-d9cb-469f-a165-70867728950e"`), read case-insensitively.
+    /// A 16-byte blob is accepted too, so a column can move between representations.
+    public static func decode(from decoder: inout RowDecoder) throws(BoutiqueError) -> UUID {
+        switch decoder.currentStorageClass {
+        case .text:
+            let text = String(decoding: decoder.statement.textBytes(at: decoder.columnIndex), as: UTF8.self)
+            guard let uuid = UUID(uuidString: text) else { throw decoder.failure(expected: "UUID") }
+            decoder.columnIndex += 1
+            return uuid
+        case .blob:
+            return try BytesRepresentation.decode(from: &decoder)
+        default:
+            throw decoder.failure(expected: "UUID")
+        }
+    }
+
+    public static func encode(_ output: UUID) -> DatabaseValue { .text(output.uuidString.lowercased()) }
+
+    public static var sqlType: SQLType { .text }
+
+    /// Stores a UUID as a 16-byte blob: `@Column(as: UUID.BytesRepresentation.self) let id: UUID`.
+    public enum BytesRepresentation: QueryRepresentable {
+        public static func decode(from decoder: inout RowDecoder) throws(BoutiqueError) -> UUID {
+            guard decoder.currentStorageClass == .blob else { throw decoder.failure(expected: "UUID (16-byte blob)") }
+            let bytes = decoder.statement.blob(at: decoder.columnIndex)
+            guard bytes.count == 16 else {
+                throw decoder.failure(expected: "UUID (16-byte blob)", found: "BLOB of \(bytes.count) bytes")
+            }
+            decoder.columnIndex += 1
+            return UUID(uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        }
+
+        public static func encode(_ output: UUID) -> DatabaseValue {
+            withUnsafeBytes(of: output.uuid) { .blob(Array($0)) }
+        }
+
+        public static var sqlType: SQLType { .blob }
+    }
+}

@@ -1,0 +1,45 @@
+import BoutiqueSQLite
+
+/// How a Swift value is stored in a column and read back.
+///
+/// A representation names the Swift type it stands for (``QueryOutput``) and converts it to and from
+/// a ``DatabaseValue``. Most types are their own representation (`String`, `Int`, `UUID`, …, see
+/// ``QueryBindable``); others choose one per column with `@Column(as:)`:
+///
+/// ```swift
+/// @Table struct Event {
+///     let id: Int
+///     @Column(as: Date.ISO8601Representation.self) var startsAt: Date
+/// }
+/// ```
+///
+/// Conform your own types to store them in a form of your choosing.
+public protocol QueryRepresentable<QueryOutput> {
+    /// The Swift type the column holds.
+    associatedtype QueryOutput
+
+    /// Reads the value at the decoder's current column and advances to the next one.
+    static func decode(from decoder: inout RowDecoder) throws(BoutiqueError) -> QueryOutput
+
+    /// The database value that stores `output`.
+    static func encode(_ output: QueryOutput) -> DatabaseValue
+
+    /// The SQL type a column of this representation is declared with (`INTEGER`, `REAL`, `TEXT`, `BLOB`).
+    static var sqlType: SQLType { get }
+
+    /// `true` for optional representations: the column may hold NULL.
+    static var isNullable: Bool { get }
+}
+
+extension QueryRepresentable {
+    public static var isNullable: Bool { false }
+}
+
+/// The SQL types a column is declared with; the names STRICT tables accept.
+public enum SQLType: String, Sendable, Hashable {
+    case integer = "INTEGER"
+    case real = "REAL"
+    case text = "TEXT"
+    case blob = "BLOB"
+    case any = "ANY"
+}
