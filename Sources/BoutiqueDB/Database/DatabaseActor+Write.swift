@@ -1,0 +1,59 @@
+import BoutiqueSQLite
+
+extension DatabaseActor {
+    /// Runs `body` in a write transaction and returns its result.
+    ///
+    /// ```swift
+    /// let id = try await database.write { conn in
+    ///     try conn.execute("INSERT INTO note(id, title, body, updatedAt) VALUES ('1', 'Hi', '', 0)")
+    ///     return conn.lastInsertRowID
+    /// }
+    /// ```
+    ///
+    /// The transaction is `BEGIN IMMEDIATE`; it commits when `body` returns and rolls back when `body`
+    /// throws or the task is cancelled (a running statement is interrupted). Writes run one at a time;
+    /// reads go on meanwhile and do not see the write until it commits.
+    ///
+    /// - Throws: errors `body` throws, unchanged, except that SQLite errors become ``BoutiqueError``;
+    ///   ``BoutiqueError/transactionInProgress`` when called from inside a write on this database or when
+    ///   another connection holds the write lock past the busy timeout; ``BoutiqueError/cancelled``;
+    ///   ``BoutiqueError/databaseClosed``.
+    public nonisolated func write<T: Sendable>(_ body: @Sendable (DatabaseConnection) throws -> T) async throws -> T {
+        try ActiveWrite.ensureOutside(of: ObjectIdentifier(self))
+        return try await runWrite(inTransaction: true, body)
+    }
+
+    /// Runs `body` on the writer connection outside any transaction: for `VACUUM`, `PRAGMA`s that refuse
+    /// to run in a transaction, or statements that manage their own.
+    ///
+    /// ```swift
+    /// try await database.writeWithoutTransaction { conn in try conn.execute("VACUUM") }
+    /// ```
+    ///
+    /// Each statement commits on its own. Leaving a transaction open is an error: it is rolled back.
+    public nonisolated func writeWithoutTransaction<T: Sendable>(
+        _ body: @Sendable (DatabaseConnection) throws -> T
+    ) async throws -> T {
+        try ActiveWrite.ensureOutside(of: ObjectIdentifier(self))
+        return try await runWrite(inTransaction: false, body)
+    }
+
+    /// Runs a write on the actor, interrupting SQLite when the task is cancelled.
+    private func runWrite<T: Sendable>(
+        inTransaction: Bool, _ body: @Sendable (DatabaseConnection) throws -> T
+    ) async throws -> T {
+        let interrupter = try requireWriter().interrupter
+        let database = ObjectIdentifier(self)
+        return try await withTaskCancellationHandler {
+            try ActiveWrite.run(on: database) {
+                if inTransaction {
+                    try withWriteTransaction { connection in try body(DatabaseConnection(connection, isReadOnly: false)) }
+                } else {
+                    try withoutWriteTransaction { connection in try body(DatabaseConnection(connection, isReadOnly: false)) }
+                }
+            }
+        } onCancel: {
+            interrupter.interrupt()
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import BoutiqueSQLite
+import Foundation
+
+/// The database engine: one writer connection, a pool of readers, migrations, all off the main thread.
+///
+/// ``BoutiqueDB`` is the main-actor facade apps hold; `DatabaseActor` is the same database for code that
+/// has no main actor (servers, command-line tools, background jobs).
+///
+/// ```swift
+/// let database = try await DatabaseActor.open(url: URL(fileURLWithPath: "notes.db"), migrations: AppMigrations.plan)
+/// try await database.write { conn in
+///     try conn.execute("INSERT INTO note(id, title, body, updatedAt) VALUES ('1', 'Hi', '', 0)")
+/// }
+/// let count = try await database.read { conn in try conn.fetchValue("SELECT count(*) FROM note") }
+/// await database.close()
+/// ```
+///
+/// Writes run one at a time on the actor, each in a `BEGIN IMMEDIATE` transaction on the writer. Reads
+/// run on reader connections, concurrently with each other and with the write (WAL), each in one
+/// snapshot. The actor runs on a dispatch queue of its own and every reader on another, so blocking
+/// SQLite calls never occupy the main thread or the cooperative thread pool.
+public actor DatabaseActor {
+    private nonisolated let executor = QueueExecutor(label: "BoutiqueDB.writer")
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    /// The URL the database was opened with.
+    public nonisolated let url: URL
+
+    /// The options the database was opened with.
+    public nonisolated let options: DatabaseOptions
+
+    nonisolated let location: DatabaseLocation
+    nonisolated let readers: ReaderPool
+
+    /// The writer connection; `nil` before opening finished and after ``close()``.
+    var writer: Connection?
+    /// Everything that takes part in write transactions, in the order added.
+    var transactionObservers: [any WriteTransactionObserver] = []
+    /// The writer's `PRAGMA data_version` when other connections' commits were last looked for.
+    var lastSeenDataVersion: Int64?
+    /// `true` once ``close()`` ran.
+    var isClosed = false
+
+    private init(location: DatabaseLocation, options: DatabaseOptions) {
+        self.url = location.url
+        self.location = location
+        self.options = options
+        self.readers = ReaderPool(location: location, options: options)
+    }
+
+    /// Opens (creating when needed) the database at `url` and brings it up to date with `migrations`.
+    ///
+    /// ```swift
+    /// let database = try await DatabaseActor.open(url: url, migrations: AppMigrations.plan,
+    ///                                             options: .init(multiProcess: true))
+    /// ```
+    ///
+    /// - Throws: ``BoutiqueError/duplicateMigrationID(_:)`` before anything is touched;
+    ///   ``BoutiqueError/sql(code:message:)`` for a file that is not a database (`.notADatabase`) or cannot be
+    ///   written (`.readOnly`), which is left untouched; ``BoutiqueError/migrationHistoryMismatch(applied:planned:)``
+    ///   (file untouched); ``BoutiqueError/migrationFailed(id:message:)`` (the database keeps the
+    ///   migrations before the failing one).
+    public static func open(
+        url: URL,
+        migrations: BoutiqueMigrationPlan = BoutiqueMigrationPlan(),
+        options: DatabaseOptions = .default
+    ) async throws(BoutiqueError) -> DatabaseActor {
+        try migrations.validate()
+        try options.validate()
+        let location = try DatabaseLocation(url: url)
+        let database = DatabaseActor(location: location, options: options)
+        try await database.start(migrations)
+        return database
+    }
+
+    /// Opens the writer, checks the file and the migration history, switches to WAL and migrates.
+    private func start(_ plan: BoutiqueMigrationPlan) throws(BoutiqueError) {
+        if location.isTemporary { TemporaryStores.retain(path: location.path) }
+        do {
+            let connection = try ConnectionFactory.openWriter(at: location, options: options)
+            writer = connection
+            // Refusals (read-only file, foreign history) happen before the file's journal mode changes.
+            try checkMigrationHistory(against: plan)
+            try ConnectionFactory.configureWriter(connection, at: location, options: options)
+            try runMigrations(plan)
+            try applyForeignKeyOption()
+            lastSeenDataVersion = try? connection.dataVersion()
+        } catch {
+            shutDown()
+            throw error
+        }
+    }
+
+    /// Applies ``DatabaseOptions/foreignKeys`` to the writer (migrations run with enforcement off).
+    func applyForeignKeyOption() throws(BoutiqueError) {
+        let writer = try requireWriter()
+        do { try writer.setForeignKeysEnabled(options.foreignKeys) } catch { throw BoutiqueError(error) }
+    }
+
+    /// The writer connection, or ``BoutiqueError/databaseClosed``.
+    func requireWriter() throws(BoutiqueError) -> Connection {
+        guard let writer, !isClosed else { throw .databaseClosed }
+        return writer
+    }
+
+    /// Closes the database. Reads in progress finish first; every later call throws
+    /// ``BoutiqueError/databaseClosed``. Closing twice is harmless.
+    ///
+    /// ```swift
+    /// await database.close()
+    /// ```
+    public func close() async {
+        guard !isClosed else { return }
+        isClosed = true
+        await readers.close()
+        shutDown()
+    }
+
+    /// `true` once ``close()`` has run.
+    public var closed: Bool { isClosed }
+
+    /// Closes the writer and lets go of a temporary store.
+    private func shutDown() {
+        isClosed = true
+        writer?.close()
+        writer = nil
+        if location.isTemporary {
+            TemporaryStores.release(path: location.path, files: location.files)
+        }
+    }
+
+    /// Adds a participant in every later write transaction (the change-capture hook).
+    func addTransactionObserver(_ observer: sending any WriteTransactionObserver) {
+        transactionObservers.append(observer)
+    }
+
+    deinit {
+        // A database dropped without close(): connections close themselves; a temporary store still
+        // has to give back its files.
+        if !isClosed, location.isTemporary {
+            TemporaryStores.release(path: location.path, files: location.files)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+/// How a database is opened: sharing between processes, reader pool size, lock waits, constraints
+/// and durability.
+///
+/// ```swift
+/// let url = try BoutiqueDB.sharedContainerURL(groupIdentifier: "group.com.example.notes", filename: "notes.db")
+/// let db = try await BoutiqueDB.open(url: url, migrations: AppMigrations.plan,
+///                                    options: .init(multiProcess: true))
+/// ```
+public struct DatabaseOptions: Sendable, Hashable {
+    /// How much a commit waits for the disk.
+    public enum Durability: Sendable, Hashable {
+        /// `PRAGMA synchronous = NORMAL` in WAL mode: a commit is atomic and survives a crash of the
+        /// process; a power cut may lose the last commits, never corrupt the file. SQLite's
+        /// recommendation for WAL and the default.
+        case normal
+        /// `PRAGMA synchronous = FULL`: every commit is on disk before `write` returns.
+        case full
+    }
+
+    /// The file is shared with other processes (an app and its extensions in an App Group).
+    ///
+    /// Every file database uses WAL and waits for locks up to ``busyTimeout``, so `SQLITE_BUSY` does not
+    /// leak out in either mode. With `multiProcess` the database also expects writers it does not see:
+    /// creating the file, switching it to WAL and the first migrations tolerate another process doing
+    /// the same at the same moment, and ``DatabaseActor/checkForExternalChanges()`` is how live queries
+    /// learn about commits made elsewhere (`PRAGMA data_version`).
+    public var multiProcess: Bool
+
+    /// The most reader connections open at once; reads beyond it wait for a free reader.
+    public var readerCount: Int
+
+    /// How long a write waits for a lock held by another connection before failing with
+    /// ``BoutiqueError/transactionInProgress``; readers use it too for the rare locks they wait for.
+    public var busyTimeout: Duration
+
+    /// Whether foreign-key constraints are enforced (`PRAGMA foreign_keys`). On by default.
+    public var foreignKeys: Bool
+
+    /// How much a commit waits for the disk.
+    public var durability: Durability
+
+    /// - Parameters:
+    ///   - multiProcess: The file is shared with other processes.
+    ///   - readerCount: The most reader connections open at once (at least 1).
+    ///   - busyTimeout: How long to wait for another connection's lock.
+    ///   - foreignKeys: Whether foreign keys are enforced.
+    ///   - durability: How much a commit waits for the disk.
+    public init(
+        multiProcess: Bool = false,
+        readerCount: Int = 4,
+        busyTimeout: Duration = .seconds(5),
+        foreignKeys: Bool = true,
+        durability: Durability = .normal
+    ) {
+        self.multiProcess = multiProcess
+        self.readerCount = readerCount
+        self.busyTimeout = busyTimeout
+        self.foreignKeys = foreignKeys
+        self.durability = durability
+    }
+
+    /// Single process, four readers, five-second busy timeout, foreign keys on, normal durability.
+    public static let `default` = DatabaseOptions()
+
+    /// Refuses options that cannot work, before anything is opened.
+    func validate() throws(BoutiqueError) {
+        guard readerCount >= 1 else {
+            throw .invalidArgument("readerCount must be at least 1, not \(readerCount)")
+        }
+        guard busyTimeout >= .zero else {
+            throw .invalidArgument("busyTimeout must not be negative, not \(busyTimeout)")
+        }
+    }
+
+    /// ``busyTimeout`` in whole milliseconds, as SQLite takes it.
+    var busyTimeoutMilliseconds: Int {
+        let (seconds, attoseconds) = busyTimeout.components
+        let milliseconds = seconds.multipliedReportingOverflow(by: 1000)
+        guard !milliseconds.overflow else { return Int(Int32.max) }
+        return Int(clamping: milliseconds.partialValue + attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,76 @@
+import BoutiqueSQLite
+import Foundation
+
+/// Opens and configures the writer and reader connections of a database.
+///
+/// ```swift
+/// let writer = try ConnectionFactory.openWriter(at: location, options: options)
+/// let reader = try ConnectionFactory.openReader(at: location, options: options)
+/// ```
+enum ConnectionFactory {
+    /// Opens the writer connection, creating the file when it does not exist.
+    ///
+    /// Nothing is written: the journal mode is set later by ``configureWriter(_:at:options:)``, after the
+    /// migration history has been checked, so that a refused file is left exactly as it was.
+    static func openWriter(at location: DatabaseLocation, options: DatabaseOptions) throws(BoutiqueError) -> Connection {
+        try open(location, flags: [.readWrite, .create, .noMutex], options: options)
+    }
+
+    /// Opens a reader connection on a database the writer has already created and configured.
+    ///
+    /// Readers are opened read-write (a WAL reader may need to create the shared-memory index) but with
+    /// `PRAGMA query_only`, so a statement that would change the database fails with `.readOnly`.
+    static func openReader(at location: DatabaseLocation, options: DatabaseOptions) throws(BoutiqueError) -> Connection {
+        let connection = try open(location, flags: [.readWrite, .noMutex], options: options)
+        do {
+            try connection.execute("PRAGMA query_only = ON")
+        } catch {
+            connection.close()
+            throw BoutiqueError(error)
+        }
+        return connection
+    }
+
+    /// Switches a file to WAL and sets durability; in-memory SQLite databases keep their own journal.
+    static func configureWriter(_ connection: Connection, at location: DatabaseLocation, options: DatabaseOptions) throws(BoutiqueError) {
+        do throws(SQLiteError) {
+            if !location.isSQLiteMemory {
+                let mode = try connection.setJournalMode(.wal)
+                guard mode == .wal else {
+                    throw SQLiteError(.cannotOpen, message: "the database could not switch to WAL (journal mode is \(mode.rawValue)): \(location.path)")
+                }
+            }
+            let synchronous: SynchronousMode =
+                location.isTemporary ? .off : options.durability == .full ? .full : .normal
+            try connection.setSynchronous(synchronous)
+        } catch {
+            throw BoutiqueError(writing: error)
+        }
+    }
+
+    /// Opens `location`, retrying while another process holds a lock the open needs.
+    ///
+    /// `Connection` reads the schema to validate the file before a busy timeout can be set, so a
+    /// process switching the same new file to WAL at that moment makes the open fail with `SQLITE_BUSY`;
+    /// that is retried until the busy timeout runs out.
+    private static func open(_ location: DatabaseLocation, flags: OpenFlags, options: DatabaseOptions) throws(BoutiqueError) -> Connection {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: options.busyTimeout)
+        while true {
+            do throws(SQLiteError) {
+                let connection = try Connection(path: location.path, flags: flags.union(location.extraFlags))
+                do {
+                    try connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
+                } catch {
+                    connection.close()
+                    throw error
+                }
+                return connection
+            } catch where error.code == .busy && clock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.005)
+            } catch {
+                throw BoutiqueError(writing: error)
+            }
+        }
+    }
+}

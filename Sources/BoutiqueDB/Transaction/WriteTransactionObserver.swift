@@ -1,0 +1,46 @@
+import BoutiqueSQLite
+
+/// Something that takes part in every write transaction of a ``DatabaseActor``: the extension point for
+/// change capture.
+///
+/// The actor calls it on the writer connection, inside its isolation, for every transaction that
+/// `write`, migrations and anything else run through ``DatabaseActor/withWriteTransaction(_:)``:
+///
+/// ```swift
+/// final class ChangeCapture: WriteTransactionObserver {
+///     func willCommit(_ connection: Connection) throws {
+///         // Runs inside the transaction: rows written here commit or roll back with the user's changes.
+///         try connection.execute("INSERT INTO turso_cdc(change_type, change_time) VALUES (2, unixepoch())")
+///     }
+///     func didCommit(_ connection: Connection) { /* publish the new change token */ }
+/// }
+/// await database.addTransactionObserver(ChangeCapture())
+/// ```
+///
+/// Observers run in the order they were added. Keep them fast: they run while the write lock is held.
+protocol WriteTransactionObserver: AnyObject {
+    /// The transaction has begun (`BEGIN IMMEDIATE` succeeded); nothing has been changed yet.
+    /// Throwing rolls the transaction back and fails the write with the error.
+    func didBegin(_ connection: Connection) throws
+
+    /// The closure returned and the transaction is about to commit. Statements run here are part of the
+    /// transaction. Throwing rolls everything back and fails the write with the error.
+    func willCommit(_ connection: Connection) throws
+
+    /// The transaction committed.
+    func didCommit(_ connection: Connection)
+
+    /// The transaction rolled back (the closure threw, the task was cancelled, or the commit failed).
+    func didRollback(_ connection: Connection)
+
+    /// `writeWithoutTransaction` ran: its statements committed one by one, with no transaction to join.
+    func didWriteOutsideTransaction(_ connection: Connection)
+}
+
+extension WriteTransactionObserver {
+    func didBegin(_ connection: Connection) throws {}
+    func willCommit(_ connection: Connection) throws {}
+    func didCommit(_ connection: Connection) {}
+    func didRollback(_ connection: Connection) {}
+    func didWriteOutsideTransaction(_ connection: Connection) {}
+}
