@@ -1,0 +1,93 @@
+import BoutiqueSQLite
+
+// Comparisons between two expressions of one representation, or an expression and a Swift value
+// (bound as a parameter). Equality on optionals renders `IS` / `IS NOT`, which is what Swift's `==`
+// means for `nil` (SQL's `=` is never true for NULL).
+
+extension QueryExpression where QueryValue: QueryRepresentable {
+    public static func == (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
+        SQLExpression(Operators.binary(lhs.queryFragment, QueryValue.isNullable ? "IS" : "=", rhs.queryFragment))
+    }
+
+    public static func != (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
+        SQLExpression(Operators.binary(lhs.queryFragment, QueryValue.isNullable ? "IS NOT" : "<>", rhs.queryFragment))
+    }
+
+    public static func == (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<Bool> {
+        let value = QueryValue.encode(rhs)
+        return SQLExpression(Operators.binary(lhs.queryFragment, value.isNull ? "IS" : "=", QueryFragment(binding: value)))
+    }
+
+    public static func != (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<Bool> {
+        let value = QueryValue.encode(rhs)
+        return SQLExpression(
+            Operators.binary(lhs.queryFragment, value.isNull ? "IS NOT" : "<>", QueryFragment(binding: value)))
+    }
+
+    public static func < (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
+        SQLExpression(Operators.binary(lhs.queryFragment, "<", rhs.queryFragment))
+    }
+
+    public static func <= (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
+        SQLExpression(Operators.binary(lhs.queryFragment, "<=", rhs.queryFragment))
+    }
+
+    public static func > (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
+        SQLExpression(Operators.binary(lhs.queryFragment, ">", rhs.queryFragment))
+    }
+
+    public static func >= (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
+        SQLExpression(Operators.binary(lhs.queryFragment, ">=", rhs.queryFragment))
+    }
+
+    public static func < (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<Bool> {
+        SQLExpression(Operators.binary(lhs.queryFragment, "<", QueryValue.bound(rhs)))
+    }
+
+    public static func <= (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<Bool> {
+        SQLExpression(Operators.binary(lhs.queryFragment, "<=", QueryValue.bound(rhs)))
+    }
+
+    public static func > (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<Bool> {
+        SQLExpression(Operators.binary(lhs.queryFragment, ">", QueryValue.bound(rhs)))
+    }
+
+    public static func >= (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<Bool> {
+        SQLExpression(Operators.binary(lhs.queryFragment, ">=", QueryValue.bound(rhs)))
+    }
+
+    /// `x IS NULL` when `value` is `nil`: `$0.rating.is(nil)`.
+    public func `is`(_ value: QueryValue.QueryOutput) -> SQLExpression<Bool> {
+        SQLExpression(Operators.binary(queryFragment, "IS", QueryValue.bound(value)))
+    }
+
+    /// `x IS NOT NULL` when `value` is `nil`: `$0.rating.isNot(nil)`.
+    public func isNot(_ value: QueryValue.QueryOutput) -> SQLExpression<Bool> {
+        SQLExpression(Operators.binary(queryFragment, "IS NOT", QueryValue.bound(value)))
+    }
+
+    /// `x BETWEEN lower AND upper` (inclusive).
+    public func between(_ lower: QueryValue.QueryOutput, and upper: QueryValue.QueryOutput) -> SQLExpression<Bool> {
+        SQLExpression("(" + queryFragment + " BETWEEN " + QueryValue.bound(lower) + " AND " + QueryValue.bound(upper) + ")")
+    }
+
+    /// `x IN (?, ?, …)`; an empty list matches nothing.
+    public func `in`(_ values: some Sequence<QueryValue.QueryOutput>) -> SQLExpression<Bool> {
+        let list = values.map { QueryValue.bound($0) }
+        guard !list.isEmpty else { return SQLExpression("0") }
+        return SQLExpression("(" + queryFragment + " IN (" + list.joined(separator: ", ") + "))")
+    }
+
+    /// `x IN (subquery)`.
+    public func `in`<C>(_ subquery: Select<C, QueryValue.QueryOutput>) -> SQLExpression<Bool> {
+        SQLExpression("(" + queryFragment + " IN (" + subquery.query + "))")
+    }
+}
+
+extension Sequence {
+    /// `expression IN (…)`, with the sequence as the list: `[1, 2].contains($0.id)`.
+    public func contains<E: QueryExpression>(_ expression: E) -> SQLExpression<Bool>
+    where E.QueryValue: QueryRepresentable, E.QueryValue.QueryOutput == Element {
+        expression.in(self)
+    }
+}

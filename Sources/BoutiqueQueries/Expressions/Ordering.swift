@@ -1,0 +1,35 @@
+/// Something `ORDER BY` accepts: an expression (ascending) or an ``OrderingTerm``.
+public protocol QueryOrdering {
+    var orderingFragment: QueryFragment { get }
+}
+
+/// An expression with a direction and a place for NULLs: `"note"."updatedAt" DESC NULLS LAST`.
+public struct OrderingTerm: QueryOrdering, Sendable {
+    public let orderingFragment: QueryFragment
+}
+
+/// Where NULLs sort.
+public enum NullOrdering: String, Sendable {
+    case first = "NULLS FIRST"
+    case last = "NULLS LAST"
+}
+
+extension QueryExpression {
+    /// Ascending order: `"x" ASC`.
+    public func asc(nulls: NullOrdering? = nil) -> OrderingTerm {
+        OrderingTerm(orderingFragment: queryFragment + " ASC" + (nulls.map { " " + $0.rawValue } ?? ""))
+    }
+
+    /// Descending order: `"x" DESC`.
+    public func desc(nulls: NullOrdering? = nil) -> OrderingTerm {
+        OrderingTerm(orderingFragment: queryFragment + " DESC" + (nulls.map { " " + $0.rawValue } ?? ""))
+    }
+}
+
+extension TableColumn: QueryOrdering {
+    public var orderingFragment: QueryFragment { queryFragment }
+}
+
+extension SQLExpression: QueryOrdering {
+    public var orderingFragment: QueryFragment { queryFragment }
+}

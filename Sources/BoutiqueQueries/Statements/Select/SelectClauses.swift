@@ -1,0 +1,52 @@
+/// The clauses of a `SELECT`, kept as fragments until the statement is rendered.
+@usableFromInline
+struct SelectClauses: Sendable {
+    var distinct = false
+    /// `nil` selects every column of every table in the `FROM` and `JOIN` clauses.
+    var selection: QueryFragment?
+    var defaultSelection: QueryFragment
+    /// The table (quoted name) or subquery the rows come from.
+    var from: QueryFragment
+    var joins: [QueryFragment] = []
+    var wheres: [QueryFragment] = []
+    var groupBy: [QueryFragment] = []
+    var havings: [QueryFragment] = []
+    var orderBy: [QueryFragment] = []
+    var limit: QueryFragment?
+    var offset: QueryFragment?
+
+    @usableFromInline
+    init(from table: QueryFragment, defaultSelection: QueryFragment) {
+        self.from = table
+        self.defaultSelection = defaultSelection
+    }
+
+    /// `WHERE (a) AND (b)` — each predicate renders its own parentheses.
+    static func conjunction(_ predicates: [QueryFragment]) -> QueryFragment {
+        predicates.joined(separator: " AND ")
+    }
+
+    var fragment: QueryFragment {
+        var query = QueryFragment(distinct ? "SELECT DISTINCT " : "SELECT ")
+        query.append(selection ?? defaultSelection)
+        query.append(" FROM ")
+        query.append(from)
+        for join in joins { query.append(" "); query.append(join) }
+        if !wheres.isEmpty { query.append(" WHERE "); query.append(Self.conjunction(wheres)) }
+        if !groupBy.isEmpty { query.append(" GROUP BY "); query.append(groupBy.joined(separator: ", ")) }
+        if !havings.isEmpty { query.append(" HAVING "); query.append(Self.conjunction(havings)) }
+        if !orderBy.isEmpty { query.append(" ORDER BY "); query.append(orderBy.joined(separator: ", ")) }
+        if let limit { query.append(" LIMIT "); query.append(limit) }
+        if let offset {
+            if limit == nil { query.append(" LIMIT -1") }
+            query.append(" OFFSET ")
+            query.append(offset)
+        }
+        return query
+    }
+
+    /// The `WHERE` clause alone, for `UPDATE` and `DELETE` built from a filtered select.
+    var whereFragment: QueryFragment? {
+        wheres.isEmpty ? nil : Self.conjunction(wheres)
+    }
+}

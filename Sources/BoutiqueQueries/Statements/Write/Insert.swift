@@ -1,0 +1,97 @@
+import BoutiqueSQLite
+
+/// An `INSERT` of one or more rows, optionally with an `ON CONFLICT` clause.
+///
+/// ```swift
+/// try Note.insert { Note(id: UUID(), title: "New Note", body: "") }.execute(connection)
+/// ```
+///
+/// All rows are written by one execution, atomically: if one row fails, none is kept.
+public struct Insert<Root: Table>: QueryStatement {
+    public typealias Row = Void
+
+    /// The rows to write.
+    public let rows: [InsertRow<Root>]
+    /// What to do when a row conflicts with an existing one.
+    let conflict: ConflictResolution
+
+    enum ConflictResolution {
+        case abort
+        case ignore
+        case replace
+        /// `ON CONFLICT (target) DO UPDATE SET c = excluded.c, …`
+        case update(target: [String], columns: [String])
+    }
+
+    init(rows: [InsertRow<Root>], conflict: ConflictResolution = .abort) {
+        self.rows = rows
+        self.conflict = conflict
+    }
+
+    public var rowSource: String { Root.tableName }
+
+    public func decodeRow(_ decoder: inout RowDecoder) throws(BoutiqueError) {}
+
+    /// The names of the columns an insert writes: every column that is not generated.
+    static var insertColumns: [String] {
+        Root.TableColumns.allColumns.filter(\.isWritable).map(\.name)
+    }
+
+    /// `INSERT INTO "t" ("a", "b") VALUES` with `rowCount` placeholder rows (and no bindings).
+    func statementText(rowCount: Int) -> String {
+        let columns = Self.insertColumns
+        let verb: String
+        switch conflict {
+        case .ignore: verb = "INSERT OR IGNORE INTO "
+        case .replace: verb = "INSERT OR REPLACE INTO "
+        default: verb = "INSERT INTO "
+        }
+        let placeholders = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        var sql = verb + Root.quotedTableName + " (" + columns.map(SQLIdentifier.quote).joined(separator: ", ")
+            + ") VALUES " + Array(repeating: placeholders, count: Swift.max(rowCount, 1)).joined(separator: ", ")
+        if case .update(let target, let updated) = conflict {
+            sql += " ON CONFLICT (" + target.map(SQLIdentifier.quote).joined(separator: ", ") + ")"
+            if updated.isEmpty {
+                sql += " DO NOTHING"
+            } else {
+                sql += " DO UPDATE SET "
+                    + updated.map { SQLIdentifier.quote($0) + " = excluded." + SQLIdentifier.quote($0) }
+                        .joined(separator: ", ")
+            }
+        }
+        return sql
+    }
+
+    /// The whole statement with every row's values bound: what ``sql`` shows.
+    public var query: QueryFragment {
+        QueryFragment(statementText(rowCount: rows.count), bindings: rows.flatMap(\.values))
+    }
+
+    /// Skips rows that conflict with existing ones: `INSERT OR IGNORE`.
+    public func orIgnore() -> Self { Self(rows: rows, conflict: .ignore) }
+
+    /// Replaces rows that conflict with existing ones: `INSERT OR REPLACE`.
+    public func orReplace() -> Self { Self(rows: rows, conflict: .replace) }
+}
+
+extension Table {
+    /// Inserts the rows the builder lists.
+    public static func insert(@InsertValuesBuilder<Self> _ rows: () -> [InsertRow<Self>]) -> Insert<Self> {
+        Insert(rows: rows())
+    }
+
+    /// Inserts `rows`.
+    public static func insert(_ rows: [Self]) -> Insert<Self> {
+        Insert(rows: rows.flatMap { InsertValuesBuilder<Self>.buildExpression($0) })
+    }
+}
+
+extension PrimaryKeyedTable {
+    /// Inserts the rows, or updates every non-key column of the existing row with the same primary key:
+    /// `INSERT … ON CONFLICT ("id") DO UPDATE SET "title" = excluded."title", …`.
+    public static func upsert(@InsertValuesBuilder<Self> _ rows: () -> [InsertRow<Self>]) -> Insert<Self> {
+        let key = columns.primaryKey.name
+        let updated = Insert<Self>.insertColumns.filter { $0 != key }
+        return Insert(rows: rows(), conflict: .update(target: [key], columns: updated))
+    }
+}
