@@ -71,7 +71,8 @@ enum ISO8601Parsing {
                 with: "T")
         }
         if normalized.count == 10 { normalized += "T00:00:00" }
-        let hasZone = normalized.hasSuffix("Z") || normalized.dropFirst(19).contains { $0 == "+" || $0 == "-" }
+        let zoneSigns: Set<Character> = ["+", "-"]
+        let hasZone = normalized.hasSuffix("Z") || normalized.dropFirst(19).contains(where: zoneSigns.contains)
         if !hasZone { normalized += "Z" }
         if let date = try? Date(normalized, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
             return date

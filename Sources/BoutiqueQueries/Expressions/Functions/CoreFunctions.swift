@@ -14,6 +14,7 @@ extension QueryExpression where QueryValue: QueryRepresentable {
     }
 
     /// `??` is `coalesce`: `$0.rating ?? 0`.
+    @_disfavoredOverload
     public static func ?? <Wrapped: QueryRepresentable>(
         lhs: Self, rhs: Wrapped.QueryOutput
     ) -> SQLExpression<Wrapped> where QueryValue == Wrapped? {

@@ -28,23 +28,32 @@ extension QueryExpression where QueryValue: QueryText {
         SQLExpression(Operators.binary(queryFragment, "GLOB", String.bound(pattern)))
     }
 
-    /// `true` when `x` contains `substring` exactly (case-sensitive, no wildcards): `instr(x, ?) > 0`.
+    // contains/hasPrefix/hasSuffix compare UTF-8 bytes (the text cast to BLOB): exact, case-sensitive,
+    // without wildcards, and correct for text holding NUL characters, where SQLite's text functions stop.
+
+    /// `true` when `x` contains `substring` exactly: `instr(CAST(x AS BLOB), CAST(? AS BLOB)) > 0`.
     public func contains(_ substring: String) -> SQLExpression<Bool> {
-        SQLExpression("(instr(" + queryFragment + ", " + String.bound(substring) + ") > 0)")
+        SQLExpression("(instr(" + Self.bytes(queryFragment) + ", " + Self.bytes(String.bound(substring)) + ") > 0)")
     }
 
-    /// `true` when `x` starts with `prefix` exactly: `substr(x, 1, length(?)) = ?`.
+    /// `true` when `x` starts with `prefix` exactly.
     public func hasPrefix(_ prefix: String) -> SQLExpression<Bool> {
-        SQLExpression(
-            "(substr(" + queryFragment + ", 1, length(" + String.bound(prefix) + ")) = " + String.bound(prefix) + ")")
+        let needle = Self.bytes(String.bound(prefix))
+        return SQLExpression(
+            "(substr(" + Self.bytes(queryFragment) + ", 1, length(" + needle + ")) = " + needle + ")")
     }
 
     /// `true` when `x` ends with `suffix` exactly.
     public func hasSuffix(_ suffix: String) -> SQLExpression<Bool> {
-        // substr(x, -0) is the whole string, so the empty suffix needs its own case.
-        SQLExpression(
-            "(" + String.bound(suffix) + " = '' OR substr(" + queryFragment + ", -length(" + String.bound(suffix)
-                + ")) = " + String.bound(suffix) + ")")
+        // substr(x, -0) is the whole value, so the empty suffix needs its own case.
+        let needle = Self.bytes(String.bound(suffix))
+        return SQLExpression(
+            "(length(" + needle + ") = 0 OR substr(" + Self.bytes(queryFragment) + ", -length(" + needle + ")) = "
+                + needle + ")")
+    }
+
+    private static func bytes(_ fragment: QueryFragment) -> QueryFragment {
+        "CAST(" + fragment + " AS BLOB)"
     }
 
     /// `x || y`: the two strings joined (SQL's `||` operator; Swift's `||` means OR).

@@ -14,45 +14,66 @@ extension Float: QueryNumeric {}
 extension Optional: QueryNumeric where Wrapped: QueryNumeric {}
 
 extension QueryExpression where QueryValue: QueryNumeric {
+    @_disfavoredOverload
     public static func + (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "+", rhs.queryFragment))
     }
+
+    @_disfavoredOverload
 
     public static func - (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "-", rhs.queryFragment))
     }
 
+    @_disfavoredOverload
+
     public static func * (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "*", rhs.queryFragment))
     }
+
+    @_disfavoredOverload
 
     public static func / (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "/", rhs.queryFragment))
     }
 
+    @_disfavoredOverload
+
     public static func % (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "%", rhs.queryFragment))
     }
+
+    @_disfavoredOverload
 
     public static func + (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "+", QueryValue.bound(rhs)))
     }
 
+    @_disfavoredOverload
+
     public static func - (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "-", QueryValue.bound(rhs)))
     }
+
+    @_disfavoredOverload
 
     public static func * (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "*", QueryValue.bound(rhs)))
     }
 
+    @_disfavoredOverload
+
     public static func / (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "/", QueryValue.bound(rhs)))
     }
 
+    @_disfavoredOverload
+
     public static func % (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "%", QueryValue.bound(rhs)))
     }
+
+    @_disfavoredOverload
 
     public static prefix func - (expression: Self) -> SQLExpression<QueryValue> {
         SQLExpression("(-" + expression.queryFragment + ")")

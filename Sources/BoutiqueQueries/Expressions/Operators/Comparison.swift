@@ -5,18 +5,25 @@ import BoutiqueSQLite
 // means for `nil` (SQL's `=` is never true for NULL).
 
 extension QueryExpression where QueryValue: QueryRepresentable {
+    @_disfavoredOverload
     public static func == (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
         SQLExpression(Operators.binary(lhs.queryFragment, QueryValue.isNullable ? "IS" : "=", rhs.queryFragment))
     }
+
+    @_disfavoredOverload
 
     public static func != (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
         SQLExpression(Operators.binary(lhs.queryFragment, QueryValue.isNullable ? "IS NOT" : "<>", rhs.queryFragment))
     }
 
+    @_disfavoredOverload
+
     public static func == (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<Bool> {
         let value = QueryValue.encode(rhs)
         return SQLExpression(Operators.binary(lhs.queryFragment, value.isNull ? "IS" : "=", QueryFragment(binding: value)))
     }
+
+    @_disfavoredOverload
 
     public static func != (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<Bool> {
         let value = QueryValue.encode(rhs)
@@ -24,33 +31,49 @@ extension QueryExpression where QueryValue: QueryRepresentable {
             Operators.binary(lhs.queryFragment, value.isNull ? "IS NOT" : "<>", QueryFragment(binding: value)))
     }
 
+    @_disfavoredOverload
+
     public static func < (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
         SQLExpression(Operators.binary(lhs.queryFragment, "<", rhs.queryFragment))
     }
+
+    @_disfavoredOverload
 
     public static func <= (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
         SQLExpression(Operators.binary(lhs.queryFragment, "<=", rhs.queryFragment))
     }
 
+    @_disfavoredOverload
+
     public static func > (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
         SQLExpression(Operators.binary(lhs.queryFragment, ">", rhs.queryFragment))
     }
+
+    @_disfavoredOverload
 
     public static func >= (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
         SQLExpression(Operators.binary(lhs.queryFragment, ">=", rhs.queryFragment))
     }
 
+    @_disfavoredOverload
+
     public static func < (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<Bool> {
         SQLExpression(Operators.binary(lhs.queryFragment, "<", QueryValue.bound(rhs)))
     }
+
+    @_disfavoredOverload
 
     public static func <= (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<Bool> {
         SQLExpression(Operators.binary(lhs.queryFragment, "<=", QueryValue.bound(rhs)))
     }
 
+    @_disfavoredOverload
+
     public static func > (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<Bool> {
         SQLExpression(Operators.binary(lhs.queryFragment, ">", QueryValue.bound(rhs)))
     }
+
+    @_disfavoredOverload
 
     public static func >= (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<Bool> {
         SQLExpression(Operators.binary(lhs.queryFragment, ">=", QueryValue.bound(rhs)))

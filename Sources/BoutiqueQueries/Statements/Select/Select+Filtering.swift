@@ -22,7 +22,7 @@ extension Select {
         return with { $0.wheres.append(condition) }
     }
 
-    /// Groups rows that share the value of `key` (for aggregates).
+    /// Groups rows that share the value of `key` (for aggregates): `.group { $0.listID }`.
     public func group(by key: (Columns) -> some QueryExpression) -> Self {
         let fragment = key(columns).queryFragment
         return with { $0.groupBy.append(fragment) }
@@ -38,14 +38,6 @@ extension Select {
     public func group<A, B>(by key: (A, B) -> some QueryExpression) -> Self where Columns == (A, B) {
         let fragment = key(columns.0, columns.1).queryFragment
         return with { $0.groupBy.append(fragment) }
-    }
-
-    /// StructuredQueries' spelling of ``group(by:)-(Columns)->some QueryExpression``.
-    public func group(_ key: (Columns) -> some QueryExpression) -> Self { group(by: key) }
-
-    /// StructuredQueries' spelling of grouping joined rows.
-    public func group<A, B>(_ key: (A, B) -> some QueryExpression) -> Self where Columns == (A, B) {
-        group(by: key)
     }
 
     /// Keeps the groups for which `predicate` holds; several `having` calls are ANDed.

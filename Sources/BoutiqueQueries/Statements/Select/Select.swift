@@ -107,6 +107,20 @@ extension Table {
         all.order(ordering)
     }
 
+    /// The rows ordered by two keys.
+    public static func order<O1: QueryOrdering, O2: QueryOrdering>(
+        _ ordering: (TableColumns) -> (O1, O2)
+    ) -> Select<TableColumns, Self> {
+        all.order(ordering)
+    }
+
+    /// The rows ordered by three keys.
+    public static func order<O1: QueryOrdering, O2: QueryOrdering, O3: QueryOrdering>(
+        _ ordering: (TableColumns) -> (O1, O2, O3)
+    ) -> Select<TableColumns, Self> {
+        all.order(ordering)
+    }
+
     /// The given columns or expressions of every row.
     public static func select<E: QueryExpression>(
         _ selection: (TableColumns) -> E

@@ -36,23 +36,34 @@ public struct Update<Root: Table>: QueryStatement {
     }
 }
 
-/// The assignments of an `update { }` closure: `$0.title = "New"`, `$0.count += 1`.
+/// The assignments of an `update { }` closure.
 ///
 /// Each column reads as an expression of its current value and accepts any expression of its type,
-/// including a plain Swift value.
+/// including a plain Swift value, which is bound:
+///
+/// ```swift
+/// Reminder.update {
+///     $0.title = newTitle                 // a bound value
+///     $0.title = $0.title.upper()         // an expression
+///     $0.priority += 1
+///     $0.isDone = !$0.isDone
+///     $0.dueDate = Date?.none             // NULL
+/// }
+/// ```
 @dynamicMemberLookup
 public struct Updates<Root: Table> {
     var assignments: [(column: String, value: QueryFragment)] = []
 
     public subscript<Value: QueryRepresentable>(
         dynamicMember keyPath: KeyPath<Root.TableColumns, TableColumn<Root, Value>>
-    ) -> UpdateValue<Value> {
+    ) -> any QueryExpression<Value> {
         get {
             let column = Root.columns[keyPath: keyPath]
+            // Later assignments see earlier ones, as statements in a Swift closure would.
             if let assigned = assignments.last(where: { $0.column == column.name }) {
-                return UpdateValue(queryFragment: assigned.value)
+                return SQLExpression<Value>(assigned.value)
             }
-            return UpdateValue(queryFragment: QueryFragment(column.quotedName))
+            return SQLExpression<Value>(QueryFragment(column.quotedName))
         }
         set {
             let name = Root.columns[keyPath: keyPath].name
@@ -65,54 +76,31 @@ public struct Updates<Root: Table> {
     }
 }
 
-/// The value assigned to a column in an `update { }` closure: an expression, or a Swift value to bind.
-public struct UpdateValue<QueryValue: QueryRepresentable>: QueryExpression {
-    public var queryFragment: QueryFragment
+// Operators on the existential column values of an `update { }` closure: Swift does not open an
+// existential for an operator, so these take `any QueryExpression` explicitly.
 
-    public init(queryFragment: QueryFragment) { self.queryFragment = queryFragment }
-
-    /// A Swift value, bound.
-    public init(_ value: QueryValue.QueryOutput) { queryFragment = QueryValue.bound(value) }
-
-    /// Any expression of the column's type.
-    public init(_ expression: some QueryExpression<QueryValue>) { queryFragment = expression.queryFragment }
+/// `NOT x` for a column in an `update { }` closure: `$0.isDone = !$0.isDone`.
+@_disfavoredOverload
+public prefix func ! (expression: any QueryExpression<Bool>) -> SQLExpression<Bool> {
+    SQLExpression("(NOT " + expression.queryFragment + ")")
 }
 
-extension UpdateValue: ExpressibleByUnicodeScalarLiteral, ExpressibleByExtendedGraphemeClusterLiteral,
-    ExpressibleByStringLiteral where QueryValue.QueryOutput: ExpressibleByStringLiteral, QueryValue.QueryOutput.StringLiteralType == String {
-    public init(stringLiteral value: String) { self.init(QueryValue.QueryOutput(stringLiteral: value)) }
-    public init(unicodeScalarLiteral value: String) { self.init(QueryValue.QueryOutput(stringLiteral: value)) }
-    public init(extendedGraphemeClusterLiteral value: String) { self.init(QueryValue.QueryOutput(stringLiteral: value)) }
+@_disfavoredOverload
+
+public func += <Value: QueryNumeric>(lhs: inout any QueryExpression<Value>, rhs: Value.QueryOutput) {
+    lhs = SQLExpression<Value>(Operators.binary(lhs.queryFragment, "+", Value.bound(rhs)))
 }
 
-extension UpdateValue: ExpressibleByIntegerLiteral
-where QueryValue.QueryOutput: ExpressibleByIntegerLiteral, QueryValue.QueryOutput.IntegerLiteralType == Int {
-    public init(integerLiteral value: Int) { self.init(QueryValue.QueryOutput(integerLiteral: value)) }
+@_disfavoredOverload
+
+public func -= <Value: QueryNumeric>(lhs: inout any QueryExpression<Value>, rhs: Value.QueryOutput) {
+    lhs = SQLExpression<Value>(Operators.binary(lhs.queryFragment, "-", Value.bound(rhs)))
 }
 
-extension UpdateValue: ExpressibleByFloatLiteral
-where QueryValue.QueryOutput: ExpressibleByFloatLiteral, QueryValue.QueryOutput.FloatLiteralType == Double {
-    public init(floatLiteral value: Double) { self.init(QueryValue.QueryOutput(floatLiteral: value)) }
-}
+@_disfavoredOverload
 
-extension UpdateValue: ExpressibleByBooleanLiteral
-where QueryValue.QueryOutput: ExpressibleByBooleanLiteral, QueryValue.QueryOutput.BooleanLiteralType == Bool {
-    public init(booleanLiteral value: Bool) { self.init(QueryValue.QueryOutput(booleanLiteral: value)) }
-}
-
-extension UpdateValue: ExpressibleByNilLiteral where QueryValue.QueryOutput: ExpressibleByNilLiteral {
-    public init(nilLiteral: ()) { self.init(QueryValue.QueryOutput(nilLiteral: ())) }
-}
-
-extension UpdateValue where QueryValue: QueryNumeric {
-    public static func += (lhs: inout Self, rhs: QueryValue.QueryOutput) { lhs = UpdateValue(lhs + rhs) }
-    public static func -= (lhs: inout Self, rhs: QueryValue.QueryOutput) { lhs = UpdateValue(lhs - rhs) }
-    public static func *= (lhs: inout Self, rhs: QueryValue.QueryOutput) { lhs = UpdateValue(lhs * rhs) }
-}
-
-extension UpdateValue where QueryValue == Bool {
-    /// Flips the column: `$0.isDone.toggle()`.
-    public mutating func toggle() { self = UpdateValue(!self) }
+public func *= <Value: QueryNumeric>(lhs: inout any QueryExpression<Value>, rhs: Value.QueryOutput) {
+    lhs = SQLExpression<Value>(Operators.binary(lhs.queryFragment, "*", Value.bound(rhs)))
 }
 
 extension Table {

@@ -1,0 +1,36 @@
+/// Describes one column of a ``Table()``: its SQL name, representation, key and generation.
+///
+/// ```swift
+/// @Table struct Event {
+///     @Column(primaryKey: true) let code: String
+///     @Column("starts_at", as: Date.ISO8601Representation.self) var startsAt: Date
+///     @Column(generated: .virtual("lower(code)")) let lowerCode: String
+/// }
+/// ```
+///
+/// - Parameters:
+///   - name: The SQL name; the property's name when `nil`.
+///   - primaryKey: `true` for the primary key, `false` to keep a property named `id` from being it.
+///   - generated: The expression of a generated column; such columns are read but never written.
+@attached(peer)
+public macro Column(
+    _ name: String? = nil,
+    primaryKey: Bool? = nil,
+    generated: GeneratedColumn? = nil
+) = #externalMacro(module: "BoutiqueMacros", type: "ColumnMacro")
+
+/// Describes one column of a ``Table()`` stored with the representation `as`.
+///
+/// ```swift
+/// @Column(as: JSONRepresentation<[String]>.self) var tags: [String]
+/// @Column(as: Date.UnixTimeRepresentation.self) var deletedAt: Date?   // optional: NULL or a time
+/// ```
+///
+/// For an optional property the representation may be written without `?`: it is made optional.
+@attached(peer)
+public macro Column<Representation: QueryRepresentable>(
+    _ name: String? = nil,
+    as representation: Representation.Type,
+    primaryKey: Bool? = nil,
+    generated: GeneratedColumn? = nil
+) = #externalMacro(module: "BoutiqueMacros", type: "ColumnMacro")
