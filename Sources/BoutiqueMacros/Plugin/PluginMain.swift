@@ -7,9 +7,16 @@
 import SwiftSyntaxMacros
 
 /// Every macro this plugin implements, by the type name the `#externalMacro` declarations use.
-let providedMacros: [String: any Macro.Type] = [
-    "TableMacro": TableMacro.self,
-]
+var providedMacros: [String: any Macro.Type] {
+    [
+        "TableMacro": TableMacro.self,
+        "ColumnMacro": ColumnMacro.self,
+        "EphemeralMacro": EphemeralMacro.self,
+        "SelectionMacro": SelectionMacro.self,
+        "BoutiqueTableMacro": BoutiqueTableMacro.self,
+        "SQLMacro": SQLMacro.self,
+    ]
+}
 
 struct BoutiquePluginProvider: PluginProvider {
     struct UnknownMacro: Error, CustomStringConvertible {

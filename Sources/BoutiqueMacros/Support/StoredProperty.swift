@@ -1,35 +1,100 @@
 import SwiftSyntax
 
 /// A stored instance property of a struct, as the macros see it.
+///
+/// ```swift
+/// struct Note { var title: String; var count = 0; var label: String { title } }
+/// // StoredProperty.all(in:) → title (String), count (no annotation, `= 0`); `label` is computed
+/// ```
 struct StoredProperty {
-    let name: String
+    /// The name as written, with backticks if the source has them (`` `default` ``): usable as Swift code.
+    let identifier: String
+    /// The type annotation, or the one a later binding gives (`var a, b: Int` gives `a` the type `Int`).
     let type: TypeSyntax?
     let initializer: ExprSyntax?
     let isLet: Bool
     let binding: PatternBindingSyntax
     let declaration: VariableDeclSyntax
 
-    /// The stored instance properties of `structDecl`, in declaration order.
-    static func all(in structDecl: StructDeclSyntax) -> [StoredProperty] {
+    /// The property's name without backticks.
+    var name: String { identifier.trimmingBackticks }
+
+    /// The `@Column` attribute, if any.
+    var columnAttribute: AttributeSyntax? { declaration.attribute(named: "Column") }
+
+    /// The `@Ephemeral` attribute, if any.
+    var ephemeralAttribute: AttributeSyntax? { declaration.attribute(named: "Ephemeral") }
+
+    /// `true` when the property starts with a value without an initializer: a `var` of optional type.
+    var hasImplicitNilDefault: Bool {
+        !isLet && initializer == nil && (type.map(TypeText.isOptional) ?? false)
+    }
+
+    /// The stored instance properties among `members`, in declaration order.
+    ///
+    /// Static, computed and `lazy` properties are left out. Patterns other than a plain name
+    /// (`let (a, b) = …`) cannot be columns: they are reported in `unsupported`.
+    static func all(
+        in members: MemberBlockSyntax, unsupported: inout [PatternBindingSyntax]
+    ) -> [StoredProperty] {
         var properties: [StoredProperty] = []
-        for member in structDecl.memberBlock.members {
-            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
-            let isStatic = variable.modifiers.contains {
-                $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class)
+        for member in members.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self), variable.isStoredInstanceCandidate else {
+                continue
             }
-            if isStatic { continue }
             let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
-            for binding in variable.bindings {
-                guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
+            let bindings = Array(variable.bindings)
+            for (index, binding) in bindings.enumerated() {
                 if let accessors = binding.accessorBlock, !accessors.isObserversOnly { continue }
+                guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else {
+                    if !binding.pattern.is(WildcardPatternSyntax.self) { unsupported.append(binding) }
+                    continue
+                }
+                // In `var a, b: Int` only the last binding carries the annotation.
+                var type = binding.typeAnnotation?.type.trimmed
+                if type == nil, binding.initializer == nil {
+                    type = bindings[(index + 1)...].lazy.compactMap { $0.typeAnnotation?.type.trimmed }.first
+                }
                 properties.append(StoredProperty(
-                    name: identifier.identifier.trimmedDescription.trimmingBackticks,
-                    type: binding.typeAnnotation?.type.trimmed,
+                    identifier: pattern.identifier.text, type: type,
                     initializer: binding.initializer?.value.trimmed,
                     isLet: isLet, binding: binding, declaration: variable))
             }
         }
         return properties
+    }
+}
+
+extension VariableDeclSyntax {
+    /// `false` for static, class and lazy properties, which are never columns.
+    var isStoredInstanceCandidate: Bool {
+        !modifiers.contains {
+            switch $0.name.tokenKind {
+            case .keyword(.static), .keyword(.class), .keyword(.lazy): true
+            default: false
+            }
+        }
+    }
+
+    /// `true` when every binding is computed (has a getter).
+    var isComputed: Bool {
+        bindings.allSatisfy { binding in
+            guard let accessors = binding.accessorBlock else { return false }
+            return !accessors.isObserversOnly
+        }
+    }
+
+    /// The first attribute spelled `@name` or `@Module.name`.
+    func attribute(named name: String) -> AttributeSyntax? {
+        attributes.lazy.compactMap { $0.as(AttributeSyntax.self) }.first { $0.isNamed(name) }
+    }
+}
+
+extension AttributeSyntax {
+    /// `true` for `@name` and `@Module.name`.
+    func isNamed(_ name: String) -> Bool {
+        let written = attributeName.trimmedDescription
+        return written == name || written.hasSuffix("." + name)
     }
 }
 
@@ -40,35 +105,5 @@ extension AccessorBlockSyntax {
         return list.allSatisfy {
             $0.accessorSpecifier.tokenKind == .keyword(.willSet) || $0.accessorSpecifier.tokenKind == .keyword(.didSet)
         }
-    }
-}
-
-extension String {
-    var trimmingBackticks: String {
-        hasPrefix("`") && hasSuffix("`") && count >= 2 ? String(dropFirst().dropLast()) : self
-    }
-}
-
-/// Swift source text for string literals.
-enum StringLiteral {
-    /// `a"b\c` → `"a\"b\\c"`: a literal that evaluates to `value`.
-    static func quoted(_ value: String) -> String {
-        var text = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\\": text += "\\\\"
-            case "\"": text += "\\\""
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    text += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    text.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return text + "\""
     }
 }

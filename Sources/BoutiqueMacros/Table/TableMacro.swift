@@ -5,9 +5,18 @@ import SwiftSyntaxMacros
 
 /// `@Table` / `@Table("name")`: makes a struct a table.
 ///
-/// The expansion is one extension that conforms the type to `Table` with its SQL name and its columns
-/// in declaration order. Stored properties are columns; computed and static properties are not.
+/// ```swift
+/// @Table struct Note { let id: UUID; var title: String }
+/// ```
+///
+/// The expansion is one extension: the conformance to `Table` (and `PrimaryKeyedTable` when there is a
+/// key), the column handles, the table name, positional decoding and encoding, and a `Draft` for inserts
+/// whose key the database assigns. Stored properties are columns; computed, static, `lazy` and
+/// `@Ephemeral` properties are not.
 public struct TableMacro: ExtensionMacro {
+    /// The expansion is laid out as written: reformatting it would only cost time.
+    public static var formatMode: FormatMode { .disabled }
+
     public static func expansion(
         of node: AttributeSyntax,
         attachedTo declaration: some DeclGroupSyntax,
@@ -16,49 +25,88 @@ public struct TableMacro: ExtensionMacro {
         in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
         guard let structDecl = declaration.as(StructDeclSyntax.self) else {
-            context.diagnose(Diagnostic(node: node, message: TableDiagnostic.notAStruct))
+            context.diagnose(NotAStruct.diagnostic(macro: "@Table", node: node, declaration: declaration))
             return []
         }
-        let typeName = structDecl.name.trimmedDescription
-        let tableName = explicitTableName(node) ?? defaultTableName(for: typeName)
-        let columns = StoredProperty.all(in: structDecl).map(\.name)
-        let columnList = columns.map { StringLiteral.quoted($0) }.joined(separator: ", ")
-        let extensionDecl: DeclSyntax = """
-            extension \(type.trimmed): BoutiqueQueries.Table {
-                public static var tableName: String { \(raw: StringLiteral.quoted(tableName)) }
-                public static var columnNames: [String] { [\(raw: columnList)] }
-            }
-            """
-        guard let ext = extensionDecl.as(ExtensionDeclSyntax.self) else { return [] }
-        return [ext]
+        if let generics = structDecl.genericParameterClause {
+            context.diagnose(Diagnostic(
+                node: generics,
+                message: MacroMessage.error("genericTable", "@Table does not support generic types")))
+            return []
+        }
+        var problems = DiagnosticList()
+        let tableName = tableName(from: node, problems: &problems) ?? defaultTableName(for: structDecl.name.text)
+        let schema = ModelSchema(reading: structDecl, as: .table)
+        problems.append(contentsOf: schema.diagnostics)
+        problems.append(contentsOf: reservedNames(in: schema))
+        for diagnostic in problems.items { context.diagnose(diagnostic) }
+        guard !problems.hasErrors else { return [] }
+
+        let typeName = type.trimmedDescription
+        let expansion = TableExpansion(
+            typeName: typeName, tableName: tableName, schema: schema, access: AccessLevel(of: structDecl).prefix)
+        var conformances: [String] = []
+        if protocols.contains(where: { $0.isNamed("Table") }) { conformances.append("BoutiqueQueries.Table") }
+        if schema.primaryKey != nil, protocols.contains(where: { $0.isNamed("PrimaryKeyedTable") }) {
+            conformances.append("BoutiqueQueries.PrimaryKeyedTable")
+        }
+        return [try ExtensionDeclSyntax.make(type: typeName, conformances: conformances, members: expansion.members)]
     }
 
-    /// The name given as `@Table("name")`, if any.
-    static func explicitTableName(_ node: AttributeSyntax) -> String? {
-        guard case .argumentList(let arguments) = node.arguments,
-            let first = arguments.first, first.label == nil,
-            let literal = first.expression.as(StringLiteralExprSyntax.self),
-            let value = literal.representedLiteralValue
-        else { return nil }
+    /// The name given as `@Table("name")`; a name that is not a plain string literal is reported.
+    static func tableName(from node: AttributeSyntax, problems: inout DiagnosticList) -> String? {
+        guard case .argumentList(let arguments) = node.arguments, let first = arguments.first else { return nil }
+        if first.expression.is(NilLiteralExprSyntax.self) { return nil }
+        guard let literal = first.expression.as(StringLiteralExprSyntax.self), let value = literal.representedLiteralValue,
+            !value.isEmpty
+        else {
+            problems.add(first.expression, .error("tableNameNotLiteral", "the table name must be a non-empty string literal"))
+            return nil
+        }
         return value
     }
 
     /// `Note` → `note`, `URLRecord` → `uRLRecord`: the type name with its first letter lowercased.
     static func defaultTableName(for typeName: String) -> String {
-        guard let first = typeName.first else { return typeName }
-        return first.lowercased() + typeName.dropFirst()
+        let name = typeName.trimmingBackticks
+        guard let first = name.first else { return name }
+        return first.lowercased() + name.dropFirst()
+    }
+
+    /// Column properties whose names the generated `TableColumns` needs for itself.
+    private static func reservedNames(in schema: ModelSchema) -> DiagnosticList {
+        var problems = DiagnosticList()
+        for column in schema.columns where ["primaryKey", "queryFragment"].contains(column.property.name) {
+            problems.add(
+                column.property.binding.pattern,
+                .error(
+                    "reservedColumnName",
+                    "a column property cannot be named '\(column.property.name)', which the table's columns use; rename it and keep the SQL name with @Column(\"\(column.sqlName)\")"))
+        }
+        return problems
     }
 }
 
-enum TableDiagnostic: String, DiagnosticMessage {
-    case notAStruct
-
-    var message: String {
-        switch self {
-        case .notAStruct: "@Table applies to a struct"
-        }
+extension TypeSyntax {
+    /// `true` for `Name` and `Module.Name`.
+    func isNamed(_ name: String) -> Bool {
+        let text = trimmedDescription
+        return text == name || text.hasSuffix("." + name)
     }
+}
 
-    var diagnosticID: MessageID { MessageID(domain: "BoutiqueMacros", id: rawValue) }
-    var severity: DiagnosticSeverity { .error }
+extension ExtensionDeclSyntax {
+    /// `nonisolated extension Type: Conformances { members }`, parsed from source text.
+    ///
+    /// `nonisolated` keeps the conformance usable from any context in modules whose default isolation is
+    /// the main actor, as app targets often are: rows are decoded off the main actor.
+    static func make(type: String, conformances: [String], members: [String]) throws -> ExtensionDeclSyntax {
+        let inheritance = conformances.isEmpty ? "" : ": " + conformances.joined(separator: ", ")
+        let body = members.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n") }
+        let source = "nonisolated extension \(type)\(inheritance) {\n\(body.joined(separator: "\n"))\n}"
+        guard let decl = DeclSyntax(stringLiteral: source).as(ExtensionDeclSyntax.self) else {
+            throw MacroMessage.error("internal", "could not build the extension for \(type)")
+        }
+        return decl
+    }
 }

@@ -1,0 +1,65 @@
+import SwiftDiagnostics
+import SwiftSyntax
+
+/// The fix-its the macros offer, built from the syntax they change.
+enum FixIts {
+    /// `let x = 1` → `var x = 1`.
+    static func replaceLetWithVar(_ declaration: VariableDeclSyntax) -> FixIt {
+        let specifier = declaration.bindingSpecifier
+        return FixIt.replace(
+            message: FixMessage("replace 'let' with 'var'"), oldNode: specifier,
+            newNode: specifier.with(\.tokenKind, .keyword(.var)))
+    }
+
+    /// `let x = 1` → `@Ephemeral let x = 1`.
+    static func markEphemeral(_ declaration: VariableDeclSyntax) -> FixIt {
+        addAttribute("Ephemeral", to: declaration, message: "mark it @Ephemeral")
+    }
+
+    /// Adds `@name` after a declaration's other attributes, keeping its indentation and comments in front.
+    static func addAttribute<Declaration: WithAttributesSyntax & DeclSyntaxProtocol>(
+        _ name: String, to declaration: Declaration, message: String
+    ) -> FixIt {
+        var attribute = AttributeSyntax(
+            atSign: .atSignToken(), attributeName: TypeSyntax(IdentifierTypeSyntax(name: .identifier(name))))
+        attribute.trailingTrivia = .space
+        var edited = declaration
+        if declaration.attributes.isEmpty {
+            attribute.leadingTrivia = declaration.leadingTrivia
+            edited.leadingTrivia = []
+        }
+        edited.attributes.append(.attribute(attribute))
+        return FixIt.replace(message: FixMessage(message), oldNode: declaration, newNode: edited)
+    }
+
+    /// Removes an attribute from a declaration; what stood in front of it moves to the next token.
+    static func removeAttribute<Declaration: WithAttributesSyntax & DeclSyntaxProtocol>(
+        _ attribute: AttributeSyntax, from declaration: Declaration
+    ) -> FixIt {
+        let kept = declaration.attributes.filter { $0.as(AttributeSyntax.self)?.id != attribute.id }
+        var edited = declaration
+        edited.attributes = AttributeListSyntax(kept)
+        if declaration.attributes.first?.as(AttributeSyntax.self)?.id == attribute.id {
+            edited.leadingTrivia = attribute.leadingTrivia
+        }
+        return FixIt.replace(
+            message: FixMessage("remove '@\(attribute.attributeName.trimmedDescription)'"), oldNode: declaration,
+            newNode: edited)
+    }
+
+    /// `@Column("a", primaryKey: true)` → `@Column("a")`; `@Column(primaryKey: true)` → `@Column`.
+    static func removeArgument(_ label: String, from attribute: AttributeSyntax) -> FixIt {
+        var edited = attribute
+        if case .argumentList(let arguments) = attribute.arguments {
+            var kept = Array(arguments.filter { $0.label?.text != label })
+            if kept.isEmpty {
+                edited = attribute.with(\.leftParen, nil).with(\.arguments, nil).with(\.rightParen, nil)
+                    .with(\.trailingTrivia, attribute.trailingTrivia)
+            } else {
+                kept[kept.count - 1] = kept[kept.count - 1].with(\.trailingComma, nil)
+                edited = attribute.with(\.arguments, .argumentList(LabeledExprListSyntax(kept)))
+            }
+        }
+        return FixIt.replace(message: FixMessage("remove '\(label):'"), oldNode: attribute, newNode: edited)
+    }
+}
