@@ -3,6 +3,7 @@
 //   swift run -c release boutique-benchmarks            all workloads, 9 rounds each
 //   swift run -c release boutique-benchmarks --rounds 15
 //   swift run -c release boutique-benchmarks --once fetch.layer   one variant once (for callgrind)
+//   swift run -c release boutique-benchmarks --once setup         only the set-up, to subtract
 import BoutiqueSQLite
 import Foundation
 
@@ -47,21 +48,28 @@ func run() throws {
         Workload(name: "fetch \(fetchRows) rows of item(i0…i9)", variants: [
             Variant(name: "raw C") { Raw.fetch(path: fetchPath) },
             Variant(name: "BoutiqueSQLite Statement") { try Layer.fetch(path: fetchPath) },
+            Variant(name: "@Table Item.all.fetchAll") { try QueryBuilder.fetch(path: fetchPath) },
         ]),
         Workload(name: "insert \(insertRows) rows in one transaction", variants: [
             Variant(name: "raw C") { Raw.insert(path: insertPath, rows: insertRows) },
             Variant(name: "BoutiqueSQLite Statement") { try Layer.insert(path: insertPath, rows: insertRows) },
+            Variant(name: "@Table Item.insert { … }.execute") {
+                try QueryBuilder.insert(path: insertPath, rows: insertRows)
+            },
         ]),
     ]
 
     if let once {
+        // `--once setup` builds the databases and stops: its instruction count is what to subtract
+        // from a variant's count to get the variant's own.
+        if once == "setup" { return }
         let parts = once.split(separator: ".", maxSplits: 1).map(String.init)
-        let variantKeys = ["raw": 0, "layer": 1]
+        let variantKeys = ["raw": 0, "layer": 1, "table": 2]
         let workloadKeys = ["fetch": 0, "insert": 1]
         guard parts.count == 2, let w = workloadKeys[parts[0]], let v = variantKeys[parts[1]],
             v < workloads[w].variants.count
         else {
-            print("unknown workload \(once); try fetch.raw, fetch.layer, insert.raw, insert.layer")
+            print("unknown workload \(once); try fetch.raw, fetch.layer, fetch.table, insert.raw, insert.layer, insert.table")
             exit(2)
         }
         print(try workloads[w].variants[v].run())
