@@ -56,12 +56,6 @@ public struct ColumnMacro: PeerMacro {
                 message: MacroMessage.error("generatedPrimaryKey", "a generated column cannot be the primary key"),
                 fixIts: [FixIts.removeArgument("primaryKey", from: node)]))
         }
-        if variable.bindings.count > 1 {
-            context.diagnose(Diagnostic(
-                node: node,
-                message: MacroMessage.error(
-                    "columnOnSeveralBindings", "@Column describes one column; declare each property separately")))
-        }
         return []
     }
 }

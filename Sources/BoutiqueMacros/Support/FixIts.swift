@@ -16,31 +16,34 @@ enum FixIts {
         addAttribute("Ephemeral", to: declaration, message: "mark it @Ephemeral")
     }
 
-    /// Adds `@name` after a declaration's other attributes, keeping its indentation and comments in front.
+    /// Adds `@name` in front of a declaration's attributes, keeping its indentation and comments in front.
     static func addAttribute<Declaration: WithAttributesSyntax & DeclSyntaxProtocol>(
         _ name: String, to declaration: Declaration, message: String
     ) -> FixIt {
         var attribute = AttributeSyntax(
             atSign: .atSignToken(), attributeName: TypeSyntax(IdentifierTypeSyntax(name: .identifier(name))))
+        attribute.leadingTrivia = declaration.leadingTrivia
         attribute.trailingTrivia = .space
         var edited = declaration
-        if declaration.attributes.isEmpty {
-            attribute.leadingTrivia = declaration.leadingTrivia
-            edited.leadingTrivia = []
-        }
-        edited.attributes.append(.attribute(attribute))
+        edited.leadingTrivia = []
+        edited.attributes = [.attribute(attribute)] + declaration.attributes.with(\.leadingTrivia, [])
         return FixIt.replace(message: FixMessage(message), oldNode: declaration, newNode: edited)
     }
 
     /// Removes an attribute from a declaration; what stood in front of it moves to the next token.
+    ///
+    /// The attribute is found by its text: a macro receives its attribute and the declaration as separate
+    /// trees, so their identities do not match.
     static func removeAttribute<Declaration: WithAttributesSyntax & DeclSyntaxProtocol>(
         _ attribute: AttributeSyntax, from declaration: Declaration
     ) -> FixIt {
-        let kept = declaration.attributes.filter { $0.as(AttributeSyntax.self)?.id != attribute.id }
+        let text = attribute.trimmedDescription
+        var attributes = Array(declaration.attributes)
         var edited = declaration
-        edited.attributes = AttributeListSyntax(kept)
-        if declaration.attributes.first?.as(AttributeSyntax.self)?.id == attribute.id {
-            edited.leadingTrivia = attribute.leadingTrivia
+        if let index = attributes.firstIndex(where: { $0.trimmedDescription == text }) {
+            let removed = attributes.remove(at: index)
+            edited.attributes = AttributeListSyntax(attributes)
+            if index == 0 { edited.leadingTrivia = removed.leadingTrivia }
         }
         return FixIt.replace(
             message: FixMessage("remove '@\(attribute.attributeName.trimmedDescription)'"), oldNode: declaration,

@@ -34,7 +34,8 @@ let boutiqueMacros: [String: MacroSpec] = [
 ]
 
 /// Expands the macros in `source` and checks the expanded text, the diagnostics (message, line, column,
-/// severity, fix-it titles) and, when given, the source after applying every fix-it.
+/// severity, fix-it titles) and, when given, the source after applying the fix-its (the first of each
+/// diagnostic, or the one at `applyingFixIt`).
 ///
 /// ```swift
 /// assertExpansion("@Table struct T { let id: Int }", expandedSource: "struct T { let id: Int }\n\nnonisolated extension T …")
@@ -44,10 +45,11 @@ func assertExpansion(
     expandedSource expected: String,
     diagnostics expectedDiagnostics: [ExpectedDiagnostic] = [],
     fixedSource expectedFixed: String? = nil,
+    applyingFixIt fixItIndex: Int = 0,
     macros: [String: MacroSpec] = boutiqueMacros,
     sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
-    let result = MacroExpansionResult(expanding: source, macros: macros)
+    let result = MacroExpansionResult(expanding: source, macros: macros, fixItIndex: fixItIndex)
     let actual = result.expandedSource
     if actual != expected.trimmingCharacters(in: .newlines) {
         Issue.record(
@@ -68,20 +70,34 @@ struct MacroExpansionResult {
     let diagnostics: [ExpectedDiagnostic]
     let fixedSource: String
 
-    init(expanding source: String, macros: [String: MacroSpec]) {
+    /// Expands `source`; ``fixedSource`` applies fix-it number `fixItIndex` of each diagnostic that has
+    /// one (a diagnostic's fix-its are alternatives).
+    init(expanding source: String, macros: [String: MacroSpec], fixItIndex: Int = 0) {
         let file = Parser.parse(source: source)
         let context = BasicMacroExpansionContext(
             sourceFiles: [file: .init(moduleName: "TestModule", fullFilePath: "Test.swift")])
         let expanded = file.expand(macroSpecs: macros, contextGenerator: { _ in context }, indentationWidth: .spaces(4))
         expandedSource = expanded.description.trimmingCharacters(in: .newlines)
         let converter = SourceLocationConverter(fileName: "Test.swift", tree: file)
+        // Macros see detached copies of the syntax; the context maps their positions back to the file.
+        func originalPosition(_ position: AbsolutePosition, anchoredAt node: Syntax) -> AbsolutePosition {
+            let location = context.location(for: position, anchoredAt: node, fileName: "Test.swift")
+            return converter.position(ofLine: location.line, column: location.column)
+        }
         diagnostics = context.diagnostics.map { diagnostic in
-            let location = diagnostic.location(converter: converter)
+            let location = context.location(for: diagnostic.position, anchoredAt: diagnostic.node, fileName: "Test.swift")
             return ExpectedDiagnostic(
                 message: diagnostic.message, line: location.line, column: location.column,
                 severity: diagnostic.diagMessage.severity, fixIts: diagnostic.fixIts.map(\.message.message))
         }
-        let edits = context.diagnostics.flatMap { $0.fixIts.flatMap(\.edits) }
+        let edits = context.diagnostics.flatMap { diagnostic in
+            diagnostic.fixIts.dropFirst(fixItIndex).prefix(1).flatMap(\.edits).map { edit in
+                SourceEdit(
+                    range: originalPosition(edit.range.lowerBound, anchoredAt: diagnostic.node)
+                        ..< originalPosition(edit.range.upperBound, anchoredAt: diagnostic.node),
+                    replacement: edit.replacement)
+            }
+        }
         fixedSource = Self.apply(edits, to: source).trimmingCharacters(in: .newlines)
     }
 

@@ -1,0 +1,268 @@
+import Testing
+
+/// The text `@Selection` and `@BoutiqueTable` expand to, and what they report.
+@Suite struct SelectionAndBoutiqueTableTests {
+    /// A selection: typed `Columns` and positional decoding, with a field representation.
+    @Test func selection() {
+        assertExpansion(
+            """
+            @Selection
+            struct NoteSummary {
+                let title: String
+                let tagCount: Int
+                @Column(as: Date.ISO8601Representation.self) var when: Date?
+            }
+            """,
+            expandedSource: """
+            struct NoteSummary {
+                let title: String
+                let tagCount: Int
+                var when: Date?
+            }
+
+            nonisolated extension NoteSummary: BoutiqueQueries.QuerySelection {
+                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
+                    typealias QueryValue = NoteSummary
+                    let queryFragment: BoutiqueQueries.QueryFragment
+                    init(title: some BoutiqueQueries.QueryExpression<String>, tagCount: some BoutiqueQueries.QueryExpression<Int>, when: some BoutiqueQueries.QueryExpression<Date.ISO8601Representation?>) {
+                        self.queryFragment = [title.queryFragment, tagCount.queryFragment, when.queryFragment].joined(separator: ", ")
+                    }
+                }
+                init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
+                    self.title = try decoder.decode(String.self)
+                    self.tagCount = try decoder.decode(Int.self)
+                    self.when = try decoder.decode(Date.ISO8601Representation?.self)
+                }
+            }
+            """
+        )
+    }
+
+    /// A public selection has public members.
+    @Test func publicSelection() {
+        assertExpansion(
+            """
+            @Selection
+            public struct Count: Sendable {
+                public let value: Int
+            }
+            """,
+            expandedSource: """
+            public struct Count: Sendable {
+                public let value: Int
+            }
+
+            nonisolated extension Count: BoutiqueQueries.QuerySelection {
+                public struct Columns: BoutiqueQueries.QueryExpression, Sendable {
+                    public typealias QueryValue = Count
+                    public let queryFragment: BoutiqueQueries.QueryFragment
+                    public init(value: some BoutiqueQueries.QueryExpression<Int>) {
+                        self.queryFragment = [value.queryFragment].joined(separator: ", ")
+                    }
+                }
+                public init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
+                    self.value = try decoder.decode(Int.self)
+                }
+            }
+            """
+        )
+    }
+
+    /// Selections are structs.
+    @Test func selectionOnAClass() {
+        assertExpansion(
+            """
+            @Selection
+            class Bad {}
+            """,
+            expandedSource: """
+            class Bad {}
+            """,
+            diagnostics: [
+                ExpectedDiagnostic(message: "@Selection can only be applied to a struct", line: 1, column: 1, fixIts: ["replace 'class' with 'struct'"]),
+            ],
+            fixedSource: """
+            @Selection
+            struct Bad {}
+            """
+        )
+    }
+
+    /// A selection needs at least one field.
+    @Test func selectionWithoutFields() {
+        assertExpansion(
+            """
+            @Selection
+            struct Nothing {
+                var computed: Int { 1 }
+            }
+            """,
+            expandedSource: """
+            struct Nothing {
+                var computed: Int { 1 }
+            }
+            """,
+            diagnostics: [
+                ExpectedDiagnostic(message: "'Nothing' has no stored properties for @Selection to read", line: 2, column: 8),
+            ]
+        )
+    }
+
+    /// Options become one static property; `@Table` beside it expands on its own.
+    @Test func boutiqueTable() {
+        assertExpansion(
+            """
+            @Table @BoutiqueTable(strict: true, withoutRowID: true)
+            public struct Note {
+                let id: Int
+            }
+            """,
+            expandedSource: """
+            public struct Note {
+                let id: Int
+            }
+
+            nonisolated extension Note: BoutiqueQueries.Table, BoutiqueQueries.PrimaryKeyedTable {
+                public struct TableColumns: BoutiqueQueries.PrimaryKeyedTableDefinition {
+                    public typealias Root = Note
+                    public typealias PrimaryKey = Int
+                    public let id = BoutiqueQueries.TableColumn<Note, Int>("id")
+                    public var primaryKey: BoutiqueQueries.TableColumn<Note, Int> { id }
+                    public static let allColumns: [BoutiqueQueries.ColumnSchema] = [
+                        BoutiqueQueries.ColumnSchema("id", as: Int.self, primaryKey: true),
+                    ]
+                    public init() {}
+                }
+                public static let columns = TableColumns()
+                public static var tableName: String { "note" }
+                public init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
+                    self.id = try decoder.decode(Int.self)
+                }
+                public func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                    encoder.encode(self.id, as: Int.self)
+                }
+                public struct Draft: BoutiqueQueries.TableDraft {
+                    public typealias Root = Note
+                    public var id: Int?
+                    public init(id: Int? = nil) {
+                        self.id = id
+                    }
+                    public func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                        encoder.encode(self.id, as: Int?.self)
+                    }
+                }
+            }
+
+            nonisolated extension Note: BoutiqueQueries.BoutiqueTableOptions {
+                public static var tableOptions: BoutiqueQueries.TableOptions { [.strict, .withoutRowID] }
+            }
+            """
+        )
+    }
+
+    /// No options: an empty set.
+    @Test func boutiqueTableWithoutOptions() {
+        assertExpansion(
+            """
+            @Table @BoutiqueTable
+            struct Log {
+                var message: String
+            }
+            """,
+            expandedSource: """
+            struct Log {
+                var message: String
+            }
+
+            nonisolated extension Log: BoutiqueQueries.Table {
+                struct TableColumns: BoutiqueQueries.TableDefinition {
+                    typealias Root = Log
+                    let message = BoutiqueQueries.TableColumn<Log, String>("message")
+                    static let allColumns: [BoutiqueQueries.ColumnSchema] = [
+                        BoutiqueQueries.ColumnSchema("message", as: String.self),
+                    ]
+                    init() {}
+                }
+                static let columns = TableColumns()
+                static var tableName: String { "log" }
+                init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
+                    self.message = try decoder.decode(String.self)
+                }
+                func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                    encoder.encode(self.message, as: String.self)
+                }
+            }
+
+            nonisolated extension Log: BoutiqueQueries.BoutiqueTableOptions {
+                static var tableOptions: BoutiqueQueries.TableOptions { [] }
+            }
+            """
+        )
+    }
+
+    /// `@BoutiqueTable` alone: fix-it adds `@Table`; options must be literals.
+    @Test func boutiqueTableWithoutTable() {
+        assertExpansion(
+            """
+            @BoutiqueTable(strict: flag)
+            struct Note {
+                let id: Int
+            }
+            """,
+            expandedSource: """
+            struct Note {
+                let id: Int
+            }
+            """,
+            diagnostics: [
+                ExpectedDiagnostic(message: "@BoutiqueTable needs @Table on the same struct", line: 1, column: 1, fixIts: ["add '@Table'"]),
+                ExpectedDiagnostic(message: "'strict:' must be 'true' or 'false'", line: 1, column: 24),
+            ],
+            fixedSource: """
+            @Table @BoutiqueTable(strict: flag)
+            struct Note {
+                let id: Int
+            }
+            """
+        )
+    }
+
+    /// WITHOUT ROWID tables are stored by key.
+    @Test func withoutRowIDNeedsAPrimaryKey() {
+        assertExpansion(
+            """
+            @Table @BoutiqueTable(withoutRowID: true)
+            struct Log {
+                var message: String
+            }
+            """,
+            expandedSource: """
+            struct Log {
+                var message: String
+            }
+
+            nonisolated extension Log: BoutiqueQueries.Table {
+                struct TableColumns: BoutiqueQueries.TableDefinition {
+                    typealias Root = Log
+                    let message = BoutiqueQueries.TableColumn<Log, String>("message")
+                    static let allColumns: [BoutiqueQueries.ColumnSchema] = [
+                        BoutiqueQueries.ColumnSchema("message", as: String.self),
+                    ]
+                    init() {}
+                }
+                static let columns = TableColumns()
+                static var tableName: String { "log" }
+                init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
+                    self.message = try decoder.decode(String.self)
+                }
+                func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                    encoder.encode(self.message, as: String.self)
+                }
+            }
+            """,
+            diagnostics: [
+                ExpectedDiagnostic(message: "a WITHOUT ROWID table needs a primary key: add a column named 'id' or mark one @Column(primaryKey: true)", line: 1, column: 8),
+            ]
+        )
+    }
+}

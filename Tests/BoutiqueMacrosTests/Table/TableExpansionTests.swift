@@ -1,0 +1,512 @@
+import Testing
+
+/// The full text `@Table` expands to, for each shape of model.
+@Suite struct TableExpansionTests {
+    /// The product description's model: a `UUID` key marked `@Column(primaryKey: true)` and a default.
+    @Test func seedNote() {
+        assertExpansion(
+            """
+            @Table
+            struct Note: Sendable {
+                @Column(primaryKey: true) let id: UUID
+                var title: String
+                var body: String
+                var updatedAt: Date = Date()
+            }
+            """,
+            expandedSource: """
+            struct Note: Sendable {
+                let id: UUID
+                var title: String
+                var body: String
+                var updatedAt: Date = Date()
+            }
+
+            nonisolated extension Note: BoutiqueQueries.Table, BoutiqueQueries.PrimaryKeyedTable {
+                struct TableColumns: BoutiqueQueries.PrimaryKeyedTableDefinition {
+                    typealias Root = Note
+                    typealias PrimaryKey = UUID
+                    let id = BoutiqueQueries.TableColumn<Note, UUID>("id")
+                    let title = BoutiqueQueries.TableColumn<Note, String>("title")
+                    let body = BoutiqueQueries.TableColumn<Note, String>("body")
+                    let updatedAt = BoutiqueQueries.TableColumn<Note, Date>("updatedAt")
+                    var primaryKey: BoutiqueQueries.TableColumn<Note, UUID> { id }
+                    static let allColumns: [BoutiqueQueries.ColumnSchema] = [
+                        BoutiqueQueries.ColumnSchema("id", as: UUID.self, primaryKey: true),
+                        BoutiqueQueries.ColumnSchema("title", as: String.self),
+                        BoutiqueQueries.ColumnSchema("body", as: String.self),
+                        BoutiqueQueries.ColumnSchema("updatedAt", as: Date.self),
+                    ]
+                    init() {}
+                }
+                static let columns = TableColumns()
+                static var tableName: String { "note" }
+                init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
+                    self.id = try decoder.decode(UUID.self)
+                    self.title = try decoder.decode(String.self)
+                    self.body = try decoder.decode(String.self)
+                    self.updatedAt = try decoder.decode(Date.self)
+                }
+                func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                    encoder.encode(self.id, as: UUID.self)
+                    encoder.encode(self.title, as: String.self)
+                    encoder.encode(self.body, as: String.self)
+                    encoder.encode(self.updatedAt, as: Date.self)
+                }
+                struct Draft: BoutiqueQueries.TableDraft {
+                    typealias Root = Note
+                    var id: UUID?
+                    var title: String
+                    var body: String
+                    var updatedAt: Date
+                    init(id: UUID? = nil, title: String, body: String, updatedAt: Date = Date()) {
+                        self.id = id
+                        self.title = title
+                        self.body = body
+                        self.updatedAt = updatedAt
+                    }
+                    func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                        encoder.encode(self.id, as: UUID?.self)
+                        encoder.encode(self.title, as: String.self)
+                        encoder.encode(self.body, as: String.self)
+                        encoder.encode(self.updatedAt, as: Date.self)
+                    }
+                }
+            }
+            """
+        )
+    }
+
+    /// Custom names, a representation, a literal default, an optional, a generated and an ephemeral property.
+    @Test func everyColumnFeature() {
+        assertExpansion(
+            """
+            @Table
+            struct Note: Sendable {
+                @Column(primaryKey: true) let id: UUID
+                var title: String
+                @Column("body_text") var body: String
+                @Column(as: Date.ISO8601Representation.self) var createdAt: Date
+                var updatedAt: Date = Date()
+                var isPinned: Bool = false
+                var rating: Int?
+                @Column(generated: .virtual("lower(title)")) let titleLower: String
+                @Ephemeral var isSelected = false
+            }
+            """,
+            expandedSource: """
+            struct Note: Sendable {
+                let id: UUID
+                var title: String
+                var body: String
+                var createdAt: Date
+                var updatedAt: Date = Date()
+                var isPinned: Bool = false
+                var rating: Int?
+                let titleLower: String
+                var isSelected = false
+            }
+
+            nonisolated extension Note: BoutiqueQueries.Table, BoutiqueQueries.PrimaryKeyedTable {
+                struct TableColumns: BoutiqueQueries.PrimaryKeyedTableDefinition {
+                    typealias Root = Note
+                    typealias PrimaryKey = UUID
+                    let id = BoutiqueQueries.TableColumn<Note, UUID>("id")
+                    let title = BoutiqueQueries.TableColumn<Note, String>("title")
+                    let body = BoutiqueQueries.TableColumn<Note, String>("body_text")
+                    let createdAt = BoutiqueQueries.TableColumn<Note, Date.ISO8601Representation>("createdAt")
+                    let updatedAt = BoutiqueQueries.TableColumn<Note, Date>("updatedAt")
+                    let isPinned = BoutiqueQueries.TableColumn<Note, Bool>("isPinned")
+                    let rating = BoutiqueQueries.TableColumn<Note, Int?>("rating")
+                    let titleLower = BoutiqueQueries.TableColumn<Note, String>("titleLower")
+                    var primaryKey: BoutiqueQueries.TableColumn<Note, UUID> { id }
+                    static let allColumns: [BoutiqueQueries.ColumnSchema] = [
+                        BoutiqueQueries.ColumnSchema("id", as: UUID.self, primaryKey: true),
+                        BoutiqueQueries.ColumnSchema("title", as: String.self),
+                        BoutiqueQueries.ColumnSchema("body_text", as: String.self),
+                        BoutiqueQueries.ColumnSchema("createdAt", as: Date.ISO8601Representation.self),
+                        BoutiqueQueries.ColumnSchema("updatedAt", as: Date.self),
+                        BoutiqueQueries.ColumnSchema("isPinned", as: Bool.self, defaultValue: .integer(0)),
+                        BoutiqueQueries.ColumnSchema("rating", as: Int?.self),
+                        BoutiqueQueries.ColumnSchema("titleLower", as: String.self, generated: .virtual("lower(title)")),
+                    ]
+                    init() {}
+                }
+                static let columns = TableColumns()
+                static var tableName: String { "note" }
+                init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
+                    self.id = try decoder.decode(UUID.self)
+                    self.title = try decoder.decode(String.self)
+                    self.body = try decoder.decode(String.self)
+                    self.createdAt = try decoder.decode(Date.ISO8601Representation.self)
+                    self.updatedAt = try decoder.decode(Date.self)
+                    self.isPinned = try decoder.decode(Bool.self)
+                    self.rating = try decoder.decode(Int?.self)
+                    self.titleLower = try decoder.decode(String.self)
+                }
+                func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                    encoder.encode(self.id, as: UUID.self)
+                    encoder.encode(self.title, as: String.self)
+                    encoder.encode(self.body, as: String.self)
+                    encoder.encode(self.createdAt, as: Date.ISO8601Representation.self)
+                    encoder.encode(self.updatedAt, as: Date.self)
+                    encoder.encode(self.isPinned, as: Bool.self)
+                    encoder.encode(self.rating, as: Int?.self)
+                }
+                struct Draft: BoutiqueQueries.TableDraft {
+                    typealias Root = Note
+                    var id: UUID?
+                    var title: String
+                    var body: String
+                    var createdAt: Date
+                    var updatedAt: Date
+                    var isPinned: Bool
+                    var rating: Int?
+                    init(id: UUID? = nil, title: String, body: String, createdAt: Date, updatedAt: Date = Date(), isPinned: Bool = false, rating: Int? = nil) {
+                        self.id = id
+                        self.title = title
+                        self.body = body
+                        self.createdAt = createdAt
+                        self.updatedAt = updatedAt
+                        self.isPinned = isPinned
+                        self.rating = rating
+                    }
+                    func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                        encoder.encode(self.id, as: UUID?.self)
+                        encoder.encode(self.title, as: String.self)
+                        encoder.encode(self.body, as: String.self)
+                        encoder.encode(self.createdAt, as: Date.ISO8601Representation.self)
+                        encoder.encode(self.updatedAt, as: Date.self)
+                        encoder.encode(self.isPinned, as: Bool.self)
+                        encoder.encode(self.rating, as: Int?.self)
+                    }
+                }
+            }
+            """
+        )
+    }
+
+    /// No `id` and no marked key: only `Table`, no `Draft`.
+    @Test func withoutPrimaryKey() {
+        assertExpansion(
+            """
+            @Table
+            struct LogLine {
+                var message: String
+                var level = 0
+            }
+            """,
+            expandedSource: """
+            struct LogLine {
+                var message: String
+                var level = 0
+            }
+
+            nonisolated extension LogLine: BoutiqueQueries.Table {
+                struct TableColumns: BoutiqueQueries.TableDefinition {
+                    typealias Root = LogLine
+                    let message = BoutiqueQueries.TableColumn<LogLine, String>("message")
+                    let level = BoutiqueQueries.TableColumn<LogLine, Int>("level")
+                    static let allColumns: [BoutiqueQueries.ColumnSchema] = [
+                        BoutiqueQueries.ColumnSchema("message", as: String.self),
+                        BoutiqueQueries.ColumnSchema("level", as: Int.self, defaultValue: .integer(0)),
+                    ]
+                    init() {}
+                }
+                static let columns = TableColumns()
+                static var tableName: String { "logLine" }
+                init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
+                    self.message = try decoder.decode(String.self)
+                    self.level = try decoder.decode(Int.self)
+                }
+                func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                    encoder.encode(self.message, as: String.self)
+                    encoder.encode(self.level, as: Int.self)
+                }
+            }
+            """
+        )
+    }
+
+    /// A property named `id` is the key; the draft leaves it `nil` for SQLite to assign.
+    @Test func implicitIntegerKey() {
+        assertExpansion(
+            """
+            @Table("tags")
+            struct Tag {
+                let id: Int
+                var name: String = "it's"
+                var weight = -1.5
+                var note: String? = nil
+            }
+            """,
+            expandedSource: """
+            struct Tag {
+                let id: Int
+                var name: String = "it's"
+                var weight = -1.5
+                var note: String? = nil
+            }
+
+            nonisolated extension Tag: BoutiqueQueries.Table, BoutiqueQueries.PrimaryKeyedTable {
+                struct TableColumns: BoutiqueQueries.PrimaryKeyedTableDefinition {
+                    typealias Root = Tag
+                    typealias PrimaryKey = Int
+                    let id = BoutiqueQueries.TableColumn<Tag, Int>("id")
+                    let name = BoutiqueQueries.TableColumn<Tag, String>("name")
+                    let weight = BoutiqueQueries.TableColumn<Tag, Double>("weight")
+                    let note = BoutiqueQueries.TableColumn<Tag, String?>("note")
+                    var primaryKey: BoutiqueQueries.TableColumn<Tag, Int> { id }
+                    static let allColumns: [BoutiqueQueries.ColumnSchema] = [
+                        BoutiqueQueries.ColumnSchema("id", as: Int.self, primaryKey: true),
+                        BoutiqueQueries.ColumnSchema("name", as: String.self, defaultValue: .text("it's")),
+                        BoutiqueQueries.ColumnSchema("weight", as: Double.self, defaultValue: .real(-1.5)),
+                        BoutiqueQueries.ColumnSchema("note", as: String?.self, defaultValue: .null),
+                    ]
+                    init() {}
+                }
+                static let columns = TableColumns()
+                static var tableName: String { "tags" }
+                init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
+                    self.id = try decoder.decode(Int.self)
+                    self.name = try decoder.decode(String.self)
+                    self.weight = try decoder.decode(Double.self)
+                    self.note = try decoder.decode(String?.self)
+                }
+                func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                    encoder.encode(self.id, as: Int.self)
+                    encoder.encode(self.name, as: String.self)
+                    encoder.encode(self.weight, as: Double.self)
+                    encoder.encode(self.note, as: String?.self)
+                }
+                struct Draft: BoutiqueQueries.TableDraft {
+                    typealias Root = Tag
+                    var id: Int?
+                    var name: String
+                    var weight: Double
+                    var note: String?
+                    init(id: Int? = nil, name: String = "it's", weight: Double = -1.5, note: String? = nil) {
+                        self.id = id
+                        self.name = name
+                        self.weight = weight
+                        self.note = note
+                    }
+                    func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                        encoder.encode(self.id, as: Int?.self)
+                        encoder.encode(self.name, as: String.self)
+                        encoder.encode(self.weight, as: Double.self)
+                        encoder.encode(self.note, as: String?.self)
+                    }
+                }
+            }
+            """
+        )
+    }
+
+    /// A public model: public members, an explicit table name, `id` opted out, a keyword name, two bindings in one declaration, and properties that are not columns.
+    @Test func publicModelNamesAndSkippedProperties() {
+        assertExpansion(
+            """
+            @Table("people")
+            public struct Person: Sendable {
+                @Column(primaryKey: false) var id: Int
+                @Column("full_name") var name: String
+                @Column(as: Date.UnixTimeRepresentation.self) var bornAt: Date?
+                var `default`: Bool = true
+                var a, b: Double
+                static var count = 0
+                var computed: Int { 1 }
+                lazy var cache: [Int] = []
+                var observed: Int = 0 {
+                    didSet { print(observed) }
+                }
+            }
+            """,
+            expandedSource: """
+            public struct Person: Sendable {
+                var id: Int
+                var name: String
+                var bornAt: Date?
+                var `default`: Bool = true
+                var a, b: Double
+                static var count = 0
+                var computed: Int { 1 }
+                lazy var cache: [Int] = []
+                var observed: Int = 0 {
+                    didSet { print(observed) }
+                }
+            }
+
+            nonisolated extension Person: BoutiqueQueries.Table {
+                public struct TableColumns: BoutiqueQueries.TableDefinition {
+                    public typealias Root = Person
+                    public let id = BoutiqueQueries.TableColumn<Person, Int>("id")
+                    public let name = BoutiqueQueries.TableColumn<Person, String>("full_name")
+                    public let bornAt = BoutiqueQueries.TableColumn<Person, Date.UnixTimeRepresentation?>("bornAt")
+                    public let `default` = BoutiqueQueries.TableColumn<Person, Bool>("default")
+                    public let a = BoutiqueQueries.TableColumn<Person, Double>("a")
+                    public let b = BoutiqueQueries.TableColumn<Person, Double>("b")
+                    public let observed = BoutiqueQueries.TableColumn<Person, Int>("observed")
+                    public static let allColumns: [BoutiqueQueries.ColumnSchema] = [
+                        BoutiqueQueries.ColumnSchema("id", as: Int.self),
+                        BoutiqueQueries.ColumnSchema("full_name", as: String.self),
+                        BoutiqueQueries.ColumnSchema("bornAt", as: Date.UnixTimeRepresentation?.self),
+                        BoutiqueQueries.ColumnSchema("default", as: Bool.self, defaultValue: .integer(1)),
+                        BoutiqueQueries.ColumnSchema("a", as: Double.self),
+                        BoutiqueQueries.ColumnSchema("b", as: Double.self),
+                        BoutiqueQueries.ColumnSchema("observed", as: Int.self, defaultValue: .integer(0)),
+                    ]
+                    public init() {}
+                }
+                public static let columns = TableColumns()
+                public static var tableName: String { "people" }
+                public init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
+                    self.id = try decoder.decode(Int.self)
+                    self.name = try decoder.decode(String.self)
+                    self.bornAt = try decoder.decode(Date.UnixTimeRepresentation?.self)
+                    self.`default` = try decoder.decode(Bool.self)
+                    self.a = try decoder.decode(Double.self)
+                    self.b = try decoder.decode(Double.self)
+                    self.observed = try decoder.decode(Int.self)
+                }
+                public func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                    encoder.encode(self.id, as: Int.self)
+                    encoder.encode(self.name, as: String.self)
+                    encoder.encode(self.bornAt, as: Date.UnixTimeRepresentation?.self)
+                    encoder.encode(self.`default`, as: Bool.self)
+                    encoder.encode(self.a, as: Double.self)
+                    encoder.encode(self.b, as: Double.self)
+                    encoder.encode(self.observed, as: Int.self)
+                }
+            }
+            """
+        )
+    }
+
+    /// A key stored with a representation keeps it in the draft, made optional.
+    @Test func representationOfTheKey() {
+        assertExpansion(
+            """
+            @Table
+            package struct Device {
+                @Column(as: UUID.BytesRepresentation.self, primaryKey: true) let serial: UUID
+                @Column(as: JSONRepresentation<[String]>.self) var tags: [String]
+                var createdAt = Date()
+                var id = UUID()
+            }
+            """,
+            expandedSource: """
+            package struct Device {
+                let serial: UUID
+                var tags: [String]
+                var createdAt = Date()
+                var id = UUID()
+            }
+
+            nonisolated extension Device: BoutiqueQueries.Table, BoutiqueQueries.PrimaryKeyedTable {
+                package struct TableColumns: BoutiqueQueries.PrimaryKeyedTableDefinition {
+                    package typealias Root = Device
+                    package typealias PrimaryKey = UUID.BytesRepresentation
+                    package let serial = BoutiqueQueries.TableColumn<Device, UUID.BytesRepresentation>("serial")
+                    package let tags = BoutiqueQueries.TableColumn<Device, JSONRepresentation<[String]>>("tags")
+                    package let createdAt = BoutiqueQueries.TableColumn<Device, Date>("createdAt")
+                    package let id = BoutiqueQueries.TableColumn<Device, UUID>("id")
+                    package var primaryKey: BoutiqueQueries.TableColumn<Device, UUID.BytesRepresentation> { serial }
+                    package static let allColumns: [BoutiqueQueries.ColumnSchema] = [
+                        BoutiqueQueries.ColumnSchema("serial", as: UUID.BytesRepresentation.self, primaryKey: true),
+                        BoutiqueQueries.ColumnSchema("tags", as: JSONRepresentation<[String]>.self),
+                        BoutiqueQueries.ColumnSchema("createdAt", as: Date.self),
+                        BoutiqueQueries.ColumnSchema("id", as: UUID.self),
+                    ]
+                    package init() {}
+                }
+                package static let columns = TableColumns()
+                package static var tableName: String { "device" }
+                package init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
+                    self.serial = try decoder.decode(UUID.BytesRepresentation.self)
+                    self.tags = try decoder.decode(JSONRepresentation<[String]>.self)
+                    self.createdAt = try decoder.decode(Date.self)
+                    self.id = try decoder.decode(UUID.self)
+                }
+                package func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                    encoder.encode(self.serial, as: UUID.BytesRepresentation.self)
+                    encoder.encode(self.tags, as: JSONRepresentation<[String]>.self)
+                    encoder.encode(self.createdAt, as: Date.self)
+                    encoder.encode(self.id, as: UUID.self)
+                }
+                package struct Draft: BoutiqueQueries.TableDraft {
+                    package typealias Root = Device
+                    package var serial: UUID?
+                    package var tags: [String]
+                    package var createdAt: Date
+                    package var id: UUID
+                    package init(serial: UUID? = nil, tags: [String], createdAt: Date = Date(), id: UUID = UUID()) {
+                        self.serial = serial
+                        self.tags = tags
+                        self.createdAt = createdAt
+                        self.id = id
+                    }
+                    package func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                        encoder.encode(self.serial, as: UUID.BytesRepresentation?.self)
+                        encoder.encode(self.tags, as: JSONRepresentation<[String]>.self)
+                        encoder.encode(self.createdAt, as: Date.self)
+                        encoder.encode(self.id, as: UUID.self)
+                    }
+                }
+            }
+            """
+        )
+    }
+
+    /// A nested model: the extension names the qualified type, the table its own name.
+    @Test func nestedType() {
+        assertExpansion(
+            """
+            enum Models {
+                @Table
+                struct Item {
+                    let id: Int
+                }
+            }
+            """,
+            expandedSource: """
+            enum Models {
+                struct Item {
+                    let id: Int
+                }
+            }
+
+            nonisolated extension Models.Item: BoutiqueQueries.Table, BoutiqueQueries.PrimaryKeyedTable {
+                struct TableColumns: BoutiqueQueries.PrimaryKeyedTableDefinition {
+                    typealias Root = Models.Item
+                    typealias PrimaryKey = Int
+                    let id = BoutiqueQueries.TableColumn<Models.Item, Int>("id")
+                    var primaryKey: BoutiqueQueries.TableColumn<Models.Item, Int> { id }
+                    static let allColumns: [BoutiqueQueries.ColumnSchema] = [
+                        BoutiqueQueries.ColumnSchema("id", as: Int.self, primaryKey: true),
+                    ]
+                    init() {}
+                }
+                static let columns = TableColumns()
+                static var tableName: String { "item" }
+                init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
+                    self.id = try decoder.decode(Int.self)
+                }
+                func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                    encoder.encode(self.id, as: Int.self)
+                }
+                struct Draft: BoutiqueQueries.TableDraft {
+                    typealias Root = Models.Item
+                    var id: Int?
+                    init(id: Int? = nil) {
+                        self.id = id
+                    }
+                    func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                        encoder.encode(self.id, as: Int?.self)
+                    }
+                }
+            }
+            """
+        )
+    }
+}
