@@ -399,12 +399,43 @@ def main():
     }
     os.makedirs(os.path.dirname(output), exist_ok=True)
     with open(output, "w", encoding="utf-8") as handle:
-        json.dump(fixture, handle, indent=1, ensure_ascii=False)
-        handle.write("\n")
+        handle.write(render(fixture))
     records = sum(1 for c in capture.changes for k in ("before", "after", "updates") if c[k])
     print(f"wrote {len(capture.changes)} change rows, {records} records, to {output}")
     for problem in capture.problems:
         print("mismatch:", problem)
+
+
+def render(fixture):
+    """Pretty JSON with one change row per line, so that a re-capture diffs line by line."""
+    def compact(value):
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+    lines = ["{"]
+    keys = list(fixture)
+    for index, key in enumerate(keys):
+        comma = "," if index < len(keys) - 1 else ""
+        value = fixture[key]
+        if key == "changes":
+            lines.append(f"  {compact(key)}: [")
+            for row_index, row in enumerate(value):
+                row_comma = "," if row_index < len(value) - 1 else ""
+                lines.append(f"    {compact(row)}{row_comma}")
+            lines.append(f"  ]{comma}")
+        elif isinstance(value, dict):
+            lines.append(f"  {compact(key)}: {{")
+            inner = list(value)
+            for inner_index, inner_key in enumerate(inner):
+                inner_comma = "," if inner_index < len(inner) - 1 else ""
+                lines.append(f"    {compact(inner_key)}: {compact(value[inner_key])}{inner_comma}")
+            lines.append(f"  }}{comma}")
+        else:
+            lines.append(f"  {compact(key)}: {compact(value)}{comma}")
+    lines.append("}")
+    text = "\n".join(lines) + "\n"
+    if json.loads(text) != fixture:
+        raise AssertionError("rendered JSON does not read back as the fixture")
+    return text
 
 
 def package_version():
