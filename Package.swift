@@ -65,7 +65,7 @@ let package = Package(
         .executableTarget(name: "BoutiqueBenchmarks", dependencies: ["BoutiqueDB", "CSQLite"]),
         // A child process for the multi-process and crash tests: they start it, kill it, and check the file.
         .executableTarget(name: "BoutiqueTestWorker", dependencies: ["BoutiqueDB"]),
-        .testTarget(name: "BoutiqueSQLiteTests", dependencies: ["BoutiqueSQLite", "CSQLite"]),
+        .testTarget(name: "BoutiqueSQLiteTests", dependencies: ["BoutiqueSQLite", "CSQLite"], exclude: ["Fixtures"]),
         .testTarget(name: "BoutiqueQueriesTests", dependencies: ["BoutiqueQueries", "BoutiqueSQLite"]),
         .testTarget(
             name: "BoutiqueMacrosTests",
