@@ -1,1 +1,35 @@
-print("worker")
+// A separate process for the tests that need more than one: several processes writing one file,
+// racing to migrate it, or opening a file as a user who may not write it.
+//
+//     BoutiqueTestWorker insert <path> <count> <tag> [--start-at <unix seconds>] [--pause <seconds>]
+//     BoutiqueTestWorker migrate <path> [--start-at <unix seconds>]
+//     BoutiqueTestWorker open <path> [--as-nobody]
+//
+// It prints one line: `ok ...`, or `error: ...` (with `error: sql <extended code>` for SQLite errors)
+// and exits with status 1.
+import BoutiqueDB
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+do {
+    let command = try WorkerCommand(arguments: arguments)
+    let output = try await command.run()
+    print("ok \(output)")
+} catch let error as BoutiqueError {
+    if case .sql(let code, let message) = error {
+        print("error: sql \(code.rawValue) \(message.text)")
+    } else {
+        print("error: \(error)")
+    }
+    exit(1)
+} catch {
+    print("error: \(error)")
+    exit(1)
+}

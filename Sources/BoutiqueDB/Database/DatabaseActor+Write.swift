@@ -43,17 +43,25 @@ extension DatabaseActor {
         inTransaction: Bool, _ body: @Sendable (DatabaseConnection) throws -> T
     ) async throws -> T {
         let interrupter = try requireWriter().interrupter
-        let database = ObjectIdentifier(self)
+        // The operation must capture `self`: only then is it isolated to this actor and runs on the
+        // writer's queue (an operation that captures nothing isolated runs on the global executor).
         return try await withTaskCancellationHandler {
-            try ActiveWrite.run(on: database) {
-                if inTransaction {
-                    try withWriteTransaction { connection in try body(DatabaseConnection(connection, isReadOnly: false)) }
-                } else {
-                    try withoutWriteTransaction { connection in try body(DatabaseConnection(connection, isReadOnly: false)) }
-                }
-            }
+            try self.writeNow(inTransaction: inTransaction, body)
         } onCancel: {
             interrupter.interrupt()
+        }
+    }
+
+    /// Runs the closure on the writer, marked as a write so that a nested write is refused.
+    private func writeNow<T: Sendable>(
+        inTransaction: Bool, _ body: @Sendable (DatabaseConnection) throws -> T
+    ) throws -> T {
+        try ActiveWrite.run(on: ObjectIdentifier(self)) {
+            if inTransaction {
+                try withWriteTransaction { connection in try body(DatabaseConnection(connection, isReadOnly: false)) }
+            } else {
+                try withoutWriteTransaction { connection in try body(DatabaseConnection(connection, isReadOnly: false)) }
+            }
         }
     }
 }

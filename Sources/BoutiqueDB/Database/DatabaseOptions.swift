@@ -71,12 +71,4 @@ public struct DatabaseOptions: Sendable, Hashable {
             throw .invalidArgument("busyTimeout must not be negative, not \(busyTimeout)")
         }
     }
-
-    /// ``busyTimeout`` in whole milliseconds, as SQLite takes it.
-    var busyTimeoutMilliseconds: Int {
-        let (seconds, attoseconds) = busyTimeout.components
-        let milliseconds = seconds.multipliedReportingOverflow(by: 1000)
-        guard !milliseconds.overflow else { return Int(Int32.max) }
-        return Int(clamping: milliseconds.partialValue + attoseconds / 1_000_000_000_000_000)
-    }
 }

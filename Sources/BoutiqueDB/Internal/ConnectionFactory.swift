@@ -32,10 +32,17 @@ enum ConnectionFactory {
     }
 
     /// Switches a file to WAL and sets durability; in-memory SQLite databases keep their own journal.
+    ///
+    /// Switching needs an exclusive lock for a moment. SQLite does not wait for it with the busy handler
+    /// (waiting while holding a shared lock could deadlock with another connection doing the same), so
+    /// two processes creating the same file at once would see `SQLITE_BUSY`; the switch is retried until
+    /// the busy timeout runs out instead.
     static func configureWriter(_ connection: Connection, at location: DatabaseLocation, options: DatabaseOptions) throws(BoutiqueError) {
         do throws(SQLiteError) {
             if !location.isSQLiteMemory {
-                let mode = try connection.setJournalMode(.wal)
+                let mode = try retryingWhileBusy(for: options.busyTimeout) { () throws(SQLiteError) in
+                    try connection.setJournalMode(.wal)
+                }
                 guard mode == .wal else {
                     throw SQLiteError(.cannotOpen, message: "the database could not switch to WAL (journal mode is \(mode.rawValue)): \(location.path)")
                 }
@@ -50,26 +57,39 @@ enum ConnectionFactory {
 
     /// Opens `location`, retrying while another process holds a lock the open needs.
     ///
-    /// `Connection` reads the schema to validate the file before a busy timeout can be set, so a
-    /// process switching the same new file to WAL at that moment makes the open fail with `SQLITE_BUSY`;
-    /// that is retried until the busy timeout runs out.
+    /// `Connection` reads the schema to validate the file before a busy handler can be installed, so a
+    /// process switching the same new file to WAL at that moment makes the open fail with `SQLITE_BUSY`.
     private static func open(_ location: DatabaseLocation, flags: OpenFlags, options: DatabaseOptions) throws(BoutiqueError) -> Connection {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: options.busyTimeout)
-        while true {
-            do throws(SQLiteError) {
+        do throws(SQLiteError) {
+            return try retryingWhileBusy(for: options.busyTimeout) { () throws(SQLiteError) in
                 let connection = try Connection(path: location.path, flags: flags.union(location.extraFlags))
-                do {
-                    try connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
+                do throws(SQLiteError) {
+                    try connection.waitForLocks(upTo: options.busyTimeout)
                 } catch {
                     connection.close()
                     throw error
                 }
                 return connection
+            }
+        } catch {
+            throw BoutiqueError(writing: error)
+        }
+    }
+
+    /// Runs `attempt` again while it fails with `SQLITE_BUSY`, for up to `timeout`, for the steps where
+    /// SQLite returns `SQLITE_BUSY` without calling the busy handler.
+    private static func retryingWhileBusy<T>(
+        for timeout: Duration, _ attempt: () throws(SQLiteError) -> T
+    ) throws(SQLiteError) -> T {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        var pause = 0.000_5
+        while true {
+            do {
+                return try attempt()
             } catch where error.code == .busy && clock.now < deadline {
-                Thread.sleep(forTimeInterval: 0.005)
-            } catch {
-                throw BoutiqueError(writing: error)
+                Thread.sleep(forTimeInterval: pause)
+                pause = min(pause * 2, 0.02)
             }
         }
     }

@@ -9,14 +9,18 @@ import Dispatch
 /// }
 /// ```
 ///
-/// SQLite calls block their thread (disk I/O, busy waits on another process's lock). Running them on the
-/// cooperative pool would starve every other task of the process (it has one thread per core), so each
-/// connection owner gets a queue of its own; dispatch adds threads when queues block.
+/// SQLite calls block their thread (disk I/O, busy waits on another process's lock, a closure that
+/// takes its time). Running them on the cooperative pool would starve every other task of the process
+/// (it has one thread per core), so each connection owner gets a queue of its own; dispatch adds threads
+/// when queues block.
 final class QueueExecutor: SerialExecutor {
+    private static let marker = DispatchSpecificKey<Bool>()
+
     private let queue: DispatchQueue
 
     init(label: String) {
         queue = DispatchQueue(label: label)
+        queue.setSpecific(key: Self.marker, value: true)
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
@@ -27,5 +31,10 @@ final class QueueExecutor: SerialExecutor {
 
     func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
+    }
+
+    /// `true` on a thread running a job of some `QueueExecutor`: where SQLite work belongs.
+    static var isOnDatabaseQueue: Bool {
+        DispatchQueue.getSpecific(key: marker) ?? false
     }
 }

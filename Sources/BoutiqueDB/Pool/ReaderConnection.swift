@@ -30,28 +30,34 @@ actor ReaderConnection {
     /// away pins the snapshot at the start of `read`, so everything committed before the call is seen
     /// and nothing committed after it.
     func read<T: Sendable>(_ body: @Sendable (DatabaseConnection) throws -> T) async throws -> T {
-        let connection = try openConnection()
-        let interrupter = connection.interrupter
+        let interrupter = try openConnection().interrupter
+        // The operation must capture `self`: only then is it isolated to this actor and runs on the
+        // reader's queue (an operation that captures nothing isolated runs on the global executor).
         return try await withTaskCancellationHandler {
-            if Task.isCancelled { throw BoutiqueError.cancelled }
-            do {
-                try connection.beginTransaction(.deferred)
-                _ = try connection.fetchValue("PRAGMA schema_version")
-            } catch {
-                if !connection.isAutocommit { try? connection.rollback() }
-                throw BoutiqueError.surfacing(error, writing: false)
-            }
-            do {
-                let result = try body(DatabaseConnection(connection, isReadOnly: true))
-                // A read transaction changes nothing; ending it with COMMIT or ROLLBACK is the same.
-                try connection.commit()
-                return result
-            } catch {
-                if !connection.isAutocommit { try? connection.rollback() }
-                throw BoutiqueError.surfacing(error, writing: false)
-            }
+            try self.readTransaction(body)
         } onCancel: {
             interrupter.interrupt()
+        }
+    }
+
+    private func readTransaction<T: Sendable>(_ body: @Sendable (DatabaseConnection) throws -> T) throws -> T {
+        let connection = try openConnection()
+        if Task.isCancelled { throw BoutiqueError.cancelled }
+        do {
+            try connection.beginTransaction(.deferred)
+            _ = try connection.fetchValue("PRAGMA schema_version")
+        } catch {
+            if !connection.isAutocommit { try? connection.rollback() }
+            throw BoutiqueError.surfacing(error, writing: false)
+        }
+        do {
+            let result = try body(DatabaseConnection(connection, isReadOnly: true))
+            // A read transaction changes nothing; ending it with COMMIT or ROLLBACK is the same.
+            try connection.commit()
+            return result
+        } catch {
+            if !connection.isAutocommit { try? connection.rollback() }
+            throw BoutiqueError.surfacing(error, writing: false)
         }
     }
 

@@ -1,0 +1,97 @@
+import BoutiqueDB
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One invocation of the worker, parsed from its arguments.
+enum WorkerCommand {
+    /// Opens `path` for several processes and commits `count` one-row transactions tagged `tag`,
+    /// pausing `pause` seconds between them as an app does between writes.
+    case insert(path: String, count: Int, tag: String, startAt: Double?, pause: Double)
+    /// Opens `path` with ``WorkerPlans/racingMigrations``.
+    case migrate(path: String, startAt: Double?)
+    /// Opens `path` with no migrations, optionally as the unprivileged user `nobody`.
+    case open(path: String, asNobody: Bool)
+
+    struct UsageError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    init(arguments: [String]) throws {
+        guard let name = arguments.first, arguments.count >= 2 else {
+            throw UsageError(description: "usage: insert <path> <count> <tag> | migrate <path> | open <path>")
+        }
+        let path = arguments[1]
+        let startAt = Self.value(after: "--start-at", in: arguments).flatMap(Double.init)
+        switch name {
+        case "insert":
+            guard arguments.count >= 4, let count = Int(arguments[2]) else {
+                throw UsageError(description: "usage: insert <path> <count> <tag>")
+            }
+            let pause = Self.value(after: "--pause", in: arguments).flatMap(Double.init) ?? 0
+            self = .insert(path: path, count: count, tag: arguments[3], startAt: startAt, pause: pause)
+        case "migrate":
+            self = .migrate(path: path, startAt: startAt)
+        case "open":
+            self = .open(path: path, asNobody: arguments.contains("--as-nobody"))
+        default:
+            throw UsageError(description: "unknown command \(name)")
+        }
+    }
+
+    func run() async throws -> String {
+        switch self {
+        case .insert(let path, let count, let tag, let startAt, let pause):
+            Self.wait(until: startAt)
+            let database = try await DatabaseActor.open(
+                url: URL(fileURLWithPath: path), migrations: WorkerPlans.sharedRows,
+                options: .init(multiProcess: true, busyTimeout: .seconds(20)))
+            for index in 0..<count {
+                try await database.write { conn in
+                    try conn.execute("INSERT INTO row(tag, n) VALUES (?, ?)", [.text(tag), .integer(Int64(index))])
+                }
+                if pause > 0 { try await Task.sleep(for: .seconds(pause)) }
+            }
+            await database.close()
+            return "\(count)"
+        case .migrate(let path, let startAt):
+            Self.wait(until: startAt)
+            let database = try await DatabaseActor.open(
+                url: URL(fileURLWithPath: path), migrations: WorkerPlans.racingMigrations,
+                options: .init(multiProcess: true, busyTimeout: .seconds(20)))
+            let applied = try await database.appliedMigrations().map(\.id)
+            await database.close()
+            return applied.joined(separator: ",")
+        case .open(let path, let asNobody):
+            if asNobody { try Self.becomeNobody() }
+            let database = try await DatabaseActor.open(url: URL(fileURLWithPath: path))
+            await database.close()
+            return "opened"
+        }
+    }
+
+    /// Sleeps until the given wall-clock time, so that processes started one after the other act together.
+    private static func wait(until startAt: Double?) {
+        guard let startAt else { return }
+        let delay = startAt - Date().timeIntervalSince1970
+        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+    }
+
+    /// Drops root privileges, so that file permissions apply (root may write any file).
+    private static func becomeNobody() throws {
+        guard getuid() == 0 else { return }
+        let nobody: UInt32 = 65534
+        guard setgid(nobody) == 0, setuid(nobody) == 0 else {
+            throw UsageError(description: "could not switch to the user nobody")
+        }
+    }
+
+    private static func value(after flag: String, in arguments: [String]) -> String? {
+        guard let index = arguments.firstIndex(of: flag), index + 1 < arguments.count else { return nil }
+        return arguments[index + 1]
+    }
+}

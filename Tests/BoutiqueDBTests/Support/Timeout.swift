@@ -1,0 +1,40 @@
+import Foundation
+import Synchronization
+
+struct TimedOut: Error, CustomStringConvertible {
+    let seconds: Double
+    var description: String { "timed out after \(seconds) s" }
+}
+
+/// Runs `operation` and fails with ``TimedOut`` if it has not finished after `seconds`.
+///
+/// Unlike a task group this returns at the deadline even when the operation is stuck (a deadlock is
+/// what some tests guard against); the stuck task is left behind.
+func withTimeout<T: Sendable>(
+    _ seconds: Double, _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let outcome = FirstOutcome<T>()
+    return try await withCheckedThrowingContinuation { continuation in
+        outcome.set(continuation)
+        Task {
+            do { outcome.finish(.success(try await operation())) } catch { outcome.finish(.failure(error)) }
+        }
+        Task {
+            try? await Task.sleep(for: .seconds(seconds))
+            outcome.finish(.failure(TimedOut(seconds: seconds)))
+        }
+    }
+}
+
+/// Resumes a continuation with whichever result arrives first.
+private final class FirstOutcome<T: Sendable>: Sendable {
+    private let continuation = Mutex<CheckedContinuation<T, any Error>?>(nil)
+
+    func set(_ continuation: CheckedContinuation<T, any Error>) {
+        self.continuation.withLock { $0 = continuation }
+    }
+
+    func finish(_ result: Result<T, any Error>) {
+        continuation.withLock { $0.take() }?.resume(with: result)
+    }
+}

@@ -1,0 +1,64 @@
+@testable import BoutiqueDB
+import Foundation
+import Testing
+
+/// No SQLite work happens on the main thread, even when the caller is on the main actor.
+@Suite struct ThreadingTests {
+    @MainActor
+    @Test func closuresNeverRunOnTheMainThread() async throws {
+        // Where the test runner binds the main actor to the main thread (Apple platforms), check that
+        // the premise holds; the Linux runner drains the main actor elsewhere.
+        #if canImport(Darwin)
+        #expect(Thread.isMainThread)
+        #endif
+        let migrationPlace = Box<Place?>(nil)
+        let plan = BoutiqueMigrationPlan {
+            BoutiqueMigration("v1") { conn in
+                migrationPlace.value = Place.current
+                try conn.execute("CREATE TABLE t(x)")
+            }
+        }
+        let db = try await BoutiqueDB.open(url: BoutiqueDB.inMemoryURL(), migrations: plan)
+        let write = try await db.write { _ in Place.current }
+        let read = try await db.read { _ in Place.current }
+        let raw = try await db.writeWithoutTransaction { _ in Place.current }
+        let expected = Place(onMainThread: false, onDatabaseQueue: true)
+        #expect(migrationPlace.value == expected)
+        #expect(write == expected)
+        #expect(read == expected)
+        #expect(raw == expected)
+        await db.close()
+    }
+
+    /// The main actor stays free while a write blocks: a main-actor task runs during a long write.
+    @MainActor
+    @Test func mainActorStaysResponsiveDuringALongWrite() async throws {
+        let db = try await BoutiqueDB.open(url: BoutiqueDB.inMemoryURL(), migrations: CounterMigrations.plan)
+        let release = Latch()
+        let started = Latch()
+        let write = Task { @MainActor in
+            try await db.write { _ in
+                started.open()
+                return release.waitBlocking(seconds: 10)
+            }
+        }
+        #expect(await started.wait(seconds: 5))
+        let mainActorTicked = await Task { @MainActor in true }.value
+        #expect(mainActorTicked)
+        release.open()
+        #expect(try await write.value)
+        await db.close()
+    }
+}
+
+/// Where a closure ran.
+struct Place: Equatable, Sendable {
+    /// On the main thread.
+    var onMainThread: Bool
+    /// On one of the database's own queues, not on the main actor or the cooperative pool.
+    var onDatabaseQueue: Bool
+
+    static var current: Place {
+        Place(onMainThread: Thread.isMainThread, onDatabaseQueue: QueueExecutor.isOnDatabaseQueue)
+    }
+}
