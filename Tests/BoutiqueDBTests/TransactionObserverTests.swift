@@ -12,6 +12,7 @@ import Testing
 
         struct Refused: Error, Equatable {}
 
+        func didDetectExternalChanges(_ connection: Connection) { record("external") }
         func didBegin(_ connection: Connection) throws { record("begin") }
         func willCommit(_ connection: Connection) throws {
             record("willCommit")
@@ -51,6 +52,27 @@ import Testing
 
         try await database.writeWithoutTransaction { conn in try conn.execute("VACUUM") }
         #expect(recorder.take() == ["outside"])
+        await database.close()
+    }
+
+    @Test func multiProcessWritesNoticeCommitsFromOtherProcesses() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("observed.db")
+        let database = try await DatabaseActor.open(
+            url: url, migrations: SharedRowMigrations.plan, options: .init(multiProcess: true))
+        let recorder = Recorder()
+        await database.addTransactionObserver(recorder)
+        try await database.write { conn in try conn.execute("INSERT INTO row(tag, n) VALUES ('own', 0)") }
+        #expect(recorder.take() == ["begin", "willCommit", "commit"])
+
+        let outcome = try await withTimeout(20) { try await Worker.run(["insert", url.path, "1", "other"]) }
+        #expect(outcome.succeeded, "\(outcome)")
+        try await database.write { conn in try conn.execute("INSERT INTO row(tag, n) VALUES ('own', 1)") }
+        #expect(recorder.take() == ["external", "begin", "willCommit", "commit"])
+
+        #expect(try await Worker.run(["insert", url.path, "1", "other"]).succeeded)
+        #expect(try await database.checkForExternalChanges())
+        #expect(recorder.take() == ["external"])
         await database.close()
     }
 }

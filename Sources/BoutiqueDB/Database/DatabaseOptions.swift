@@ -19,11 +19,13 @@ public struct DatabaseOptions: Sendable, Hashable {
 
     /// The file is shared with other processes (an app and its extensions in an App Group).
     ///
-    /// Every file database uses WAL and waits for locks up to ``busyTimeout``, so `SQLITE_BUSY` does not
-    /// leak out in either mode. With `multiProcess` the database also expects writers it does not see:
-    /// creating the file, switching it to WAL and the first migrations tolerate another process doing
-    /// the same at the same moment, and ``DatabaseActor/checkForExternalChanges()`` is how live queries
-    /// learn about commits made elsewhere (`PRAGMA data_version`).
+    /// Every file database uses WAL, waits for other connections' locks up to ``busyTimeout`` and
+    /// tolerates another process creating, converting or migrating the same file at the same moment, so
+    /// `SQLITE_BUSY` never leaks out in either mode. What `multiProcess` adds is noticing the other
+    /// writers: every write transaction checks `PRAGMA data_version` once it holds the lock and, when
+    /// another process committed since, tells the transaction observers (change capture) before the
+    /// closure runs. Without it the database assumes it is the only writer and skips that check;
+    /// ``DatabaseActor/checkForExternalChanges()`` works in both modes.
     public var multiProcess: Bool
 
     /// The most reader connections open at once; reads beyond it wait for a free reader.
@@ -39,24 +41,30 @@ public struct DatabaseOptions: Sendable, Hashable {
     /// How much a commit waits for the disk.
     public var durability: Durability
 
+    /// How changes are recorded in the `turso_cdc` change log (full capture by default).
+    public var changeCapture: ChangeCaptureOptions
+
     /// - Parameters:
     ///   - multiProcess: The file is shared with other processes.
     ///   - readerCount: The most reader connections open at once (at least 1).
     ///   - busyTimeout: How long to wait for another connection's lock.
     ///   - foreignKeys: Whether foreign keys are enforced.
     ///   - durability: How much a commit waits for the disk.
+    ///   - changeCapture: How changes are recorded in the change log.
     public init(
         multiProcess: Bool = false,
         readerCount: Int = 4,
         busyTimeout: Duration = .seconds(5),
         foreignKeys: Bool = true,
-        durability: Durability = .normal
+        durability: Durability = .normal,
+        changeCapture: ChangeCaptureOptions = .default
     ) {
         self.multiProcess = multiProcess
         self.readerCount = readerCount
         self.busyTimeout = busyTimeout
         self.foreignKeys = foreignKeys
         self.durability = durability
+        self.changeCapture = changeCapture
     }
 
     /// Single process, four readers, five-second busy timeout, foreign keys on, normal durability.
@@ -70,5 +78,6 @@ public struct DatabaseOptions: Sendable, Hashable {
         guard busyTimeout >= .zero else {
             throw .invalidArgument("busyTimeout must not be negative, not \(busyTimeout)")
         }
+        try changeCapture.validate()
     }
 }

@@ -25,6 +25,7 @@ extension DatabaseActor {
             throw BoutiqueError.surfacing(error, writing: true)
         }
         do {
+            if options.multiProcess { try noticeExternalChanges(on: connection) }
             for observer in transactionObservers { try observer.didBegin(connection) }
             let result = try body(connection)
             if Task.isCancelled { throw BoutiqueError.cancelled }

@@ -19,6 +19,13 @@ import BoutiqueSQLite
 ///
 /// Observers run in the order they were added. Keep them fast: they run while the write lock is held.
 protocol WriteTransactionObserver: AnyObject {
+    /// Another connection (another process) committed to the file since the database last looked.
+    ///
+    /// Called inside a write transaction right after it begins (with ``DatabaseOptions/multiProcess``), or
+    /// outside any transaction from ``DatabaseActor/checkForExternalChanges()``. Cached knowledge of the
+    /// file, such as the latest change token, is stale.
+    func didDetectExternalChanges(_ connection: Connection)
+
     /// The transaction has begun (`BEGIN IMMEDIATE` succeeded); nothing has been changed yet.
     /// Throwing rolls the transaction back and fails the write with the error.
     func didBegin(_ connection: Connection) throws
@@ -38,6 +45,7 @@ protocol WriteTransactionObserver: AnyObject {
 }
 
 extension WriteTransactionObserver {
+    func didDetectExternalChanges(_ connection: Connection) {}
     func didBegin(_ connection: Connection) throws {}
     func willCommit(_ connection: Connection) throws {}
     func didCommit(_ connection: Connection) {}
