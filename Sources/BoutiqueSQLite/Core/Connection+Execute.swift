@@ -32,12 +32,14 @@ extension Connection {
 
     private func prepare(_ sql: String, flags: UInt32) throws(SQLiteError) -> Statement {
         let db = try requireHandle(sql: sql)
+        try Connection.checkText(of: sql)
         var statementHandle: OpaquePointer?
         var tail: UnsafePointer<CChar>?
         var utf8 = sql
         let rc = utf8.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
-                let rc = sqlite3_prepare_v3(db, chars.baseAddress, Int32(chars.count), flags, &statementHandle, &tail)
+                let rc = sqlite3_prepare_v3(
+                    db, chars.baseAddress, Int32(truncatingIfNeeded: chars.count), flags, &statementHandle, &tail)
                 // Only whitespace and comments may follow the one statement.
                 if rc == SQLITE_OK, let tail, let start = chars.baseAddress {
                     let consumed = tail - start
@@ -59,10 +61,21 @@ extension Connection {
         return Statement(handle: statementHandle, sql: sql, connection: self)
     }
 
+    /// Refuses SQL that SQLite would read only in part: text past a NUL character is ignored by the
+    /// parser, and the length is passed as a 32-bit count.
+    private static func checkText(of sql: String) throws(SQLiteError) {
+        guard sql.utf8.count <= Int(Int32.max) else {
+            throw SQLiteError(.tooBig, message: "the SQL text is longer than SQLite accepts", sql: nil)
+        }
+        guard !sql.utf8.contains(0) else {
+            throw SQLiteError(.misuse, message: "the SQL text holds a NUL character", sql: sql)
+        }
+    }
+
     /// `true` when `text` compiles to at least one statement (not only whitespace or comments).
     private static func holdsStatement(_ db: OpaquePointer, _ text: UnsafeBufferPointer<CChar>) -> Bool {
         var handle: OpaquePointer?
-        let rc = sqlite3_prepare_v3(db, text.baseAddress, Int32(text.count), 0, &handle, nil)
+        let rc = sqlite3_prepare_v3(db, text.baseAddress, Int32(truncatingIfNeeded: text.count), 0, &handle, nil)
         sqlite3_finalize(handle)
         return rc != SQLITE_OK || handle != nil
     }
@@ -73,6 +86,7 @@ extension Connection {
     /// the one before it created. On failure the statements before the failing one have run.
     public func execute(_ sql: String) throws(SQLiteError) {
         let db = try requireHandle(sql: sql)
+        try Connection.checkText(of: sql)
         var utf8 = sql
         let failure: SQLiteError? = utf8.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars -> SQLiteError? in
@@ -81,7 +95,7 @@ extension Connection {
                 while cursor < end {
                     var statement: OpaquePointer?
                     var tail: UnsafePointer<CChar>?
-                    let rc = sqlite3_prepare_v3(db, cursor, Int32(end - cursor), 0, &statement, &tail)
+                    let rc = sqlite3_prepare_v3(db, cursor, Int32(truncatingIfNeeded: end - cursor), 0, &statement, &tail)
                     guard rc == SQLITE_OK else { return SQLiteError(db: db, rc: rc, sql: sql) }
                     guard let statement else { break }  // only whitespace or comments were left
                     var step = sqlite3_step(statement)

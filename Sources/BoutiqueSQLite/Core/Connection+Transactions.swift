@@ -20,8 +20,11 @@ extension Connection {
     public func commit() throws(SQLiteError) { try execute("COMMIT TRANSACTION") }
 
     /// Rolls back the current transaction; harmless when none is open.
+    ///
+    /// - Throws: the closed-connection error after ``close()``.
     public func rollback() throws(SQLiteError) {
-        guard !isAutocommit else { return }
+        let db = try requireHandle(sql: "ROLLBACK TRANSACTION")
+        guard sqlite3_get_autocommit(db) == 0 else { return }
         try execute("ROLLBACK TRANSACTION")
     }
 

@@ -36,6 +36,10 @@ public final class Connection {
     ///   - flags: How to open; ``OpenFlags/default`` is read-write, create, one thread at a time.
     public init(path: String, flags: OpenFlags = .default) throws(SQLiteError) {
         self.path = path
+        // SQLite reads the path up to its first NUL: refuse it rather than open another file.
+        guard !path.utf8.contains(0) else {
+            throw SQLiteError(.cannotOpen, message: "the database path holds a NUL character")
+        }
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(path, &db, flags.rawValue | SQLITE_OPEN_EXRESCODE, nil)
         guard rc == SQLITE_OK, let db else {
@@ -95,13 +99,13 @@ public final class Connection {
     /// Rows changed by the last `INSERT`, `UPDATE` or `DELETE`.
     public var changes: Int {
         guard let handle else { return 0 }
-        return Int(sqlite3_changes64(handle))
+        return Int(clamping: sqlite3_changes64(handle))  // Int is 32 bits on some watches
     }
 
     /// Rows changed since the connection was opened.
     public var totalChanges: Int {
         guard let handle else { return 0 }
-        return Int(sqlite3_total_changes64(handle))
+        return Int(clamping: sqlite3_total_changes64(handle))
     }
 
     /// `true` outside an explicit transaction (autocommit mode).

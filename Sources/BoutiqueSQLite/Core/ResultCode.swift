@@ -46,6 +46,8 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let mismatch = ResultCode(rawValue: SQLITE_MISMATCH)
     public static let misuse = ResultCode(rawValue: SQLITE_MISUSE)
     public static let range = ResultCode(rawValue: SQLITE_RANGE)
+    /// An authorizer denied an action (`SQLITE_AUTH`).
+    public static let authorization = ResultCode(rawValue: SQLITE_AUTH)
     public static let notADatabase = ResultCode(rawValue: SQLITE_NOTADB)
     public static let row = ResultCode(rawValue: SQLITE_ROW)
     public static let done = ResultCode(rawValue: SQLITE_DONE)
@@ -59,4 +61,6 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let constraintPrimaryKey = ResultCode(rawValue: SQLITE_CONSTRAINT | (6 << 8))
     public static let constraintUnique = ResultCode(rawValue: SQLITE_CONSTRAINT | (8 << 8))
     public static let constraintCheck = ResultCode(rawValue: SQLITE_CONSTRAINT | (1 << 8))
+    /// A commit hook turned a commit into a rollback.
+    public static let constraintCommitHook = ResultCode(rawValue: SQLITE_CONSTRAINT | (2 << 8))
 }

@@ -79,7 +79,10 @@ extension Statement {
 
     /// Binds values to parameters 1, 2, 3, … in order.
     public func bind(_ values: [DatabaseValue]) throws(SQLiteError) {
-        for (offset, value) in values.enumerated() { try bind(value, at: Int32(offset + 1)) }
+        for (offset, value) in values.enumerated() {
+            // Past Int32.max the index is out of range for SQLite too, which reports it as such.
+            try bind(value, at: Int32(clamping: offset + 1))
+        }
     }
 
     /// Binds a value to a named parameter (`":name"`, or `"name"` for `:name`).

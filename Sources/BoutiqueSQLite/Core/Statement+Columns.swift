@@ -6,8 +6,10 @@ extension Statement {
     public var columnCount: Int32 { sqlite3_column_count(handle) }
 
     /// The name of the result column at `index` (0-based), as SQLite reports it.
+    /// A finalized statement, or an index out of range, has the empty name.
     public func columnName(at index: Int32) -> String {
-        guard let name = sqlite3_column_name(handle, index) else { return "" }
+        // sqlite3_column_name dereferences the statement without checking it for NULL.
+        guard let handle, let name = sqlite3_column_name(handle, index) else { return "" }
         return String(cString: name)
     }
 

@@ -110,6 +110,10 @@ public final class Statement {
     /// The index of the named parameter (`":name"`, `"@name"`, `"$name"`); `name` may omit the `:` prefix.
     public func parameterIndex(named name: String) throws(SQLiteError) -> Int32 {
         guard let handle else { throw error(SQLITE_MISUSE) }
+        // C reads the name up to its first NUL, which could match another parameter.
+        guard !name.utf8.contains(0) else {
+            throw SQLiteError(.range, message: "the statement has no parameter named \(name)", sql: sql)
+        }
         var index = sqlite3_bind_parameter_index(handle, name)
         if index == 0, let first = name.first, first != ":" && first != "@" && first != "$" {
             index = sqlite3_bind_parameter_index(handle, ":" + name)

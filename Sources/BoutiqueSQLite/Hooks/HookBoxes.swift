@@ -16,7 +16,7 @@ final class HookBox<Callback> {
 struct HookBoxes {
     var authorizer: HookBox<(AuthorizerEvent) -> AuthorizerDecision>?
     var update: HookBox<(UpdateEvent) -> Void>?
-    var preupdate: HookBox<(PreupdateChange) -> Void>?
+    var preupdate: PreupdateHookBox?
     var commit: HookBox<() -> Bool>?
     var rollback: HookBox<() -> Void>?
     var busy: HookBox<(Int) -> Bool>?

@@ -2,9 +2,12 @@ import CSQLite
 
 /// A row change seen by the preupdate hook, before it is applied: the old and new values of the row.
 ///
-/// Valid only during the hook call. Outside it every read throws `.misuse` (SQLite checks this itself).
+/// Valid only during the hook call. Outside it every read throws `.misuse` and ``columnCount`` is 0,
+/// also after the connection has closed.
 public struct PreupdateChange {
-    let db: OpaquePointer
+    /// Tells whether this change is the one being reported right now.
+    let scope: PreupdateScope
+    let call: UInt64
 
     /// Insert, update or delete.
     public let kind: RowChangeKind
@@ -17,14 +20,31 @@ public struct PreupdateChange {
     /// The rowid after the change (the old rowid for a delete).
     public let newRowID: Int64
 
+    /// The connection, while the hook call that reported this change is running.
+    private var db: OpaquePointer? { scope.call == call ? scope.db : nil }
+
+    private func requireDB() throws(SQLiteError) -> OpaquePointer {
+        guard let db else {
+            throw SQLiteError(.misuse, message: "a preupdate change was read after its hook call returned")
+        }
+        return db
+    }
+
     /// Number of columns in the changed row.
-    public var columnCount: Int32 { sqlite3_preupdate_count(db) }
+    public var columnCount: Int32 {
+        guard let db else { return 0 }
+        return sqlite3_preupdate_count(db)
+    }
 
     /// 0 for a change made by the statement itself, 1 for one made by a trigger it fired, and so on.
-    public var triggerDepth: Int32 { sqlite3_preupdate_depth(db) }
+    public var triggerDepth: Int32 {
+        guard let db else { return 0 }
+        return sqlite3_preupdate_depth(db)
+    }
 
     /// The value of column `index` before an update or delete.
     public func oldValue(at index: Int32) throws(SQLiteError) -> DatabaseValue {
+        let db = try requireDB()
         var value: OpaquePointer?
         let rc = sqlite3_preupdate_old(db, index, &value)
         guard rc == SQLITE_OK else { throw SQLiteError(db: db, rc: rc, sql: nil) }
@@ -33,6 +53,7 @@ public struct PreupdateChange {
 
     /// The value of column `index` after an insert or update.
     public func newValue(at index: Int32) throws(SQLiteError) -> DatabaseValue {
+        let db = try requireDB()
         var value: OpaquePointer?
         let rc = sqlite3_preupdate_new(db, index, &value)
         guard rc == SQLITE_OK else { throw SQLiteError(db: db, rc: rc, sql: nil) }
@@ -41,12 +62,53 @@ public struct PreupdateChange {
 
     /// Every column's value before the change.
     public func oldRow() throws(SQLiteError) -> [DatabaseValue] {
-        try (0..<columnCount).map { (index) throws(SQLiteError) in try oldValue(at: index) }
+        let db = try requireDB()
+        return try (0..<sqlite3_preupdate_count(db)).map { (index) throws(SQLiteError) in try oldValue(at: index) }
     }
 
     /// Every column's value after the change.
     public func newRow() throws(SQLiteError) -> [DatabaseValue] {
-        try (0..<columnCount).map { (index) throws(SQLiteError) in try newValue(at: index) }
+        let db = try requireDB()
+        return try (0..<sqlite3_preupdate_count(db)).map { (index) throws(SQLiteError) in try newValue(at: index) }
+    }
+}
+
+/// The preupdate hook call in progress.
+///
+/// A ``PreupdateChange`` keeps this, not the bare `sqlite3*`, so that one kept past its hook call (or past
+/// the connection's close) finds no connection instead of a dangling pointer. It is separate from the
+/// hook's closure so that a change kept by that closure makes no reference cycle.
+final class PreupdateScope {
+    /// Counts hook calls; a change answers only while its own call is the current one.
+    var call: UInt64 = 0
+    /// The connection during a hook call, `nil` between calls.
+    var db: OpaquePointer?
+}
+
+/// The preupdate hook's closure, kept alive while SQLite holds a pointer to it.
+final class PreupdateHookBox {
+    let callback: (PreupdateChange) -> Void
+    let scope = PreupdateScope()
+
+    init(_ callback: @escaping (PreupdateChange) -> Void) { self.callback = callback }
+
+    var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    static func from(_ context: UnsafeMutableRawPointer?) -> PreupdateHookBox? {
+        guard let context else { return nil }
+        return Unmanaged<PreupdateHookBox>.fromOpaque(context).takeUnretainedValue()
+    }
+
+    func report(
+        db: OpaquePointer, kind: RowChangeKind, databaseName: String, tableName: String,
+        oldRowID: Int64, newRowID: Int64
+    ) {
+        scope.call &+= 1
+        scope.db = db
+        defer { scope.db = nil }
+        callback(PreupdateChange(
+            scope: scope, call: scope.call, kind: kind, databaseName: databaseName, tableName: tableName,
+            oldRowID: oldRowID, newRowID: newRowID))
     }
 }
 
@@ -85,15 +147,14 @@ extension Connection {
             hooks.preupdate = nil
             return
         }
-        let box = HookBox(hook)
+        let box = PreupdateHookBox(hook)
         hooks.preupdate = box
         sqlite3_preupdate_hook(db, { context, db, operation, database, table, oldRowID, newRowID in
-            guard let callback = HookBox<(PreupdateChange) -> Void>.from(context), let db,
-                let kind = RowChangeKind(operation: operation)
+            guard let box = PreupdateHookBox.from(context), let db, let kind = RowChangeKind(operation: operation)
             else { return }
-            callback(PreupdateChange(
+            box.report(
                 db: db, kind: kind, databaseName: database.map { String(cString: $0) } ?? "",
-                tableName: table.map { String(cString: $0) } ?? "", oldRowID: oldRowID, newRowID: newRowID))
+                tableName: table.map { String(cString: $0) } ?? "", oldRowID: oldRowID, newRowID: newRowID)
         }, box.context)
     }
 }
