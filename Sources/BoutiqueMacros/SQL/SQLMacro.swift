@@ -36,6 +36,7 @@ public struct SQLMacro: ExpressionMacro {
         if let output = arguments.first(where: { $0.label?.text == "as" })?.expression.trimmed {
             return "BoutiqueQueries.SQLQuery(\(query), as: \(output))"
         }
-        return "(\(query) as BoutiqueQueries.SQLQuery<Void>)"
+        // The literal takes its type from the macro's result: `SQLQuery<Void>`, or the one the context asks for.
+        return "(\(query))"
     }
 }

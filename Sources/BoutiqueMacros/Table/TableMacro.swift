@@ -99,11 +99,19 @@ extension ExtensionDeclSyntax {
     /// `nonisolated extension Type: Conformances { members }`, parsed from source text.
     ///
     /// `nonisolated` keeps the conformance usable from any context in modules whose default isolation is
-    /// the main actor, as app targets often are: rows are decoded off the main actor.
+    /// the main actor, as app targets often are: rows are decoded off the main actor. The plugin is built
+    /// by the compiler that runs it, so its version says whether the modifier is understood.
     static func make(type: String, conformances: [String], members: [String]) throws -> ExtensionDeclSyntax {
+        #if compiler(>=6.1)
+        let isolation = "nonisolated "
+        #else
+        let isolation = ""
+        #endif
         let inheritance = conformances.isEmpty ? "" : ": " + conformances.joined(separator: ", ")
-        let body = members.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n") }
-        let source = "nonisolated extension \(type)\(inheritance) {\n\(body.joined(separator: "\n"))\n}"
+        let body = members.map {
+            $0.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
+        }
+        let source = "\(isolation)extension \(type)\(inheritance) {\n\(body.joined(separator: "\n"))\n}"
         guard let decl = DeclSyntax(stringLiteral: source).as(ExtensionDeclSyntax.self) else {
             throw MacroMessage.error("internal", "could not build the extension for \(type)")
         }

@@ -14,6 +14,15 @@
 public macro sql(_ query: SQLQuery<Void>) -> SQLQuery<Void> =
     #externalMacro(module: "BoutiqueMacros", type: "SQLMacro")
 
+/// A SQL expression whose type comes from where it is used: see ``sql(_:)``.
+///
+/// ```swift
+/// Note.where { #sql("\($0.title) GLOB 'a*'") }          // a QueryExpression<Bool>
+/// ```
+@freestanding(expression)
+public macro sql<QueryValue>(_ query: SQLQuery<QueryValue>) -> SQLQuery<QueryValue> =
+    #externalMacro(module: "BoutiqueMacros", type: "SQLMacro")
+
 /// A SQL query whose result has the representation `Output`: see ``sql(_:)``.
 ///
 /// ```swift

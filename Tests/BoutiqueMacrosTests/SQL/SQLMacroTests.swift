@@ -2,7 +2,7 @@ import Testing
 
 /// What `#sql` expands to and the SQL mistakes it reports when compiling.
 @Suite struct SQLMacroTests {
-    /// Without `as:` a `SQLQuery<Void>`, with it `SQLQuery<Output>`.
+    /// Without `as:` the literal itself, typed by the macro's result (`SQLQuery<Void>` or what the context asks for); with it `SQLQuery<Output>`.
     @Test func expandsToATypedQuery() {
         assertExpansion(
             #"""
@@ -10,7 +10,7 @@ import Testing
             let b = #sql("SELECT count(*) FROM note", as: Int.self)
             """#,
             expandedSource: #"""
-            let a = ("SELECT \(Note.columns) FROM \(Note.self) WHERE \(Note.columns.title) = \(title)" as BoutiqueQueries.SQLQuery<Void>)
+            let a = ("SELECT \(Note.columns) FROM \(Note.self) WHERE \(Note.columns.title) = \(title)")
             let b = BoutiqueQueries.SQLQuery("SELECT count(*) FROM note", as: Int.self)
             """#
         )
@@ -31,15 +31,15 @@ import Testing
                 """)
             """##,
             expandedSource: ##"""
-            let a = ("SELECT ')' , 'it''s', \"a\"\"b\", [c d], `e` -- ( ' \n FROM t WHERE x = \(x) /* ( */" as BoutiqueQueries.SQLQuery<Void>)
-            let b = ("SELECT \(raw: "(") 1 )" as BoutiqueQueries.SQLQuery<Void>)
-            let c = ("SELECT \(raw: dynamic) )" as BoutiqueQueries.SQLQuery<Void>)
-            let d = (#"SELECT "x" WHERE a = \#(id)"# as BoutiqueQueries.SQLQuery<Void>)
+            let a = ("SELECT ')' , 'it''s', \"a\"\"b\", [c d], `e` -- ( ' \n FROM t WHERE x = \(x) /* ( */")
+            let b = ("SELECT \(raw: "(") 1 )")
+            let c = ("SELECT \(raw: dynamic) )")
+            let d = (#"SELECT "x" WHERE a = \#(id)"#)
             let e = ("""
                 SELECT *
                 FROM t -- it's fine
                 WHERE a = \(a)
-                """ as BoutiqueQueries.SQLQuery<Void>)
+                """)
             """##
         )
     }
@@ -51,7 +51,7 @@ import Testing
             let a = #sql("SELECT * FROM t WHERE a = '\(x)' AND b = \(y)")
             """#,
             expandedSource: #"""
-            let a = ("SELECT * FROM t WHERE a = '\(x)' AND b = \(y)" as BoutiqueQueries.SQLQuery<Void>)
+            let a = ("SELECT * FROM t WHERE a = '\(x)' AND b = \(y)")
             """#,
             diagnostics: [
                 ExpectedDiagnostic(message: "an interpolated value is bound as a parameter and cannot appear inside a SQL string: '\\(…)' would be the text '?'", line: 1, column: 42, fixIts: ["remove the quotes around the interpolation"]),
@@ -69,7 +69,7 @@ import Testing
             let a = #sql("SELECT * FROM t WHERE a LIKE '%\(x)%'")
             """#,
             expandedSource: #"""
-            let a = ("SELECT * FROM t WHERE a LIKE '%\(x)%'" as BoutiqueQueries.SQLQuery<Void>)
+            let a = ("SELECT * FROM t WHERE a LIKE '%\(x)%'")
             """#,
             diagnostics: [
                 ExpectedDiagnostic(message: "an interpolated value is bound as a parameter and cannot appear inside a SQL string: '\\(…)' would be the text '?'", line: 1, column: 46),
@@ -85,8 +85,8 @@ import Testing
             let b = #sql("SELECT [abc \(x)]")
             """#,
             expandedSource: #"""
-            let a = ("SELECT \"\(x)\" FROM t" as BoutiqueQueries.SQLQuery<Void>)
-            let b = ("SELECT [abc \(x)]" as BoutiqueQueries.SQLQuery<Void>)
+            let a = ("SELECT \"\(x)\" FROM t")
+            let b = ("SELECT [abc \(x)]")
             """#,
             diagnostics: [
                 ExpectedDiagnostic(message: "an interpolation cannot appear inside a quoted SQL identifier; interpolate the table or column itself, as \\(Note.self) or \\(Note.columns.title)", line: 1, column: 24),
@@ -103,8 +103,8 @@ import Testing
             let b = #sql("SELECT 1 /* \(y) */")
             """#,
             expandedSource: #"""
-            let a = ("SELECT 1 -- \(y)" as BoutiqueQueries.SQLQuery<Void>)
-            let b = ("SELECT 1 /* \(y) */" as BoutiqueQueries.SQLQuery<Void>)
+            let a = ("SELECT 1 -- \(y)")
+            let b = ("SELECT 1 /* \(y) */")
             """#,
             diagnostics: [
                 ExpectedDiagnostic(message: "an interpolation inside a SQL comment would bind a value that no parameter uses", line: 1, column: 27),
@@ -121,8 +121,8 @@ import Testing
             let b = #sql("SELECT \"abc")
             """#,
             expandedSource: #"""
-            let a = ("SELECT 'abc" as BoutiqueQueries.SQLQuery<Void>)
-            let b = ("SELECT \"abc" as BoutiqueQueries.SQLQuery<Void>)
+            let a = ("SELECT 'abc")
+            let b = ("SELECT \"abc")
             """#,
             diagnostics: [
                 ExpectedDiagnostic(message: "unterminated SQL string: a ' is never closed", line: 1, column: 15),
@@ -139,8 +139,8 @@ import Testing
             let b = #sql("SELECT 1)")
             """,
             expandedSource: """
-            let a = ("SELECT (1 + 2" as BoutiqueQueries.SQLQuery<Void>)
-            let b = ("SELECT 1)" as BoutiqueQueries.SQLQuery<Void>)
+            let a = ("SELECT (1 + 2")
+            let b = ("SELECT 1)")
             """,
             diagnostics: [
                 ExpectedDiagnostic(message: "unbalanced parentheses in SQL: a '(' is never closed", line: 1, column: 15),
@@ -156,7 +156,7 @@ import Testing
             let a = #sql("SELECT * FROM t WHERE id = ?")
             """,
             expandedSource: """
-            let a = ("SELECT * FROM t WHERE id = ?" as BoutiqueQueries.SQLQuery<Void>)
+            let a = ("SELECT * FROM t WHERE id = ?")
             """,
             diagnostics: [
                 ExpectedDiagnostic(message: "'?' in #sql is a parameter that is never bound; interpolate the value instead, as \\(value)", line: 1, column: 15),

@@ -108,3 +108,17 @@ import Testing
         #expect(rawString.sql == #"SELECT "x" WHERE a = ?"#)
     }
 }
+
+/// `#sql` without `as:` takes its type from the context, and is `SQLQuery<Void>` without one.
+@Suite struct SQLMacroInferenceTests {
+    func condition(_ expression: some QueryExpression<Bool>) -> QueryFragment { expression.queryFragment }
+
+    @Test func typeFromContext() {
+        let fragment = condition(#sql("\(MacroModels.Note.columns.title) GLOB \("a*")"))
+        #expect(fragment.sql == #""note"."title" GLOB ?"#)
+        let count: SQLQuery<Int> = #sql("SELECT count(*) FROM note")
+        #expect(count.sql == "SELECT count(*) FROM note")
+        let statement = #sql("DELETE FROM note")
+        #expect(type(of: statement) == SQLQuery<Void>.self)
+    }
+}
