@@ -79,20 +79,6 @@ struct ConnectionLifecycleTests {
         }
     }
 
-    @Test(.enabled(if: getuid() != 0, "the superuser may write to any file"))
-    func fileWithoutWritePermissionOpensReadOnly() throws {
-        try withScratchDatabasePath { path in
-            try Connection(path: path).execute("CREATE TABLE t(x); INSERT INTO t VALUES (1)")
-            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
-            defer { try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path) }
-
-            let connection = try Connection(path: path)
-            #expect(try connection.fetchInt("SELECT x FROM t") == 1)
-            let error = #expect(throws: SQLiteError.self) { try connection.execute("INSERT INTO t VALUES (2)") }
-            #expect(error?.code == .readOnly)
-        }
-    }
-
     @Test func fileInAMissingDirectoryCannotBeOpened() throws {
         try withScratchDirectory { directory in
             let path = directory.appendingPathComponent("missing/test.db").path
