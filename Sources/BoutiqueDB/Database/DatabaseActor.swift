@@ -39,8 +39,8 @@ public actor DatabaseActor {
     var transactionObservers: [any WriteTransactionObserver] = []
     /// The writer's `PRAGMA data_version` when other connections' commits were last looked for.
     var lastSeenDataVersion: Int64?
-    /// `true` once ``close()`` ran.
-    var isClosed = false
+    /// `true` once ``close()`` has run (or opening failed): every call throws ``BoutiqueError/databaseClosed``.
+    public private(set) var isClosed = false
 
     private init(location: DatabaseLocation, options: DatabaseOptions) {
         self.url = location.url
@@ -116,9 +116,6 @@ public actor DatabaseActor {
         await readers.close()
         shutDown()
     }
-
-    /// `true` once ``close()`` has run.
-    public var closed: Bool { isClosed }
 
     /// Closes the writer and lets go of a temporary store.
     private func shutDown() {
