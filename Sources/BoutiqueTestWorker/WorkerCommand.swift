@@ -16,6 +16,9 @@ enum WorkerCommand {
     case migrate(path: String, startAt: Double?)
     /// Opens `path` with no migrations, optionally as the unprivileged user `nobody`.
     case open(path: String, asNobody: Bool)
+    /// Commits transactions of three rows each until the process is killed, printing
+    /// `committed <n>` as soon as transaction `n` has committed.
+    case writeUntilKilled(path: String)
 
     struct UsageError: Error, CustomStringConvertible {
         var description: String
@@ -23,7 +26,8 @@ enum WorkerCommand {
 
     init(arguments: [String]) throws {
         guard let name = arguments.first, arguments.count >= 2 else {
-            throw UsageError(description: "usage: insert <path> <count> <tag> | migrate <path> | open <path>")
+            throw UsageError(
+                description: "usage: insert <path> <count> <tag> | migrate <path> | open <path> | write-until-killed <path>")
         }
         let path = arguments[1]
         let startAt = Self.value(after: "--start-at", in: arguments).flatMap(Double.init)
@@ -38,6 +42,8 @@ enum WorkerCommand {
             self = .migrate(path: path, startAt: startAt)
         case "open":
             self = .open(path: path, asNobody: arguments.contains("--as-nobody"))
+        case "write-until-killed":
+            self = .writeUntilKilled(path: path)
         default:
             throw UsageError(description: "unknown command \(name)")
         }
@@ -66,6 +72,20 @@ enum WorkerCommand {
             let applied = try await database.appliedMigrations().map(\.id)
             await database.close()
             return applied.joined(separator: ",")
+        case .writeUntilKilled(let path):
+            let database = try await DatabaseActor.open(
+                url: URL(fileURLWithPath: path), migrations: WorkerPlans.sharedRows, options: .init(multiProcess: true))
+            var transaction: Int64 = 0
+            while true {
+                try await database.write { [transaction] conn in
+                    for _ in 0..<3 {
+                        try conn.execute("INSERT INTO row(tag, n) VALUES ('crash', ?)", [.integer(transaction)])
+                    }
+                }
+                // Written straight to the pipe, unbuffered: the test trusts every line it has read.
+                FileHandle.standardOutput.write(Data("committed \(transaction)\n".utf8))
+                transaction += 1
+            }
         case .open(let path, let asNobody):
             if asNobody { try Self.becomeNobody() }
             let database = try await DatabaseActor.open(url: URL(fileURLWithPath: path))

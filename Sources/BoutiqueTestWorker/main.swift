@@ -4,6 +4,7 @@
 //     BoutiqueTestWorker insert <path> <count> <tag> [--start-at <unix seconds>] [--pause <seconds>]
 //     BoutiqueTestWorker migrate <path> [--start-at <unix seconds>]
 //     BoutiqueTestWorker open <path> [--as-nobody]
+//     BoutiqueTestWorker write-until-killed <path>
 //
 // It prints one line: `ok ...`, or `error: ...` (with `error: sql <extended code>` for SQLite errors)
 // and exits with status 1.

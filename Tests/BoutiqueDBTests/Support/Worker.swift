@@ -55,25 +55,62 @@ enum Worker {
         let running = RunningWorker(pipe: pipe)
         process.terminationHandler = { finished in running.exited(status: finished.terminationStatus) }
         try process.run()
+        // A thread of its own reads the output as it comes (blocking reads stay off the cooperative pool).
+        let output = pipe.fileHandleForReading
+        Thread.detachNewThread {
+            while true {
+                let data = output.availableData
+                running.received(data)
+                if data.isEmpty { break }
+            }
+        }
+        running.started(processIdentifier: process.processIdentifier)
         return running
     }
 
     static func finish(_ worker: RunningWorker) async -> Outcome {
         let status = await worker.status()
-        let data = worker.pipe.fileHandleForReading.readDataToEndOfFile()
-        let output = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let output = await worker.completeOutput().trimmingCharacters(in: .whitespacesAndNewlines)
         return Outcome(status: status, output: output)
     }
 }
 
-/// A worker process that was started; its exit status arrives through the termination handler.
+/// A worker process that was started; its output and exit status arrive through handlers.
 final class RunningWorker: Sendable {
     let pipe: Pipe
     private let exitStatus = Box<Int32?>(nil)
+    private let processIdentifier = Box<Int32?>(nil)
+    private let outputBytes = Box<Data>(Data())
+    private let outputEnded = Box(false)
 
     init(pipe: Pipe) { self.pipe = pipe }
 
+    func started(processIdentifier: Int32) { self.processIdentifier.value = processIdentifier }
+
     func exited(status: Int32) { exitStatus.value = status }
+
+    /// Called with each chunk of output; an empty chunk is the end of it.
+    func received(_ data: Data) {
+        if data.isEmpty {
+            outputEnded.value = true
+        } else {
+            outputBytes.update { $0.append(data) }
+        }
+    }
+
+    /// The output so far.
+    var output: String { String(decoding: outputBytes.value, as: UTF8.self) }
+
+    /// The whole output, once the process has closed it.
+    func completeOutput() async -> String {
+        for _ in 0..<2000 where !outputEnded.value { try? await Task.sleep(for: .milliseconds(5)) }
+        return output
+    }
+
+    /// Ends the process at once, as a crash or `kill -9` would.
+    func kill() {
+        if let processIdentifier = processIdentifier.value { _ = Foundation.kill(processIdentifier, SIGKILL) }
+    }
 
     func status() async -> Int32 {
         while true {
