@@ -32,6 +32,8 @@ public actor DatabaseActor {
 
     nonisolated let location: DatabaseLocation
     nonisolated let readers: ReaderPool
+    /// Announces commits to live queries and change-feed readers; watches other processes' commits.
+    nonisolated let changeCenter = ChangeCenter()
 
     /// The writer connection; `nil` before opening finished and after ``close()``.
     var writer: Connection?
@@ -83,9 +85,11 @@ public actor DatabaseActor {
             // Refusals (read-only file, foreign history) happen before the file's journal mode changes.
             try checkMigrationHistory(against: plan)
             try ConnectionFactory.configureWriter(connection, at: location, options: options)
+            try installChangeCapture(on: connection)
             try runMigrations(plan)
             try applyForeignKeyOption()
             lastSeenDataVersion = try? connection.dataVersion()
+            try startChangeMonitor()
         } catch {
             shutDown()
             throw error
@@ -120,6 +124,7 @@ public actor DatabaseActor {
     /// Closes the writer and lets go of a temporary store.
     private func shutDown() {
         isClosed = true
+        stopChangeCapture()
         writer?.close()
         writer = nil
         if location.isTemporary {

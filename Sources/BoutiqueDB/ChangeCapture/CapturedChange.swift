@@ -1,0 +1,23 @@
+import BoutiqueSQLite
+
+/// One row change seen during a write, waiting for its transaction to commit.
+///
+/// ```swift
+/// CapturedChange(kind: .update, table: "note", rowID: 3, before: [...], after: [...], statement: 0)
+/// ```
+///
+/// The values are the row's stored columns in table order, as the preupdate hook reports them; which
+/// ones are kept depends on the capture mode. Records are encoded only at commit, when the table's
+/// layout can be read.
+struct CapturedChange {
+    var kind: RowChangeKind
+    var table: String
+    var rowID: Int64
+    var before: [DatabaseValue]?
+    var after: [DatabaseValue]?
+    /// The statement that made an update, as an index into ``ChangeCapture``'s statement texts, to find
+    /// the columns it assigned; -1 when unknown.
+    var statement: Int32 = -1
+    /// The `updates` flags when they are known without the statement (schema changes): one per column.
+    var assigned: [Bool]?
+}

@@ -1,0 +1,148 @@
+import BoutiqueSQLite
+
+extension ChangeCapture {
+    /// Keeps one row change the preupdate hook reports, with the images the mode records.
+    ///
+    /// ```swift
+    /// try connection.setPreupdateHook { change in capture.capture(change) }
+    /// ```
+    func capture(_ change: PreupdateChange) {
+        guard !isWritingLog, change.databaseName == "main" else { return }
+        let table = change.tableName
+        guard !ChangeLogSchema.isUnlogged(table) else { return }
+        if table != lastTouchedTable {
+            touchedTables.insert(table.lowercased())
+            lastTouchedTable = table
+        }
+        guard mode.writesLog else { return }
+        // A WITHOUT ROWID table reports rowid 0 and is identified by its key, read from the row's
+        // values: keep both images whatever the mode (the mode's choice is applied when encoding).
+        let keyed = change.oldRowID == 0 && change.newRowID == 0
+        switch change.kind {
+        case .insert:
+            let after = mode.recordsAfter || keyed ? Self.values(of: change, old: false) : nil
+            pending.append(CapturedChange(kind: .insert, table: table, rowID: change.newRowID, before: nil, after: after))
+        case .delete:
+            let before = mode.recordsBefore || keyed ? Self.values(of: change, old: true) : nil
+            pending.append(CapturedChange(kind: .delete, table: table, rowID: change.oldRowID, before: before, after: nil))
+        case .update:
+            let before = mode.recordsBefore || mode.recordsUpdates || keyed ? Self.values(of: change, old: true) : nil
+            let after = mode.recordsAfter || keyed ? Self.values(of: change, old: false) : nil
+            if change.oldRowID != change.newRowID {
+                // A new rowid is another row: Turso logs the old one deleted and the new one inserted.
+                pending.append(CapturedChange(kind: .delete, table: table, rowID: change.oldRowID, before: before, after: nil))
+                pending.append(CapturedChange(kind: .insert, table: table, rowID: change.newRowID, before: nil, after: after))
+            } else {
+                let statement = mode.recordsUpdates ? currentStatementText() : -1
+                pending.append(CapturedChange(
+                    kind: .update, table: table, rowID: change.oldRowID, before: before, after: after, statement: statement))
+            }
+        }
+    }
+
+    /// The row's stored values before (`old`) or after the change.
+    ///
+    /// SQLite reports a table with virtual generated columns by storage position and answers
+    /// `SQLITE_RANGE` past the stored ones: those are skipped. A value that cannot be read (text that is
+    /// not UTF-8) is logged as NULL rather than failing the user's write.
+    static func values(of change: PreupdateChange, old: Bool) -> [DatabaseValue] {
+        let count = change.columnCount
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(Int(count))
+        for index in 0..<count {
+            do {
+                values.append(old ? try change.oldValue(at: index) : try change.newValue(at: index))
+            } catch where error.code == .range {
+                continue
+            } catch {
+                values.append(.null)
+            }
+        }
+        return values
+    }
+
+    /// The index of the running statement's SQL text in ``statementTexts``, read once per statement.
+    private func currentStatementText() -> Int32 {
+        guard let last = frames.indices.last else { return -1 }
+        if frames[last].textIndex >= 0 { return frames[last].textIndex }
+        guard let text = StatementTrace.text(of: frames[last].statement) else { return -1 }
+        if statementTexts.last == text {
+            frames[last].textIndex = Int32(statementTexts.count - 1)
+        } else {
+            statementTexts.append(text)
+            frames[last].textIndex = Int32(statementTexts.count - 1)
+        }
+        return frames[last].textIndex
+    }
+
+    // MARK: Statement boundaries
+
+    /// A statement (not a trigger program) took its first step.
+    func statementStarted(_ statement: OpaquePointer, text: UnsafePointer<CChar>) {
+        guard !isWritingLog else { return }
+        switch StatementKind(text: text) {
+        case .triggerProgram:
+            return
+        case .savepoint(let name):
+            savepoints.append((name, pending.count))
+        case .release(let name):
+            // Releasing a savepoint keeps its changes; it ends it and every newer one.
+            if let index = savepoints.lastIndex(where: { $0.name == name }) { savepoints.removeSubrange(index...) }
+        case .rollbackTo(let name):
+            // Undoes every change since the savepoint, which stays open.
+            if let index = savepoints.lastIndex(where: { $0.name == name }) {
+                discardChanges(from: savepoints[index].mark)
+                savepoints.removeSubrange((index + 1)...)
+            }
+        case .schemaChange:
+            if schemaMark == nil { schemaMark = pending.count }
+        case .other:
+            break
+        }
+        frames.append(Frame(statement: statement, mark: pending.count, totalChanges: StatementTrace.totalChanges(connection)))
+    }
+
+    /// A statement finished (done, failed, or reset before it was done).
+    ///
+    /// SQLite adds a statement's changes to its total only when the statement succeeds; one that fails
+    /// is undone and adds nothing. So a statement that ended stopped (not merely reset half-read) with
+    /// captured changes but an unchanged total was undone, and so are its captured changes.
+    func statementEnded(_ statement: OpaquePointer) {
+        guard !isWritingLog, let index = frames.lastIndex(where: { $0.statement == statement }) else { return }
+        let frame = frames.remove(at: index)
+        guard !StatementTrace.isRunning(statement), pending.count > frame.mark else { return }
+        if StatementTrace.totalChanges(connection) == frame.totalChanges { discardChanges(from: frame.mark) }
+    }
+
+    /// Drops the captured changes from `mark` on.
+    private func discardChanges(from mark: Int) {
+        guard pending.count > mark else { return }
+        pending.removeSubrange(mark...)
+    }
+
+    // MARK: Commits outside a managed transaction
+
+    /// SQLite is about to commit. Outside `write` (in `writeWithoutTransaction`, or after a closure
+    /// ended its transaction itself) no `willCommit` follows, so the changes are set aside to be logged
+    /// once the closure returns.
+    func transactionWillCommit() {
+        guard !isWritingLog, !(isInManagedTransaction && expectsManagedCommit) else { return }
+        guard !pending.isEmpty || !touchedTables.isEmpty else { return }
+        committedGroups.append(CommittedGroup(changes: pending, tables: touchedTables, statementTexts: statementTexts))
+        pending.removeAll()
+        touchedTables.removeAll()
+        lastTouchedTable = ""
+        statementTexts.removeAll()
+        savepoints.removeAll()
+        for index in frames.indices { frames[index].textIndex = -1 }
+    }
+
+    /// SQLite rolled a transaction back: nothing captured since it began happened.
+    func transactionDidRollBack() {
+        guard !isWritingLog else { return }
+        pending.removeAll()
+        touchedTables.removeAll()
+        lastTouchedTable = ""
+        savepoints.removeAll()
+    }
+}

@@ -1,0 +1,59 @@
+import BoutiqueSQLite
+
+extension ChangeCapture {
+    /// Logs, in a transaction of their own, the changes that committed without a managed transaction
+    /// (`writeWithoutTransaction`, or statements a closure ran after ending its transaction itself), and
+    /// announces them.
+    ///
+    /// ```swift
+    /// try await db.writeWithoutTransaction { conn in try conn.execute("INSERT INTO tag(name) VALUES ('x')") }
+    /// // the insert is logged right after, as its own transaction
+    /// ```
+    ///
+    /// SQLite gives no way to add rows to a transaction it commits on its own, so these log rows follow
+    /// their changes instead of sharing their transaction: a crash between the two loses them. That is
+    /// why `write` is the way to change data, and `writeWithoutTransaction` is for `VACUUM` and pragmas.
+    func logCommittedGroups(_ connection: Connection) {
+        var groups = committedGroups
+        committedGroups.removeAll()
+        if mode.writesLog, let schema, let version = try? SchemaSnapshot.schemaVersion(connection), version != schema.version,
+            let later = try? SchemaSnapshot.read(connection)
+        {
+            let changes = schema.changes(to: later)
+            self.schema = later
+            if !changes.isEmpty {
+                groups.append(CommittedGroup(changes: changes, tables: ["sqlite_schema"], statementTexts: []))
+            }
+        }
+        guard !groups.isEmpty else { return }
+        guard mode.writesLog else {
+            for group in groups { notifier.publish(CommitNotice(token: nil, tables: group.tables, isExternal: false)) }
+            return
+        }
+        var notices: [CommitNotice] = []
+        isWritingLog = true
+        defer { isWritingLog = false }
+        do {
+            try connection.beginTransaction(.immediate)
+            let version = try SchemaSnapshot.schemaVersion(connection)
+            for group in groups {
+                let rows = try logRows(for: group.changes, texts: group.statementTexts, schemaVersion: version)
+                guard !rows.isEmpty else {
+                    notices.append(CommitNotice(token: nil, tables: group.tables, isExternal: false))
+                    continue
+                }
+                let firstID = try ChangeLogWriter.nextID(on: connection)
+                let commitID = try ChangeLogWriter.append(rows, firstID: firstID, time: ChangeLogWriter.now(), on: connection)
+                if tracksLocalCommits { notifier.willCommitLocally(commitID) }
+                notices.append(CommitNotice(token: ChangeToken(changeID: commitID), tables: group.tables, isExternal: false))
+            }
+            try connection.commit()
+        } catch {
+            // The changes themselves are committed; only their log is lost. Live queries still hear of
+            // them below, without a token.
+            try? connection.rollback()
+            notices = groups.map { CommitNotice(token: nil, tables: $0.tables, isExternal: false) }
+        }
+        for notice in notices { notifier.publish(notice) }
+    }
+}

@@ -1,0 +1,183 @@
+import BoutiqueSQLite
+
+/// Records every change made through the writer connection in `turso_cdc`, in the transaction that
+/// makes it, in Turso's v2 format.
+///
+/// ```swift
+/// let capture = try ChangeCapture(connection: writer, options: .default, notifier: notifier)
+/// database.addTransactionObserver(capture)
+/// // every write now also appends its changes and a COMMIT row to turso_cdc
+/// ```
+///
+/// How: SQLite's preupdate hook reports each row change in a rowid or `WITHOUT ROWID` table with its old
+/// and new values, whatever ran it (query builder, raw SQL, migrations, triggers), including tables
+/// created after the hook was installed. The changes wait in memory; ``willCommit(_:)`` encodes them as
+/// records and appends them with one COMMIT row, still inside the transaction, so a rollback leaves no
+/// trace and a commit is never without its log. Three things the hook does not see are filled in:
+/// changes SQLite undid (a failed statement, `ROLLBACK TO`), found through statement boundaries
+/// (``StatementTrace``); schema changes, found by comparing `sqlite_schema` with its state at the start
+/// of the transaction (``SchemaSnapshot``); and rows written by `CREATE TABLE … AS SELECT`, read from
+/// the new table. The writer alone writes, so it alone needs the hook: triggers on every table would
+/// cost a second write per change and have to be created for every new table.
+///
+/// Everything runs on the writer's thread, inside the ``DatabaseActor``'s isolation.
+final class ChangeCapture: WriteTransactionObserver {
+    /// A statement between its start and its end.
+    struct Frame {
+        let statement: OpaquePointer
+        /// The number of pending changes when it started.
+        let mark: Int
+        /// `sqlite3_total_changes64` when it started.
+        let totalChanges: Int64
+        /// Its SQL text's index in ``statementTexts``, once an update needed it.
+        var textIndex: Int32 = -1
+    }
+
+    /// Changes committed outside a managed transaction (`writeWithoutTransaction`), logged afterwards.
+    struct CommittedGroup {
+        var changes: [CapturedChange]
+        var tables: Set<String>
+        var statementTexts: [String]
+    }
+
+    let options: ChangeCaptureOptions
+    var mode: ChangeCaptureMode { options.mode }
+    let notifier: ChangeNotifier
+    /// Whether the external-change monitor runs and needs to tell this process's commits apart.
+    let tracksLocalCommits: Bool
+    unowned let connection: Connection
+    private(set) var trace: StatementTrace?
+
+    // The transaction in progress.
+    var pending: [CapturedChange] = []
+    var touchedTables: Set<String> = []
+    var lastTouchedTable = ""
+    var frames: [Frame] = []
+    var savepoints: [(name: String, mark: Int)] = []
+    var statementTexts: [String] = []
+    /// Where the first statement that may change the schema started, to place schema changes there.
+    var schemaMark: Int?
+    var isInManagedTransaction = false
+    /// Set once `willCommit` is done: the next commit is the managed transaction's own.
+    var expectsManagedCommit = false
+    /// Set while the capture itself writes, so that its own statements are not captured.
+    var isWritingLog = false
+    var committedGroups: [CommittedGroup] = []
+
+    // Between transactions.
+    var schema: SchemaSnapshot?
+    var schemaVersionAtBegin: Int64 = 0
+    /// The schema as this transaction leaves it, kept from `willCommit` until it commits.
+    var schemaAtCommit: SchemaSnapshot?
+    var layouts: [String: TableLayout] = [:]
+    var layoutsVersion: Int64 = -1
+    var assignedColumns = AssignedColumns()
+    var commitsSincePrune = 0
+    /// What `didCommit` announces.
+    var notice: CommitNotice?
+
+    init(connection: Connection, options: ChangeCaptureOptions, notifier: ChangeNotifier, tracksLocalCommits: Bool) throws {
+        self.connection = connection
+        self.options = options
+        self.notifier = notifier
+        self.tracksLocalCommits = tracksLocalCommits
+        if options.mode.writesLog {
+            try ChangeLogSchema.prepare(connection)
+            trace = try StatementTrace(connection: connection, receiver: self)
+        }
+        // Weak: the connection keeps these closures, and may outlive the capture while it closes (closing
+        // rolls back an open transaction, which calls the rollback hook).
+        try connection.setCommitHook { [weak self] in
+            self?.transactionWillCommit()
+            return false
+        }
+        try connection.setRollbackHook { [weak self] in self?.transactionDidRollBack() }
+        try connection.setPreupdateHook { [weak self] change in self?.capture(change) }
+    }
+
+    /// Detaches from the connection (the database is closing).
+    func detach() {
+        trace = nil
+        try? connection.setPreupdateHook(nil)
+        try? connection.setCommitHook(nil)
+        try? connection.setRollbackHook(nil)
+    }
+
+    // MARK: WriteTransactionObserver
+
+    func didBegin(_ connection: Connection) throws {
+        resetTransaction()
+        committedGroups.removeAll()
+        isInManagedTransaction = true
+        schemaVersionAtBegin = try SchemaSnapshot.schemaVersion(connection)
+        if mode.writesLog, schema?.version != schemaVersionAtBegin {
+            schema = try SchemaSnapshot.read(connection)
+        }
+    }
+
+    func willCommit(_ connection: Connection) throws {
+        notice = nil
+        schemaAtCommit = nil
+        let version = try SchemaSnapshot.schemaVersion(connection)
+        if version != schemaVersionAtBegin { touchedTables.insert("sqlite_schema") }
+        guard mode.writesLog else {
+            if !touchedTables.isEmpty { notice = CommitNotice(token: nil, tables: touchedTables, isExternal: false) }
+            expectsManagedCommit = true
+            return
+        }
+        var changes = pending
+        if version != schemaVersionAtBegin, let before = schema {
+            let after = try SchemaSnapshot.read(connection)
+            schemaAtCommit = after
+            changes = try withSchemaChanges(changes, from: before, to: after)
+        }
+        isWritingLog = true
+        defer { isWritingLog = false }
+        let rows = try logRows(for: changes, texts: statementTexts, schemaVersion: version)
+        guard !rows.isEmpty else {
+            if !touchedTables.isEmpty { notice = CommitNotice(token: nil, tables: touchedTables, isExternal: false) }
+            expectsManagedCommit = true
+            return
+        }
+        let firstID = try ChangeLogWriter.nextID(on: connection)
+        let commitID = try ChangeLogWriter.append(rows, firstID: firstID, time: ChangeLogWriter.now(), on: connection)
+        try pruneIfDue(connection)
+        if tracksLocalCommits { notifier.willCommitLocally(commitID) }
+        notice = CommitNotice(token: ChangeToken(changeID: commitID), tables: touchedTables, isExternal: false)
+        expectsManagedCommit = true
+    }
+
+    func didCommit(_ connection: Connection) {
+        if let schemaAtCommit { schema = schemaAtCommit }
+        let announced = notice
+        resetTransaction()
+        if let announced { notifier.publish(announced) }
+    }
+
+    func didRollback(_ connection: Connection) {
+        if tracksLocalCommits, let token = notice?.token { notifier.didNotCommitLocally(token.changeID) }
+        resetTransaction()
+        // Statements the closure ran after ending the transaction itself committed on their own.
+        logCommittedGroups(connection)
+    }
+
+    func didWriteOutsideTransaction(_ connection: Connection) {
+        logCommittedGroups(connection)
+        resetTransaction()
+    }
+
+    /// Forgets the transaction in progress.
+    func resetTransaction() {
+        pending.removeAll(keepingCapacity: pending.count < 4096)
+        touchedTables.removeAll()
+        lastTouchedTable = ""
+        frames.removeAll()
+        savepoints.removeAll()
+        statementTexts.removeAll()
+        schemaMark = nil
+        isInManagedTransaction = false
+        expectsManagedCommit = false
+        notice = nil
+        schemaAtCommit = nil
+    }
+}

@@ -1,0 +1,80 @@
+import BoutiqueSQLite
+import CSQLite
+
+/// Tells a ``ChangeCapture`` when each top-level statement on the writer starts and ends
+/// (`sqlite3_trace_v2` with `SQLITE_TRACE_STMT` and `SQLITE_TRACE_PROFILE`).
+///
+/// ```swift
+/// let trace = StatementTrace(connection: writer, receiver: capture)
+/// // capture.statementStarted(_:text:) and capture.statementEnded(_:) now run on every statement
+/// ```
+///
+/// Why change capture needs it: the preupdate hook reports a row change *before* the statement that
+/// makes it has succeeded. A statement that then fails (a constraint checked after the row was written,
+/// the second row of a multi-row `INSERT`) is undone by SQLite, and so is everything after a
+/// `ROLLBACK TO` a savepoint; the hook hears nothing of either. Statement boundaries, their text and
+/// SQLite's change counter are what tell which captured changes really happened.
+///
+/// This is the one place outside `BoutiqueSQLite` that calls the C API directly: the connection layer
+/// wraps no trace hook yet. It touches only the writer connection, on the writer's thread.
+final class StatementTrace {
+    /// The C callback's context. It holds the receiver weakly, so a callback arriving while the capture
+    /// is being torn down finds nobody instead of freed memory.
+    private final class Context {
+        weak var receiver: ChangeCapture?
+        init(_ receiver: ChangeCapture) { self.receiver = receiver }
+    }
+
+    private let context: Unmanaged<Context>
+    private weak var connection: Connection?
+
+    init(connection: Connection, receiver: ChangeCapture) throws(SQLiteError) {
+        let db = try connection.requireHandle()
+        let context = Unmanaged.passRetained(Context(receiver))
+        self.context = context
+        self.connection = connection
+        let mask = UInt32(SQLITE_TRACE_STMT) | UInt32(SQLITE_TRACE_PROFILE)
+        let rc = sqlite3_trace_v2(db, mask, { event, context, statement, detail in
+            guard let context, let statement else { return 0 }
+            guard let receiver = Unmanaged<Context>.fromOpaque(context).takeUnretainedValue().receiver else { return 0 }
+            let stmt = OpaquePointer(statement)
+            if event == UInt32(SQLITE_TRACE_STMT) {
+                guard let detail else { return 0 }
+                receiver.statementStarted(stmt, text: detail.assumingMemoryBound(to: CChar.self))
+            } else if event == UInt32(SQLITE_TRACE_PROFILE) {
+                receiver.statementEnded(stmt)
+            }
+            return 0
+        }, context.toOpaque())
+        guard rc == SQLITE_OK else {
+            context.release()
+            throw SQLiteError(.error, message: "could not install the statement trace (\(rc))")
+        }
+    }
+
+    deinit {
+        // Removed before the context goes, so SQLite never calls back with a released pointer. A
+        // connection that already closed has dropped its trace with its handle.
+        if let db = connection?.handle { sqlite3_trace_v2(db, 0, nil, nil) }
+        context.release()
+    }
+
+    /// Whether `statement` is between its first step and its end (a `RETURNING` statement whose rows
+    /// were not all read is, until it is reset).
+    static func isRunning(_ statement: OpaquePointer) -> Bool {
+        sqlite3_stmt_busy(statement) != 0
+    }
+
+    /// The SQL text `statement` was prepared from.
+    static func text(of statement: OpaquePointer) -> String? {
+        sqlite3_sql(statement).map { String(cString: $0) }
+    }
+
+    /// The connection's count of rows changed by statements that completed (`sqlite3_total_changes64`).
+    ///
+    /// A statement that fails and is undone adds nothing to it, though the preupdate hook saw its rows.
+    static func totalChanges(_ connection: Connection) -> Int64 {
+        guard let db = connection.handle else { return 0 }
+        return sqlite3_total_changes64(db)
+    }
+}

@@ -1,0 +1,22 @@
+/// A committed transaction, as live queries and change-feed readers hear of it.
+///
+/// ```swift
+/// CommitNotice(token: ChangeToken(changeID: 42), tables: ["note"], isExternal: false)
+/// ```
+struct CommitNotice: Sendable {
+    /// The transaction's COMMIT row; `nil` when the log is off or the position is unknown.
+    var token: ChangeToken?
+    /// The tables it changed, lowercased (`sqlite_schema` for schema changes); `nil` when unknown,
+    /// which means every table may have changed.
+    var tables: Set<String>?
+    /// `true` for a commit made by another connection to the file (another process).
+    var isExternal: Bool
+
+    /// Whether the transaction may have changed something a reader of `region` sees. A region of `nil`
+    /// (not known yet) is touched by every commit; a schema change touches every region.
+    func touches(_ region: Set<String>?) -> Bool {
+        guard let tables, let region else { return true }
+        if tables.contains("sqlite_schema") { return true }
+        return !tables.isDisjoint(with: region)
+    }
+}
