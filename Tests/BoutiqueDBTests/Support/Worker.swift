@@ -52,7 +52,7 @@ enum Worker {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        let running = RunningWorker(pipe: pipe)
+        let running = RunningWorker()
         process.terminationHandler = { finished in running.exited(status: finished.terminationStatus) }
         try process.run()
         // A thread of its own reads the output as it comes (blocking reads stay off the cooperative pool).
@@ -75,15 +75,13 @@ enum Worker {
     }
 }
 
-/// A worker process that was started; its output and exit status arrive through handlers.
+/// A worker process that was started; its output arrives from a reading thread, its exit status from
+/// the termination handler.
 final class RunningWorker: Sendable {
-    let pipe: Pipe
     private let exitStatus = Box<Int32?>(nil)
     private let processIdentifier = Box<Int32?>(nil)
     private let outputBytes = Box<Data>(Data())
     private let outputEnded = Box(false)
-
-    init(pipe: Pipe) { self.pipe = pipe }
 
     func started(processIdentifier: Int32) { self.processIdentifier.value = processIdentifier }
 
@@ -101,9 +99,10 @@ final class RunningWorker: Sendable {
     /// The output so far.
     var output: String { String(decoding: outputBytes.value, as: UTF8.self) }
 
-    /// The whole output, once the process has closed it.
+    /// The whole output, once the process has closed it (or what came within ten seconds).
     func completeOutput() async -> String {
-        for _ in 0..<2000 where !outputEnded.value { try? await Task.sleep(for: .milliseconds(5)) }
+        let deadline = Date().addingTimeInterval(10)
+        while !outputEnded.value, Date() < deadline { try? await Task.sleep(for: .milliseconds(5)) }
         return output
     }
 
