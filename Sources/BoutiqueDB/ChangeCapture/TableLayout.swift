@@ -15,6 +15,8 @@ struct TableLayout {
     let storedColumns: [String]
     /// The stored columns as the schema spells them.
     let storedColumnNames: [String]
+    /// Whether each stored column has REAL affinity.
+    let realAffinity: [Bool]
     /// The number of columns, virtual ones included.
     let columnCount: Int
     /// The positions, among all columns, of the virtual generated ones.
@@ -27,18 +29,20 @@ struct TableLayout {
     /// The layout of the stored columns of `sqlite_schema` itself.
     static let schemaTable = TableLayout(
         storedColumns: ["type", "name", "tbl_name", "rootpage", "sql"],
-        storedColumnNames: ["type", "name", "tbl_name", "rootpage", "sql"], columnCount: 5, virtualPositions: [],
+        storedColumnNames: ["type", "name", "tbl_name", "rootpage", "sql"], realAffinity: Array(repeating: false, count: 5),
+        columnCount: 5, virtualPositions: [],
         isWithoutRowID: false, primaryKeyPositions: [])
 
     /// Reads the layout of `table` in the main database; `nil` when there is no such table.
     static func read(_ table: String, from connection: Connection) throws(SQLiteError) -> TableLayout? {
         if table.lowercased() == "sqlite_schema" || table.lowercased() == "sqlite_master" { return schemaTable }
         let columns = try connection.fetchRows(
-            "SELECT name, pk, hidden FROM pragma_table_xinfo(?, 'main') ORDER BY cid", [.text(table)]).rows
+            "SELECT name, pk, hidden, type FROM pragma_table_xinfo(?, 'main') ORDER BY cid", [.text(table)]).rows
         guard !columns.isEmpty else { return nil }
         let withoutRowID = try connection.fetchValue(
             "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?", [.text(table)])
         var stored: [String] = []
+        var real: [Bool] = []
         var virtual: [Int] = []
         var keyed: [(order: Int64, position: Int)] = []
         for (position, column) in columns.enumerated() {
@@ -52,9 +56,13 @@ struct TableLayout {
                 keyed.append((order, stored.count))
             }
             if case .text(let name) = column[0] { stored.append(name) } else { stored.append("") }
+            if case .text(let type) = column.count > 3 ? column[3] : .null { real.append(Self.hasRealAffinity(type)) } else {
+                real.append(false)
+            }
         }
         return TableLayout(
-            storedColumns: stored.map { $0.lowercased() }, storedColumnNames: stored, columnCount: columns.count, virtualPositions: virtual,
+            storedColumns: stored.map { $0.lowercased() }, storedColumnNames: stored, realAffinity: real,
+            columnCount: columns.count, virtualPositions: virtual,
             isWithoutRowID: withoutRowID == .integer(1),
             primaryKeyPositions: keyed.sorted { $0.order < $1.order }.map(\.position))
     }
@@ -64,14 +72,35 @@ struct TableLayout {
     /// SQLite reports the stored columns of a table with virtual columns by storage position, and reading
     /// past them fails, so the hook keeps only the values it could read. Should a SQLite report every
     /// column (virtual ones computed), those are dropped here.
+    ///
+    /// A REAL column stores a whole number as an integer to save space and reads it back as a REAL; the
+    /// preupdate hook shows a new row as stored, so such values are turned back into REALs, as every
+    /// reader of the row (and Turso's log) sees them.
     func storedValues(_ values: [DatabaseValue], table: String) throws(BoutiqueError) -> [DatabaseValue] {
-        if values.count == storedColumns.count { return values }
-        if values.count == columnCount {
+        var stored: [DatabaseValue]
+        if values.count == storedColumns.count {
+            stored = values
+        } else if values.count == columnCount {
             let virtual = Set(virtualPositions)
-            return values.enumerated().filter { !virtual.contains($0.offset) }.map(\.element)
+            stored = values.enumerated().filter { !virtual.contains($0.offset) }.map(\.element)
+        } else {
+            throw .invalidArgument(
+                "change capture read \(values.count) values from a row of \(table), which stores \(storedColumns.count)")
         }
-        throw .invalidArgument(
-            "change capture read \(values.count) values from a row of \(table), which stores \(storedColumns.count)")
+        for index in stored.indices where realAffinity.indices.contains(index) && realAffinity[index] {
+            if case .integer(let integer) = stored[index] { stored[index] = .real(Double(integer)) }
+        }
+        return stored
+    }
+
+    /// SQLite's rule for REAL affinity: the declared type names no INT, CHAR, CLOB, TEXT or BLOB and
+    /// contains REAL, FLOA or DOUB.
+    static func hasRealAffinity(_ declaredType: String) -> Bool {
+        let type = declaredType.uppercased()
+        if type.contains("INT") || type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") || type.contains("BLOB") {
+            return false
+        }
+        return type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB")
     }
 
     /// The value that identifies a row of a `WITHOUT ROWID` table in the log's `id` column: the key's
