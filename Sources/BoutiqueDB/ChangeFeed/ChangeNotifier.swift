@@ -54,6 +54,9 @@ final class ChangeNotifier: Sendable {
     /// The latest token announced, if any.
     var latestToken: ChangeToken? { state.withLock { $0.latestToken } }
 
+    /// How many handlers are subscribed (for diagnostics and tests).
+    var subscriberCount: Int { state.withLock { $0.handlers.count } }
+
     /// How many commits were announced so far (for diagnostics and tests).
     var publishedCount: Int { state.withLock { $0.publishedCount } }
 

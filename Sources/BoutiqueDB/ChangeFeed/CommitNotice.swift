@@ -14,9 +14,14 @@ struct CommitNotice: Sendable {
 
     /// Whether the transaction may have changed something a reader of `region` sees. A region of `nil`
     /// (not known yet) is touched by every commit; a schema change touches every region.
-    func touches(_ region: Set<String>?) -> Bool {
+    func touches(_ region: ReadRegion?) -> Bool {
         guard let tables, let region else { return true }
-        if tables.contains("sqlite_schema") { return true }
-        return !tables.isDisjoint(with: region)
+        if changesSchema { return true }
+        return region.intersects(tables)
+    }
+
+    /// Whether the transaction changed the schema (or may have: its tables are unknown).
+    var changesSchema: Bool {
+        tables?.contains("sqlite_schema") ?? true
     }
 }

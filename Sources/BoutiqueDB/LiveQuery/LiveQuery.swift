@@ -1,0 +1,75 @@
+/// A property whose value is a query's rows, kept current as the database changes.
+///
+/// ```swift
+/// @MainActor
+/// final class NotesModel {
+///     @LiveQuery(db, { Note.all.order { $0.updatedAt.desc() }.asSelect() }) var notes: [Note] = []
+/// }
+/// ```
+///
+/// The query runs off the main actor, on a reader, as soon as the property is created; until it
+/// returns, the property has the value it was declared with. Afterwards every commit that changed a
+/// table the query reads (in this process or, with ``DatabaseOptions/multiProcess``, another) runs it
+/// again, and a result that differs is set on the main actor. Commits to other tables cost nothing.
+/// The property is observable (`@Observable` owners and `withObservationTracking` see it change, and an
+/// `ObservableObject` owner publishes `objectWillChange`), and its projected value (`$notes`) has
+/// the refresh ``LiveQueryState/error``. Observing stops when the owner goes away.
+///
+/// Why the query is an argument: an attribute cannot take a trailing closure, so the seed's
+/// `@LiveQuery(db) { … }` is written `@LiveQuery(db, { … })`, or `@LiveQuery(db, query)`.
+@MainActor
+@propertyWrapper
+public struct LiveQuery<Element: Sendable> {
+    /// The state behind the property: its value, its refresh error.
+    public let projectedValue: LiveQueryState<[Element]>
+
+    /// The query's rows, as of the latest refresh.
+    public var wrappedValue: [Element] { projectedValue.value }
+
+    /// Observes the query `query` builds.
+    ///
+    /// ```swift
+    /// @LiveQuery(db, { Note.where { !$0.isPinned }.asSelect() }) var notes: [Note] = []
+    /// ```
+    public init<Query: QueryStatement>(wrappedValue: [Element] = [], _ db: BoutiqueDB, _ query: @escaping @Sendable () -> Query)
+    where Query.Row == Element {
+        self.init(wrappedValue: wrappedValue, database: db.databaseActor, query: query)
+    }
+
+    /// Observes `query`.
+    ///
+    /// ```swift
+    /// @LiveQuery(db, Note.all.order { $0.title }) var notes: [Note] = []
+    /// ```
+    public init<Query: QueryStatement>(wrappedValue: [Element] = [], _ db: BoutiqueDB, _ query: @autoclosure @escaping @Sendable () -> Query)
+    where Query.Row == Element {
+        self.init(wrappedValue: wrappedValue, database: db.databaseActor, query: query)
+    }
+
+    /// Observes `query` on a ``DatabaseActor``.
+    public init<Query: QueryStatement>(wrappedValue: [Element] = [], _ database: DatabaseActor, _ query: @autoclosure @escaping @Sendable () -> Query)
+    where Query.Row == Element {
+        self.init(wrappedValue: wrappedValue, database: database, query: query)
+    }
+
+    private init<Query: QueryStatement>(wrappedValue: [Element], database: DatabaseActor, query: @escaping @Sendable () -> Query)
+    where Query.Row == Element {
+        let fetcher = QueryFetcher(query, limit: nil)
+        let observation = QueryObservation<[Element]>(database: database) { connection, computingRegion in
+            let outcome = try fetcher.fetch(on: connection, computingRegion: computingRegion)
+            return (outcome.rows, outcome.region)
+        }
+        projectedValue = LiveQueryState(initialValue: wrappedValue, observation: observation)
+    }
+
+    /// The value, read through the owning object so that an `ObservableObject` owner is told of changes.
+    public static subscript<Owner: AnyObject>(
+        _enclosingInstance owner: Owner,
+        wrapped wrappedKeyPath: KeyPath<Owner, [Element]>,
+        storage storageKeyPath: KeyPath<Owner, Self>
+    ) -> [Element] {
+        let state = owner[keyPath: storageKeyPath].projectedValue
+        state.connect(to: owner)
+        return state.value
+    }
+}

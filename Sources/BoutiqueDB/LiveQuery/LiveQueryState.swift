@@ -1,0 +1,67 @@
+import Observation
+
+/// The current result of a live query on the main actor, and what went wrong while refreshing it:
+/// the projected value of ``LiveQuery`` and ``LiveQueryOne``.
+///
+/// ```swift
+/// @LiveQuery(db, { Note.all.order { $0.updatedAt.desc() }.asSelect() }) var notes: [Note] = []
+///
+/// if let error = $notes.error { showBanner(error) }
+/// ```
+///
+/// It is `@Observable`: reading ``value`` (or the wrapped property) inside SwiftUI's `body` or
+/// `withObservationTracking` makes the reader depend on it. The observation stops when the state goes
+/// away with its owner.
+@MainActor
+@Observable
+public final class LiveQueryState<Value: Sendable> {
+    /// The latest result; the initial value until the first fetch finishes.
+    public private(set) var value: Value
+    /// The error of the latest refresh, `nil` once a refresh succeeds. The value keeps the last result.
+    public private(set) var error: BoutiqueError?
+    /// `true` until the first fetch finished (successfully or not).
+    public private(set) var isLoading = true
+
+    @ObservationIgnored private let observation: QueryObservation<Value>
+    /// Called just before the value changes (`objectWillChange` of an enclosing `ObservableObject`).
+    @ObservationIgnored var willChange: (() -> Void)?
+
+    init(initialValue: Value, observation: QueryObservation<Value>) {
+        self.value = initialValue
+        self.observation = observation
+        observation.start { [weak self] result in
+            await MainActor.run {
+                guard let self else { return false }
+                self.apply(result)
+                return true
+            }
+        }
+    }
+
+    deinit {
+        observation.cancel()
+    }
+
+    private func apply(_ result: Result<Value, BoutiqueError>) {
+        willChange?()
+        switch result {
+        case .success(let newValue):
+            value = newValue
+            if error != nil { error = nil }
+        case .failure(let failure):
+            error = failure
+        }
+        if isLoading { isLoading = false }
+    }
+
+    /// How many times the query ran (the first fetch included).
+    var fetchCount: Int { observation.fetchCount }
+
+    /// The tables the query reads, once known.
+    var region: ReadRegion? { observation.region }
+
+    /// Stops refreshing; the value stays as it is.
+    public func stop() {
+        observation.cancel()
+    }
+}

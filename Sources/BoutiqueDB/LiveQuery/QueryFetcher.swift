@@ -1,0 +1,83 @@
+import BoutiqueSQLite
+import Synchronization
+
+/// Runs one observed query and tells whether its result changed since the last run.
+///
+/// ```swift
+/// let fetcher = QueryFetcher({ Note.all.order { $0.updatedAt.desc() } }, limit: nil)
+/// let outcome = try fetcher.fetch(on: reader, computingRegion: true)   // rows, or nil when unchanged
+/// ```
+///
+/// Results are compared as the database values of their rows, before decoding, so models need not be
+/// `Equatable` and equality is exact: a row whose values did not move is not decoded again (its
+/// previous Swift value is reused) and a result whose rows did not move is not delivered.
+///
+/// Query values are not `Sendable` (their decoding closures are not), and the caller is often on the
+/// main actor, where a closure passed to the builder belongs to the main actor. So the fetcher keeps a
+/// `Sendable` function that builds the query, calls it once on the reader, and keeps the query behind a
+/// lock; fetches run on whichever reader is free, one at a time.
+///
+/// `@unchecked Sendable`, because the compiler cannot follow the lock: the query, the previous raw rows
+/// and the previous rows are touched only inside `lock.withLock` in ``fetch(on:computingRegion:)``, so
+/// never by two threads at once. The query is built there, so no one else ever holds it, and what
+/// leaves the lock (rows, region) is `Sendable`.
+final class QueryFetcher<Query: QueryStatement>: @unchecked Sendable where Query.Row: Sendable {
+    struct Outcome: Sendable {
+        /// The rows, or `nil` when they equal the previous fetch's.
+        var rows: [Query.Row]?
+        /// The tables the query reads, when asked for.
+        var region: ReadRegion?
+    }
+
+    private struct State {
+        var query: Query?
+        var raw: [[DatabaseValue]] = []
+        var rows: [Query.Row] = []
+        var hasFetched = false
+    }
+
+    private let lock = Mutex(())
+    private let makeQuery: @Sendable () -> Query
+    private var state = State()
+    /// The most rows read (1 for a query observed for its first row).
+    private let limit: Int?
+
+    init(_ makeQuery: @escaping @Sendable () -> Query, limit: Int?) {
+        self.makeQuery = makeQuery
+        self.limit = limit
+    }
+
+    /// Runs the query on `connection` (inside a read transaction).
+    func fetch(on connection: Connection, computingRegion: Bool) throws -> Outcome {
+        try lock.withLock { _ throws -> Outcome in
+            let query = state.query ?? makeQuery()
+            state.query = query
+            let fragment = query.query
+            let region = computingRegion ? try ReadRegion.of(fragment.sql, on: connection) : nil
+            let statement = try Execution.prepare(fragment, on: connection)
+            defer { Execution.finish(statement) }
+            var raw: [[DatabaseValue]] = []
+            var rows: [Query.Row] = []
+            var decoder = RowDecoder(statement: statement, source: query.rowSource)
+            var changed = !state.hasFetched
+            while limit.map({ raw.count < $0 }) ?? true, try Execution.step(statement) {
+                let values = try statement.row()
+                let index = raw.count
+                if index < state.raw.count, state.raw[index] == values {
+                    rows.append(state.rows[index])
+                } else {
+                    changed = true
+                    decoder.columnIndex = 0
+                    rows.append(try query.decodeRow(&decoder))
+                }
+                raw.append(values)
+            }
+            if raw.count != state.raw.count { changed = true }
+            state.hasFetched = true
+            guard changed else { return Outcome(rows: nil, region: region) }
+            state.raw = raw
+            state.rows = rows
+            return Outcome(rows: rows, region: region)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import BoutiqueSQLite
+
+/// The tables a query reads, as SQLite reports them while it compiles the query.
+///
+/// ```swift
+/// let region = try ReadRegion.of("SELECT title FROM note JOIN tag ON …", on: reader)
+/// region.tables   // ["note", "tag"]
+/// ```
+///
+/// The authorizer names every table a statement reads (`SQLITE_READ`), through views, subqueries and
+/// joins, before the statement runs. A commit that changed none of them cannot change the query's
+/// result, so the query is not run again. A virtual table (full-text search) is written through its
+/// shadow tables (`name_content`, `name_data`, …), so a commit to a table named after it counts too.
+struct ReadRegion: Sendable, Hashable {
+    /// Lowercased names of the tables read.
+    var tables: Set<String>
+    /// Lowercased names of the virtual tables read.
+    var virtualTables: Set<String> = []
+
+    /// Whether a commit that changed `changed` (lowercased names) can change what the query reads.
+    func intersects(_ changed: Set<String>) -> Bool {
+        if !tables.isDisjoint(with: changed) { return true }
+        guard !virtualTables.isEmpty else { return false }
+        return changed.contains { table in virtualTables.contains { table.hasPrefix($0 + "_") } }
+    }
+
+    /// Compiles `sql` on `connection` (without running it) and collects what it reads.
+    static func of(_ sql: String, on connection: Connection) throws(SQLiteError) -> ReadRegion {
+        let collected = Collected()
+        try connection.setAuthorizer { event in
+            if event.actionCode == AuthorizerEvent.read, let table = event.parameter1,
+                event.databaseName == nil || event.databaseName == "main"
+            {
+                collected.tables.insert(table.lowercased())
+            }
+            return .allow
+        }
+        defer { try? connection.setAuthorizer(nil) }
+        let statement = try connection.prepare(sql)
+        statement.finalize()
+        var region = ReadRegion(tables: collected.tables)
+        for table in collected.tables {
+            let sql = try connection.fetchValue(
+                "SELECT sql FROM main.sqlite_schema WHERE type = 'table' AND lower(name) = ?", [.text(table)])
+            if case .text(let text)? = sql, text.uppercased().hasPrefix("CREATE VIRTUAL TABLE") {
+                region.virtualTables.insert(table)
+            }
+        }
+        return region
+    }
+
+    /// The authorizer's findings; it runs synchronously on the connection's thread.
+    private final class Collected {
+        var tables: Set<String> = []
+    }
+}
