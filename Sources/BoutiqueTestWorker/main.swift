@@ -5,6 +5,7 @@
 //     BoutiqueTestWorker migrate <path> [--start-at <unix seconds>]
 //     BoutiqueTestWorker open <path> [--as-nobody]
 //     BoutiqueTestWorker write-until-killed <path>
+//     BoutiqueTestWorker stamp <path> stamp|other <count> [--pause <seconds>]
 //
 // It prints one line: `ok ...`, or `error: ...` (with `error: sql <extended code>` for SQLite errors)
 // and exits with status 1.
@@ -20,8 +21,12 @@ import Darwin
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 do {
-    let command = try WorkerCommand(arguments: arguments)
-    let output = try await command.run()
+    let output: String
+    if let changeCommand = try ChangeWorkerCommand(arguments: arguments) {
+        output = try await changeCommand.run()
+    } else {
+        output = try await WorkerCommand(arguments: arguments).run()
+    }
     print("ok \(output)")
 } catch let error as BoutiqueError {
     if case .sql(let code, let message) = error {

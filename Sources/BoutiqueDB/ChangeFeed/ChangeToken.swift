@@ -16,7 +16,8 @@ public struct ChangeToken: Sendable, Hashable, Comparable, Codable, CustomString
         self.changeID = changeID
     }
 
-    /// Before every change: `changes(since: .beginning)` reads the whole retained log.
+    /// Before every change: `changes(since: .beginning)` reads the whole log (it throws once the log
+    /// has been pruned, since the first changes are gone).
     public static let beginning = ChangeToken(changeID: 0)
 
     public static func < (lhs: ChangeToken, rhs: ChangeToken) -> Bool { lhs.changeID < rhs.changeID }
