@@ -49,16 +49,17 @@ extension Insert {
     ///
     /// Each row runs through one cached single-row statement (inside a savepoint when there are several),
     /// which is faster than one long `VALUES` list and has no limit on the number of rows.
+    @inlinable
     public func execute(_ connection: Connection) throws(BoutiqueError) {
         guard !rows.isEmpty else { return }
         let statement = try Execution.prepare(QueryFragment(statementText(rowCount: 1)), on: connection)
         defer { Execution.finish(statement) }
         if rows.count == 1 {
-            try Execution.run(statement, values: rows[0].values)
+            try Execution.run(statement, row: rows[0])
             return
         }
         try Execution.atomically(on: connection) { () throws(BoutiqueError) in
-            for row in rows { try Execution.run(statement, values: row.values) }
+            for row in rows { try Execution.run(statement, row: row) }
         }
     }
 }
@@ -106,6 +107,17 @@ public enum Execution {
                 try statement.bind(value, at: index)
                 index += 1
             }
+            try statement.run()
+        } catch {
+            throw BoutiqueError(error)
+        }
+    }
+
+    /// Binds `row` and runs the statement to completion.
+    @inlinable
+    public static func run<Root: Table>(_ statement: BoutiqueSQLite.Statement, row: InsertRow<Root>) throws(BoutiqueError) {
+        do {
+            try row.bind(to: statement)
             try statement.run()
         } catch {
             throw BoutiqueError(error)

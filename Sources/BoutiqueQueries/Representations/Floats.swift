@@ -9,6 +9,11 @@ extension Double: QueryBindable {
     @inlinable
     public static func encode(_ output: Double) -> DatabaseValue { .real(output) }
 
+    @inlinable
+    public static func bind(_ output: Double, to statement: Statement, at index: Int32) throws(SQLiteError) {
+        try statement.bind(output, at: index)
+    }
+
     public static var sqlType: SQLType { .real }
 }
 

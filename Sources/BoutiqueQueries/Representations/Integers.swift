@@ -57,6 +57,11 @@ extension QueryBindableInteger {
     }
 
     public static var sqlType: SQLType { .integer }
+
+    @inlinable
+    public static func bind(_ output: Self, to statement: Statement, at index: Int32) throws(SQLiteError) {
+        try statement.bind(Int64(truncatingIfNeeded: output), at: index)
+    }
 }
 
 extension Int: QueryBindableInteger {
@@ -65,11 +70,21 @@ extension Int: QueryBindableInteger {
     public static func decode(from decoder: inout RowDecoder) throws(BoutiqueError) -> Int {
         Int(truncatingIfNeeded: try decoder.decodeInt64(expected: "Int"))
     }
+
+    @inlinable
+    public static func bind(_ output: Int, to statement: Statement, at index: Int32) throws(SQLiteError) {
+        try statement.bind(Int64(output), at: index)
+    }
 }
 extension Int64: QueryBindableInteger {
     @inlinable
     public static func decode(from decoder: inout RowDecoder) throws(BoutiqueError) -> Int64 {
         try decoder.decodeInt64(expected: "Int64")
+    }
+
+    @inlinable
+    public static func bind(_ output: Int64, to statement: Statement, at index: Int32) throws(SQLiteError) {
+        try statement.bind(output, at: index)
     }
 }
 extension Int8: QueryBindableInteger {}
@@ -95,6 +110,11 @@ extension Bool: QueryBindable {
 
     @inlinable
     public static func encode(_ output: Bool) -> DatabaseValue { .integer(output ? 1 : 0) }
+
+    @inlinable
+    public static func bind(_ output: Bool, to statement: Statement, at index: Int32) throws(SQLiteError) {
+        try statement.bind(Int64(output ? 1 : 0), at: index)
+    }
 
     public static var sqlType: SQLType { .integer }
 }

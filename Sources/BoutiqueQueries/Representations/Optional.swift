@@ -22,6 +22,14 @@ extension Optional: QueryRepresentable where Wrapped: QueryRepresentable {
     public static var sqlType: SQLType { Wrapped.sqlType }
 
     public static var isNullable: Bool { true }
+
+    @inlinable
+    public static func bind(
+        _ output: Wrapped.QueryOutput?, to statement: Statement, at index: Int32
+    ) throws(SQLiteError) {
+        guard let output else { return try statement.bindNull(at: index) }
+        try Wrapped.bind(output, to: statement, at: index)
+    }
 }
 
 extension Optional: QueryExpression where Wrapped: QueryBindable {

@@ -20,5 +20,10 @@ extension String: QueryBindable {
     @inlinable
     public static func encode(_ output: String) -> DatabaseValue { .text(output) }
 
+    @inlinable
+    public static func bind(_ output: String, to statement: Statement, at index: Int32) throws(SQLiteError) {
+        try statement.bind(output, at: index)
+    }
+
     public static var sqlType: SQLType { .text }
 }

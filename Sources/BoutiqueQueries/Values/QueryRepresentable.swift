@@ -29,10 +29,19 @@ public protocol QueryRepresentable<QueryOutput> {
 
     /// `true` for optional representations: the column may hold NULL.
     static var isNullable: Bool { get }
+
+    /// Binds `output` to parameter `index` of `statement`. The default binds ``encode(_:)``'s value;
+    /// the common types bind directly, without going through a ``DatabaseValue``.
+    static func bind(_ output: QueryOutput, to statement: Statement, at index: Int32) throws(SQLiteError)
 }
 
 extension QueryRepresentable {
     public static var isNullable: Bool { false }
+
+    @inlinable
+    public static func bind(_ output: QueryOutput, to statement: Statement, at index: Int32) throws(SQLiteError) {
+        try statement.bind(encode(output), at: index)
+    }
 }
 
 /// The SQL types a column is declared with; the names STRICT tables accept.

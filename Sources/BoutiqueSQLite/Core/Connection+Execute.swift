@@ -58,7 +58,7 @@ extension Connection {
         guard let statementHandle else {
             throw SQLiteError(.misuse, message: "the SQL holds no statement", sql: sql)
         }
-        return Statement(handle: statementHandle, sql: sql, connection: self)
+        return Statement(handle: statementHandle, sql: sql, registry: liveStatements)
     }
 
     /// Refuses SQL that SQLite would read only in part: text past a NUL character is ignored by the

@@ -21,7 +21,7 @@ public final class Connection {
     public let path: String
 
     /// Statements prepared on this connection that are still alive, so that ``close()`` can finalize them.
-    private var liveStatements: [ObjectIdentifier: WeakStatement] = [:]
+    let liveStatements = StatementRegistry()
     var statementCache = StatementCache()
     var hooks = HookBoxes()
     let interruptHandle: InterruptHandle
@@ -76,8 +76,7 @@ public final class Connection {
         guard let db = handle else { return }
         interruptHandle.invalidate()
         statementCache.removeAll()
-        for entry in liveStatements.values { entry.statement?.finalize() }
-        liveStatements.removeAll()
+        liveStatements.finalizeAll()
         hooks.uninstall(from: db)
         handle = nil
         sqlite3_close_v2(db)
@@ -131,15 +130,6 @@ public final class Connection {
     /// A `Sendable` handle that interrupts this connection from any thread; harmless after close.
     public var interrupter: InterruptHandle { interruptHandle }
 
-    // MARK: Statement bookkeeping
-
-    func register(_ statement: Statement) {
-        liveStatements[ObjectIdentifier(statement)] = WeakStatement(statement: statement)
-    }
-
-    func forget(_ statement: Statement) {
-        liveStatements[ObjectIdentifier(statement)] = nil
-    }
 }
 
 /// Interrupts a connection from any thread.
@@ -168,6 +158,3 @@ struct UnsafeSendableHandle: @unchecked Sendable {
     let pointer: OpaquePointer
 }
 
-struct WeakStatement {
-    weak var statement: Statement?
-}

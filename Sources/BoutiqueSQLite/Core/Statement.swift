@@ -15,24 +15,30 @@ import CSQLite
 /// ```
 public final class Statement {
     /// The `sqlite3_stmt*`, `nil` once finalized (directly or by closing the connection).
+    ///
+    /// Read on every bind, step and column access. A statement belongs to one isolation domain at a
+    /// time and the handle is only replaced by `finalize()`, so the runtime's dynamic exclusivity check
+    /// (a measurable cost per call) is turned off for it.
+    @exclusivity(unchecked)
     public internal(set) var handle: OpaquePointer?
 
     /// The SQL text the statement was prepared from.
     public let sql: String
 
-    weak var connection: Connection?
+    /// The connection's list of live statements, which this statement leaves when finalized.
+    let registry: StatementRegistry
 
-    init(handle: OpaquePointer, sql: String, connection: Connection) {
+    init(handle: OpaquePointer, sql: String, registry: StatementRegistry) {
         self.handle = handle
         self.sql = sql
-        self.connection = connection
-        connection.register(self)
+        self.registry = registry
+        registry.insert(self)
     }
 
     deinit {
         if let handle {
             sqlite3_finalize(handle)
-            connection?.forget(self)
+            registry.remove(self)
         }
     }
 
@@ -41,7 +47,7 @@ public final class Statement {
         guard let handle else { return }
         self.handle = nil
         sqlite3_finalize(handle)
-        connection?.forget(self)
+        registry.remove(self)
     }
 
     /// The error for the failing result code `rc`, with the connection's message and this statement's SQL.

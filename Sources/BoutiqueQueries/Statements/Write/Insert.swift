@@ -13,8 +13,9 @@ public struct Insert<Root: Table>: QueryStatement {
     /// The rows to write.
     public let rows: [InsertRow<Root>]
     /// What to do when a row conflicts with an existing one.
-    let conflict: ConflictResolution
+    @usableFromInline let conflict: ConflictResolution
 
+    @usableFromInline
     enum ConflictResolution {
         case abort
         case ignore
@@ -23,6 +24,7 @@ public struct Insert<Root: Table>: QueryStatement {
         case update(target: [String], columns: [String])
     }
 
+    @usableFromInline
     init(rows: [InsertRow<Root>], conflict: ConflictResolution = .abort) {
         self.rows = rows
         self.conflict = conflict
@@ -38,6 +40,7 @@ public struct Insert<Root: Table>: QueryStatement {
     }
 
     /// `INSERT INTO "t" ("a", "b") VALUES` with `rowCount` placeholder rows (and no bindings).
+    @usableFromInline
     func statementText(rowCount: Int) -> String {
         let columns = Self.insertColumns
         let verb: String
@@ -76,22 +79,23 @@ public struct Insert<Root: Table>: QueryStatement {
 
 extension Table {
     /// Inserts the rows the builder lists.
-    public static func insert(@InsertValuesBuilder<Self> _ rows: () -> [InsertRow<Self>]) -> Insert<Self> {
-        Insert(rows: rows())
+    @inlinable
+    public static func insert(@InsertValuesBuilder<Self> _ rows: () -> InsertRows<Self>) -> Insert<Self> {
+        Insert(rows: rows().rows)
     }
 
     /// Inserts `rows`.
     public static func insert(_ rows: [Self]) -> Insert<Self> {
-        Insert(rows: rows.flatMap { InsertValuesBuilder<Self>.buildExpression($0) })
+        Insert(rows: rows.map { .row($0) })
     }
 }
 
 extension PrimaryKeyedTable {
     /// Inserts the rows, or updates every non-key column of the existing row with the same primary key:
     /// `INSERT … ON CONFLICT ("id") DO UPDATE SET "title" = excluded."title", …`.
-    public static func upsert(@InsertValuesBuilder<Self> _ rows: () -> [InsertRow<Self>]) -> Insert<Self> {
+    public static func upsert(@InsertValuesBuilder<Self> _ rows: () -> InsertRows<Self>) -> Insert<Self> {
         let key = columns.primaryKey.name
         let updated = Insert<Self>.insertColumns.filter { $0 != key }
-        return Insert(rows: rows(), conflict: .update(target: [key], columns: updated))
+        return Insert(rows: rows().rows, conflict: .update(target: [key], columns: updated))
     }
 }
