@@ -1,6 +1,9 @@
 /// Dispatches `boutique COMMAND …` to its command and turns failures into a message and an exit status.
 enum Tool {
-    static let commands: [any Command.Type] = [DemoCommand.self, SQLCommand.self]
+    static let commands: [any Command.Type] = [
+        DemoCommand.self, SQLCommand.self, WatchCommand.self, ChangesCommand.self, MigrationsCommand.self,
+        CheckCommand.self,
+    ]
 
     static var usage: String {
         var text = """
@@ -19,7 +22,8 @@ enum Tool {
     }
 
     /// Runs the tool; returns the process exit status (0 success, 1 failure, 2 bad usage).
-    static func run(_ arguments: [String]) -> Int32 {
+    @MainActor
+    static func run(_ arguments: [String]) async -> Int32 {
         guard let name = arguments.first else {
             Output.error(usage)
             return 2
@@ -38,7 +42,7 @@ enum Tool {
             return 0
         }
         do {
-            try command.run(&parser)
+            try await command.run(&parser)
             return 0
         } catch let error as UsageError {
             Output.error("boutique \(name): \(error.message)\n\n\(command.help)")
@@ -55,5 +59,6 @@ protocol Command {
     static var name: String { get }
     static var summary: String { get }
     static var help: String { get }
-    static func run(_ arguments: inout ArgumentParser) throws
+    @MainActor
+    static func run(_ arguments: inout ArgumentParser) async throws
 }

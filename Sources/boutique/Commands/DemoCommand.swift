@@ -8,45 +8,40 @@ enum DemoCommand: Command {
     static let help = """
         usage: boutique demo [--db PATH]
 
-        Opens (creating it if needed) the demo database — ./boutique-demo.db unless --db is given —
-        makes sure the notes table exists, writes a few notes, and prints what is stored.
+        Opens (creating it if needed) the demo database — ./boutique-demo.db unless --db is given —,
+        applies the notes app's migrations, then adds, edits and deletes notes while a live query
+        prints what it sees, and finally prints the change log of the story.
         Running it again continues from the existing file.
         """
 
     static let defaultPath = "boutique-demo.db"
 
-    static func run(_ arguments: inout ArgumentParser) throws {
+    @MainActor
+    static func run(_ arguments: inout ArgumentParser) async throws {
         let path = try arguments.takeOption("--db") ?? defaultPath
         try arguments.finish()
-        let connection = try Connection(path: path)
-        defer { connection.close() }
-        try connection.setJournalMode(.wal)
-        Output.line("Opened \(path)")
+        let url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw UsageError("\(path) is a directory, not a database file")
+        }
 
-        try connection.execute("""
-            CREATE TABLE IF NOT EXISTS note (
-                id TEXT PRIMARY KEY NOT NULL,
-                title TEXT NOT NULL,
-                body TEXT NOT NULL,
-                updatedAt REAL NOT NULL
-            )
-            """)
-        let existing = try connection.fetchValue("SELECT count(*) FROM note")
-        Output.line("Notes already stored: \(existing?.description ?? "0")")
+        let db = try await BoutiqueDB.open(url: url, migrations: AppMigrations.plan)
+        let applied = try await db.appliedMigrations.map(\.id)
+        Output.line("Opened \(path) — migrations applied: \(applied.joined(separator: ", "))")
+        let start = try await db.databaseActor.currentToken()
 
-        let titles = ["Buy oat milk", "Call the plumber", "Read about WAL mode"]
-        try connection.transaction(.immediate) {
-            for title in titles {
-                try connection.execute(
-                    "INSERT INTO note (id, title, body, updatedAt) VALUES (?, ?, ?, ?)",
-                    [.text(UUID().uuidString.lowercased()), .text(title), .text(""),
-                     .real(Date().timeIntervalSince1970)])
+        let story = DemoStory(db: db)
+        try await story.run()
+
+        Output.line("\nChange log of this run (boutique changes \(path) --since \(start.changeID)):")
+        let end = try await db.databaseActor.currentToken()
+        if end > start {
+            for try await transaction in db.changes(since: start) {
+                Output.line(ChangeFormatting.text(transaction))
+                if transaction.token >= end { break }
             }
         }
-        Output.line("Inserted \(titles.count) notes in one transaction.\n")
-
-        let rows = try connection.fetchRows(
-            "SELECT title, datetime(updatedAt, 'unixepoch') AS updated FROM note ORDER BY updatedAt DESC, title LIMIT 10")
-        Output.line(TableRenderer.render(columns: rows.columns, rows: rows.rows))
+        await db.close()
     }
 }

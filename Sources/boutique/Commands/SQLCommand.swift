@@ -1,4 +1,5 @@
 import BoutiqueDB
+import Foundation
 
 /// `boutique sql FILE "STATEMENTS"`: runs SQL on a database file and prints the last statement's rows.
 enum SQLCommand: Command {
@@ -11,22 +12,55 @@ enum SQLCommand: Command {
         FILE must exist unless --create is given.
         """
 
-    static func run(_ arguments: inout ArgumentParser) throws {
+    @MainActor
+    static func run(_ arguments: inout ArgumentParser) async throws {
         let create = arguments.takeFlag("--create")
         let path = try arguments.takePositional("FILE")
         let sql = try arguments.takePositional("STATEMENT")
         try arguments.finish()
-        let connection = try Connection(path: path, flags: create ? .default : [.readWrite, .noMutex])
-        defer { connection.close() }
-        let statements = try SQLSplitter.split(sql, on: connection)
-        guard let last = statements.last else { throw UsageError("no statement to run") }
-        for statement in statements.dropLast() { try connection.execute(statement) }
-        let result = try connection.fetchRows(last)
+        if !create { _ = try DatabaseFile.openForReading(path).close() }
+
+        // Reads run on a plain read-only connection and leave the file exactly as it was. Anything that
+        // writes goes through BoutiqueDB, in one transaction, so the change log records it like any other
+        // commit.
+        let probe = try Connection(path: ":memory:")
+        let statements = try SQLSplitter.split(sql, on: probe)
+        guard !statements.isEmpty else { throw UsageError("no statement to run") }
+        let result: (columns: [String], rows: [[DatabaseValue]], changes: Int)
+        if !create, try statements.allSatisfy({ try isReadOnly($0, in: path) }) {
+            let connection = try DatabaseFile.openForReading(path)
+            defer { connection.close() }
+            for statement in statements.dropLast() { try connection.execute(statement) }
+            let fetched = try connection.fetchRows(statements[statements.count - 1])
+            result = (fetched.columns, fetched.rows, 0)
+        } else {
+            let db = try await BoutiqueDB.open(url: URL(fileURLWithPath: path), options: .init(multiProcess: true))
+            do {
+                result = try await db.write { conn in
+                    for statement in statements.dropLast() { try conn.connection.execute(statement) }
+                    let fetched = try conn.connection.fetchRows(statements[statements.count - 1])
+                    return (fetched.columns, fetched.rows, conn.connection.changes)
+                }
+            } catch {
+                await db.close()
+                throw error
+            }
+            await db.close()
+        }
         if result.columns.isEmpty {
-            Output.line("ok (\(connection.changes) row\(connection.changes == 1 ? "" : "s") changed)")
+            Output.line("ok (\(result.changes) row\(result.changes == 1 ? "" : "s") changed)")
         } else {
             Output.line(TableRenderer.render(columns: result.columns, rows: result.rows))
         }
+    }
+
+    /// `true` when `statement` only reads (SQLite's own judgement, `sqlite3_stmt_readonly`).
+    static func isReadOnly(_ statement: String, in path: String) throws -> Bool {
+        let connection = try DatabaseFile.openForReading(path)
+        defer { connection.close() }
+        let prepared = try connection.prepare(statement)
+        defer { prepared.finalize() }
+        return prepared.isReadOnly
     }
 }
 

@@ -1,9 +1,12 @@
 import Foundation
 
 /// Writing to standard output and standard error.
+///
+/// Both are written unbuffered, so that a program reading `watch` or `changes --follow` through a pipe
+/// sees each line as soon as it is printed.
 enum Output {
     static func line(_ text: String) {
-        print(text)
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
     static func error(_ text: String) {

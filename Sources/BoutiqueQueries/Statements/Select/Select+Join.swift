@@ -35,7 +35,7 @@ extension Select where Columns: TableDefinition, Output == Columns.Root {
     private func joined<Other: Table, NewOutput>(
         _ other: Select<Other.TableColumns, Other>, kind: String, filtersJoinCondition: Bool,
         on condition: (Columns, Other.TableColumns) -> some QueryExpression<Bool>,
-        decoder: @escaping (inout RowDecoder) throws(BoutiqueError) -> NewOutput
+        decoder: @escaping @Sendable (inout RowDecoder) throws(BoutiqueError) -> NewOutput
     ) -> Select<(Columns, Other.TableColumns), NewOutput> {
         var clauses = self.clauses
         var on = condition(columns, other.columns).queryFragment

@@ -18,13 +18,13 @@ public struct Select<Columns, Output>: QueryStatement {
     /// The column handles the builder's closures receive.
     public let columns: Columns
     @usableFromInline var clauses: SelectClauses
-    @usableFromInline let decoder: (inout RowDecoder) throws(BoutiqueError) -> Output
+    @usableFromInline let decoder: @Sendable (inout RowDecoder) throws(BoutiqueError) -> Output
     public let rowSource: String
 
     @usableFromInline
     init(
         columns: Columns, clauses: SelectClauses, rowSource: String,
-        decoder: @escaping (inout RowDecoder) throws(BoutiqueError) -> Output
+        decoder: @escaping @Sendable (inout RowDecoder) throws(BoutiqueError) -> Output
     ) {
         self.columns = columns
         self.clauses = clauses
@@ -48,7 +48,7 @@ public struct Select<Columns, Output>: QueryStatement {
 
     /// The same clauses with another row type.
     func selecting<NewOutput>(
-        _ selection: QueryFragment, decoder: @escaping (inout RowDecoder) throws(BoutiqueError) -> NewOutput
+        _ selection: QueryFragment, decoder: @escaping @Sendable (inout RowDecoder) throws(BoutiqueError) -> NewOutput
     ) -> Select<Columns, NewOutput> {
         var clauses = self.clauses
         clauses.selection = selection
@@ -81,6 +81,10 @@ public struct Select<Columns, Output>: QueryStatement {
     /// This select as a statement in its own right (the spelling StructuredQueries uses for live queries).
     public func asSelect() -> Self { self }
 }
+
+/// A select is a value that can be handed to another isolation domain (a reader, a live query) when its
+/// column handles can; its row decoder captures nothing.
+extension Select: Sendable where Columns: Sendable {}
 
 extension Table {
     /// Every row of the table.
