@@ -74,6 +74,8 @@ let package = Package(
             linkerSettings: macroLinkerSettings
         ),
         .testTarget(name: "BoutiqueDBTests", dependencies: ["BoutiqueDB", "BoutiqueTestWorker"]),
+        // Runs the built `boutique` executable as a child process.
+        .testTarget(name: "BoutiqueCLITests", dependencies: ["boutique"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -15,7 +15,7 @@ enum Tool {
 
             """
         for command in commands {
-            text += "  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.summary + "\n"
+            text += "  " + command.name.padding(toLength: 12, withPad: " ", startingAt: 0) + command.summary + "\n"
         }
         text += "\nRun `boutique COMMAND --help` for a command's options."
         return text

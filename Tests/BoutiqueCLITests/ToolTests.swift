@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+@Suite("boutique command-line tool")
+struct ToolTests {
+    @Test func helpListsEveryCommand() throws {
+        try withTemporaryDirectory { directory in
+            let result = try ToolProcess.run(["--help"], in: directory)
+            #expect(result.status == 0)
+            for command in ["demo", "sql", "watch", "changes", "migrations", "check"] {
+                #expect(result.output.contains("  \(command) "))
+            }
+            let commandHelp = try ToolProcess.run(["changes", "--help"], in: directory)
+            #expect(commandHelp.status == 0)
+            #expect(commandHelp.output.contains("usage: boutique changes FILE"))
+        }
+    }
+
+    @Test func badArgumentsExitWithTwoAndAMessage() throws {
+        try withTemporaryDirectory { directory in
+            let none = try ToolProcess.run([], in: directory)
+            #expect(none.status == 2)
+            let unknown = try ToolProcess.run(["frobnicate"], in: directory)
+            #expect(unknown.status == 2)
+            #expect(unknown.errorOutput.contains("unknown command 'frobnicate'"))
+            let missing = try ToolProcess.run(["sql"], in: directory)
+            #expect(missing.status == 2)
+            #expect(missing.errorOutput.contains("missing FILE"))
+            let extra = try ToolProcess.run(["check", "a.db", "b.db"], in: directory)
+            #expect(extra.status == 2)
+            #expect(extra.errorOutput.contains("unexpected argument 'b.db'"))
+            #expect(!none.errorOutput.contains("Fatal error"))
+        }
+    }
+
+    @Test func badFilesFailWithOneAndLeaveTheFileAlone() throws {
+        try withTemporaryDirectory { directory in
+            let text = directory.appendingPathComponent("notes.txt")
+            let bytes = Data("this is not a database, just some text that is long enough".utf8)
+            try bytes.write(to: text)
+            for command in [["check", "notes.txt"], ["sql", "notes.txt", "SELECT 1"], ["migrations", "notes.txt"]] {
+                let result = try ToolProcess.run(command, in: directory)
+                #expect(result.status == 1, "\(command)")
+                #expect(result.errorOutput.contains("file is not a database"), "\(command)")
+            }
+            #expect(try Data(contentsOf: text) == bytes)
+            let folder = try ToolProcess.run(["check", "."], in: directory)
+            #expect(folder.status == 2)
+            #expect(folder.errorOutput.contains("is a directory"))
+            let missing = try ToolProcess.run(["changes", "missing.db"], in: directory)
+            #expect(missing.status == 2)
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("missing.db").path))
+        }
+    }
+
+    @Test func demoTellsItsStoryAndContinuesOnTheSecondRun() throws {
+        try withTemporaryDirectory { directory in
+            let first = try ToolProcess.run(["demo"], in: directory)
+            #expect(first.status == 0, "\(first.errorOutput)")
+            #expect(first.output.contains("migrations applied: v1_create_notes, v2_add_pinned_column"))
+            #expect(first.output.contains("Inserted two notes — the live query now shows"))
+            #expect(first.output.contains("oat milk, lemons, coffee"))
+            #expect(first.output.contains("1 note stored in all."))
+            #expect(first.output.contains("update note rowid 1: body=oat milk, lemons, coffee"))
+            #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("boutique-demo.db").path))
+
+            let second = try ToolProcess.run(["demo"], in: directory)
+            #expect(second.status == 0, "\(second.errorOutput)")
+            #expect(second.output.contains("2 notes stored in all."))
+
+            let check = try ToolProcess.run(["check", "boutique-demo.db"], in: directory)
+            #expect(check.status == 0)
+            #expect(check.output.contains("integrity:     ok"))
+            #expect(check.output.contains("journal mode:  wal"))
+            #expect(check.output.contains("turso_cdc v2"))
+            let migrations = try ToolProcess.run(["migrations", "boutique-demo.db"], in: directory)
+            #expect(migrations.output.contains("v2_add_pinned_column"))
+        }
+    }
+
+    @Test func sqlPrintsAnAlignedTableAndLogsWrites() throws {
+        try withTemporaryDirectory { directory in
+            let create = try ToolProcess.run(
+                ["sql", "t.db", "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO t(name) VALUES ('a;b'), ('it''s')",
+                 "--create"], in: directory)
+            #expect(create.status == 0, "\(create.errorOutput)")
+            let select = try ToolProcess.run(["sql", "t.db", "SELECT id, name FROM t ORDER BY id"], in: directory)
+            #expect(select.output == """
+                id | name
+                ---+-----
+                 1 | a;b
+                 2 | it's
+                (2 rows)
+
+                """)
+            let changes = try ToolProcess.run(["changes", "t.db", "--json"], in: directory)
+            #expect(changes.status == 0)
+            let lines = changes.output.split(separator: "\n")
+            let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            let inserted = objects.compactMap { $0?["changes"] as? [[String: Any]] }.flatMap { $0 }
+                .filter { $0["table"] as? String == "t" }
+            #expect(inserted.count == 2)
+            #expect((inserted.last?["after"] as? [String: Any])?["name"] as? String == "it's")
+            let failed = try ToolProcess.run(["sql", "t.db", "INSERT INTO missing VALUES (1)"], in: directory)
+            #expect(failed.status == 1)
+            #expect(failed.errorOutput.contains("no such table: missing"))
+        }
+    }
+
+    @Test func watchReprintsWhenAnotherProcessCommits() throws {
+        try withTemporaryDirectory { directory in
+            _ = try ToolProcess.run(["sql", "w.db", "CREATE TABLE item(name TEXT)", "--create"], in: directory)
+            let watch = try ToolProcess.start(["watch", "w.db", "SELECT count(*) AS n FROM item", "--count", "2"], in: directory)
+            // Give the watcher time to print its first table, then commit from another process.
+            Thread.sleep(forTimeInterval: 1.0)
+            let insert = try ToolProcess.run(["sql", "w.db", "INSERT INTO item VALUES ('one'), ('two')"], in: directory)
+            #expect(insert.status == 0)
+            let result = watch.finish()
+            #expect(result.status == 0, "\(result.errorOutput)")
+            let tables = result.output.components(separatedBy: "\n\n")
+            #expect(tables.count == 2)
+            #expect(tables.first?.contains("0") == true)
+            #expect(tables.last?.contains("2") == true)
+        }
+    }
+}
