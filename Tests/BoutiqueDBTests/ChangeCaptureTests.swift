@@ -52,6 +52,34 @@ import Testing
         await database.close()
     }
 
+    @Test func recordsAreWhatTheRecordEncoderWrites() async throws {
+        let database = try await open()
+        try await database.write { conn in
+            try conn.execute("CREATE TABLE v(id INTEGER PRIMARY KEY, r REAL, n NUMERIC, t TEXT, b BLOB, x, g AS (id * 2))")
+        }
+        // A later transaction: the table's layout is known, so rows are encoded as they are captured.
+        let start = try await database.lastChangeID()
+        let long = String(repeating: "é", count: 100)
+        try await database.write { conn in
+            try conn.execute("INSERT INTO v(id, r, n, t, b, x) VALUES (1, 2, 2.0, 'it''s 🎉', x'00', NULL)")
+            try conn.execute("INSERT INTO v(id, r, n, t, b, x) VALUES (-9223372036854775808, 1e308, '12', ?, zeroblob(300), 9223372036854775807)", [.text(long)])
+            try conn.execute("INSERT INTO v(id, r, n, t, b, x) VALUES (128, -0.0, NULL, '', x'', 0.5)")
+            try conn.execute("DELETE FROM v WHERE id = 128")
+        }
+        let log = try await database.loggedRowChanges(after: start)
+        let rows = try await database.read { conn in try conn.fetchAll("SELECT id, r, n, t, b, x FROM v ORDER BY id DESC") }
+        let raw = try await database.read { conn in
+            try conn.fetchAll("SELECT \"after\" FROM turso_cdc WHERE change_id > ? AND table_name = 'v' AND change_type = 1 ORDER BY change_id", [.integer(start)])
+        }
+        #expect(raw.count == 3 && rows.count == 2)
+        for (index, row) in rows.enumerated() {
+            #expect(raw[index][0] == .blob(RecordEncoder.encode(row.values)), "row \(index)")
+        }
+        #expect(log[0].after == [1, 2.0, 2, "it's 🎉", .blob([0]), nil])
+        #expect(log[3].type == -1 && log[3].before == [128, -0.0, nil, "", .blob([]), 0.5])
+        await database.close()
+    }
+
     @Test func aRollbackLeavesNoTrace() async throws {
         let database = try await open()
         let start = try await database.lastChangeID()

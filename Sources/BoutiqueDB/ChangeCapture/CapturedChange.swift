@@ -7,8 +7,9 @@ import BoutiqueSQLite
 /// ```
 ///
 /// The values are the row's stored columns in table order, as the preupdate hook reports them; which
-/// ones are kept depends on the capture mode. Records are encoded only at commit, when the table's
-/// layout can be read.
+/// ones are kept depends on the capture mode. An insert's or a delete's image is encoded right away
+/// when the table's layout is already known (``encoded``); others are encoded at commit, when the
+/// layout can be read and an update's assigned columns found.
 struct CapturedChange {
     var kind: RowChangeKind
     var table: String
@@ -20,4 +21,7 @@ struct CapturedChange {
     var statement: Int32 = -1
     /// The `updates` flags when they are known without the statement (schema changes): one per column.
     var assigned: [Bool]?
+    /// The record of the image (`after` of an insert, `before` of a delete), already encoded in the
+    /// transaction's captured bytes.
+    var encoded: Range<Int>?
 }

@@ -22,7 +22,7 @@ extension ChangeCapture {
             let changes = schema.changes(to: later)
             self.schema = later
             if !changes.isEmpty {
-                groups.append(CommittedGroup(changes: changes, tables: ["sqlite_schema"], statementTexts: []))
+                groups.append(CommittedGroup(changes: changes, tables: ["sqlite_schema"], statementTexts: [], bytes: []))
             }
         }
         guard !groups.isEmpty else { return }
@@ -37,7 +37,8 @@ extension ChangeCapture {
             try connection.beginTransaction(.immediate)
             let version = try SchemaSnapshot.schemaVersion(connection)
             for group in groups {
-                let rows = try logRows(for: group.changes, texts: group.statementTexts, schemaVersion: version)
+                let rows = try logRows(
+                    for: group.changes, texts: group.statementTexts, bytes: group.bytes, schemaVersion: version, on: connection)
                 guard !rows.isEmpty else {
                     notices.append(CommitNotice(token: nil, tables: group.tables, isExternal: false))
                     continue

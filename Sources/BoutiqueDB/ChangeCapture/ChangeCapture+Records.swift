@@ -4,35 +4,44 @@ extension ChangeCapture {
     /// The log rows for `changes`, encoded as the mode asks, in order.
     ///
     /// ```swift
-    /// let rows = try logRows(for: pending, texts: statementTexts, schemaVersion: version)
+    /// let batch = try logRows(for: pending, texts: statementTexts, bytes: capturedBytes, schemaVersion: version,
+    ///                         on: connection)
     /// ```
-    func logRows(for changes: [CapturedChange], texts: [String], schemaVersion: Int64) throws -> [ChangeLogRow] {
+    ///
+    /// `bytes` holds the records encoded while capturing; the batch keeps them and adds the others.
+    func logRows(
+        for changes: [CapturedChange], texts: [String], bytes: [UInt8], schemaVersion: Int64, on connection: Connection
+    ) throws -> ChangeLogBatch {
         if layoutsVersion != schemaVersion {
             layouts.removeAll()
             layoutsVersion = schemaVersion
+            layoutsAreComplete = false
         }
-        var encoder = RowEncoding(capture: self, texts: texts, schemaVersion: schemaVersion)
-        var rows: [ChangeLogRow] = []
-        rows.reserveCapacity(changes.count + 1)
-        for change in changes { try encoder.append(change, to: &rows) }
-        return rows
+        var encoder = RowEncoding(capture: self, connection: connection, texts: texts, schemaVersion: schemaVersion)
+        var batch = ChangeLogBatch(bytes: bytes)
+        batch.rows.reserveCapacity(changes.count)
+        // A guess at the records' size (a row of a few short columns), to spare most regrowing.
+        batch.bytes.reserveCapacity(bytes.count + changes.count * 48)
+        for change in changes { try encoder.append(change, to: &batch) }
+        return batch
     }
 
     /// The layout of `table` under the current schema, read once per schema version.
-    func layout(of table: String) throws -> TableLayout? {
+    func layout(of table: String, on connection: Connection) throws -> TableLayout? {
         if let known = layouts[table] { return known }
         let read = try TableLayout.read(table, from: connection)
         if let read { layouts[table] = read }
         return read
     }
 
-    /// The `updates` record: C flags, then C values (the new value where flagged, NULL elsewhere).
-    static func updatesRecord(after: [DatabaseValue], flags: [Bool]) -> [UInt8] {
+    /// The values of the `updates` record: C flags, then C values (the new value where flagged, NULL
+    /// elsewhere).
+    static func updatesRecord(after: [DatabaseValue], flags: [Bool]) -> [DatabaseValue] {
         var values: [DatabaseValue] = []
         values.reserveCapacity(after.count * 2)
         for index in after.indices { values.append(flags.indices.contains(index) && flags[index] ? .integer(1) : .integer(0)) }
         for index in after.indices { values.append(flags.indices.contains(index) && flags[index] ? after[index] : .null) }
-        return RecordEncoder.encode(values)
+        return values
     }
 
     /// A column is flagged when the statement assigned it or its value changed (a trigger or a foreign-key
@@ -51,21 +60,37 @@ extension ChangeCapture {
 /// Turns captured changes into log rows for one transaction.
 private struct RowEncoding {
     let capture: ChangeCapture
+    let connection: Connection
+    let mode: ChangeCaptureMode
     let texts: [String]
     let schemaVersion: Int64
     /// The assigned columns of each statement text used so far.
     var assignedByText: [Int32: [String: Set<String>]] = [:]
+    /// The layout of the table of the change before, which most changes share.
+    var lastLayout: (table: String, layout: TableLayout?)?
 
-    init(capture: ChangeCapture, texts: [String], schemaVersion: Int64) {
+    init(capture: ChangeCapture, connection: Connection, texts: [String], schemaVersion: Int64) {
         self.capture = capture
+        self.connection = connection
+        self.mode = capture.mode
         self.texts = texts
         self.schemaVersion = schemaVersion
     }
 
-    var mode: ChangeCaptureMode { capture.mode }
-
-    mutating func append(_ change: CapturedChange, to rows: inout [ChangeLogRow]) throws {
-        let layout = try capture.layout(of: change.table)
+    mutating func append(_ change: CapturedChange, to batch: inout ChangeLogBatch) throws {
+        if let encoded = change.encoded {
+            batch.append(
+                change.kind, table: change.table, id: .integer(change.rowID),
+                encodedBefore: change.kind == .delete ? encoded : nil, encodedAfter: change.kind == .insert ? encoded : nil)
+            return
+        }
+        let layout: TableLayout?
+        if let lastLayout, lastLayout.table == change.table {
+            layout = lastLayout.layout
+        } else {
+            layout = try capture.layout(of: change.table, on: connection)
+            lastLayout = (change.table, layout)
+        }
         let before = try change.before.map { (values) throws(BoutiqueError) in try stored(values, layout, change.table) }
         let after = try change.after.map { (values) throws(BoutiqueError) in try stored(values, layout, change.table) }
         var id = DatabaseValue.integer(change.rowID)
@@ -75,31 +100,30 @@ private struct RowEncoding {
             let oldKey = before.map(layout.keyIdentifier)
             let newKey = after.map(layout.keyIdentifier)
             if change.kind == .update, let oldKey, let newKey, oldKey != newKey {
-                rows.append(row(.delete, table: change.table, id: oldKey, before: before, after: nil, updates: nil))
-                rows.append(row(.insert, table: change.table, id: newKey, before: nil, after: after, updates: nil))
+                append(.delete, table: change.table, id: oldKey, before: before, after: nil, updates: nil, to: &batch)
+                append(.insert, table: change.table, id: newKey, before: nil, after: after, updates: nil, to: &batch)
                 return
             }
             id = (change.kind == .delete ? oldKey : newKey) ?? oldKey ?? .null
         }
-        var updates: [UInt8]?
+        var updates: [DatabaseValue]?
         if mode.recordsUpdates, change.kind == .update, let before, let after {
             let flags = try change.assigned
                 ?? ChangeCapture.flags(
                     before: before, after: after, assigned: assigned(by: change)?[change.table.lowercased()], layout: layout)
             updates = ChangeCapture.updatesRecord(after: after, flags: flags)
         }
-        rows.append(row(change.kind, table: change.table, id: id, before: before, after: after, updates: updates))
+        append(change.kind, table: change.table, id: id, before: before, after: after, updates: updates, to: &batch)
     }
 
-    private func row(
+    /// Adds a row with the images the mode keeps.
+    private func append(
         _ kind: RowChangeKind, table: String, id: DatabaseValue, before: [DatabaseValue]?, after: [DatabaseValue]?,
-        updates: [UInt8]?
-    ) -> ChangeLogRow {
-        ChangeLogRow(
-            type: ChangeLogRow.type(of: kind), table: table, id: id,
-            before: mode.recordsBefore && kind != .insert ? before.map(RecordEncoder.encode) : nil,
-            after: mode.recordsAfter && kind != .delete ? after.map(RecordEncoder.encode) : nil,
-            updates: updates)
+        updates: [DatabaseValue]?, to batch: inout ChangeLogBatch
+    ) {
+        batch.append(
+            kind, table: table, id: id, before: mode.recordsBefore && kind != .insert ? before : nil,
+            after: mode.recordsAfter && kind != .delete ? after : nil, updates: updates)
     }
 
     /// The columns the statement behind `change` assigns, by table.
@@ -107,7 +131,7 @@ private struct RowEncoding {
         guard change.statement >= 0, texts.indices.contains(Int(change.statement)) else { return nil }
         if let known = assignedByText[change.statement] { return known }
         let found = capture.assignedColumns.columns(
-            of: texts[Int(change.statement)], on: capture.connection, schemaVersion: schemaVersion)
+            of: texts[Int(change.statement)], on: connection, schemaVersion: schemaVersion)
         assignedByText[change.statement] = found ?? [:]
         return found
     }

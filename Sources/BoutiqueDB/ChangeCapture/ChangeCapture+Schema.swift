@@ -5,7 +5,7 @@ extension ChangeCapture {
     /// the rows of tables it created that the preupdate hook did not see.
     ///
     /// ```swift
-    /// let all = try withSchemaChanges(pending, from: schemaAtBegin, to: try SchemaSnapshot.read(connection))
+    /// let all = try withSchemaChanges(pending, from: schemaAtBegin, to: try SchemaSnapshot.read(connection), on: connection)
     /// ```
     ///
     /// `sqlite_schema` changes are found by comparison at commit, so their exact place among the row
@@ -14,12 +14,12 @@ extension ChangeCapture {
     /// without calling the preupdate hook: when a table created in the transaction holds other rows than
     /// the captured ones add up to, its captured changes are replaced by inserts of its contents.
     func withSchemaChanges(
-        _ changes: [CapturedChange], from before: SchemaSnapshot, to after: SchemaSnapshot
+        _ changes: [CapturedChange], from before: SchemaSnapshot, to after: SchemaSnapshot, on connection: Connection
     ) throws -> [CapturedChange] {
         var rowChanges = changes
         var schemaChanges = before.changes(to: after)
         for table in after.tablesCreated(since: before) {
-            guard let contents = try contentsIfUncaptured(table, among: rowChanges) else { continue }
+            guard let contents = try contentsIfUncaptured(table, among: rowChanges, on: connection) else { continue }
             rowChanges.removeAll { $0.table.lowercased() == table.lowercased() }
             schemaChanges.append(contentsOf: contents)
         }
@@ -32,7 +32,9 @@ extension ChangeCapture {
 
     /// Inserts for every row of the new table `table`, or `nil` when the captured changes account for
     /// its rows.
-    private func contentsIfUncaptured(_ table: String, among changes: [CapturedChange]) throws -> [CapturedChange]? {
+    private func contentsIfUncaptured(
+        _ table: String, among changes: [CapturedChange], on connection: Connection
+    ) throws -> [CapturedChange]? {
         var net = 0
         let lowered = table.lowercased()
         for change in changes where change.table.lowercased() == lowered {

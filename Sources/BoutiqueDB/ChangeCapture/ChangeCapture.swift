@@ -38,6 +38,7 @@ final class ChangeCapture: WriteTransactionObserver {
         var changes: [CapturedChange]
         var tables: Set<String>
         var statementTexts: [String]
+        var bytes: [UInt8]
     }
 
     let options: ChangeCaptureOptions
@@ -45,13 +46,23 @@ final class ChangeCapture: WriteTransactionObserver {
     let notifier: ChangeNotifier
     /// Whether the external-change monitor runs and needs to tell this process's commits apart.
     let tracksLocalCommits: Bool
-    unowned let connection: Connection
+    /// The connection's handle, for the calls made on every statement.
+    let db: OpaquePointer
+    /// The connection, to take the hooks off when the capture goes first.
+    private weak var attachedConnection: Connection?
     private(set) var trace: StatementTrace?
 
     // The transaction in progress.
     var pending: [CapturedChange] = []
+    /// The records encoded while capturing (see ``CapturedChange/encoded``).
+    var capturedBytes: [UInt8] = []
     var touchedTables: Set<String> = []
     var lastTouchedTable = ""
+    /// Whether ``lastTouchedTable`` is logged (a table of the main database, not the log's own).
+    var lastTableIsLogged = false
+    /// The layout of ``lastTouchedTable`` when it is known for the schema the change sees, so that its
+    /// inserts and deletes are encoded as they are captured.
+    var lastTableLayout: TableLayout?
     var frames: [Frame] = []
     var savepoints: [(name: String, mark: Int)] = []
     var statementTexts: [String] = []
@@ -71,13 +82,17 @@ final class ChangeCapture: WriteTransactionObserver {
     var schemaAtCommit: SchemaSnapshot?
     var layouts: [String: TableLayout] = [:]
     var layoutsVersion: Int64 = -1
+    /// Whether ``layouts`` holds every table of the schema (read at the start of a transaction), not
+    /// only those a commit needed.
+    var layoutsAreComplete = false
     var assignedColumns = AssignedColumns()
     var commitsSincePrune = 0
     /// What `didCommit` announces.
     var notice: CommitNotice?
 
     init(connection: Connection, options: ChangeCaptureOptions, notifier: ChangeNotifier, tracksLocalCommits: Bool) throws {
-        self.connection = connection
+        self.db = try connection.requireHandle()
+        self.attachedConnection = connection
         self.options = options
         self.notifier = notifier
         self.tracksLocalCommits = tracksLocalCommits
@@ -85,19 +100,24 @@ final class ChangeCapture: WriteTransactionObserver {
             try ChangeLogSchema.prepare(connection)
             trace = try StatementTrace(connection: connection, receiver: self)
         }
-        // Weak: the connection keeps these closures, and may outlive the capture while it closes (closing
-        // rolls back an open transaction, which calls the rollback hook).
-        try connection.setCommitHook { [weak self] in
-            self?.transactionWillCommit()
+        // Unowned, not weak: a weak reference would put every retain of the capture on Swift's slow
+        // path, on every row change. The hooks come off in `detach()` or `deinit`, before the capture goes.
+        try connection.setCommitHook { [unowned self] in
+            self.transactionWillCommit()
             return false
         }
-        try connection.setRollbackHook { [weak self] in self?.transactionDidRollBack() }
-        try connection.setPreupdateHook { [weak self] change in self?.capture(change) }
+        try connection.setRollbackHook { [unowned self] in self.transactionDidRollBack() }
+        try connection.setPreupdateHook { [unowned self] change in self.capture(change) }
     }
 
-    /// Detaches from the connection (the database is closing).
+    deinit {
+        detach()
+    }
+
+    /// Takes the hooks and the trace off the connection (the database is closing).
     func detach() {
         trace = nil
+        guard let connection = attachedConnection, !connection.isClosed else { return }
         try? connection.setPreupdateHook(nil)
         try? connection.setCommitHook(nil)
         try? connection.setRollbackHook(nil)
@@ -110,8 +130,19 @@ final class ChangeCapture: WriteTransactionObserver {
         committedGroups.removeAll()
         isInManagedTransaction = true
         schemaVersionAtBegin = try SchemaSnapshot.schemaVersion(connection)
-        if mode.writesLog, schema?.version != schemaVersionAtBegin {
+        guard mode.writesLog else { return }
+        if schema?.version != schemaVersionAtBegin {
             schema = try SchemaSnapshot.read(connection)
+        }
+        if layoutsVersion != schemaVersionAtBegin || !layoutsAreComplete, let schema {
+            // Read once per schema: then the hook can encode as it captures.
+            layouts.removeAll()
+            layoutsVersion = schemaVersionAtBegin
+            layoutsAreComplete = true
+            for object in schema.objects.values where object.values.first == .text("table") {
+                guard case .text(let table) = object.values[1] else { continue }
+                if let layout = try TableLayout.read(table, from: connection) { layouts[table] = layout }
+            }
         }
     }
 
@@ -129,11 +160,12 @@ final class ChangeCapture: WriteTransactionObserver {
         if version != schemaVersionAtBegin, let before = schema {
             let after = try SchemaSnapshot.read(connection)
             schemaAtCommit = after
-            changes = try withSchemaChanges(changes, from: before, to: after)
+            changes = try withSchemaChanges(changes, from: before, to: after, on: connection)
         }
         isWritingLog = true
         defer { isWritingLog = false }
-        let rows = try logRows(for: changes, texts: statementTexts, schemaVersion: version)
+        let rows = try logRows(
+            for: changes, texts: statementTexts, bytes: capturedBytes, schemaVersion: version, on: connection)
         guard !rows.isEmpty else {
             if !touchedTables.isEmpty { notice = CommitNotice(token: nil, tables: touchedTables, isExternal: false) }
             expectsManagedCommit = true
@@ -169,8 +201,11 @@ final class ChangeCapture: WriteTransactionObserver {
     /// Forgets the transaction in progress.
     func resetTransaction() {
         pending.removeAll(keepingCapacity: pending.count < 4096)
+        capturedBytes.removeAll(keepingCapacity: capturedBytes.count < 65536)
         touchedTables.removeAll()
         lastTouchedTable = ""
+        lastTableIsLogged = false
+        lastTableLayout = nil
         frames.removeAll()
         savepoints.removeAll()
         statementTexts.removeAll()

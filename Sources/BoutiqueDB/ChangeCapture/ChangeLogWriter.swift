@@ -4,41 +4,53 @@ import Foundation
 /// Appends a transaction's rows to `turso_cdc`, inside that transaction.
 ///
 /// ```swift
-/// let token = try ChangeLogWriter.append(rows, on: writer)   // the COMMIT row's change_id
+/// let token = try ChangeLogWriter.append(batch, firstID: try ChangeLogWriter.nextID(on: writer),
+///                                        time: ChangeLogWriter.now(), on: writer)   // the COMMIT row's id
 /// ```
 ///
-/// Ids are given explicitly, from the larger of the AUTOINCREMENT counter and the largest id present,
-/// so that the transaction id (the first row's id) is known before the first row is written and no
-/// row needs a second write. Explicit ids keep `sqlite_sequence` current as AUTOINCREMENT requires.
+/// The transaction id (the first row's id) must be in every row, so it is computed before the first
+/// row is written: AUTOINCREMENT gives the next row the larger of its counter and the largest id
+/// present, plus one, and the rows of one statement consecutive ids after it (the write lock is held,
+/// so nobody else inserts). The ids are left to SQLite, which appends fastest that way, and checked
+/// once at the end. Rows go 64 to a statement, records bound in place from the batch's buffer.
 enum ChangeLogWriter {
-    /// How many rows one `INSERT` carries: fewer statement executions for large transactions.
-    private static let batch = 32
+    private static let rowsPerStatement = 64
 
-    /// Writes `rows` and a COMMIT row, returning the COMMIT row's `change_id`.
-    static func append(_ rows: [ChangeLogRow], firstID: Int64, time: Int64, on connection: Connection) throws -> Int64 {
-        let commitID = firstID + Int64(rows.count)
-        var index = 0
-        var all = rows
-        all.append(.commit)
-        while index < all.count {
-            let count = min(batch, all.count - index)
-            let statement = try connection.cachedStatement(insertSQL(rows: count))
-            var parameter: Int32 = 1
-            for offset in 0..<count {
-                let row = all[index + offset]
-                try statement.bind(firstID + Int64(index + offset), at: parameter)
-                try statement.bind(time, at: parameter + 1)
-                try statement.bind(firstID, at: parameter + 2)
-                try statement.bind(row.type, at: parameter + 3)
-                if let table = row.table { try statement.bind(table, at: parameter + 4) } else { try statement.bindNull(at: parameter + 4) }
-                try statement.bind(row.id, at: parameter + 5)
-                try bind(row.before, statement, parameter + 6)
-                try bind(row.after, statement, parameter + 7)
-                try bind(row.updates, statement, parameter + 8)
-                parameter += 9
+    /// Writes `batch` and a COMMIT row, returning the COMMIT row's `change_id`.
+    static func append(_ batch: ChangeLogBatch, firstID: Int64, time: Int64, on connection: Connection) throws -> Int64 {
+        let commitID = firstID + Int64(batch.count)
+        try batch.bytes.withUnsafeBytes { bytes in
+            var index = 0
+            while index < batch.rows.count {
+                let count = min(rowsPerStatement, batch.rows.count - index)
+                let statement = try connection.cachedStatement(count == rowsPerStatement ? fullInsertSQL : insertSQL(rows: count))
+                try statement.bind(time, at: 1)
+                try statement.bind(firstID, at: 2)
+                var parameter: Int32 = 3
+                for row in batch.rows[index..<index + count] {
+                    try statement.bind(row.type, at: parameter)
+                    try statement.bindTextNoCopy(
+                        UnsafeBufferPointer(rebasing: bytes.assumingMemoryBound(to: UInt8.self)[row.table]), at: parameter + 1)
+                    try statement.bind(row.id, at: parameter + 2)
+                    try bind(row.before, of: bytes, to: statement, at: parameter + 3)
+                    try bind(row.after, of: bytes, to: statement, at: parameter + 4)
+                    try bind(row.updates, of: bytes, to: statement, at: parameter + 5)
+                    parameter += 6
+                }
+                try statement.run()
+                // Nothing may keep pointing into the buffer once this closure returns.
+                try statement.clearBindings()
+                index += count
             }
-            try statement.run()
-            index += count
+        }
+        let commit = try connection.cachedStatement(
+            "INSERT INTO turso_cdc(change_time, change_txn_id, change_type) VALUES (?, ?, 2)")
+        try commit.bind(time, at: 1)
+        try commit.bind(firstID, at: 2)
+        try commit.run()
+        guard connection.lastInsertRowID == commitID else {
+            throw BoutiqueError.invalidArgument(
+                "turso_cdc numbered the transaction's COMMIT row \(connection.lastInsertRowID), not \(commitID)")
         }
         return commitID
     }
@@ -58,17 +70,22 @@ enum ChangeLogWriter {
         Int64(Date().timeIntervalSince1970.rounded(.down))
     }
 
-    private static func bind(_ bytes: [UInt8]?, _ statement: Statement, _ index: Int32) throws(SQLiteError) {
-        guard let bytes else {
+    private static func bind(
+        _ range: Range<Int>?, of bytes: UnsafeRawBufferPointer, to statement: Statement, at index: Int32
+    ) throws(SQLiteError) {
+        guard let range else {
             try statement.bindNull(at: index)
             return
         }
-        try statement.bind(bytes, at: index)
+        try statement.bindNoCopy(UnsafeRawBufferPointer(rebasing: bytes[range]), at: index)
     }
 
+    /// The statement for a full batch, built once.
+    private static let fullInsertSQL = insertSQL(rows: rowsPerStatement)
+
     private static func insertSQL(rows: Int) -> String {
-        let one = "(?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        return "INSERT INTO turso_cdc(change_id, change_time, change_txn_id, change_type, table_name, id, \"before\", \"after\", updates) VALUES "
+        let one = "(?1, ?2, ?, ?, ?, ?, ?, ?)"
+        return "INSERT INTO turso_cdc(change_time, change_txn_id, change_type, table_name, id, \"before\", \"after\", updates) VALUES "
             + Array(repeating: one, count: rows).joined(separator: ", ")
     }
 }

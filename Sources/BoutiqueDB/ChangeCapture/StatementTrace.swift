@@ -18,25 +18,18 @@ import CSQLite
 /// This is the one place outside `BoutiqueSQLite` that calls the C API directly: the connection layer
 /// wraps no trace hook yet. It touches only the writer connection, on the writer's thread.
 final class StatementTrace {
-    /// The C callback's context. It holds the receiver weakly, so a callback arriving while the capture
-    /// is being torn down finds nobody instead of freed memory.
-    private final class Context {
-        weak var receiver: ChangeCapture?
-        init(_ receiver: ChangeCapture) { self.receiver = receiver }
-    }
-
-    private let context: Unmanaged<Context>
     private weak var connection: Connection?
 
+    /// Installs the trace. `receiver` must remove it (by releasing this object) before it goes away:
+    /// SQLite holds the receiver unretained, because a weak reference would put every retain of the
+    /// capture on Swift's slow path, twice per statement.
     init(connection: Connection, receiver: ChangeCapture) throws(SQLiteError) {
         let db = try connection.requireHandle()
-        let context = Unmanaged.passRetained(Context(receiver))
-        self.context = context
         self.connection = connection
         let mask = UInt32(SQLITE_TRACE_STMT) | UInt32(SQLITE_TRACE_PROFILE)
         let rc = sqlite3_trace_v2(db, mask, { event, context, statement, detail in
             guard let context, let statement else { return 0 }
-            guard let receiver = Unmanaged<Context>.fromOpaque(context).takeUnretainedValue().receiver else { return 0 }
+            let receiver = Unmanaged<ChangeCapture>.fromOpaque(context).takeUnretainedValue()
             let stmt = OpaquePointer(statement)
             if event == UInt32(SQLITE_TRACE_STMT) {
                 guard let detail else { return 0 }
@@ -45,18 +38,15 @@ final class StatementTrace {
                 receiver.statementEnded(stmt)
             }
             return 0
-        }, context.toOpaque())
+        }, Unmanaged.passUnretained(receiver).toOpaque())
         guard rc == SQLITE_OK else {
-            context.release()
             throw SQLiteError(.error, message: "could not install the statement trace (\(rc))")
         }
     }
 
     deinit {
-        // Removed before the context goes, so SQLite never calls back with a released pointer. A
-        // connection that already closed has dropped its trace with its handle.
+        // A connection that already closed has dropped its trace with its handle.
         if let db = connection?.handle { sqlite3_trace_v2(db, 0, nil, nil) }
-        context.release()
     }
 
     /// Whether `statement` is between its first step and its end (a `RETURNING` statement whose rows
@@ -73,8 +63,9 @@ final class StatementTrace {
     /// The connection's count of rows changed by statements that completed (`sqlite3_total_changes64`).
     ///
     /// A statement that fails and is undone adds nothing to it, though the preupdate hook saw its rows.
-    static func totalChanges(_ connection: Connection) -> Int64 {
-        guard let db = connection.handle else { return 0 }
-        return sqlite3_total_changes64(db)
+    /// Takes the raw handle: it is read twice per statement, and going through the `Connection` object
+    /// would cost more than the read.
+    static func totalChanges(_ db: OpaquePointer) -> Int64 {
+        sqlite3_total_changes64(db)
     }
 }

@@ -9,8 +9,8 @@ import BoutiqueSQLite
 /// ```
 ///
 /// A record holds one value per stored column in table order; virtual generated columns are computed
-/// on read and are not in it.
-struct TableLayout {
+/// on read and are not in it. A class, so that looking one up for each change copies no arrays.
+final class TableLayout: Sendable {
     /// The stored columns, in table order, lowercased for lookups.
     let storedColumns: [String]
     /// The stored columns as the schema spells them.
@@ -25,6 +25,22 @@ struct TableLayout {
     let isWithoutRowID: Bool
     /// The positions, among the stored columns, of the primary key's columns, in key order.
     let primaryKeyPositions: [Int]
+    /// Whether any stored column has REAL affinity.
+    let hasRealColumns: Bool
+
+    init(
+        storedColumns: [String], storedColumnNames: [String], realAffinity: [Bool], columnCount: Int,
+        virtualPositions: [Int], isWithoutRowID: Bool, primaryKeyPositions: [Int]
+    ) {
+        self.storedColumns = storedColumns
+        self.storedColumnNames = storedColumnNames
+        self.realAffinity = realAffinity
+        self.columnCount = columnCount
+        self.virtualPositions = virtualPositions
+        self.isWithoutRowID = isWithoutRowID
+        self.primaryKeyPositions = primaryKeyPositions
+        self.hasRealColumns = realAffinity.contains(true)
+    }
 
     /// The layout of the stored columns of `sqlite_schema` itself.
     static let schemaTable = TableLayout(
@@ -79,6 +95,7 @@ struct TableLayout {
     func storedValues(_ values: [DatabaseValue], table: String) throws(BoutiqueError) -> [DatabaseValue] {
         var stored: [DatabaseValue]
         if values.count == storedColumns.count {
+            guard hasRealColumns else { return values }
             stored = values
         } else if values.count == columnCount {
             let virtual = Set(virtualPositions)

@@ -16,7 +16,9 @@
 /// the refresh ``LiveQueryState/error``. Observing stops when the owner goes away.
 ///
 /// Why the query is an argument: an attribute cannot take a trailing closure, so the seed's
-/// `@LiveQuery(db) { … }` is written `@LiveQuery(db, { … })`, or `@LiveQuery(db, query)`.
+/// `@LiveQuery(db) { … }` is written `@LiveQuery(db, { … })`, or `@LiveQuery(db, query)`. Either way
+/// the query is built once, off the main actor, when the first fetch runs: query values are not
+/// `Sendable`, and a closure given to the builder on the main actor would belong to it.
 @MainActor
 @propertyWrapper
 public struct LiveQuery<Element: Sendable> {

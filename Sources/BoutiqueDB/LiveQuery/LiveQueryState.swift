@@ -54,8 +54,9 @@ public final class LiveQueryState<Value: Sendable> {
         if isLoading { isLoading = false }
     }
 
-    /// How many times the query ran (the first fetch included).
-    var fetchCount: Int { observation.fetchCount }
+    /// How many times the query ran, the first fetch included: commits to tables it does not read
+    /// leave it unchanged.
+    public var fetchCount: Int { observation.fetchCount }
 
     /// The tables the query reads, once known.
     var region: ReadRegion? { observation.region }
