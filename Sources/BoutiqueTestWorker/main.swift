@@ -6,6 +6,7 @@
 //     BoutiqueTestWorker open <path> [--as-nobody]
 //     BoutiqueTestWorker write-until-killed <path>
 //     BoutiqueTestWorker stamp <path> stamp|other <count> [--pause <seconds>]
+//     BoutiqueTestWorker ledger-until-killed | load | hold-exclusive … (see ReliabilityWorkerCommand)
 //
 // It prints one line: `ok ...`, or `error: ...` (with `error: sql <extended code>` for SQLite errors)
 // and exits with status 1.
@@ -24,6 +25,8 @@ do {
     let output: String
     if let changeCommand = try ChangeWorkerCommand(arguments: arguments) {
         output = try await changeCommand.run()
+    } else if let reliabilityCommand = try ReliabilityWorkerCommand(arguments: arguments) {
+        output = try await reliabilityCommand.run()
     } else {
         output = try await WorkerCommand(arguments: arguments).run()
     }
