@@ -1,0 +1,266 @@
+import BoutiqueDB
+import Foundation
+import Testing
+
+/// Bad input of every kind gets a typed ``BoutiqueError`` (or is stored verbatim, for values) and loses
+/// nothing that was there before.
+@Suite struct ReliabilityBadInputTests {
+    static let hostile = [
+        "", "'", "''", "\"", "it's", "'; DROP TABLE sweepItem; --", "') OR 1=1 --", "x' OR '1'='1", "%", "_", "%_%",
+        "\\", "?", "?1", ":name", "@name", "$name", "NULL", "a\u{0}b", "\u{0}", "/* open comment", "*/", "--",
+        ";", "\n\r\t", "\u{202E}reversed", "e\u{301}", "🙂👩‍👩‍👧", "İ", String(repeating: "x'", count: 5_000),
+    ]
+
+    @Test func hostileStringsInEveryValuePositionAreValuesAndChangeNothingElse() async throws {
+        let database = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SweepMigrations.plan)
+        try await database.write { conn in
+            try conn.execute("INSERT INTO keep(id, value) VALUES (1, 'kept')")
+            for (index, value) in Self.hostile.enumerated() {
+                try SweepItem.insert { SweepItem(id: index, name: value, note: value) }.execute(conn.connection)
+            }
+        }
+        try await database.write { conn in
+            for (index, value) in Self.hostile.enumerated() {
+                try SweepItem.update { $0.note = String?.some(value + value) }.where { $0.name == value }.execute(conn.connection)
+                let found = try SweepItem.where { $0.name == value }.fetchAll(conn.connection)
+                #expect(found == [SweepItem(id: index, name: value, note: value + value)], "value \(index)")
+                // Ordered by a bound comparison: the one matching row sorts last.
+                let ordered = try SweepItem.all.order { $0.name == value }.order { $0.id }.fetchAll(conn.connection)
+                #expect(ordered.last?.id == index, "value \(index)")
+                let concatenated = try SweepItem.all.order { $0.name.concat(value) }.order { $0.id }
+                    .select { $0.id }.fetchAll(conn.connection)
+                #expect(concatenated.count == Self.hostile.count)
+            }
+        }
+        let count = Self.hostile.count
+        let limits: [(Int, Int?, Int)] = [
+            (.max, nil, count), (.min, nil, count), (-1, nil, count), (0, nil, 0), (3, .max, 0), (3, .min, 3),
+            (.max, count - 2, 2), (-1, -5, count),
+        ]
+        for (limit, offset, expected) in limits {
+            let rows = try await database.read { conn in
+                try SweepItem.all.order { $0.id }.limit(limit, offset: offset).fetchAll(conn.connection)
+            }
+            #expect(rows.count == expected, "limit \(limit) offset \(String(describing: offset))")
+        }
+        let stored = try await database.read { conn in try SweepItem.all.order { $0.id }.fetchAll(conn.connection) }
+        #expect(stored.map(\.name) == Self.hostile)
+        #expect(stored.map(\.note) == Self.hostile.map { $0 + $0 })
+        #expect(try await database.read { conn in try conn.fetchAll("SELECT id, value FROM keep").map { Array($0) } }
+            == [[.integer(1), .text("kept")]])
+        let tables = try await database.read { conn in
+            try conn.fetchAll("SELECT name FROM sqlite_schema WHERE type = 'table' AND name IN ('sweepItem', 'keep') ORDER BY name")
+                .map { "\($0[0])" }
+        }
+        #expect(tables.count == 2)
+
+        // A hostile value that breaks a constraint fails the whole write with a typed error.
+        let error = await #expect(throws: BoutiqueError.self) {
+            try await database.write { conn in
+                try SweepItem.insert { SweepItem(id: 1_000, name: "new", note: nil) }.execute(conn.connection)
+                try SweepItem.insert { SweepItem(id: 1_001, name: Self.hostile[5], note: nil) }.execute(conn.connection)
+            }
+        }
+        #expect(error?.resultCode?.primary == .constraint)
+        #expect(try await database.read { conn in try conn.count("sweepItem") } == Int64(count))
+        await database.close()
+    }
+
+    /// 100 MB without change capture; with it (the default), 8 MB, because the change log's copy of a large
+    /// value costs about half a second per megabyte in a debug build.
+    @Test(.serialized, arguments: [(ChangeCaptureMode.off, 100), (.full, 8)])
+    func aLargeBlobIsStoredOrRefusedWithoutCrashingOrExhaustingMemory(capture: ChangeCaptureMode, megabytes: Int) async throws {
+        let directory = try TemporaryDirectory()
+        let database = try await DatabaseActor.open(
+            url: directory.file("blob.db"), migrations: SweepMigrations.plan,
+            options: .init(changeCapture: .init(mode: capture)))
+        let started = Date()
+        let size = megabytes * 1024 * 1024
+        let residentBefore = ProcessMemory.residentBytes()
+        ProcessMemory.resetPeak()
+        var outcome: Result<Void, BoutiqueError> = .success(())
+        do {
+            try await database.write { conn in
+                var blob = [UInt8](repeating: 0xAB, count: size)
+                blob[size - 1] = 0xCD
+                try conn.execute("INSERT INTO blobs(id, data) VALUES (1, ?)", [.blob(blob)])
+            }
+        } catch let error as BoutiqueError {
+            outcome = .failure(error)
+        }
+        switch outcome {
+        case .success:
+            let check = try await database.read { conn in
+                try conn.fetchAll("SELECT length(data), hex(substr(data, -2)) FROM blobs WHERE id = 1").map { Array($0) }
+            }
+            #expect(check == [[.integer(Int64(size)), .text("ABCD")]])
+        case .failure(let error):
+            // A refusal must be a clear SQLite limit, and the table must be as it was.
+            #expect(error.resultCode?.primary == .tooBig, "\(error)")
+            #expect(try await database.read { conn in try conn.count("blobs") } == 0)
+        }
+        try await database.write { conn in try conn.execute("INSERT INTO keep(id, value) VALUES (1, 'after')") }
+        await database.close()
+        let growth = ProcessMemory.peakBytes() - residentBefore
+        // The blob, the statement's and the change log's copies of it, with room to spare; far below what
+        // a copy per byte or per row would hold. (Other tests run alongside, hence the margin.)
+        #expect(growth < 1024 * 1024 * 1024, "peak resident memory grew by \(growth / 1024 / 1024) MB")
+        print("reliability blob (\(capture)): \(megabytes) MB \(outcome.isSuccess ? "stored" : "refused"), peak memory +\(growth / 1024 / 1024) MB, \(Date().timeIntervalSince(started)) s")
+    }
+
+    @Test(arguments: [0.5, 0.25, 0.05])
+    func aTruncatedDatabaseFileIsRefusedOrFailsReadingAndIsNotMadeWorse(fraction: Double) async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("truncated.db")
+        let database = try await DatabaseActor.open(url: url, migrations: SweepMigrations.plan)
+        try await database.write { conn in
+            for index in 0..<2_000 {
+                try conn.execute("INSERT INTO sweepItem(id, name, note) VALUES (?, ?, ?)",
+                    [.integer(Int64(index)), .text("item \(index)"), .text(String(repeating: "n", count: 200))])
+            }
+        }
+        await database.close()
+        for file in Reliability.files(of: url.path).dropFirst() { try? FileManager.default.removeItem(atPath: file) }
+        let whole = try #require(contents(of: url))
+        let truncated = whole.prefix(Int(Double(whole.count) * fraction))
+        try truncated.write(to: url)
+
+        let error = await #expect(throws: BoutiqueError.self) {
+            let reopened = try await DatabaseActor.open(url: url, migrations: SweepMigrations.plan)
+            defer { Task { await reopened.close() } }
+            _ = try await reopened.read { conn in try conn.fetchAll("SELECT * FROM sweepItem") }
+            _ = try await reopened.read { conn in try conn.fetchAll("PRAGMA integrity_check").map { "\($0[0])" } }
+                .filter { $0 != "ok" }.first.map { throw BoutiqueError.sql(code: .init(rawValue: 11), message: .init($0)) }
+        }
+        #expect([.corrupt, .notADatabase].contains(error?.resultCode?.primary), "\(String(describing: error))")
+        #expect(contents(of: url)?.prefix(truncated.count) == truncated, "the damaged file was rewritten")
+    }
+
+    @Test func aPathThatIsADirectoryIsRefused() async throws {
+        let directory = try TemporaryDirectory()
+        let folder = directory.file("folder.db")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        try Data("keep".utf8).write(to: folder.appendingPathComponent("inside.txt"))
+        let error = await #expect(throws: BoutiqueError.self) {
+            try await DatabaseActor.open(url: folder, migrations: SweepMigrations.plan)
+        }
+        #expect(error?.resultCode != nil, "\(String(describing: error))")
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["inside.txt"])
+    }
+
+    @Test func aDatabaseAnotherProcessHoldsExclusivelyBeyondTheBusyTimeoutFailsTypedAndLosesNothing() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("locked.db")
+        let database = try await DatabaseActor.open(
+            url: url, migrations: SweepMigrations.plan, options: .init(multiProcess: true, busyTimeout: .milliseconds(200)))
+        try await database.write { conn in try conn.execute("INSERT INTO keep(id, value) VALUES (1, 'before')") }
+
+        let holder = try Worker.start(["hold-exclusive", url.path, "3"])
+        let locked = await Reliability.poll(seconds: 20) { holder.output.contains("locked") }
+        try #require(locked, "the other process did not take the lock: \(holder.output)")
+        await #expect(throws: BoutiqueError.transactionInProgress) {
+            try await database.write { conn in try conn.execute("INSERT INTO keep(id, value) VALUES (2, 'blocked')") }
+        }
+        // Readers of a WAL file do not wait for the writer's lock.
+        #expect(try await database.read { conn in try conn.count("keep") } == 1)
+        let outcome = try await withTimeout(20) { await Worker.finish(holder) }
+        #expect(outcome.status == 0 && outcome.output.hasSuffix("ok released"), "\(outcome)")
+
+        try await database.write { conn in try conn.execute("INSERT INTO keep(id, value) VALUES (2, 'after')") }
+        let rows = try await database.read { conn in try conn.fetchAll("SELECT id, value FROM keep ORDER BY id").map { Array($0) } }
+        #expect(rows == [[.integer(1), .text("before")], [.integer(2), .text("after")]])
+        await database.close()
+    }
+
+    @Test func aMigrationThatThrowsHalfWayLeavesRowsAndChangeLogAsTheyWere() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("migrating.db")
+        let database = try await DatabaseActor.open(url: url, migrations: SweepMigrations.plan)
+        try await database.write { conn in
+            for index in 0..<50 {
+                try conn.execute("INSERT INTO sweepItem(id, name, note) VALUES (?, ?, NULL)",
+                    [.integer(Int64(index)), .text("item \(index)")])
+            }
+        }
+        let snapshot = { @Sendable (database: DatabaseActor) async throws -> [[DatabaseValue]] in
+            try await database.read { conn in
+                try conn.fetchAll("SELECT id, name, note FROM sweepItem ORDER BY id").map { Array($0) }
+                    + conn.fetchAll("SELECT * FROM turso_cdc ORDER BY change_id").map { Array($0) }
+                    + conn.fetchAll("SELECT name, sql FROM sqlite_schema ORDER BY name").map { Array($0) }
+            }
+        }
+        let before = try await snapshot(database)
+        await database.close()
+
+        struct HalfWay: Error {}
+        let failing = BoutiqueMigrationPlan {
+            SweepMigrations.plan
+            BoutiqueMigration("v2_reshape") { conn in
+                try conn.execute("UPDATE sweepItem SET note = 'rewritten'")
+                try conn.execute("DELETE FROM sweepItem WHERE id % 2 = 0")
+                try conn.execute("ALTER TABLE sweepItem ADD COLUMN extra TEXT")
+                try conn.execute("CREATE TABLE extra(id INTEGER PRIMARY KEY)")
+                throw HalfWay()
+            }
+        }
+        let error = await #expect(throws: BoutiqueError.self) {
+            try await DatabaseActor.open(url: url, migrations: failing)
+        }
+        guard case .migrationFailed(let id, _)? = error else {
+            Issue.record("expected migrationFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(id == "v2_reshape")
+        let reopened = try await DatabaseActor.open(url: url, migrations: SweepMigrations.plan)
+        #expect(try await snapshot(reopened) == before)
+        #expect(try await reopened.appliedMigrations().map(\.id) == ["v1_sweep"])
+        await reopened.close()
+    }
+}
+
+@Table("sweepItem")
+struct SweepItem: Sendable, Equatable {
+    let id: Int
+    var name: String
+    var note: String?
+}
+
+enum SweepMigrations {
+    static let plan = BoutiqueMigrationPlan {
+        BoutiqueMigration("v1_sweep") { conn in
+            try conn.execute("CREATE TABLE sweepItem(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, note TEXT)")
+            try conn.execute("CREATE TABLE keep(id INTEGER PRIMARY KEY, value TEXT NOT NULL)")
+            try conn.execute("CREATE TABLE blobs(id INTEGER PRIMARY KEY, data BLOB)")
+        }
+    }
+}
+
+/// The test process's resident memory, from `/proc/self` (0 where it does not exist).
+enum ProcessMemory {
+    /// Starts a new peak (Linux: writing 5 to `clear_refs` resets `VmHWM`).
+    static func resetPeak() {
+        try? Data("5".utf8).write(to: URL(fileURLWithPath: "/proc/self/clear_refs"))
+    }
+
+    /// The peak resident memory since the last reset, from `VmHWM` in `/proc/self/status`.
+    static func peakBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
+        return kilobytes * 1024
+    }
+
+    static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
+
+extension Result {
+    var isSuccess: Bool { if case .success = self { true } else { false } }
+}
