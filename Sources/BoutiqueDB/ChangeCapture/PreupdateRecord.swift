@@ -8,9 +8,10 @@ import CSQLite
 /// let encoded = PreupdateRecord.append(db, old: false, layout: layout, to: &bytes)
 /// ```
 ///
-/// The same record ``RecordEncoder`` writes for the same values (built from ``SerialType`` and
-/// ``SQLiteVarint``, and checked against it in the tests), without making a ``DatabaseValue`` of each
-/// column first: a bulk insert logs every row, and that detour cost more than the insert itself.
+/// The same record ``RecordEncoder`` writes for the same values (the serial types of ``SerialType``,
+/// varints as ``SQLiteVarint`` writes them; checked against `RecordEncoder` in the tests), without
+/// making a ``DatabaseValue`` of each column first: a bulk insert logs every row, and that detour cost
+/// more than the insert itself.
 /// Like ``TableLayout/storedValues(_:table:)`` it turns a REAL column's whole number, which SQLite
 /// stores as an integer, back into a REAL. It reads the connection only while the hook runs, which
 /// SQLite allows; it belongs beside ``PreupdateChange`` in the connection layer.
@@ -21,87 +22,159 @@ enum PreupdateRecord {
         let count = Int(sqlite3_preupdate_count(db))
         let stored = layout.storedColumns.count
         guard count >= stored, count <= 2000 else { return false }
-        return withUnsafeTemporaryAllocation(of: OpaquePointer?.self, capacity: count) { values in
+        return withUnsafeTemporaryAllocation(of: Column.self, capacity: count) { columns in
             // SQLite reports a table with virtual columns by storage position and answers SQLITE_RANGE
             // past the stored ones; a SQLite that reported every column would answer it for the virtual
             // ones. Either way the values that read are the stored columns, in order.
             var found = 0
+            var serialTypesLength = 0
+            var bodyLength = 0
             for index in 0..<count {
                 var value: OpaquePointer?
                 let rc = old ? sqlite3_preupdate_old(db, Int32(index), &value) : sqlite3_preupdate_new(db, Int32(index), &value)
                 if rc == SQLITE_RANGE { continue }
                 guard rc == SQLITE_OK, found < stored else { return false }
-                values[found] = value
+                let column = Column(value, real: layout.realAffinity[found])
+                columns.initializeElement(at: found, to: column)
+                serialTypesLength += SQLiteVarint.encodedLength(column.serialType)
+                bodyLength += column.bodyLength
                 found += 1
             }
             guard found == stored else { return false }
-            var serialTypesLength = 0
-            for column in 0..<stored {
-                serialTypesLength += SQLiteVarint.encodedLength(serialType(values[column], real: layout.realAffinity[column]).rawValue)
-            }
             let headerSize = Self.headerSize(serialTypesLength: serialTypesLength)
-            let start = bytes.count
-            SQLiteVarint.append(UInt64(headerSize), to: &bytes)
-            for column in 0..<stored {
-                SQLiteVarint.append(serialType(values[column], real: layout.realAffinity[column]).rawValue, to: &bytes)
-            }
-            for column in 0..<stored {
-                appendBody(values[column], real: layout.realAffinity[column], to: &bytes)
-            }
-            guard bytes.count - start >= headerSize else {
-                bytes.removeSubrange(start...)
-                return false
+            let total = headerSize + bodyLength
+            // Written into scratch memory, then appended in one go: appending byte by byte checked the
+            // array's capacity and uniqueness for every byte.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { scratch in
+                guard let base = scratch.baseAddress else { return }
+                var writer = Writer(base: base, end: base + total)
+                writer.varint(UInt64(headerSize))
+                for index in 0..<stored { writer.varint(columns[index].serialType) }
+                for index in 0..<stored { columns[index].writeBody(to: &writer) }
+                bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: writer.base - base))
             }
             return true
         }
     }
 
-    /// The serial type of one value; an integer in a REAL column is written as the REAL it reads as.
-    private static func serialType(_ value: OpaquePointer?, real: Bool) -> SerialType {
-        switch sqlite3_value_type(value) {
-        case SQLITE_INTEGER: return real ? .float64 : .integer(sqlite3_value_int64(value))
-        case SQLITE_FLOAT: return sqlite3_value_double(value).isNaN ? .null : .float64
-        case SQLITE_TEXT:
-            _ = sqlite3_value_text(value)
-            return .text(byteCount: Int(sqlite3_value_bytes(value)))
-        case SQLITE_BLOB: return .blob(byteCount: Int(sqlite3_value_bytes(value)))
-        default: return .null
+    /// One column's value with its serial type, read once.
+    private struct Column {
+        let value: OpaquePointer?
+        let type: Int32
+        let serialType: UInt64
+        let bodyLength: Int
+        /// The integer, or for a REAL the bits, to write.
+        let bits: UInt64
+
+        init(_ value: OpaquePointer?, real: Bool) {
+            self.value = value
+            type = sqlite3_value_type(value)
+            switch type {
+            case SQLITE_INTEGER:
+                let integer = sqlite3_value_int64(value)
+                if real {
+                    // A REAL column's whole number is stored as an integer and reads as a REAL.
+                    serialType = 7
+                    bodyLength = 8
+                    bits = Double(integer).bitPattern
+                } else {
+                    (serialType, bodyLength) = Self.integerSerialType(integer)
+                    bits = UInt64(bitPattern: integer)
+                }
+            case SQLITE_FLOAT:
+                let double = sqlite3_value_double(value)
+                serialType = double.isNaN ? 0 : 7
+                bodyLength = double.isNaN ? 0 : 8
+                bits = double.bitPattern
+            case SQLITE_TEXT:
+                _ = sqlite3_value_text(value)
+                let count = Int(sqlite3_value_bytes(value))
+                serialType = UInt64(count) * 2 + 13
+                bodyLength = count
+                bits = 0
+            case SQLITE_BLOB:
+                let count = Int(sqlite3_value_bytes(value))
+                serialType = UInt64(count) * 2 + 12
+                bodyLength = count
+                bits = 0
+            default:
+                serialType = 0
+                bodyLength = 0
+                bits = 0
+            }
+        }
+
+        /// ``SerialType/integer(_:)`` and its content length, computed here: the static constants that
+        /// function returns are read through an accessor that showed in profiles of bulk inserts.
+        static func integerSerialType(_ value: Int64) -> (serialType: UInt64, bodyLength: Int) {
+            if value == 0 { return (8, 0) }
+            if value == 1 { return (9, 0) }
+            let magnitude = UInt64(bitPattern: value < 0 ? ~value : value)
+            if magnitude <= 0x7F { return (1, 1) }
+            if magnitude <= 0x7FFF { return (2, 2) }
+            if magnitude <= 0x7F_FFFF { return (3, 3) }
+            if magnitude <= 0x7FFF_FFFF { return (4, 4) }
+            if magnitude <= 0x7FFF_FFFF_FFFF { return (5, 6) }
+            return (6, 8)
+        }
+
+        func writeBody(to writer: inout Writer) {
+            switch type {
+            case SQLITE_INTEGER, SQLITE_FLOAT:
+                writer.bigEndian(bits, width: bodyLength)
+            case SQLITE_TEXT:
+                if bodyLength > 0, let text = sqlite3_value_text(value) { writer.bytes(UnsafeRawPointer(text), count: bodyLength) }
+            case SQLITE_BLOB:
+                if bodyLength > 0, let blob = sqlite3_value_blob(value) { writer.bytes(blob, count: bodyLength) }
+            default:
+                break
+            }
         }
     }
 
-    private static func appendBody(_ value: OpaquePointer?, real: Bool, to bytes: inout [UInt8]) {
-        switch sqlite3_value_type(value) {
-        case SQLITE_INTEGER:
-            let integer = sqlite3_value_int64(value)
-            if real {
-                appendBigEndian(Double(integer).bitPattern, width: 8, to: &bytes)
-            } else {
-                let width = Int(SerialType.integer(integer).contentLength ?? 0)
-                appendBigEndian(UInt64(bitPattern: integer), width: width, to: &bytes)
-            }
-        case SQLITE_FLOAT:
-            let double = sqlite3_value_double(value)
-            if !double.isNaN { appendBigEndian(double.bitPattern, width: 8, to: &bytes) }
-        case SQLITE_TEXT:
-            let count = Int(sqlite3_value_bytes(value))
-            if count > 0, let text = sqlite3_value_text(value) {
-                bytes.append(contentsOf: UnsafeBufferPointer(start: text, count: count))
-            }
-        case SQLITE_BLOB:
-            let count = Int(sqlite3_value_bytes(value))
-            if count > 0, let blob = sqlite3_value_blob(value) {
-                bytes.append(contentsOf: UnsafeRawBufferPointer(start: blob, count: count))
-            }
-        default:
-            break
-        }
-    }
+    /// Writes into memory reserved for exactly the record; every write stays below `end`.
+    private struct Writer {
+        var base: UnsafeMutablePointer<UInt8>
+        let end: UnsafeMutablePointer<UInt8>
 
-    private static func appendBigEndian(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
-        var shift = width * 8
-        while shift > 0 {
-            shift -= 8
-            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+        mutating func byte(_ value: UInt8) {
+            guard base < end else { return }
+            base.pointee = value
+            base += 1
+        }
+
+        mutating func varint(_ value: UInt64) {
+            let length = SQLiteVarint.encodedLength(value)
+            if length == 9 {
+                var shift: UInt64 = 57
+                for _ in 0..<8 {
+                    byte(UInt8(truncatingIfNeeded: value >> shift) | 0x80)
+                    shift -= 7
+                }
+                byte(UInt8(truncatingIfNeeded: value))
+                return
+            }
+            var shift = UInt64(7 * (length - 1))
+            while shift > 0 {
+                byte(UInt8(truncatingIfNeeded: value >> shift) & 0x7F | 0x80)
+                shift -= 7
+            }
+            byte(UInt8(truncatingIfNeeded: value) & 0x7F)
+        }
+
+        mutating func bigEndian(_ value: UInt64, width: Int) {
+            var shift = width * 8
+            while shift > 0 {
+                shift -= 8
+                byte(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            }
+        }
+
+        mutating func bytes(_ source: UnsafeRawPointer, count: Int) {
+            let room = min(count, end - base)
+            guard room > 0 else { return }
+            UnsafeMutableRawPointer(base).copyMemory(from: source, byteCount: room)
+            base += room
         }
     }
 
