@@ -36,20 +36,21 @@ extension QueryExpression where QueryValue: QueryText {
         SQLExpression("(instr(" + Self.bytes(queryFragment) + ", " + Self.bytes(String.bound(substring)) + ") > 0)")
     }
 
-    /// `true` when `x` starts with `prefix` exactly.
+    /// `true` when `x` starts with `prefix` exactly: `instr(CAST(x AS BLOB), CAST(? AS BLOB)) = 1`.
     public func hasPrefix(_ prefix: String) -> SQLExpression<Bool> {
-        let needle = Self.bytes(String.bound(prefix))
-        return SQLExpression(
-            "(substr(" + Self.bytes(queryFragment) + ", 1, length(" + needle + ")) = " + needle + ")")
+        // instr, unlike substr, answers for an empty value too (and for an empty prefix: 1).
+        SQLExpression("(instr(" + Self.bytes(queryFragment) + ", " + Self.bytes(String.bound(prefix)) + ") = 1)")
     }
 
     /// `true` when `x` ends with `suffix` exactly.
     public func hasSuffix(_ suffix: String) -> SQLExpression<Bool> {
-        // substr(x, -0) is the whole value, so the empty suffix needs its own case.
+        // substr of an empty value is NULL, so the empty suffix is answered without it; a NULL `x`
+        // still gives NULL, like every other comparison.
         let needle = Self.bytes(String.bound(suffix))
+        let haystack = Self.bytes(queryFragment)
         return SQLExpression(
-            "(length(" + needle + ") = 0 OR substr(" + Self.bytes(queryFragment) + ", -length(" + needle + ")) = "
-                + needle + ")")
+            "(length(" + haystack + ") >= length(" + needle + ") AND (length(" + needle + ") = 0 OR substr("
+                + haystack + ", -length(" + needle + ")) = " + needle + "))")
     }
 
     private static func bytes(_ fragment: QueryFragment) -> QueryFragment {
