@@ -117,6 +117,27 @@ import Testing
         await database.close()
     }
 
+    @Test func aStatementRunAgainAfterFailingAndAHalfReadReturningAreFollowed() async throws {
+        let database = try await open()
+        let start = try await database.lastChangeID()
+        try await database.write { conn in
+            let sql = "INSERT INTO tag(name, weight) VALUES (?, ?), (?, ?)"
+            var failed = false
+            do { try conn.execute(sql, ["x", 1, "x", 2]) } catch { failed = true }
+            #expect(failed)
+            try conn.execute(sql, ["y", 1, "z", 2])
+            // A RETURNING statement read only in part: its changes are made, and counted when it is reset.
+            let returning = try conn.connection.prepare("INSERT INTO tag(name, weight) VALUES ('r1', 1), ('r2', 2) RETURNING name")
+            #expect(try returning.step())
+            try conn.execute("INSERT INTO tag(name, weight) VALUES ('after', 3)")
+            try returning.reset()
+            returning.finalize()
+        }
+        let log = try await database.loggedRowChanges(after: start)
+        #expect(log.map { $0.after?.first } == [.text("y"), .text("z"), .text("r1"), .text("r2"), .text("after")], "\(log)")
+        await database.close()
+    }
+
     @Test func aNewRowIDIsADeleteThenAnInsert() async throws {
         let database = try await open()
         try await database.write { conn in try conn.execute("INSERT INTO item(id, name) VALUES (1, 'a')") }

@@ -108,9 +108,10 @@ extension ChangeCapture {
     /// A statement (not a trigger program) took its first step.
     func statementStarted(_ statement: OpaquePointer, text: UnsafePointer<CChar>) {
         guard !isWritingLog else { return }
-        switch StatementKind(text: text) {
-        case .triggerProgram:
-            return
+        let kind = StatementKind(text: text)
+        if kind == .triggerProgram { return }
+        resolveFinishedStatements(starting: statement)
+        switch kind {
         case .savepoint(let name):
             savepoints.append((name, pending.count))
         case .release(let name):
@@ -127,22 +128,33 @@ extension ChangeCapture {
             // The table's layout may change with the statement: later changes are encoded at commit.
             lastTouchedTable = ""
             lastTableLayout = nil
-        case .other:
+        case .triggerProgram, .other:
             break
         }
         frames.append(Frame(statement: statement, mark: pending.count, totalChanges: StatementTrace.totalChanges(db)))
     }
 
-    /// A statement finished (done, failed, or reset before it was done).
+    /// Decides, for the statements that started before, whether their captured changes happened: when
+    /// the next statement starts, and before the transaction commits.
     ///
-    /// SQLite adds a statement's changes to its total only when the statement succeeds; one that fails
-    /// is undone and adds nothing. So a statement that ended stopped (not merely reset half-read) with
-    /// captured changes but an unchanged total was undone, and so are its captured changes.
-    func statementEnded(_ statement: OpaquePointer) {
-        guard !isWritingLog, let index = frames.lastIndex(where: { $0.statement == statement }) else { return }
-        let frame = frames.remove(at: index)
-        guard !StatementTrace.isRunning(statement), pending.count > frame.mark else { return }
-        if StatementTrace.totalChanges(db) == frame.totalChanges { discardChanges(from: frame.mark) }
+    /// SQLite adds a statement's changes to its total only once the statement has succeeded; one that
+    /// fails is undone and adds nothing. So captured changes with an unchanged total belong to a
+    /// statement that was undone, unless it is still running: a `RETURNING` statement makes all its
+    /// changes in its first step and counts them when it is reset, and one still running has
+    /// succeeded. A statement that ended may have been finalized, so its pointer is only used after
+    /// SQLite's list of live statements shows it is still there. (Statement ends are not traced: that
+    /// would read the clock twice per statement, which bulk inserts feel.)
+    func resolveFinishedStatements(starting next: OpaquePointer? = nil) {
+        guard !frames.isEmpty else { return }
+        let total = StatementTrace.totalChanges(db)
+        while let frame = frames.popLast() {
+            guard pending.count > frame.mark, total == frame.totalChanges else { continue }
+            // The statement starting now cannot still be running its previous run.
+            let stillRunning =
+                frame.statement != next && StatementTrace.isLive(frame.statement, on: db)
+                && StatementTrace.isRunning(frame.statement)
+            if !stillRunning { discardChanges(from: frame.mark) }
+        }
     }
 
     /// Drops the captured changes from `mark` on.
@@ -158,6 +170,7 @@ extension ChangeCapture {
     /// once the closure returns.
     func transactionWillCommit() {
         guard !isWritingLog, !(isInManagedTransaction && expectsManagedCommit) else { return }
+        resolveFinishedStatements()
         guard !pending.isEmpty || !touchedTables.isEmpty else { return }
         committedGroups.append(CommittedGroup(
             changes: pending, tables: touchedTables, statementTexts: statementTexts, bytes: capturedBytes))
@@ -174,6 +187,7 @@ extension ChangeCapture {
     /// SQLite rolled a transaction back: nothing captured since it began happened.
     func transactionDidRollBack() {
         guard !isWritingLog else { return }
+        frames.removeAll()
         pending.removeAll()
         touchedTables.removeAll()
         lastTouchedTable = ""

@@ -147,6 +147,7 @@ final class ChangeCapture: WriteTransactionObserver {
     }
 
     func willCommit(_ connection: Connection) throws {
+        resolveFinishedStatements()
         notice = nil
         schemaAtCommit = nil
         let version = try SchemaSnapshot.schemaVersion(connection)

@@ -1,12 +1,12 @@
 import BoutiqueSQLite
 import CSQLite
 
-/// Tells a ``ChangeCapture`` when each top-level statement on the writer starts and ends
-/// (`sqlite3_trace_v2` with `SQLITE_TRACE_STMT` and `SQLITE_TRACE_PROFILE`).
+/// Tells a ``ChangeCapture`` when each top-level statement on the writer starts
+/// (`sqlite3_trace_v2` with `SQLITE_TRACE_STMT`).
 ///
 /// ```swift
 /// let trace = StatementTrace(connection: writer, receiver: capture)
-/// // capture.statementStarted(_:text:) and capture.statementEnded(_:) now run on every statement
+/// // capture.statementStarted(_:text:) now runs when every statement starts
 /// ```
 ///
 /// Why change capture needs it: the preupdate hook reports a row change *before* the statement that
@@ -15,27 +15,24 @@ import CSQLite
 /// `ROLLBACK TO` a savepoint; the hook hears nothing of either. Statement boundaries, their text and
 /// SQLite's change counter are what tell which captured changes really happened.
 ///
-/// This is the one place outside `BoutiqueSQLite` that calls the C API directly: the connection layer
+/// With ``PreupdateRecord`` it is where change capture calls the C API directly: the connection layer
 /// wraps no trace hook yet. It touches only the writer connection, on the writer's thread.
 final class StatementTrace {
     private weak var connection: Connection?
 
     /// Installs the trace. `receiver` must remove it (by releasing this object) before it goes away:
     /// SQLite holds the receiver unretained, because a weak reference would put every retain of the
-    /// capture on Swift's slow path, twice per statement.
+    /// capture on Swift's slow path, on every statement.
     init(connection: Connection, receiver: ChangeCapture) throws(SQLiteError) {
         let db = try connection.requireHandle()
         self.connection = connection
-        let mask = UInt32(SQLITE_TRACE_STMT) | UInt32(SQLITE_TRACE_PROFILE)
+        let mask = UInt32(SQLITE_TRACE_STMT)
         let rc = sqlite3_trace_v2(db, mask, { event, context, statement, detail in
             guard let context, let statement else { return 0 }
             let receiver = Unmanaged<ChangeCapture>.fromOpaque(context).takeUnretainedValue()
             let stmt = OpaquePointer(statement)
-            if event == UInt32(SQLITE_TRACE_STMT) {
-                guard let detail else { return 0 }
+            if event == UInt32(SQLITE_TRACE_STMT), let detail {
                 receiver.statementStarted(stmt, text: detail.assumingMemoryBound(to: CChar.self))
-            } else if event == UInt32(SQLITE_TRACE_PROFILE) {
-                receiver.statementEnded(stmt)
             }
             return 0
         }, Unmanaged.passUnretained(receiver).toOpaque())
@@ -53,6 +50,17 @@ final class StatementTrace {
     /// were not all read is, until it is reset).
     static func isRunning(_ statement: OpaquePointer) -> Bool {
         sqlite3_stmt_busy(statement) != 0
+    }
+
+    /// Whether `statement` is still a prepared statement of the connection `db` (not finalized), found
+    /// in SQLite's list of them without touching the statement itself.
+    static func isLive(_ statement: OpaquePointer, on db: OpaquePointer) -> Bool {
+        var cursor = sqlite3_next_stmt(db, nil)
+        while let current = cursor {
+            if current == statement { return true }
+            cursor = sqlite3_next_stmt(db, current)
+        }
+        return false
     }
 
     /// The SQL text `statement` was prepared from.
