@@ -1,7 +1,10 @@
 // Side-by-side timings of BoutiqueDB against the raw SQLite C API, in one process.
 //
-//   swift run -c release boutique-benchmarks            all workloads, 9 rounds each
+//   swift run -c release boutique-benchmarks            fetch and insert, 9 rounds each
 //   swift run -c release boutique-benchmarks --rounds 15
+//   swift run -c release boutique-benchmarks --database  small writes through the actor, read scaling
+//   swift run -c release boutique-benchmarks --changes   change-capture cost, live-query latency
+//   swift run -c release boutique-benchmarks --all       everything
 //   swift run -c release boutique-benchmarks --once fetch.layer   one variant once (for callgrind)
 //   swift run -c release boutique-benchmarks --once setup         only the set-up, to subtract
 import BoutiqueSQLite
@@ -24,18 +27,35 @@ func makeFetchDatabase() throws -> String {
     return path
 }
 
-func run() throws {
+@MainActor
+func run() async throws {
     var rounds = 9
     var once: String?
+    var groups: Set<String> = []
     var arguments = CommandLine.arguments.dropFirst().makeIterator()
     while let argument = arguments.next() {
         switch argument {
         case "--rounds": rounds = arguments.next().flatMap(Int.init) ?? rounds
         case "--once": once = arguments.next()
+        case "--database": groups.insert("database")
+        case "--changes": groups.insert("changes")
+        case "--all": groups.formUnion(["core", "database", "changes"])
         default:
-            print("usage: boutique-benchmarks [--rounds N] [--once WORKLOAD.VARIANT]")
+            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--all] [--once WORKLOAD.VARIANT]")
             exit(2)
         }
+    }
+    if groups.isEmpty { groups = ["core"] }
+    #if DEBUG
+    print("warning: a debug build; run with -c release for meaningful figures")
+    #endif
+    if once == nil && !groups.contains("core") {
+        if groups.contains("database") {
+            try await DatabaseWorkloads.measureSmallWrites(rounds: rounds)
+            try await DatabaseWorkloads.measureReadScaling(rounds: rounds)
+        }
+        if groups.contains("changes") { try await ChangeBenchmarks.run(rounds: rounds) }
+        return
     }
 
     let fetchPath = try makeFetchDatabase()
@@ -76,15 +96,17 @@ func run() throws {
         return
     }
 
-    #if DEBUG
-    print("warning: a debug build; run with -c release for meaningful figures")
-    #endif
     let harness = Harness(rounds: rounds)
     for workload in workloads { try harness.measure(workload) }
+    if groups.contains("database") {
+        try await DatabaseWorkloads.measureSmallWrites(rounds: rounds)
+        try await DatabaseWorkloads.measureReadScaling(rounds: rounds)
+    }
+    if groups.contains("changes") { try await ChangeBenchmarks.run(rounds: rounds) }
 }
 
 do {
-    try run()
+    try await run()
 } catch {
     print("benchmark failed: \(error)")
     exit(1)

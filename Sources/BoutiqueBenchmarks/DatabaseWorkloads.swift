@@ -1,0 +1,134 @@
+import BoutiqueDB
+import Foundation
+
+/// What the database layer costs around SQLite: the hop of a small write to the writer actor, and how
+/// reads on the reader pool scale while a writer commits.
+///
+///     swift run -c release boutique-benchmarks --database
+enum DatabaseWorkloads {
+    static let smallWrites = 10_000
+    static let readRows = 10_000
+
+    /// 10,000 one-row write transactions through `DatabaseActor.write` (change log off and full) against
+    /// the same transactions on a raw connection (`BEGIN IMMEDIATE` / `INSERT` / `COMMIT`), WAL, NORMAL.
+    static func measureSmallWrites(rounds: Int) async throws {
+        let names = ["raw Connection", "DatabaseActor.write, CDC off", "DatabaseActor.write, CDC full"]
+        var samples = Array(repeating: [Double](), count: names.count)
+        for round in 0...rounds {
+            for index in names.indices {
+                let seconds = try await smallWritesOnce(variant: index)
+                if round > 0 { samples[index].append(seconds) }
+            }
+        }
+        print("\n\(smallWrites) one-row write transactions (WAL) — median of \(rounds) rounds (min … max), ratio to raw")
+        let baseline = BenchmarkStatistics.median(samples[0])
+        for (index, name) in names.enumerated() {
+            BenchmarkStatistics.printLine(
+                name, median: BenchmarkStatistics.median(samples[index]), min: samples[index].min() ?? .nan,
+                max: samples[index].max() ?? .nan, baseline: baseline)
+        }
+    }
+
+    static func smallWritesOnce(variant: Int) async throws -> Double {
+        let path = temporaryPath("writes")
+        defer { remove(path) }
+        let count = smallWrites
+        if variant == 0 {
+            let connection = try Connection(path: path)
+            try connection.setJournalMode(.wal)
+            try connection.setSynchronous(.normal)
+            try connection.execute("CREATE TABLE item (i0 INT, i1 INT, i2 INT, i3 INT, i4 INT, i5 INT, i6 INT, i7 INT, i8 INT, i9 INT)")
+            let start = DispatchTime.now().uptimeNanoseconds
+            for row in 0..<count {
+                try connection.beginTransaction(.immediate)
+                let insert = try connection.cachedStatement("INSERT INTO item (i0) VALUES (?)")
+                try insert.bind(row, at: 1)
+                try insert.run()
+                try connection.commit()
+            }
+            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        }
+        let database = try await DatabaseActor.open(
+            url: URL(fileURLWithPath: path), migrations: BenchmarkPlans.items,
+            options: .init(changeCapture: .init(mode: variant == 1 ? .off : .full)))
+        let start = DispatchTime.now().uptimeNanoseconds
+        for row in 0..<count {
+            try await database.write { conn in
+                let insert = try conn.connection.cachedStatement("INSERT INTO item (i0) VALUES (?)")
+                try insert.bind(row, at: 1)
+                try insert.run()
+            }
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        await database.close()
+        return seconds
+    }
+
+    /// Four reads of 10,000 rows at once on the reader pool against the same four one after another,
+    /// while a writer commits one-row transactions in a loop.
+    static func measureReadScaling(rounds: Int) async throws {
+        let path = temporaryPath("reads")
+        defer { remove(path) }
+        let database = try await DatabaseActor.open(
+            url: URL(fileURLWithPath: path), migrations: BenchmarkPlans.items, options: .init(readerCount: 4))
+        try await database.write { conn in
+            try Item.insert {
+                for row in 0..<readRows {
+                    Item(i0: row, i1: row, i2: row, i3: row, i4: row, i5: row, i6: row, i7: row, i8: row, i9: row)
+                }
+            }.execute(conn.connection)
+        }
+        let writer = Task {
+            var row = 0
+            while !Task.isCancelled {
+                let value = Int64(row)
+                try await database.write { conn in
+                    try conn.execute("INSERT INTO item (i0) VALUES (?)", [.integer(value)])
+                }
+                row += 1
+            }
+        }
+        var sequential: [Double] = []
+        var concurrent: [Double] = []
+        for round in 0...rounds {
+            var start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<4 { _ = try await readOnce(database) }
+            let one = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            start = DispatchTime.now().uptimeNanoseconds
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<4 { group.addTask { try await readOnce(database) } }
+                for try await _ in group {}
+            }
+            let four = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            if round > 0 {
+                sequential.append(one)
+                concurrent.append(four)
+            }
+        }
+        writer.cancel()
+        _ = await writer.result
+        await database.close()
+        print("\n4 reads of \(readRows) rows while a writer commits — median of \(rounds) rounds (min … max), ratio to one after another")
+        let baseline = BenchmarkStatistics.median(sequential)
+        BenchmarkStatistics.printLine(
+            "one after another", median: baseline, min: sequential.min() ?? .nan, max: sequential.max() ?? .nan,
+            baseline: baseline)
+        BenchmarkStatistics.printLine(
+            "four at once", median: BenchmarkStatistics.median(concurrent), min: concurrent.min() ?? .nan,
+            max: concurrent.max() ?? .nan, baseline: baseline)
+    }
+
+    static func readOnce(_ database: DatabaseActor) async throws -> Int {
+        try await database.read { conn in
+            try Item.all.limit(readRows).fetchAll(conn.connection).count
+        }
+    }
+
+    static func temporaryPath(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("boutique-bench-\(name)-\(UUID().uuidString).sqlite").path
+    }
+
+    static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+}
