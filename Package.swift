@@ -73,7 +73,7 @@ let package = Package(
             swiftSettings: macroSwiftSettings,
             linkerSettings: macroLinkerSettings
         ),
-        .testTarget(name: "BoutiqueDBTests", dependencies: ["BoutiqueDB", "BoutiqueTestWorker"]),
+        .testTarget(name: "BoutiqueDBTests", dependencies: ["BoutiqueDB", "BoutiqueTestWorker"], exclude: ["Scripts"]),
         // Runs the built `boutique` executable as a child process.
         .testTarget(name: "BoutiqueCLITests", dependencies: ["boutique"]),
     ],
