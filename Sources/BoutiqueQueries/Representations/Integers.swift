@@ -9,13 +9,7 @@ extension RowDecoder {
     @inlinable
     public mutating func decodeInt64(expected: @autoclosure () -> String) throws(BoutiqueError) -> Int64 {
         let value = statement.int64(at: columnIndex)
-        if value == 0 {
-            switch currentStorageClass {
-            case .integer, .real: break
-            case .text where Double(String(decoding: statement.textBytes(at: columnIndex), as: UTF8.self)) != nil: break
-            default: throw failure(expected: expected())
-            }
-        }
+        if value == 0 { try checkNumeric(expected: expected()) }
         columnIndex += 1
         return value
     }
@@ -24,15 +18,20 @@ extension RowDecoder {
     @inlinable
     public mutating func decodeDouble(expected: @autoclosure () -> String) throws(BoutiqueError) -> Double {
         let value = statement.double(at: columnIndex)
-        if value == 0 {
-            switch currentStorageClass {
-            case .integer, .real: break
-            case .text where Double(String(decoding: statement.textBytes(at: columnIndex), as: UTF8.self)) != nil: break
-            default: throw failure(expected: expected())
-            }
-        }
+        if value == 0 { try checkNumeric(expected: expected()) }
         columnIndex += 1
         return value
+    }
+
+    /// Throws unless the current value is a number, or text that reads as one: a zero read from
+    /// anything else was a failed conversion.
+    @usableFromInline
+    func checkNumeric(expected: String) throws(BoutiqueError) {
+        switch currentStorageClass {
+        case .integer, .real: return
+        case .text where Double(String(decoding: statement.textBytes(at: columnIndex), as: UTF8.self)) != nil: return
+        default: throw failure(expected: expected)
+        }
     }
 }
 

@@ -26,13 +26,18 @@ struct SelectClauses: Sendable {
         predicates.joined(separator: " AND ")
     }
 
+    /// ` WHERE (a) AND (b)`, or nothing without predicates.
+    static func whereClause(_ predicates: [QueryFragment]) -> QueryFragment {
+        predicates.isEmpty ? QueryFragment() : " WHERE " + conjunction(predicates)
+    }
+
     var fragment: QueryFragment {
         var query = QueryFragment(distinct ? "SELECT DISTINCT " : "SELECT ")
         query.append(selection ?? defaultSelection)
         query.append(" FROM ")
         query.append(from)
         for join in joins { query.append(" "); query.append(join) }
-        if !wheres.isEmpty { query.append(" WHERE "); query.append(Self.conjunction(wheres)) }
+        query.append(Self.whereClause(wheres))
         if !groupBy.isEmpty { query.append(" GROUP BY "); query.append(groupBy.joined(separator: ", ")) }
         if !havings.isEmpty { query.append(" HAVING "); query.append(Self.conjunction(havings)) }
         if !orderBy.isEmpty { query.append(" ORDER BY "); query.append(orderBy.joined(separator: ", ")) }
@@ -43,10 +48,5 @@ struct SelectClauses: Sendable {
             query.append(offset)
         }
         return query
-    }
-
-    /// The `WHERE` clause alone, for `UPDATE` and `DELETE` built from a filtered select.
-    var whereFragment: QueryFragment? {
-        wheres.isEmpty ? nil : Self.conjunction(wheres)
     }
 }

@@ -15,12 +15,7 @@ public struct Delete<Root: Table>: QueryStatement {
     public func decodeRow(_ decoder: inout RowDecoder) throws(BoutiqueError) {}
 
     public var query: QueryFragment {
-        var query = QueryFragment("DELETE FROM " + Root.quotedTableName)
-        if !wheres.isEmpty {
-            query.append(" WHERE ")
-            query.append(SelectClauses.conjunction(wheres))
-        }
-        return query
+        QueryFragment("DELETE FROM " + Root.quotedTableName) + SelectClauses.whereClause(wheres)
     }
 
     /// Deletes only the rows for which `predicate` holds.

@@ -21,11 +21,7 @@ public struct Update<Root: Table>: QueryStatement {
         var query = QueryFragment("UPDATE " + Root.quotedTableName + " SET ")
         query.append(assignments.map { QueryFragment(SQLIdentifier.quote($0.column) + " = ") + $0.value }
             .joined(separator: ", "))
-        if !wheres.isEmpty {
-            query.append(" WHERE ")
-            query.append(SelectClauses.conjunction(wheres))
-        }
-        return query
+        return query + SelectClauses.whereClause(wheres)
     }
 
     /// Updates only the rows for which `predicate` holds; several `where` calls are ANDed.
