@@ -1,0 +1,50 @@
+extension DatabaseActor {
+    /// The results of `query`, each time they change. See ``LiveQueryResults``.
+    ///
+    /// ```swift
+    /// for try await titles in database.observe(Note.all.select { $0.title }) { print(titles) }
+    /// ```
+    public nonisolated func observe<Query: QueryStatement>(_ query: @autoclosure @escaping @Sendable () -> Query) -> LiveQueryResults<[Query.Row]>
+    where Query.Row: Sendable {
+        let fetcher = QueryFetcher(query, limit: nil)
+        return results { connection, computingRegion in
+            let outcome = try fetcher.fetch(on: connection, computingRegion: computingRegion)
+            return (outcome.rows, outcome.region)
+        }
+    }
+
+    /// The first row of `query` (or `nil`), each time it changes.
+    ///
+    /// ```swift
+    /// for try await note in database.observeOne(Note.where { $0.id == id }) { show(note) }
+    /// ```
+    public nonisolated func observeOne<Query: QueryStatement>(_ query: @autoclosure @escaping @Sendable () -> Query) -> LiveQueryResults<Query.Row?>
+    where Query.Row: Sendable {
+        let fetcher = QueryFetcher(query, limit: 1)
+        return results { connection, computingRegion in
+            let outcome = try fetcher.fetch(on: connection, computingRegion: computingRegion)
+            return (outcome.rows.map { $0.first }, outcome.region)
+        }
+    }
+
+    private nonisolated func results<Value: Sendable>(
+        _ fetch: @escaping QueryObservation<Value>.Fetch
+    ) -> LiveQueryResults<Value> {
+        LiveQueryResults { [self] in
+            let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            let observation = QueryObservation(database: self, fetch: fetch)
+            continuation.onTermination = { _ in observation.cancel() }
+            observation.start { result in
+                switch result {
+                case .success(let value):
+                    if case .terminated = continuation.yield(value) { return false }
+                    return true
+                case .failure(let error):
+                    continuation.finish(throwing: error)
+                    return false
+                }
+            }
+            return (stream, { observation.fetchCount })
+        }
+    }
+}
