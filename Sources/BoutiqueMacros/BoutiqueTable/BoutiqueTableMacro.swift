@@ -57,7 +57,7 @@ public struct BoutiqueTableMacro: ExtensionMacro {
         let conformances = protocols.contains { $0.isNamed("BoutiqueTableOptions") }
             ? ["BoutiqueQueries.BoutiqueTableOptions"] : []
         return [
-            try ExtensionDeclSyntax.make(
+            ExtensionDeclSyntax.make(
                 type: type.trimmedDescription, conformances: conformances,
                 members: ["\(access)static var tableOptions: BoutiqueQueries.TableOptions { [\(options.joined(separator: ", "))] }"])
         ]

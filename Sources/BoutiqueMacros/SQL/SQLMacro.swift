@@ -32,11 +32,20 @@ public struct SQLMacro: ExpressionMacro {
         let diagnostics = SQLCheck.check(SQLPiece.pieces(of: literal))
         for diagnostic in diagnostics.items { context.diagnose(diagnostic) }
 
-        let query = literal.trimmed
+        // Built as nodes around the literal, not as text to parse: the plugin's time goes into parsing.
+        let query = ExprSyntax(literal.trimmed)
         if let output = arguments.first(where: { $0.label?.text == "as" })?.expression.trimmed {
-            return "BoutiqueQueries.SQLQuery(\(query), as: \(output))"
+            let callee = MemberAccessExprSyntax(
+                base: DeclReferenceExprSyntax(baseName: .identifier("BoutiqueQueries")), name: .identifier("SQLQuery"))
+            return ExprSyntax(FunctionCallExprSyntax(
+                calledExpression: callee, leftParen: .leftParenToken(),
+                arguments: [
+                    LabeledExprSyntax(expression: query, trailingComma: .commaToken(trailingTrivia: .space)),
+                    LabeledExprSyntax(label: .identifier("as"), colon: .colonToken(trailingTrivia: .space), expression: output),
+                ],
+                rightParen: .rightParenToken()))
         }
         // The literal takes its type from the macro's result: `SQLQuery<Void>`, or the one the context asks for.
-        return "(\(query))"
+        return ExprSyntax(TupleExprSyntax(elements: [LabeledExprSyntax(expression: query)]))
     }
 }

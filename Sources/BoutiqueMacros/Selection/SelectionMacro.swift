@@ -52,7 +52,7 @@ public struct SelectionMacro: ExtensionMacro {
         decoding.append("}")
         let conformances = protocols.contains { $0.isNamed("QuerySelection") } ? ["BoutiqueQueries.QuerySelection"] : []
         return [
-            try ExtensionDeclSyntax.make(
+            ExtensionDeclSyntax.make(
                 type: typeName, conformances: conformances, members: [columnsStruct, decoding.joined(separator: "\n")])
         ]
     }

@@ -15,7 +15,7 @@ struct TableExpansion {
     var members: [String] {
         var members = [
             columnsStruct,
-            "\(access)static let columns = TableColumns()",
+            "\(access)static var columns: TableColumns { TableColumns() }",
             "\(access)static var tableName: String { \(StringLiteral.quoted(tableName)) }",
             decodingInit,
             encodingMethod,
@@ -31,22 +31,30 @@ struct TableExpansion {
             "    \(access)typealias Root = \(typeName)",
         ]
         if let key { lines.append("    \(access)typealias PrimaryKey = \(key.representation)") }
+        // Computed, with their type written out: nothing to store, and the declarations are checked
+        // without looking at their bodies.
         for column in schema.columns {
+            let type = columnType(column.representation)
             lines.append(
-                "    \(access)let \(column.swiftName) = \(columnType(column.representation))(\(StringLiteral.quoted(column.sqlName)))")
+                "    \(access)var \(column.swiftName): \(type) { .init(\(StringLiteral.quoted(column.sqlName))) }")
         }
         if let key {
             lines.append("    \(access)var primaryKey: \(columnType(key.representation)) { \(key.swiftName) }")
         }
-        lines.append("    \(access)static let allColumns: [BoutiqueQueries.ColumnSchema] = [")
+        // Built by a function: its body is type-checked once, not again when the module interface is emitted.
+        lines += [
+            "    \(access)static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()",
+            "    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {",
+            "        [",
+        ]
         for column in schema.columns {
             var arguments = "\(StringLiteral.quoted(column.sqlName)), as: \(column.representation).self"
             if column.isPrimaryKey { arguments += ", primaryKey: true" }
             if let value = column.defaultValue { arguments += ", defaultValue: \(value)" }
             if let generated = column.generated { arguments += ", generated: \(generated.trimmedDescription)" }
-            lines.append("        BoutiqueQueries.ColumnSchema(\(arguments)),")
+            lines.append("            BoutiqueQueries.ColumnSchema(\(arguments)),")
         }
-        lines += ["    ]", "    \(access)init() {}", "}"]
+        lines += ["        ]", "    }", "    \(access)init() {}", "}"]
         return lines.joined(separator: "\n")
     }
 
@@ -83,7 +91,7 @@ struct TableExpansion {
         }
         let parameters = fields.map { column in
             var parameter = "\(column.swiftName): \(draftType(column))"
-            if column.isPrimaryKey || (column.property.initializer == nil && column.property.hasImplicitNilDefault) {
+            if column.isPrimaryKey || column.property.hasImplicitNilDefault {
                 parameter += " = nil"
             } else if let initializer = column.property.initializer {
                 parameter += " = \(initializer.trimmedDescription)"

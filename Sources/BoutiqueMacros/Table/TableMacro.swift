@@ -50,7 +50,7 @@ public struct TableMacro: ExtensionMacro {
         if schema.primaryKey != nil, protocols.contains(where: { $0.isNamed("PrimaryKeyedTable") }) {
             conformances.append("BoutiqueQueries.PrimaryKeyedTable")
         }
-        return [try ExtensionDeclSyntax.make(type: typeName, conformances: conformances, members: expansion.members)]
+        return [ExtensionDeclSyntax.make(type: typeName, conformances: conformances, members: expansion.members)]
     }
 
     /// The name given as `@Table("name")`; a name that is not a plain string literal is reported.
@@ -92,29 +92,5 @@ extension TypeSyntax {
     func isNamed(_ name: String) -> Bool {
         let text = trimmedDescription
         return text == name || text.hasSuffix("." + name)
-    }
-}
-
-extension ExtensionDeclSyntax {
-    /// `nonisolated extension Type: Conformances { members }`, parsed from source text.
-    ///
-    /// `nonisolated` keeps the conformance usable from any context in modules whose default isolation is
-    /// the main actor, as app targets often are: rows are decoded off the main actor. The plugin is built
-    /// by the compiler that runs it, so its version says whether the modifier is understood.
-    static func make(type: String, conformances: [String], members: [String]) throws -> ExtensionDeclSyntax {
-        #if compiler(>=6.1)
-        let isolation = "nonisolated "
-        #else
-        let isolation = ""
-        #endif
-        let inheritance = conformances.isEmpty ? "" : ": " + conformances.joined(separator: ", ")
-        let body = members.map {
-            $0.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
-        }
-        let source = "\(isolation)extension \(type)\(inheritance) {\n\(body.joined(separator: "\n"))\n}"
-        guard let decl = DeclSyntax(stringLiteral: source).as(ExtensionDeclSyntax.self) else {
-            throw MacroMessage.error("internal", "could not build the extension for \(type)")
-        }
-        return decl
     }
 }

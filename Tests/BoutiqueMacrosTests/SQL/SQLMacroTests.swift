@@ -2,7 +2,7 @@ import Testing
 
 /// What `#sql` expands to and the SQL mistakes it reports when compiling.
 @Suite struct SQLMacroTests {
-    /// Without `as:` the literal itself, typed by the macro's result (`SQLQuery<Void>` or what the context asks for); with it `SQLQuery<Output>`.
+    /// Without `as:` the literal itself, typed by the result of the macro (`SQLQuery<Void>` or what the context asks for); with it `SQLQuery<Output>`.
     @Test func expandsToATypedQuery() {
         assertExpansion(
             #"""

@@ -126,14 +126,17 @@ import Testing
                 public struct TableColumns: BoutiqueQueries.PrimaryKeyedTableDefinition {
                     public typealias Root = Note
                     public typealias PrimaryKey = Int
-                    public let id = BoutiqueQueries.TableColumn<Note, Int>("id")
+                    public var id: BoutiqueQueries.TableColumn<Note, Int> { .init("id") }
                     public var primaryKey: BoutiqueQueries.TableColumn<Note, Int> { id }
-                    public static let allColumns: [BoutiqueQueries.ColumnSchema] = [
-                        BoutiqueQueries.ColumnSchema("id", as: Int.self, primaryKey: true),
-                    ]
+                    public static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
+                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
+                        [
+                            BoutiqueQueries.ColumnSchema("id", as: Int.self, primaryKey: true),
+                        ]
+                    }
                     public init() {}
                 }
-                public static let columns = TableColumns()
+                public static var columns: TableColumns { TableColumns() }
                 public static var tableName: String { "note" }
                 public init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
                     self.id = try decoder.decode(Int.self)
@@ -177,13 +180,16 @@ import Testing
             nonisolated extension Log: BoutiqueQueries.Table {
                 struct TableColumns: BoutiqueQueries.TableDefinition {
                     typealias Root = Log
-                    let message = BoutiqueQueries.TableColumn<Log, String>("message")
-                    static let allColumns: [BoutiqueQueries.ColumnSchema] = [
-                        BoutiqueQueries.ColumnSchema("message", as: String.self),
-                    ]
+                    var message: BoutiqueQueries.TableColumn<Log, String> { .init("message") }
+                    static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
+                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
+                        [
+                            BoutiqueQueries.ColumnSchema("message", as: String.self),
+                        ]
+                    }
                     init() {}
                 }
-                static let columns = TableColumns()
+                static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "log" }
                 init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
                     self.message = try decoder.decode(String.self)
@@ -244,13 +250,16 @@ import Testing
             nonisolated extension Log: BoutiqueQueries.Table {
                 struct TableColumns: BoutiqueQueries.TableDefinition {
                     typealias Root = Log
-                    let message = BoutiqueQueries.TableColumn<Log, String>("message")
-                    static let allColumns: [BoutiqueQueries.ColumnSchema] = [
-                        BoutiqueQueries.ColumnSchema("message", as: String.self),
-                    ]
+                    var message: BoutiqueQueries.TableColumn<Log, String> { .init("message") }
+                    static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
+                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
+                        [
+                            BoutiqueQueries.ColumnSchema("message", as: String.self),
+                        ]
+                    }
                     init() {}
                 }
-                static let columns = TableColumns()
+                static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "log" }
                 init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
                     self.message = try decoder.decode(String.self)

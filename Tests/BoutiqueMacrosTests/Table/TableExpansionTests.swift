@@ -26,20 +26,23 @@ import Testing
                 struct TableColumns: BoutiqueQueries.PrimaryKeyedTableDefinition {
                     typealias Root = Note
                     typealias PrimaryKey = UUID
-                    let id = BoutiqueQueries.TableColumn<Note, UUID>("id")
-                    let title = BoutiqueQueries.TableColumn<Note, String>("title")
-                    let body = BoutiqueQueries.TableColumn<Note, String>("body")
-                    let updatedAt = BoutiqueQueries.TableColumn<Note, Date>("updatedAt")
+                    var id: BoutiqueQueries.TableColumn<Note, UUID> { .init("id") }
+                    var title: BoutiqueQueries.TableColumn<Note, String> { .init("title") }
+                    var body: BoutiqueQueries.TableColumn<Note, String> { .init("body") }
+                    var updatedAt: BoutiqueQueries.TableColumn<Note, Date> { .init("updatedAt") }
                     var primaryKey: BoutiqueQueries.TableColumn<Note, UUID> { id }
-                    static let allColumns: [BoutiqueQueries.ColumnSchema] = [
-                        BoutiqueQueries.ColumnSchema("id", as: UUID.self, primaryKey: true),
-                        BoutiqueQueries.ColumnSchema("title", as: String.self),
-                        BoutiqueQueries.ColumnSchema("body", as: String.self),
-                        BoutiqueQueries.ColumnSchema("updatedAt", as: Date.self),
-                    ]
+                    static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
+                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
+                        [
+                            BoutiqueQueries.ColumnSchema("id", as: UUID.self, primaryKey: true),
+                            BoutiqueQueries.ColumnSchema("title", as: String.self),
+                            BoutiqueQueries.ColumnSchema("body", as: String.self),
+                            BoutiqueQueries.ColumnSchema("updatedAt", as: Date.self),
+                        ]
+                    }
                     init() {}
                 }
-                static let columns = TableColumns()
+                static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "note" }
                 init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
                     self.id = try decoder.decode(UUID.self)
@@ -111,28 +114,31 @@ import Testing
                 struct TableColumns: BoutiqueQueries.PrimaryKeyedTableDefinition {
                     typealias Root = Note
                     typealias PrimaryKey = UUID
-                    let id = BoutiqueQueries.TableColumn<Note, UUID>("id")
-                    let title = BoutiqueQueries.TableColumn<Note, String>("title")
-                    let body = BoutiqueQueries.TableColumn<Note, String>("body_text")
-                    let createdAt = BoutiqueQueries.TableColumn<Note, Date.ISO8601Representation>("createdAt")
-                    let updatedAt = BoutiqueQueries.TableColumn<Note, Date>("updatedAt")
-                    let isPinned = BoutiqueQueries.TableColumn<Note, Bool>("isPinned")
-                    let rating = BoutiqueQueries.TableColumn<Note, Int?>("rating")
-                    let titleLower = BoutiqueQueries.TableColumn<Note, String>("titleLower")
+                    var id: BoutiqueQueries.TableColumn<Note, UUID> { .init("id") }
+                    var title: BoutiqueQueries.TableColumn<Note, String> { .init("title") }
+                    var body: BoutiqueQueries.TableColumn<Note, String> { .init("body_text") }
+                    var createdAt: BoutiqueQueries.TableColumn<Note, Date.ISO8601Representation> { .init("createdAt") }
+                    var updatedAt: BoutiqueQueries.TableColumn<Note, Date> { .init("updatedAt") }
+                    var isPinned: BoutiqueQueries.TableColumn<Note, Bool> { .init("isPinned") }
+                    var rating: BoutiqueQueries.TableColumn<Note, Int?> { .init("rating") }
+                    var titleLower: BoutiqueQueries.TableColumn<Note, String> { .init("titleLower") }
                     var primaryKey: BoutiqueQueries.TableColumn<Note, UUID> { id }
-                    static let allColumns: [BoutiqueQueries.ColumnSchema] = [
-                        BoutiqueQueries.ColumnSchema("id", as: UUID.self, primaryKey: true),
-                        BoutiqueQueries.ColumnSchema("title", as: String.self),
-                        BoutiqueQueries.ColumnSchema("body_text", as: String.self),
-                        BoutiqueQueries.ColumnSchema("createdAt", as: Date.ISO8601Representation.self),
-                        BoutiqueQueries.ColumnSchema("updatedAt", as: Date.self),
-                        BoutiqueQueries.ColumnSchema("isPinned", as: Bool.self, defaultValue: .integer(0)),
-                        BoutiqueQueries.ColumnSchema("rating", as: Int?.self),
-                        BoutiqueQueries.ColumnSchema("titleLower", as: String.self, generated: .virtual("lower(title)")),
-                    ]
+                    static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
+                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
+                        [
+                            BoutiqueQueries.ColumnSchema("id", as: UUID.self, primaryKey: true),
+                            BoutiqueQueries.ColumnSchema("title", as: String.self),
+                            BoutiqueQueries.ColumnSchema("body_text", as: String.self),
+                            BoutiqueQueries.ColumnSchema("createdAt", as: Date.ISO8601Representation.self),
+                            BoutiqueQueries.ColumnSchema("updatedAt", as: Date.self),
+                            BoutiqueQueries.ColumnSchema("isPinned", as: Bool.self, defaultValue: .integer(0)),
+                            BoutiqueQueries.ColumnSchema("rating", as: Int?.self),
+                            BoutiqueQueries.ColumnSchema("titleLower", as: String.self, generated: .virtual("lower(title)")),
+                        ]
+                    }
                     init() {}
                 }
-                static let columns = TableColumns()
+                static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "note" }
                 init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
                     self.id = try decoder.decode(UUID.self)
@@ -205,15 +211,18 @@ import Testing
             nonisolated extension LogLine: BoutiqueQueries.Table {
                 struct TableColumns: BoutiqueQueries.TableDefinition {
                     typealias Root = LogLine
-                    let message = BoutiqueQueries.TableColumn<LogLine, String>("message")
-                    let level = BoutiqueQueries.TableColumn<LogLine, Int>("level")
-                    static let allColumns: [BoutiqueQueries.ColumnSchema] = [
-                        BoutiqueQueries.ColumnSchema("message", as: String.self),
-                        BoutiqueQueries.ColumnSchema("level", as: Int.self, defaultValue: .integer(0)),
-                    ]
+                    var message: BoutiqueQueries.TableColumn<LogLine, String> { .init("message") }
+                    var level: BoutiqueQueries.TableColumn<LogLine, Int> { .init("level") }
+                    static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
+                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
+                        [
+                            BoutiqueQueries.ColumnSchema("message", as: String.self),
+                            BoutiqueQueries.ColumnSchema("level", as: Int.self, defaultValue: .integer(0)),
+                        ]
+                    }
                     init() {}
                 }
-                static let columns = TableColumns()
+                static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "logLine" }
                 init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
                     self.message = try decoder.decode(String.self)
@@ -252,20 +261,23 @@ import Testing
                 struct TableColumns: BoutiqueQueries.PrimaryKeyedTableDefinition {
                     typealias Root = Tag
                     typealias PrimaryKey = Int
-                    let id = BoutiqueQueries.TableColumn<Tag, Int>("id")
-                    let name = BoutiqueQueries.TableColumn<Tag, String>("name")
-                    let weight = BoutiqueQueries.TableColumn<Tag, Double>("weight")
-                    let note = BoutiqueQueries.TableColumn<Tag, String?>("note")
+                    var id: BoutiqueQueries.TableColumn<Tag, Int> { .init("id") }
+                    var name: BoutiqueQueries.TableColumn<Tag, String> { .init("name") }
+                    var weight: BoutiqueQueries.TableColumn<Tag, Double> { .init("weight") }
+                    var note: BoutiqueQueries.TableColumn<Tag, String?> { .init("note") }
                     var primaryKey: BoutiqueQueries.TableColumn<Tag, Int> { id }
-                    static let allColumns: [BoutiqueQueries.ColumnSchema] = [
-                        BoutiqueQueries.ColumnSchema("id", as: Int.self, primaryKey: true),
-                        BoutiqueQueries.ColumnSchema("name", as: String.self, defaultValue: .text("it's")),
-                        BoutiqueQueries.ColumnSchema("weight", as: Double.self, defaultValue: .real(-1.5)),
-                        BoutiqueQueries.ColumnSchema("note", as: String?.self, defaultValue: .null),
-                    ]
+                    static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
+                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
+                        [
+                            BoutiqueQueries.ColumnSchema("id", as: Int.self, primaryKey: true),
+                            BoutiqueQueries.ColumnSchema("name", as: String.self, defaultValue: .text("it's")),
+                            BoutiqueQueries.ColumnSchema("weight", as: Double.self, defaultValue: .real(-1.5)),
+                            BoutiqueQueries.ColumnSchema("note", as: String?.self, defaultValue: .null),
+                        ]
+                    }
                     init() {}
                 }
-                static let columns = TableColumns()
+                static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "tags" }
                 init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
                     self.id = try decoder.decode(Int.self)
@@ -340,25 +352,28 @@ import Testing
             nonisolated extension Person: BoutiqueQueries.Table {
                 public struct TableColumns: BoutiqueQueries.TableDefinition {
                     public typealias Root = Person
-                    public let id = BoutiqueQueries.TableColumn<Person, Int>("id")
-                    public let name = BoutiqueQueries.TableColumn<Person, String>("full_name")
-                    public let bornAt = BoutiqueQueries.TableColumn<Person, Date.UnixTimeRepresentation?>("bornAt")
-                    public let `default` = BoutiqueQueries.TableColumn<Person, Bool>("default")
-                    public let a = BoutiqueQueries.TableColumn<Person, Double>("a")
-                    public let b = BoutiqueQueries.TableColumn<Person, Double>("b")
-                    public let observed = BoutiqueQueries.TableColumn<Person, Int>("observed")
-                    public static let allColumns: [BoutiqueQueries.ColumnSchema] = [
-                        BoutiqueQueries.ColumnSchema("id", as: Int.self),
-                        BoutiqueQueries.ColumnSchema("full_name", as: String.self),
-                        BoutiqueQueries.ColumnSchema("bornAt", as: Date.UnixTimeRepresentation?.self),
-                        BoutiqueQueries.ColumnSchema("default", as: Bool.self, defaultValue: .integer(1)),
-                        BoutiqueQueries.ColumnSchema("a", as: Double.self),
-                        BoutiqueQueries.ColumnSchema("b", as: Double.self),
-                        BoutiqueQueries.ColumnSchema("observed", as: Int.self, defaultValue: .integer(0)),
-                    ]
+                    public var id: BoutiqueQueries.TableColumn<Person, Int> { .init("id") }
+                    public var name: BoutiqueQueries.TableColumn<Person, String> { .init("full_name") }
+                    public var bornAt: BoutiqueQueries.TableColumn<Person, Date.UnixTimeRepresentation?> { .init("bornAt") }
+                    public var `default`: BoutiqueQueries.TableColumn<Person, Bool> { .init("default") }
+                    public var a: BoutiqueQueries.TableColumn<Person, Double> { .init("a") }
+                    public var b: BoutiqueQueries.TableColumn<Person, Double> { .init("b") }
+                    public var observed: BoutiqueQueries.TableColumn<Person, Int> { .init("observed") }
+                    public static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
+                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
+                        [
+                            BoutiqueQueries.ColumnSchema("id", as: Int.self),
+                            BoutiqueQueries.ColumnSchema("full_name", as: String.self),
+                            BoutiqueQueries.ColumnSchema("bornAt", as: Date.UnixTimeRepresentation?.self),
+                            BoutiqueQueries.ColumnSchema("default", as: Bool.self, defaultValue: .integer(1)),
+                            BoutiqueQueries.ColumnSchema("a", as: Double.self),
+                            BoutiqueQueries.ColumnSchema("b", as: Double.self),
+                            BoutiqueQueries.ColumnSchema("observed", as: Int.self, defaultValue: .integer(0)),
+                        ]
+                    }
                     public init() {}
                 }
-                public static let columns = TableColumns()
+                public static var columns: TableColumns { TableColumns() }
                 public static var tableName: String { "people" }
                 public init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
                     self.id = try decoder.decode(Int.self)
@@ -407,20 +422,23 @@ import Testing
                 package struct TableColumns: BoutiqueQueries.PrimaryKeyedTableDefinition {
                     package typealias Root = Device
                     package typealias PrimaryKey = UUID.BytesRepresentation
-                    package let serial = BoutiqueQueries.TableColumn<Device, UUID.BytesRepresentation>("serial")
-                    package let tags = BoutiqueQueries.TableColumn<Device, JSONRepresentation<[String]>>("tags")
-                    package let createdAt = BoutiqueQueries.TableColumn<Device, Date>("createdAt")
-                    package let id = BoutiqueQueries.TableColumn<Device, UUID>("id")
+                    package var serial: BoutiqueQueries.TableColumn<Device, UUID.BytesRepresentation> { .init("serial") }
+                    package var tags: BoutiqueQueries.TableColumn<Device, JSONRepresentation<[String]>> { .init("tags") }
+                    package var createdAt: BoutiqueQueries.TableColumn<Device, Date> { .init("createdAt") }
+                    package var id: BoutiqueQueries.TableColumn<Device, UUID> { .init("id") }
                     package var primaryKey: BoutiqueQueries.TableColumn<Device, UUID.BytesRepresentation> { serial }
-                    package static let allColumns: [BoutiqueQueries.ColumnSchema] = [
-                        BoutiqueQueries.ColumnSchema("serial", as: UUID.BytesRepresentation.self, primaryKey: true),
-                        BoutiqueQueries.ColumnSchema("tags", as: JSONRepresentation<[String]>.self),
-                        BoutiqueQueries.ColumnSchema("createdAt", as: Date.self),
-                        BoutiqueQueries.ColumnSchema("id", as: UUID.self),
-                    ]
+                    package static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
+                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
+                        [
+                            BoutiqueQueries.ColumnSchema("serial", as: UUID.BytesRepresentation.self, primaryKey: true),
+                            BoutiqueQueries.ColumnSchema("tags", as: JSONRepresentation<[String]>.self),
+                            BoutiqueQueries.ColumnSchema("createdAt", as: Date.self),
+                            BoutiqueQueries.ColumnSchema("id", as: UUID.self),
+                        ]
+                    }
                     package init() {}
                 }
-                package static let columns = TableColumns()
+                package static var columns: TableColumns { TableColumns() }
                 package static var tableName: String { "device" }
                 package init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
                     self.serial = try decoder.decode(UUID.BytesRepresentation.self)
@@ -480,14 +498,17 @@ import Testing
                 struct TableColumns: BoutiqueQueries.PrimaryKeyedTableDefinition {
                     typealias Root = Models.Item
                     typealias PrimaryKey = Int
-                    let id = BoutiqueQueries.TableColumn<Models.Item, Int>("id")
+                    var id: BoutiqueQueries.TableColumn<Models.Item, Int> { .init("id") }
                     var primaryKey: BoutiqueQueries.TableColumn<Models.Item, Int> { id }
-                    static let allColumns: [BoutiqueQueries.ColumnSchema] = [
-                        BoutiqueQueries.ColumnSchema("id", as: Int.self, primaryKey: true),
-                    ]
+                    static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
+                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
+                        [
+                            BoutiqueQueries.ColumnSchema("id", as: Int.self, primaryKey: true),
+                        ]
+                    }
                     init() {}
                 }
-                static let columns = TableColumns()
+                static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "item" }
                 init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
                     self.id = try decoder.decode(Int.self)
