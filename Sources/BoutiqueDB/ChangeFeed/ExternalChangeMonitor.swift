@@ -8,7 +8,9 @@ import BoutiqueSQLite
 /// ```
 ///
 /// Every few milliseconds it reads `PRAGMA data_version` on a connection of its own, which changes when
-/// any other connection commits to the file. Then it reads the change log after the last COMMIT row it
+/// any other connection commits to the file. While nothing changes it looks less and less often, up
+/// to ``idleInterval``, and goes back to ``Configuration/interval`` as soon as something does: a burst
+/// of commits is followed closely, and an idle app does not wake 250 times a second. Then it reads the change log after the last COMMIT row it
 /// saw: each new transaction that this process did not write is announced with its token and tables.
 /// A change with no new log rows (a writer that keeps no log, or a log pruned past the monitor) is
 /// announced with unknown tables, so every live query refreshes. Without a log (mode `off`) other
@@ -19,11 +21,15 @@ actor ExternalChangeMonitor {
         var options: DatabaseOptions
         /// The latest COMMIT row when the database opened.
         var cursor: Int64
+        /// The pause between looks while the file is changing.
         var interval: Duration
     }
 
-    /// How often the file is looked at: a few milliseconds, well inside the time a user notices.
+    /// How often the file is looked at while it changes: a few milliseconds, well inside the time a
+    /// user notices.
     static let defaultInterval = Duration.milliseconds(4)
+    /// The longest pause between looks, once the file has been quiet for a while.
+    static let idleInterval = Duration.milliseconds(25)
 
     private nonisolated let executor = QueueExecutor(label: "BoutiqueDB.changeMonitor")
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -46,38 +52,44 @@ actor ExternalChangeMonitor {
     /// Looks at the file until the task is cancelled, then closes its connection.
     func run() async {
         announcedAtLastLook = notifier.publishedCount
+        var pause = configuration.interval
         while !Task.isCancelled {
-            look()
-            do { try await Task.sleep(for: configuration.interval) } catch { break }
+            let changed = look()
+            pause = changed ? configuration.interval : min(pause * 3 / 2, max(Self.idleInterval, configuration.interval))
+            do { try await Task.sleep(for: pause) } catch { break }
         }
         connection?.close()
         connection = nil
     }
 
-    /// One look at the file.
-    private func look() {
+    /// One look at the file; `true` when another connection had committed.
+    @discardableResult
+    private func look() -> Bool {
         do {
             let connection = try openConnection()
             let version = try connection.dataVersion()
             defer { dataVersion = version }
             // The first look has nothing to compare with: it reads the log from where the database opened.
-            if let dataVersion, dataVersion == version { return }
+            if let dataVersion, dataVersion == version { return false }
+            defer { announcedAtLastLook = notifier.publishedCount }
             let announcedBefore = announcedAtLastLook
-            announcedAtLastLook = notifier.publishedCount
+            let announcedNow = notifier.publishedCount
             guard configuration.options.changeCapture.mode.writesLog else {
                 if dataVersion != nil { notifier.publish(CommitNotice(token: nil, tables: nil, isExternal: true)) }
-                return
+                return true
             }
             let found = try readNewTransactions(connection)
-            if !found, dataVersion != nil, announcedAtLastLook == announcedBefore {
+            if !found, dataVersion != nil, announcedNow == announcedBefore {
                 notifier.publish(CommitNotice(token: nil, tables: nil, isExternal: true))
             }
+            return true
         } catch {
             // The file may be busy or briefly unreadable (another process checkpointing); the next look
             // tries again, and a connection that failed is reopened.
             connection?.close()
             connection = nil
             dataVersion = nil
+            return false
         }
     }
 
