@@ -4,21 +4,26 @@ import BoutiqueSQLite
 /// makes it, in Turso's v2 format.
 ///
 /// ```swift
-/// let capture = try ChangeCapture(connection: writer, options: .default, notifier: notifier)
+/// let capture = try ChangeCapture(connection: writer, options: .default, notifier: notifier, tracksLocalCommits: false)
 /// database.addTransactionObserver(capture)
 /// // every write now also appends its changes and a COMMIT row to turso_cdc
 /// ```
 ///
 /// How: SQLite's preupdate hook reports each row change in a rowid or `WITHOUT ROWID` table with its old
 /// and new values, whatever ran it (query builder, raw SQL, migrations, triggers), including tables
-/// created after the hook was installed. The changes wait in memory; ``willCommit(_:)`` encodes them as
-/// records and appends them with one COMMIT row, still inside the transaction, so a rollback leaves no
-/// trace and a commit is never without its log. Three things the hook does not see are filled in:
+/// created after the hook was installed. The changes wait in memory (an insert's or delete's record is
+/// encoded at once when the table is known); ``willCommit(_:)`` encodes the rest and appends them with
+/// one COMMIT row, still inside the transaction, so a rollback leaves no trace and a commit is never
+/// without its log. Three things the hook does not see are filled in:
 /// changes SQLite undid (a failed statement, `ROLLBACK TO`), found through statement boundaries
 /// (``StatementTrace``); schema changes, found by comparing `sqlite_schema` with its state at the start
 /// of the transaction (``SchemaSnapshot``); and rows written by `CREATE TABLE … AS SELECT`, read from
 /// the new table. The writer alone writes, so it alone needs the hook: triggers on every table would
 /// cost a second write per change and have to be created for every new table.
+///
+/// Not logged: tables of attached and temporary databases (only `main` is shared), and the rows
+/// `ALTER TABLE … DROP COLUMN` rewrites (SQLite rewrites them without the hook; the schema change is
+/// logged, and readers of later images see the new layout).
 ///
 /// Everything runs on the writer's thread, inside the ``DatabaseActor``'s isolation.
 final class ChangeCapture: WriteTransactionObserver {
