@@ -56,11 +56,8 @@ public struct BoutiqueTableMacro: ExtensionMacro {
         let access = AccessLevel(of: structDecl).prefix
         let conformances = protocols.contains { $0.isNamed("BoutiqueTableOptions") }
             ? ["BoutiqueQueries.BoutiqueTableOptions"] : []
-        return [
-            ExtensionDeclSyntax.make(
-                type: type.trimmedDescription, conformances: conformances,
-                members: ["\(access)static var tableOptions: BoutiqueQueries.TableOptions { [\(options.joined(separator: ", "))] }"])
-        ]
+        let member = "    \(access)static var tableOptions: BoutiqueQueries.TableOptions { [\(options.joined(separator: ", "))] }"
+        return [ExtensionDeclSyntax.make(type: type.trimmedDescription, conformances: conformances, body: member)]
     }
 
     /// The Boolean literal given for `label`, `false` when absent.

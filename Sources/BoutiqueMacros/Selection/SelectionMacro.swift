@@ -33,27 +33,34 @@ public struct SelectionMacro: ExtensionMacro {
 
         let typeName = type.trimmedDescription
         let access = AccessLevel(of: structDecl).prefix
-        let columns = schema.columns
-        let parameters = columns.map { "\($0.swiftName): some BoutiqueQueries.QueryExpression<\($0.representation)>" }
-        let fragments = columns.map { "\($0.swiftName).queryFragment" }
-        let columnsStruct = """
-            \(access)struct Columns: BoutiqueQueries.QueryExpression, Sendable {
-                \(access)typealias QueryValue = \(typeName)
-                \(access)let queryFragment: BoutiqueQueries.QueryFragment
-                \(access)init(\(parameters.joined(separator: ", "))) {
-                    self.queryFragment = [\(fragments.joined(separator: ", "))].joined(separator: ", ")
-                }
+        var parameters = ""
+        var fragments = ""
+        for column in schema.columns {
+            if !parameters.isEmpty {
+                parameters += ", "
+                fragments += ", "
             }
-            """
-        var decoding = ["\(access)init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {"]
-        for column in columns {
-            decoding.append("    self.\(column.swiftName) = try decoder.decode(\(column.representation).self)")
+            parameters += "\(column.swiftName): some BoutiqueQueries.QueryExpression<\(column.representation)>"
+            fragments += "\(column.swiftName).queryFragment"
         }
-        decoding.append("}")
+        var writer = SourceWriter(indentation: 1)
+        writer.line("\(access)struct Columns: BoutiqueQueries.QueryExpression, Sendable {")
+        writer.indented { writer in
+            writer.line("\(access)typealias QueryValue = \(typeName)")
+            writer.line("\(access)let queryFragment: BoutiqueQueries.QueryFragment")
+            writer.line("\(access)init(\(parameters)) {")
+            writer.indented { $0.line("self.queryFragment = [\(fragments)].joined(separator: \", \")") }
+            writer.line("}")
+        }
+        writer.line("}")
+        writer.line("\(access)init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {")
+        writer.indented { writer in
+            for column in schema.columns {
+                writer.line("self.\(column.swiftName) = try decoder.decode(\(column.representation).self)")
+            }
+        }
+        writer.line("}")
         let conformances = protocols.contains { $0.isNamed("QuerySelection") } ? ["BoutiqueQueries.QuerySelection"] : []
-        return [
-            ExtensionDeclSyntax.make(
-                type: typeName, conformances: conformances, members: [columnsStruct, decoding.joined(separator: "\n")])
-        ]
+        return [ExtensionDeclSyntax.make(type: typeName, conformances: conformances, body: writer.text)]
     }
 }

@@ -1,10 +1,11 @@
 import SwiftSyntax
 
 extension ExtensionDeclSyntax {
-    /// `nonisolated extension Type: Conformances {` members `}`, with the members kept as source text.
+    /// `nonisolated extension Type: Conformances {` body `}`, with the body kept as source text (its
+    /// members indented one level).
     ///
     /// ```swift
-    /// ExtensionDeclSyntax.make(type: "Note", conformances: ["BoutiqueQueries.Table"], members: ["static var tableName: String { \"note\" }"])
+    /// ExtensionDeclSyntax.make(type: "Note", conformances: ["BoutiqueQueries.Table"], body: "    static var tableName: String { \"note\" }")
     /// ```
     ///
     /// The compiler receives an expansion as text and parses it itself, so the members are not parsed
@@ -14,7 +15,7 @@ extension ExtensionDeclSyntax {
     /// `nonisolated` keeps the conformance usable from any context in modules whose default isolation is
     /// the main actor, as app targets often are: rows are decoded off the main actor. The plugin is built
     /// by the compiler that runs it, so its version says whether the modifier is understood.
-    static func make(type: String, conformances: [String], members: [String]) -> ExtensionDeclSyntax {
+    static func make(type: String, conformances: [String], body: String) -> ExtensionDeclSyntax {
         var modifiers: DeclModifierListSyntax = []
         #if compiler(>=6.1)
         modifiers.append(DeclModifierSyntax(name: .keyword(.nonisolated, trailingTrivia: .space)))
@@ -29,9 +30,6 @@ extension ExtensionDeclSyntax {
             inheritance = InheritanceClauseSyntax(
                 colon: .colonToken(trailingTrivia: .space), inheritedTypes: InheritedTypeListSyntax(types))
         }
-        let body = members.map { member in
-            member.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
-        }.joined(separator: "\n")
         let verbatim = MissingDeclSyntax(attributes: [], modifiers: [], placeholder: .identifier(body))
         return ExtensionDeclSyntax(
             modifiers: modifiers,

@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// let expansion = TableExpansion(typeName: "Note", tableName: "note", schema: schema, access: "")
-/// expansion.members   // TableColumns, columns, tableName, init(decoder:), encodeColumns(into:), Draft
+/// expansion.body   // TableColumns, columns, tableName, init(decoder:), encodeColumns(into:), Draft
 /// ```
 struct TableExpansion {
     let typeName: String
@@ -11,105 +11,114 @@ struct TableExpansion {
     /// `"public "`, `"package "` or `""`.
     let access: String
 
-    /// Every member of the extension, in order.
-    var members: [String] {
-        var members = [
-            columnsStruct,
-            "\(access)static var columns: TableColumns { TableColumns() }",
-            "\(access)static var tableName: String { \(StringLiteral.quoted(tableName)) }",
-            decodingInit,
-            encodingMethod,
-        ]
-        if let draft = draftStruct { members.append(draft) }
-        return members
+    /// Every member of the extension, in order, indented one level.
+    var body: String {
+        var writer = SourceWriter(indentation: 1)
+        writeColumns(&writer)
+        writer.line("\(access)static var columns: TableColumns { TableColumns() }")
+        writer.line("\(access)static var tableName: String { \(StringLiteral.quoted(tableName)) }")
+        writeDecodingInit(&writer)
+        writeEncodingMethod(&writer)
+        if schema.primaryKey != nil { writeDraft(&writer) }
+        return writer.text
     }
 
-    private var columnsStruct: String {
+    private func writeColumns(_ writer: inout SourceWriter) {
         let key = schema.primaryKey
-        var lines = [
-            "\(access)struct TableColumns: BoutiqueQueries.\(key == nil ? "TableDefinition" : "PrimaryKeyedTableDefinition") {",
-            "    \(access)typealias Root = \(typeName)",
-        ]
-        if let key { lines.append("    \(access)typealias PrimaryKey = \(key.representation)") }
-        // Computed, with their type written out: nothing to store, and the declarations are checked
-        // without looking at their bodies.
-        for column in schema.columns {
-            let type = columnType(column.representation)
-            lines.append(
-                "    \(access)var \(column.swiftName): \(type) { .init(\(StringLiteral.quoted(column.sqlName))) }")
+        let definition = key == nil ? "TableDefinition" : "PrimaryKeyedTableDefinition"
+        writer.line("\(access)struct TableColumns: BoutiqueQueries.\(definition) {")
+        writer.indented { writer in
+            writer.line("\(access)typealias Root = \(typeName)")
+            if let key { writer.line("\(access)typealias PrimaryKey = \(key.representation)") }
+            // Computed, with their type written out: nothing to store, and the declarations are checked
+            // without looking at their bodies.
+            for column in schema.columns {
+                writer.line(
+                    "\(access)var \(column.swiftName): \(columnType(column.representation)) { .init(\(StringLiteral.quoted(column.sqlName))) }")
+            }
+            if let key {
+                writer.line("\(access)var primaryKey: \(columnType(key.representation)) { \(key.swiftName) }")
+            }
+            // Built by a function: its body is type-checked once, not again when the module interface
+            // is emitted.
+            writer.line("\(access)static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()")
+            writer.line("private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {")
+            writer.indented { writer in
+                writer.line("[")
+                writer.indented { writer in
+                    for column in schema.columns { writer.line("BoutiqueQueries.ColumnSchema(\(schemaArguments(column))),") }
+                }
+                writer.line("]")
+            }
+            writer.line("}")
+            writer.line("\(access)init() {}")
         }
-        if let key {
-            lines.append("    \(access)var primaryKey: \(columnType(key.representation)) { \(key.swiftName) }")
-        }
-        // Built by a function: its body is type-checked once, not again when the module interface is emitted.
-        lines += [
-            "    \(access)static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()",
-            "    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {",
-            "        [",
-        ]
-        for column in schema.columns {
-            var arguments = "\(StringLiteral.quoted(column.sqlName)), as: \(column.representation).self"
-            if column.isPrimaryKey { arguments += ", primaryKey: true" }
-            if let value = column.defaultValue { arguments += ", defaultValue: \(value)" }
-            if let generated = column.generated { arguments += ", generated: \(generated.trimmedDescription)" }
-            lines.append("            BoutiqueQueries.ColumnSchema(\(arguments)),")
-        }
-        lines += ["        ]", "    }", "    \(access)init() {}", "}"]
-        return lines.joined(separator: "\n")
+        writer.line("}")
     }
 
-    private var decodingInit: String {
-        var lines = [
-            "\(access)init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {"
-        ]
-        for column in schema.columns {
-            lines.append("    self.\(column.swiftName) = try decoder.decode(\(column.representation).self)")
-        }
-        lines.append("}")
-        return lines.joined(separator: "\n")
+    private func schemaArguments(_ column: ModelColumn) -> String {
+        var arguments = "\(StringLiteral.quoted(column.sqlName)), as: \(column.representation).self"
+        if column.isPrimaryKey { arguments += ", primaryKey: true" }
+        if let value = column.defaultValue { arguments += ", defaultValue: \(value)" }
+        if let generated = column.generated { arguments += ", generated: \(generated.trimmedDescription)" }
+        return arguments
     }
 
-    private var encodingMethod: String {
-        var lines = ["\(access)func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {"]
-        for column in schema.columns where column.isWritable {
-            lines.append("    encoder.encode(self.\(column.swiftName), as: \(column.representation).self)")
+    private func writeDecodingInit(_ writer: inout SourceWriter) {
+        writer.line("\(access)init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {")
+        writer.indented { writer in
+            for column in schema.columns {
+                writer.line("self.\(column.swiftName) = try decoder.decode(\(column.representation).self)")
+            }
         }
-        lines.append("}")
-        return lines.joined(separator: "\n")
+        writer.line("}")
+    }
+
+    private func writeEncodingMethod(_ writer: inout SourceWriter) {
+        writer.line("\(access)func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {")
+        writer.indented { writer in
+            for column in schema.columns where column.isWritable {
+                writer.line("encoder.encode(self.\(column.swiftName), as: \(column.representation).self)")
+            }
+        }
+        writer.line("}")
     }
 
     /// The row without its key required, for tables with a primary key.
-    private var draftStruct: String? {
-        guard schema.primaryKey != nil else { return nil }
+    private func writeDraft(_ writer: inout SourceWriter) {
         let fields = schema.columns.filter(\.isWritable)
-        var lines = [
-            "\(access)struct Draft: BoutiqueQueries.TableDraft {",
-            "    \(access)typealias Root = \(typeName)",
-        ]
-        for column in fields {
-            lines.append("    \(access)var \(column.swiftName): \(draftType(column))")
-        }
-        let parameters = fields.map { column in
-            var parameter = "\(column.swiftName): \(draftType(column))"
-            if column.isPrimaryKey || column.property.hasImplicitNilDefault {
-                parameter += " = nil"
-            } else if let initializer = column.property.initializer {
-                parameter += " = \(initializer.trimmedDescription)"
+        writer.line("\(access)struct Draft: BoutiqueQueries.TableDraft {")
+        writer.indented { writer in
+            writer.line("\(access)typealias Root = \(typeName)")
+            for column in fields {
+                writer.line("\(access)var \(column.swiftName): \(draftType(column))")
             }
-            return parameter
+            var parameters = ""
+            for column in fields {
+                if !parameters.isEmpty { parameters += ", " }
+                parameters += "\(column.swiftName): \(draftType(column))"
+                if column.isPrimaryKey || column.property.hasImplicitNilDefault {
+                    parameters += " = nil"
+                } else if let initializer = column.property.initializer {
+                    parameters += " = \(initializer.trimmedDescription)"
+                }
+            }
+            writer.line("\(access)init(\(parameters)) {")
+            writer.indented { writer in
+                for column in fields { writer.line("self.\(column.swiftName) = \(column.swiftName)") }
+            }
+            writer.line("}")
+            writer.line("\(access)func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {")
+            writer.indented { writer in
+                for column in fields {
+                    let representation = column.isPrimaryKey && !column.isOptional
+                        ? Self.optional(column.representation) : column.representation
+                    writer.line("encoder.encode(self.\(column.swiftName), as: \(representation).self)")
+                }
+            }
+            writer.line("}")
         }
-        lines.append("    \(access)init(\(parameters.joined(separator: ", "))) {")
-        for column in fields {
-            lines.append("        self.\(column.swiftName) = \(column.swiftName)")
-        }
-        lines += ["    }", "    \(access)func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {"]
-        for column in fields {
-            let representation = column.isPrimaryKey && !column.isOptional
-                ? Self.optional(column.representation) : column.representation
-            lines.append("        encoder.encode(self.\(column.swiftName), as: \(representation).self)")
-        }
-        lines += ["    }", "}"]
-        return lines.joined(separator: "\n")
+        writer.line("}")
     }
 
     private func columnType(_ representation: String) -> String {

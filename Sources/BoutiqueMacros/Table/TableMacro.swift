@@ -50,7 +50,7 @@ public struct TableMacro: ExtensionMacro {
         if schema.primaryKey != nil, protocols.contains(where: { $0.isNamed("PrimaryKeyedTable") }) {
             conformances.append("BoutiqueQueries.PrimaryKeyedTable")
         }
-        return [ExtensionDeclSyntax.make(type: typeName, conformances: conformances, members: expansion.members)]
+        return [ExtensionDeclSyntax.make(type: typeName, conformances: conformances, body: expansion.body)]
     }
 
     /// The name given as `@Table("name")`; a name that is not a plain string literal is reported.
