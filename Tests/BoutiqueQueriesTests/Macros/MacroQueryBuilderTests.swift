@@ -1,0 +1,72 @@
+import BoutiqueQueries
+import BoutiqueSQLite
+import Foundation
+import Testing
+
+/// Macro-generated models driving the query builder: the product description's calls, drafts,
+/// selections and `#sql` inside closures.
+@Suite struct MacroQueryBuilderTests {
+    typealias Note = MacroModels.Note
+
+    static func database() throws -> Connection {
+        let connection = try Connection(path: ":memory:")
+        for migration in TableMacroRuntimeTests.migrations.prefix(1) { try connection.execute(migration) }
+        return connection
+    }
+
+    @Test func productDescriptionCalls() throws {
+        let connection = try Self.database()
+        let older = Note(id: UUID(), title: "Older", body: "", updatedAt: Date(timeIntervalSince1970: 10))
+        let newer = Note(id: UUID(), title: "New Note", body: "", updatedAt: Date(timeIntervalSince1970: 20))
+        try Note.insert { older }.execute(connection)
+        try Note.insert { newer }.execute(connection)
+        let notes = try Note.all.order { $0.updatedAt.desc() }.fetchAll(connection)
+        #expect(notes == [newer, older])
+    }
+
+    @Test func selectionColumnsInASelect() throws {
+        let connection = try Self.database()
+        try Note.insert { Note(id: UUID(), title: "Only", body: "x", updatedAt: Date(timeIntervalSince1970: 1)) }
+            .execute(connection)
+        let summaries = try Note.all
+            .select { MacroModels.NoteSummary.Columns(title: $0.title, tagCount: $0.id.count()) }
+            .fetchAll(connection)
+        #expect(summaries == [MacroModels.NoteSummary(title: "Only", tagCount: 1)])
+    }
+
+    @Test func sqlInsideAWhereClosure() throws {
+        let connection = try Self.database()
+        for title in ["Groceries", "Garden", "Work"] {
+            try Note.insert { Note(id: UUID(), title: title, body: "", updatedAt: Date(timeIntervalSince1970: 0)) }
+                .execute(connection)
+        }
+        let titles = try Note.where { #sql("\($0.title) LIKE \("G%")") }
+            .order { $0.title.asc() }
+            .fetchAll(connection)
+            .map(\.title)
+        #expect(titles == ["Garden", "Groceries"])
+    }
+
+    @Test func draftInsertLetsSQLiteAssignTheKey() throws {
+        let connection = try Connection(path: ":memory:")
+        try MacroModels.Tag.createTable().execute(connection)
+        try MacroModels.Tag.insert {
+            MacroModels.Tag.Draft(name: "a")
+            MacroModels.Tag.Draft(name: "b", weight: 2)
+        }.execute(connection)
+        let tags = try MacroModels.Tag.all.order { $0.id.asc() }.fetchAll(connection)
+        #expect(tags.map(\.id) == [1, 2])
+        #expect(tags.map(\.weight) == [-1.5, 2])
+    }
+
+    @Test func generatedColumnsAreReadButNeverWritten() throws {
+        let connection = try Connection(path: ":memory:")
+        try MacroModels.RichNote.createTable().execute(connection)
+        let note = MacroModels.RichNote(
+            id: UUID(), title: "MiXed", body: "", createdAt: Date(timeIntervalSince1970: 0),
+            updatedAt: Date(timeIntervalSince1970: 0), titleLower: "ignored")
+        try MacroModels.RichNote.insert { note }.execute(connection)
+        let stored = try MacroModels.RichNote.all.fetchOne(connection)
+        #expect(stored?.titleLower == "mixed")
+    }
+}
