@@ -2,7 +2,8 @@
 # Measures what @Table costs at compile time: 50 models of 8 columns with @Table against the same
 # 50 structs without it, each built as its own target of a temporary package that depends on this
 # repository by path. Prints the median of several builds of each (the file is touched before every
-# build, and the two are interleaved), the median of a build with nothing to do, and the ratios.
+# build, and the two are interleaved), the median of a build with nothing to do, and the ratios, for
+# wall-clock time and for CPU time (which other work on a busy machine disturbs less).
 #
 #   Scripts/measure-macro-compile-time.sh [runs]      # default 7 runs each
 set -euo pipefail
@@ -61,18 +62,18 @@ echo "Building the dependencies once (not timed)…" >&2
 swift build --target MacroModels >/dev/null
 swift build --target PlainModels >/dev/null
 
-# Seconds one `swift build --target $1` takes; touches the target's file first unless $2 is "noop".
-# The repository is a live path dependency: when something in it changed since the last build, SwiftPM
-# rebuilds it first, so such a build is not counted and the measurement is repeated.
+# "wall cpu" seconds of one `swift build --target $1` (cpu: user + system of the whole process tree);
+# touches the target's file first unless $2 is "noop". The repository is a live path dependency: when
+# something in it changed since the last build, SwiftPM rebuilds it first, so such a build is not
+# counted and the measurement is repeated.
 time_build() {
-    local attempt start end output
+    local attempt times log
+    log="$work/build.log"
     for attempt in 1 2 3 4 5; do
         [[ "${2:-}" == noop ]] || touch "Sources/$1/Models.swift"
-        start=$(date +%s.%N)
-        output=$(swift build --target "$1" 2>&1)
-        end=$(date +%s.%N)
-        if ! grep -E '(Compiling|Linking|Emitting module) ' <<<"$output" | grep -vq " $1"; then
-            echo "$end - $start" | bc -l
+        times=$( { TIMEFORMAT='%R %U %S'; time swift build --target "$1" >"$log" 2>&1; } 2>&1 )
+        if ! grep -E '(Compiling|Linking|Emitting module) ' "$log" | grep -vq " $1"; then
+            echo "$times" | awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }'
             return
         fi
         echo "  (a dependency was rebuilt; measuring again)" >&2
@@ -81,24 +82,33 @@ time_build() {
     exit 1
 }
 
-median() { sort -n | awk '{ values[NR] = $1 } END { print (NR % 2) ? values[(NR + 1) / 2] : (values[NR / 2] + values[NR / 2 + 1]) / 2 }'; }
-minmax() { sort -n | awk 'NR == 1 { min = $1 } { max = $1 } END { printf "min %.2f s, max %.2f s", min, max }'; }
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+minimum() { sort -n | head -1; }
+column_of() { awk -v c="$1" '{ print $c }'; }
 
-macro_times=() plain_times=() noop_times=()
+macro_runs="" plain_runs="" noop_runs=""
 for run in $(seq 1 "$runs"); do
-    macro_times+=("$(time_build MacroModels)")
-    plain_times+=("$(time_build PlainModels)")
-    noop_times+=("$(time_build PlainModels noop)")
-    echo "run $run/$runs: @Table ${macro_times[-1]} s, plain ${plain_times[-1]} s, nothing to do ${noop_times[-1]} s" >&2
+    macro=$(time_build MacroModels)
+    plain=$(time_build PlainModels)
+    noop=$(time_build PlainModels noop)
+    macro_runs+="$macro"$'\n' plain_runs+="$plain"$'\n' noop_runs+="$noop"$'\n'
+    echo "run $run/$runs (wall cpu): @Table $macro, plain $plain, nothing to do $noop" >&2
 done
 
-macro=$(printf '%s\n' "${macro_times[@]}" | median)
-plain=$(printf '%s\n' "${plain_times[@]}" | median)
-noop=$(printf '%s\n' "${noop_times[@]}" | median)
-printf '50 models x 8 columns, %s runs each (median; %s)\n' "$runs" "swift build --target <target>, file touched"
-printf '  @Table structs:  %.2f s  (%s)\n' "$macro" "$(printf '%s\n' "${macro_times[@]}" | minmax)"
-printf '  plain structs:   %.2f s  (%s)\n' "$plain" "$(printf '%s\n' "${plain_times[@]}" | minmax)"
-printf '  nothing to do:   %.2f s  (%s)\n' "$noop" "$(printf '%s\n' "${noop_times[@]}" | minmax)"
-printf '  ratio @Table / plain:                      %.2fx\n' "$(echo "$macro / $plain" | bc -l)"
-printf '  ratio without the no-op build overhead:    %.2fx\n' \
-    "$(echo "($macro - $noop) / ($plain - $noop)" | bc -l)"
+stat() {  # $1 runs, $2 column (1 wall, 2 cpu), $3 median|minimum
+    printf '%s' "$1" | grep . | column_of "$2" | "$3"
+}
+report() {  # $1 label, $2 column
+    local macro plain noop
+    macro=$(stat "$macro_runs" "$2" median) plain=$(stat "$plain_runs" "$2" median) noop=$(stat "$noop_runs" "$2" median)
+    printf '%s (median of %s; fastest in brackets)\n' "$1" "$runs"
+    printf '  @Table structs:  %6.2f s  [%.2f]\n' "$macro" "$(stat "$macro_runs" "$2" minimum)"
+    printf '  plain structs:   %6.2f s  [%.2f]\n' "$plain" "$(stat "$plain_runs" "$2" minimum)"
+    printf '  nothing to do:   %6.2f s  [%.2f]\n' "$noop" "$(stat "$noop_runs" "$2" minimum)"
+    printf '  ratio @Table / plain:                   %.2fx  [fastest %.2fx]\n' "$(echo "$macro / $plain" | bc -l)" \
+        "$(echo "$(stat "$macro_runs" "$2" minimum) / $(stat "$plain_runs" "$2" minimum)" | bc -l)"
+    printf '  ratio without the no-op build overhead: %.2fx\n' "$(echo "($macro - $noop) / ($plain - $noop)" | bc -l)"
+}
+echo "50 models x 8 columns: swift build --target <target>, the file touched before each build"
+report "wall-clock time" 1
+report "CPU time (user + system, all processes)" 2

@@ -22,18 +22,18 @@ public struct SQLMacro: ExpressionMacro {
         guard let first = arguments.first else {
             throw MacroMessage.error("sqlMissingLiteral", "#sql takes a string literal")
         }
-        guard let literal = first.expression.as(StringLiteralExprSyntax.self) else {
+        if let literal = first.expression.as(StringLiteralExprSyntax.self) {
+            for diagnostic in SQLCheck.check(SQLPiece.pieces(of: literal)).items { context.diagnose(diagnostic) }
+        } else {
+            // The argument is still a typed query, so the expansion below compiles; only the check is lost.
             context.diagnose(Diagnostic(
                 node: first.expression,
                 message: MacroMessage.error(
                     "sqlNotLiteral", "#sql takes a string literal, so that its SQL can be checked when compiling")))
-            return "BoutiqueQueries.SQLQuery<Void>(BoutiqueQueries.QueryFragment())"
         }
-        let diagnostics = SQLCheck.check(SQLPiece.pieces(of: literal))
-        for diagnostic in diagnostics.items { context.diagnose(diagnostic) }
 
         // Built as nodes around the literal, not as text to parse: the plugin's time goes into parsing.
-        let query = ExprSyntax(literal.trimmed)
+        let query = first.expression.trimmed
         if let output = arguments.first(where: { $0.label?.text == "as" })?.expression.trimmed {
             let callee = MemberAccessExprSyntax(
                 base: DeclReferenceExprSyntax(baseName: .identifier("BoutiqueQueries")), name: .identifier("SQLQuery"))

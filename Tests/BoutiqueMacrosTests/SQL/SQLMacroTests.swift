@@ -171,7 +171,7 @@ import Testing
             let a = #sql(query)
             """,
             expandedSource: """
-            let a = BoutiqueQueries.SQLQuery<Void>(BoutiqueQueries.QueryFragment())
+            let a = (query)
             """,
             diagnostics: [
                 ExpectedDiagnostic(message: "#sql takes a string literal, so that its SQL can be checked when compiling", line: 1, column: 14),
