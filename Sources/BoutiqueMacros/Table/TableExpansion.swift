@@ -84,7 +84,8 @@ struct TableExpansion {
         writer.line("}")
     }
 
-    /// The row without its key required, for tables with a primary key.
+    /// The row without its key required, for tables with a primary key: left out, an integer key is
+    /// assigned by SQLite (it is the rowid), and a UUID key is a fresh UUID.
     private func writeDraft(_ writer: inout SourceWriter) {
         let fields = schema.columns.filter(\.isWritable)
         writer.line("\(access)struct Draft: BoutiqueQueries.TableDraft {")
@@ -97,7 +98,10 @@ struct TableExpansion {
             for column in fields {
                 if !parameters.isEmpty { parameters += ", " }
                 parameters += "\(column.swiftName): \(draftType(column))"
-                if column.isPrimaryKey || column.property.hasImplicitNilDefault {
+                if column.isPrimaryKey, !column.isOptional, Self.isUUID(column.valueType) {
+                    // SQLite cannot make up a TEXT or BLOB key: a fresh UUID is what leaving it out means.
+                    parameters += " = UUID()"
+                } else if column.isPrimaryKey || column.property.hasImplicitNilDefault {
                     parameters += " = nil"
                 } else if let initializer = column.property.initializer {
                     parameters += " = \(initializer.trimmedDescription)"
@@ -125,9 +129,14 @@ struct TableExpansion {
         "BoutiqueQueries.TableColumn<\(typeName), \(representation)>"
     }
 
-    /// The Draft's type for a column: the key becomes optional, the database assigns it.
+    /// The Draft's type for a column: the key becomes optional.
     private func draftType(_ column: ModelColumn) -> String {
         column.isPrimaryKey && !column.isOptional ? Self.optional(column.valueType) : column.valueType
+    }
+
+    /// `true` for `UUID` and `Foundation.UUID`.
+    static func isUUID(_ type: String) -> Bool {
+        type == "UUID" || type == "Foundation.UUID"
     }
 
     /// `T?`, with parentheses where the type would otherwise parse differently (`(any P)?`).

@@ -15,7 +15,8 @@
 /// The table is named after the type with its first letter lowercased; pass a name to choose another:
 /// `@Table("notes")`. A property named `id` is the primary key unless another is marked
 /// `@Column(primaryKey: true)` (or it opts out with `@Column(primaryKey: false)`); a table with a key also
-/// gets a `Draft`, the row with its key optional, for inserts where the database assigns it.
+/// gets a `Draft`, the row with its key optional: left out, an integer key is assigned by SQLite and a
+/// UUID key is a fresh `UUID()` (`Note.Draft(title: "A", body: "")`).
 /// Computed, static, `lazy` and ``Ephemeral()`` properties are not columns.
 @attached(
     extension,

@@ -62,7 +62,7 @@ import Testing
                     var title: String
                     var body: String
                     var updatedAt: Date
-                    init(id: UUID? = nil, title: String, body: String, updatedAt: Date = Date()) {
+                    init(id: UUID? = UUID(), title: String, body: String, updatedAt: Date = Date()) {
                         self.id = id
                         self.title = title
                         self.body = body
@@ -168,7 +168,7 @@ import Testing
                     var updatedAt: Date
                     var isPinned: Bool
                     var rating: Int?
-                    init(id: UUID? = nil, title: String, body: String, createdAt: Date, updatedAt: Date = Date(), isPinned: Bool = false, rating: Int? = nil) {
+                    init(id: UUID? = UUID(), title: String, body: String, createdAt: Date, updatedAt: Date = Date(), isPinned: Bool = false, rating: Int? = nil) {
                         self.id = id
                         self.title = title
                         self.body = body
@@ -458,7 +458,7 @@ import Testing
                     package var tags: [String]
                     package var createdAt: Date
                     package var id: UUID
-                    package init(serial: UUID? = nil, tags: [String], createdAt: Date = Date(), id: UUID = UUID()) {
+                    package init(serial: UUID? = UUID(), tags: [String], createdAt: Date = Date(), id: UUID = UUID()) {
                         self.serial = serial
                         self.tags = tags
                         self.createdAt = createdAt

@@ -59,6 +59,19 @@ import Testing
         #expect(tags.map(\.weight) == [-1.5, 2])
     }
 
+    @Test func draftWithoutAUUIDKeyGetsAFreshOne() throws {
+        let connection = try Self.database()
+        try Note.insert {
+            Note.Draft(title: "A", body: "")
+            Note.Draft(title: "B", body: "")
+        }.execute(connection)
+        let notes = try Note.all.order { $0.title.asc() }.fetchAll(connection)
+        #expect(notes.map(\.title) == ["A", "B"])
+        #expect(Set(notes.map(\.id)).count == 2)
+        let id = UUID()
+        #expect(MacroTestSupport.encoded(draft: Note.Draft(id: id, title: "", body: "")).first == .text(id.uuidString.lowercased()))
+    }
+
     @Test func generatedColumnsAreReadButNeverWritten() throws {
         let connection = try Connection(path: ":memory:")
         try MacroModels.RichNote.createTable().execute(connection)
