@@ -53,7 +53,7 @@ public struct BoutiqueTableMacro: ExtensionMacro {
         var options: [String] = []
         if strict { options.append(".strict") }
         if withoutRowID { options.append(".withoutRowID") }
-        let access = AccessLevel(of: structDecl).prefix
+        let access = AccessLevel(of: structDecl, in: context.lexicalContext).prefix
         let conformances = protocols.contains { $0.isNamed("BoutiqueTableOptions") }
             ? ["BoutiqueQueries.BoutiqueTableOptions"] : []
         let member = "    \(access)static var tableOptions: BoutiqueQueries.TableOptions { [\(options.joined(separator: ", "))] }"

@@ -32,7 +32,7 @@ public struct SelectionMacro: ExtensionMacro {
         guard !schema.diagnostics.hasErrors else { return [] }
 
         let typeName = type.trimmedDescription
-        let access = AccessLevel(of: structDecl).prefix
+        let access = AccessLevel(of: structDecl, in: context.lexicalContext).prefix
         var parameters = ""
         var fragments = ""
         for column in schema.columns {

@@ -44,7 +44,7 @@ public struct TableMacro: ExtensionMacro {
 
         let typeName = type.trimmedDescription
         let expansion = TableExpansion(
-            typeName: typeName, tableName: tableName, schema: schema, access: AccessLevel(of: structDecl).prefix)
+            typeName: typeName, tableName: tableName, schema: schema, access: AccessLevel(of: structDecl, in: context.lexicalContext).prefix)
         var conformances: [String] = []
         if protocols.contains(where: { $0.isNamed("Table") }) { conformances.append("BoutiqueQueries.Table") }
         if schema.primaryKey != nil, protocols.contains(where: { $0.isNamed("PrimaryKeyedTable") }) {

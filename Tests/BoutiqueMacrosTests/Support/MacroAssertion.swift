@@ -76,7 +76,11 @@ struct MacroExpansionResult {
         let file = Parser.parse(source: source)
         let context = BasicMacroExpansionContext(
             sourceFiles: [file: .init(moduleName: "TestModule", fullFilePath: "Test.swift")])
-        let expanded = file.expand(macroSpecs: macros, contextGenerator: { _ in context }, indentationWidth: .spaces(4))
+        // Each macro sees the declarations around it, as in the compiler.
+        let expanded = file.expand(
+            macroSpecs: macros,
+            contextGenerator: { BasicMacroExpansionContext(sharingWith: context, lexicalContext: $0.allMacroLexicalContexts()) },
+            indentationWidth: .spaces(4))
         expandedSource = expanded.description.trimmingCharacters(in: .newlines)
         let converter = SourceLocationConverter(fileName: "Test.swift", tree: file)
         // Macros see detached copies of the syntax; the context maps their positions back to the file.

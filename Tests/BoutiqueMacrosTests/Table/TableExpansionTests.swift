@@ -530,4 +530,59 @@ import Testing
             """
         )
     }
+
+    /// A public struct nested in an internal type is internal in effect: its members are too.
+    @Test func publicTypeInAnInternalEnum() {
+        assertExpansion(
+            """
+            enum Models {
+                @Table
+                public struct Item {
+                    public let id: Int
+                }
+            }
+            """,
+            expandedSource: """
+            enum Models {
+                public struct Item {
+                    public let id: Int
+                }
+            }
+
+            nonisolated extension Models.Item: BoutiqueQueries.Table, BoutiqueQueries.PrimaryKeyedTable {
+                struct TableColumns: BoutiqueQueries.PrimaryKeyedTableDefinition {
+                    typealias Root = Models.Item
+                    typealias PrimaryKey = Int
+                    var id: BoutiqueQueries.TableColumn<Models.Item, Int> { .init("id") }
+                    var primaryKey: BoutiqueQueries.TableColumn<Models.Item, Int> { id }
+                    static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
+                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
+                        [
+                            BoutiqueQueries.ColumnSchema("id", as: Int.self, primaryKey: true),
+                        ]
+                    }
+                    init() {}
+                }
+                static var columns: TableColumns { TableColumns() }
+                static var tableName: String { "item" }
+                init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
+                    self.id = try decoder.decode(Int.self)
+                }
+                func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                    encoder.encode(self.id, as: Int.self)
+                }
+                struct Draft: BoutiqueQueries.TableDraft {
+                    typealias Root = Models.Item
+                    var id: Int?
+                    init(id: Int? = nil) {
+                        self.id = id
+                    }
+                    func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                        encoder.encode(self.id, as: Int?.self)
+                    }
+                }
+            }
+            """
+        )
+    }
 }

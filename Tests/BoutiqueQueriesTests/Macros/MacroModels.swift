@@ -56,10 +56,31 @@ enum MacroModels {
         var note: String? = nil
     }
 
+    /// A public model: every generated member is public too.
+    @Table @BoutiqueTable
+    public struct PublicItem: Sendable, Equatable {
+        public let id: Int
+        public var name: String
+        @Column(as: JSONRepresentation<[String]>.self) public var tags: [String] = []
+    }
+
     /// A query result with one field per selected expression.
     @Selection
     struct NoteSummary: Sendable, Equatable {
         let title: String
         let tagCount: Int
     }
+}
+
+/// A public model at the top level: its conformance and every generated member are public.
+@Table("publicRow") @BoutiqueTable(strict: true)
+public struct MacroTestPublicRow: Sendable, Equatable {
+    public let id: Int
+    public var label: String?
+}
+
+/// A public selection.
+@Selection
+public struct MacroTestPublicCount: Sendable, Equatable {
+    public let value: Int
 }

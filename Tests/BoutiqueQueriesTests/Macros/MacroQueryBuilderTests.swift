@@ -72,6 +72,23 @@ import Testing
         #expect(MacroTestSupport.encoded(draft: Note.Draft(id: id, title: "", body: "")).first == .text(id.uuidString.lowercased()))
     }
 
+    @Test func publicModelRoundTrips() throws {
+        let connection = try Connection(path: ":memory:")
+        try MacroModels.PublicItem.createTable().execute(connection)
+        try MacroModels.PublicItem.insert { MacroModels.PublicItem.Draft(name: "a", tags: ["x", "y"]) }.execute(connection)
+        #expect(try MacroModels.PublicItem.all.fetchAll(connection) == [MacroModels.PublicItem(id: 1, name: "a", tags: ["x", "y"])])
+        #expect(try connection.fetchValue("SELECT tags FROM publicItem") == .text(#"["x","y"]"#))
+    }
+
+    @Test func topLevelPublicModel() throws {
+        let connection = try Connection(path: ":memory:")
+        try MacroTestPublicRow.createTable().execute(connection)
+        try MacroTestPublicRow.insert { MacroTestPublicRow.Draft(label: nil) }.execute(connection)
+        #expect(try MacroTestPublicRow.all.fetchAll(connection) == [MacroTestPublicRow(id: 1, label: nil)])
+        let count = try #sql("SELECT count(*) FROM \(MacroTestPublicRow.self)", as: MacroTestPublicCount.self).fetchOne(connection)
+        #expect(count == MacroTestPublicCount(value: 1))
+    }
+
     @Test func generatedColumnsAreReadButNeverWritten() throws {
         let connection = try Connection(path: ":memory:")
         try MacroModels.RichNote.createTable().execute(connection)
