@@ -41,17 +41,16 @@ enum PreupdateRecord {
                 found += 1
             }
             guard found == stored else { return false }
-            let headerSize = Self.headerSize(serialTypesLength: serialTypesLength)
+            let headerSize = RecordEncoder.headerSize(serialTypesLength: serialTypesLength)
             let total = headerSize + bodyLength
             // Written into scratch memory, then appended in one go: appending byte by byte checked the
             // array's capacity and uniqueness for every byte.
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { scratch in
-                guard let base = scratch.baseAddress else { return }
-                var writer = Writer(base: base, end: base + total)
+                var writer = RecordWriter(scratch)
                 writer.varint(UInt64(headerSize))
                 for index in 0..<stored { writer.varint(columns[index].serialType) }
                 for index in 0..<stored { columns[index].writeBody(to: &writer) }
-                bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: writer.base - base))
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<writer.written]))
             }
             return true
         }
@@ -118,7 +117,7 @@ enum PreupdateRecord {
             return (6, 8)
         }
 
-        func writeBody(to writer: inout Writer) {
+        func writeBody(to writer: inout RecordWriter) {
             switch type {
             case SQLITE_INTEGER, SQLITE_FLOAT:
                 writer.bigEndian(bits, width: bodyLength)
@@ -130,61 +129,5 @@ enum PreupdateRecord {
                 break
             }
         }
-    }
-
-    /// Writes into memory reserved for exactly the record; every write stays below `end`.
-    private struct Writer {
-        var base: UnsafeMutablePointer<UInt8>
-        let end: UnsafeMutablePointer<UInt8>
-
-        mutating func byte(_ value: UInt8) {
-            guard base < end else { return }
-            base.pointee = value
-            base += 1
-        }
-
-        mutating func varint(_ value: UInt64) {
-            let length = SQLiteVarint.encodedLength(value)
-            if length == 9 {
-                var shift: UInt64 = 57
-                for _ in 0..<8 {
-                    byte(UInt8(truncatingIfNeeded: value >> shift) | 0x80)
-                    shift -= 7
-                }
-                byte(UInt8(truncatingIfNeeded: value))
-                return
-            }
-            var shift = UInt64(7 * (length - 1))
-            while shift > 0 {
-                byte(UInt8(truncatingIfNeeded: value >> shift) & 0x7F | 0x80)
-                shift -= 7
-            }
-            byte(UInt8(truncatingIfNeeded: value) & 0x7F)
-        }
-
-        mutating func bigEndian(_ value: UInt64, width: Int) {
-            var shift = width * 8
-            while shift > 0 {
-                shift -= 8
-                byte(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-            }
-        }
-
-        mutating func bytes(_ source: UnsafeRawPointer, count: Int) {
-            let room = min(count, end - base)
-            guard room > 0 else { return }
-            UnsafeMutableRawPointer(base).copyMemory(from: source, byteCount: room)
-            base += room
-        }
-    }
-
-    /// The header size for serial types taking `serialTypesLength` bytes; it counts its own varint, so
-    /// it is the fixed point of `length + varint length`.
-    private static func headerSize(serialTypesLength: Int) -> Int {
-        var size = serialTypesLength + 1
-        while serialTypesLength + SQLiteVarint.encodedLength(UInt64(size)) != size {
-            size = serialTypesLength + SQLiteVarint.encodedLength(UInt64(size))
-        }
-        return size
     }
 }

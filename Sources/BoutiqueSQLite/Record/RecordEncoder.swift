@@ -16,7 +16,7 @@ public enum RecordEncoder {
         let total = headerSize + bodyLength
         // The exact size is known, so the bytes are written straight into the new array's storage.
         return [UInt8](unsafeUninitializedCapacity: total) { buffer, initializedCount in
-            var writer = Writer(buffer)
+            var writer = RecordWriter(buffer)
             writer.varint(UInt64(headerSize))
             for value in values {
                 writer.varint(SerialType(for: value).rawValue)
@@ -59,7 +59,7 @@ public enum RecordEncoder {
     ///
     /// The size counts its own varint, so it is a fixed point: with 127 bytes of serial types the
     /// size would be 128, which needs a 2-byte varint, which makes it 129.
-    static func headerSize(serialTypesLength: Int) -> Int {
+    public static func headerSize(serialTypesLength: Int) -> Int {
         var size = serialTypesLength + 1
         while true {
             let needed = serialTypesLength + SQLiteVarint.encodedLength(UInt64(size))
@@ -69,75 +69,22 @@ public enum RecordEncoder {
     }
 }
 
-extension RecordEncoder {
-    /// Writes into uninitialised storage sized by ``RecordEncoder/sizes(of:)``.
-    ///
-    /// Every write checks the bound anyway, so a miscount could only shorten the output, never write
-    /// past the storage.
-    private struct Writer {
-        let buffer: UnsafeMutableBufferPointer<UInt8>
-        private(set) var written = 0
-
-        init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
-
-        @inline(__always)
-        mutating func byte(_ byte: UInt8) {
-            guard written < buffer.count else { return }
-            buffer.initializeElement(at: written, to: byte)
-            written += 1
-        }
-
-        mutating func varint(_ value: UInt64) {
-            let length = SQLiteVarint.encodedLength(value)
-            if length == 9 {
-                // Eight 7-bit groups, then a final byte that carries 8 bits.
-                var shift: UInt64 = 57
-                for _ in 0..<8 {
-                    byte(UInt8(truncatingIfNeeded: value >> shift) | 0x80)
-                    shift -= 7
-                }
-                byte(UInt8(truncatingIfNeeded: value))
-                return
-            }
-            var shift = UInt64(7 * (length - 1))
-            while shift > 0 {
-                byte(UInt8(truncatingIfNeeded: value >> shift) & 0x7F | 0x80)
-                shift -= 7
-            }
-            byte(UInt8(truncatingIfNeeded: value) & 0x7F)
-        }
-
-        /// The low `width` bytes of `value`, most significant first.
-        mutating func bigEndian(_ value: UInt64, width: Int) {
-            var shift = width * 8
-            while shift > 0 {
-                shift -= 8
-                byte(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-            }
-        }
-
-        mutating func bytes(_ source: UnsafeBufferPointer<UInt8>) {
-            let count = min(source.count, buffer.count - written)
-            guard count > 0, let from = source.baseAddress, let to = buffer.baseAddress else { return }
-            (to + written).initialize(from: from, count: count)
-            written += count
-        }
-
-        mutating func body(of value: DatabaseValue) {
-            switch value {
-            case .null:
-                break
-            case .integer(let integer):
-                let width = Int(truncatingIfNeeded: SerialType.integer(integer).contentLength ?? 0)
-                bigEndian(UInt64(bitPattern: integer), width: width)
-            case .real(let real):
-                if !real.isNaN { bigEndian(real.bitPattern, width: 8) }
-            case .text(let text):
-                var text = text
-                text.withUTF8 { utf8 in bytes(utf8) }
-            case .blob(let blob):
-                blob.withUnsafeBufferPointer { blob in bytes(blob) }
-            }
+extension RecordWriter {
+    /// The body of `value`: nothing for NULL, 0 and 1, else its bytes.
+    mutating func body(of value: DatabaseValue) {
+        switch value {
+        case .null:
+            break
+        case .integer(let integer):
+            let width = Int(truncatingIfNeeded: SerialType.integer(integer).contentLength ?? 0)
+            bigEndian(UInt64(bitPattern: integer), width: width)
+        case .real(let real):
+            if !real.isNaN { bigEndian(real.bitPattern, width: 8) }
+        case .text(let text):
+            var text = text
+            text.withUTF8 { utf8 in bytes(utf8) }
+        case .blob(let blob):
+            blob.withUnsafeBufferPointer { blob in bytes(blob) }
         }
     }
 }
