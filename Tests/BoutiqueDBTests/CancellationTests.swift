@@ -27,15 +27,18 @@ import Testing
     @Test func cancellingWhileTheClosureRunsSwiftCodeRollsBack() async throws {
         let database = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: CounterMigrations.plan)
         let started = Latch()
+        let cancelled = Latch()
         let write = Task {
             try await database.write { conn in
                 try conn.execute("INSERT INTO counter(label) VALUES ('doomed')")
                 started.open()
-                Thread.sleep(forTimeInterval: 0.2)
+                // Swift code still running when the cancel arrives, however slow the machine is.
+                _ = cancelled.waitBlocking(seconds: 5)
             }
         }
         #expect(await started.wait(seconds: 5))
         write.cancel()
+        cancelled.open()
         await #expect(throws: BoutiqueError.cancelled) { try await write.value }
         try await assertUsable(database)
     }
