@@ -11,8 +11,13 @@ enum DatabaseWorkloads {
 
     /// 10,000 one-row write transactions through `DatabaseActor.write` (change log off and full) against
     /// the same transactions on a raw connection (`BEGIN IMMEDIATE` / `INSERT` / `COMMIT`), WAL, NORMAL.
+    /// Also: the same writes from a task off the main actor, and 10,000 round trips to the writer that
+    /// run no SQL (the hop alone; its ratio is to the raw transactions, for scale).
     static func measureSmallWrites(rounds: Int) async throws {
-        let names = ["raw Connection", "DatabaseActor.write, CDC off", "DatabaseActor.write, CDC full"]
+        let names = [
+            "raw Connection", "DatabaseActor.write, CDC off", "DatabaseActor.write, CDC full",
+            "  same, CDC off, caller off main", "  hop alone (empty closure)",
+        ]
         var samples = Array(repeating: [Double](), count: names.count)
         for round in 0...rounds {
             for index in names.indices {
@@ -50,7 +55,19 @@ enum DatabaseWorkloads {
         }
         let database = try await DatabaseActor.open(
             url: URL(fileURLWithPath: path), migrations: BenchmarkPlans.items,
-            options: .init(changeCapture: .init(mode: variant == 1 ? .off : .full)))
+            options: .init(changeCapture: .init(mode: variant == 2 ? .full : .off)))
+        let seconds: Double
+        switch variant {
+        case 3: seconds = try await Task.detached { try await writeRows(count, to: database) }.value
+        case 4: seconds = try await hop(count, to: database)
+        default: seconds = try await writeRows(count, to: database)
+        }
+        await database.close()
+        return seconds
+    }
+
+    /// `count` one-row write transactions, one after another, from the caller's isolation.
+    private static func writeRows(_ count: Int, to database: DatabaseActor) async throws -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
         for row in 0..<count {
             try await database.write { conn in
@@ -59,9 +76,14 @@ enum DatabaseWorkloads {
                 try insert.run()
             }
         }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        await database.close()
-        return seconds
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    /// `count` round trips to the writer that run no SQL: what the hop itself costs.
+    private static func hop(_ count: Int, to database: DatabaseActor) async throws -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<count { try await database.writeWithoutTransaction { _ in } }
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 
     /// Four reads of 10,000 rows at once on the reader pool against the same four one after another,

@@ -7,6 +7,9 @@
 //   swift run -c release boutique-benchmarks --all       everything
 //   swift run -c release boutique-benchmarks --once fetch.layer   one variant once (for callgrind)
 //   swift run -c release boutique-benchmarks --once setup         only the set-up, to subtract
+//   swift run -c release boutique-benchmarks --once cdc.full      one change-capture transaction
+//   swift run -c release boutique-benchmarks --once writes.off    10,000 small writes (raw, off, full)
+import BoutiqueDB
 import BoutiqueSQLite
 import Foundation
 
@@ -49,6 +52,21 @@ func run() async throws {
     #if DEBUG
     print("warning: a debug build; run with -c release for meaningful figures")
     #endif
+    if let once, once.hasPrefix("cdc.") {
+        // One change-capture transaction in the named mode, for callgrind: the modes share the set-up,
+        // so the difference of two counts is what capture costs.
+        guard let mode = ChangeCaptureMode(rawValue: String(once.dropFirst(4))) else {
+            print("unknown change capture mode in \(once); try cdc.off, cdc.id, cdc.full")
+            exit(2)
+        }
+        print(try await CDCWorkloads.insertOnce(mode: mode))
+        return
+    }
+    if let once, let variant = ["writes.raw": 0, "writes.off": 1, "writes.full": 2, "writes.detached": 3, "writes.hop": 4][once] {
+        // One run of 10,000 small write transactions, for a profiler.
+        print(try await DatabaseWorkloads.smallWritesOnce(variant: variant))
+        return
+    }
     if once == nil && !groups.contains("core") {
         if groups.contains("database") {
             try await DatabaseWorkloads.measureSmallWrites(rounds: rounds)

@@ -55,10 +55,10 @@ import Testing
 struct Place: Equatable, Sendable {
     /// On the main thread.
     var onMainThread: Bool
-    /// On one of the database's own queues, not on the main actor or the cooperative pool.
+    /// On one of the database's own queues or threads, not on the main actor or the cooperative pool.
     var onDatabaseQueue: Bool
 
     static var current: Place {
-        Place(onMainThread: Thread.isMainThread, onDatabaseQueue: QueueExecutor.isOnDatabaseQueue)
+        Place(onMainThread: Thread.isMainThread, onDatabaseQueue: QueueExecutor.isOnDatabaseQueue || ThreadExecutor.isOnExecutorThread)
     }
 }

@@ -28,7 +28,7 @@ extension BoutiqueDB {
     /// ```swift
     /// try await db.pruneChanges(upTo: uploadedToken)
     /// ```
-    public nonisolated func pruneChanges(upTo token: ChangeToken) async throws(BoutiqueError) {
+    public nonisolated(nonsending) func pruneChanges(upTo token: ChangeToken) async throws(BoutiqueError) {
         try await databaseActor.pruneChanges(upTo: token)
     }
 }

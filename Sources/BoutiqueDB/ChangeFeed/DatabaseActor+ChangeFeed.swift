@@ -6,7 +6,7 @@ extension DatabaseActor {
     /// ```swift
     /// let token = try await database.currentToken()
     /// ```
-    public nonisolated func currentToken() async throws(BoutiqueError) -> ChangeToken {
+    public nonisolated(nonsending) func currentToken() async throws(BoutiqueError) -> ChangeToken {
         do {
             return try await read { conn in
                 do throws(SQLiteError) { return try ChangeLogReader.latestToken(on: conn.connection) } catch {
@@ -35,7 +35,7 @@ extension DatabaseActor {
     ///
     /// The latest transaction's COMMIT row stays as a marker, so tokens keep growing. Readers of
     /// ``changes(since:)`` from a pruned token get an error instead of a gap.
-    public nonisolated func pruneChanges(upTo token: ChangeToken) async throws(BoutiqueError) {
+    public nonisolated(nonsending) func pruneChanges(upTo token: ChangeToken) async throws(BoutiqueError) {
         do {
             try await write { conn in
                 do throws(SQLiteError) {

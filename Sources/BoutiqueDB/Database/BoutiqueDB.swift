@@ -66,7 +66,7 @@ public final class BoutiqueDB {
     ///
     /// Commits when `body` returns; rolls back when it throws or the task is cancelled. See
     /// ``DatabaseActor/write(_:)``.
-    public nonisolated func write<T: Sendable>(_ body: @Sendable (DatabaseConnection) throws -> T) async throws -> T {
+    public nonisolated(nonsending) func write<T: Sendable>(_ body: @Sendable (DatabaseConnection) throws -> T) async throws -> T {
         try await databaseActor.write(body)
     }
 
@@ -77,7 +77,7 @@ public final class BoutiqueDB {
     /// ```
     ///
     /// Reads never wait for a write. See ``DatabaseActor/read(_:)``.
-    public nonisolated func read<T: Sendable>(_ body: @Sendable (DatabaseConnection) throws -> T) async throws -> T {
+    public nonisolated(nonsending) func read<T: Sendable>(_ body: @Sendable (DatabaseConnection) throws -> T) async throws -> T {
         try await databaseActor.read(body)
     }
 
@@ -86,7 +86,7 @@ public final class BoutiqueDB {
     /// ```swift
     /// try await db.writeWithoutTransaction { conn in try conn.execute("VACUUM") }
     /// ```
-    public nonisolated func writeWithoutTransaction<T: Sendable>(
+    public nonisolated(nonsending) func writeWithoutTransaction<T: Sendable>(
         _ body: @Sendable (DatabaseConnection) throws -> T
     ) async throws -> T {
         try await databaseActor.writeWithoutTransaction(body)

@@ -18,7 +18,7 @@ extension DatabaseActor {
     ///   ``BoutiqueError/transactionInProgress`` when called from inside a write on this database or when
     ///   another connection holds the write lock past the busy timeout; ``BoutiqueError/cancelled``;
     ///   ``BoutiqueError/databaseClosed``.
-    public nonisolated func write<T: Sendable>(_ body: @Sendable (DatabaseConnection) throws -> T) async throws -> T {
+    public nonisolated(nonsending) func write<T: Sendable>(_ body: @Sendable (DatabaseConnection) throws -> T) async throws -> T {
         try ActiveWrite.ensureOutside(of: ObjectIdentifier(self))
         return try await runWrite(inTransaction: true, body)
     }
@@ -31,7 +31,7 @@ extension DatabaseActor {
     /// ```
     ///
     /// Each statement commits on its own. Leaving a transaction open is an error: it is rolled back.
-    public nonisolated func writeWithoutTransaction<T: Sendable>(
+    public nonisolated(nonsending) func writeWithoutTransaction<T: Sendable>(
         _ body: @Sendable (DatabaseConnection) throws -> T
     ) async throws -> T {
         try ActiveWrite.ensureOutside(of: ObjectIdentifier(self))

@@ -14,7 +14,7 @@ extension DatabaseActor {
     ///
     /// - Throws: errors `body` throws, unchanged, except that SQLite errors become ``BoutiqueError``;
     ///   ``BoutiqueError/cancelled``; ``BoutiqueError/databaseClosed``.
-    public nonisolated func read<T: Sendable>(_ body: @Sendable (DatabaseConnection) throws -> T) async throws -> T {
+    public nonisolated(nonsending) func read<T: Sendable>(_ body: @Sendable (DatabaseConnection) throws -> T) async throws -> T {
         let reader = try await readers.acquire()
         defer { readers.release(reader) }
         return try await reader.read(body)

@@ -44,7 +44,7 @@ final class ReaderPool: Sendable {
     ///
     /// - Throws: ``BoutiqueError/databaseClosed`` after ``close()``, ``BoutiqueError/cancelled`` when the
     ///   task is cancelled while waiting.
-    func acquire() async throws(BoutiqueError) -> ReaderConnection {
+    nonisolated(nonsending) func acquire() async throws(BoutiqueError) -> ReaderConnection {
         let id = state.withLock { state in
             state.nextWaiterID &+= 1
             return state.nextWaiterID

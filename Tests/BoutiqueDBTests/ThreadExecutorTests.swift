@@ -1,0 +1,69 @@
+@testable import BoutiqueDB
+import Foundation
+import Synchronization
+import Testing
+
+/// The writer's executor: one thread of its own, jobs in order, and no thread left behind.
+@Suite struct ThreadExecutorTests {
+    /// An actor whose jobs run on a ``ThreadExecutor``.
+    actor Recorder {
+        nonisolated let executor: ThreadExecutor
+        nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+        private var entries: [Int] = []
+        private var threads: Set<ObjectIdentifier> = []
+        private var everOffExecutorThread = false
+
+        init(onExit: (@Sendable () -> Void)? = nil) {
+            executor = ThreadExecutor(name: "test.recorder", onExit: onExit)
+        }
+
+        func record(_ value: Int) {
+            entries.append(value)
+            threads.insert(ObjectIdentifier(Thread.current))
+            if !ThreadExecutor.isOnExecutorThread || Thread.isMainThread { everOffExecutorThread = true }
+        }
+
+        func summary() -> (entries: [Int], threadCount: Int, everOffExecutorThread: Bool) {
+            (entries, threads.count, everOffExecutorThread)
+        }
+    }
+
+    @Test func jobsRunInOrderOnOneThreadOfTheirOwn() async {
+        let recorder = Recorder()
+        for value in 0..<500 { await recorder.record(value) }
+        // Jobs sent without waiting, from many tasks, are still run one at a time by the same thread.
+        await withTaskGroup(of: Void.self) { group in
+            for value in 500..<1000 { group.addTask { await recorder.record(value) } }
+        }
+        let summary = await recorder.summary()
+        #expect(Array(summary.entries.prefix(500)) == Array(0..<500))
+        #expect(summary.entries.sorted() == Array(0..<1000))
+        #expect(summary.threadCount == 1)
+        #expect(!summary.everOffExecutorThread)
+    }
+
+    @Test func theThreadEndsWhenItsExecutorGoesAway() async {
+        let exited = Atomic<Int>(0)
+        let recorders = 20
+        do {
+            var kept: [Recorder] = []
+            for _ in 0..<recorders {
+                let recorder = Recorder(onExit: { exited.add(1, ordering: .relaxed) })
+                await recorder.record(1)
+                kept.append(recorder)
+            }
+            #expect(exited.load(ordering: .relaxed) == 0)
+        }
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        while exited.load(ordering: .relaxed) < recorders, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(exited.load(ordering: .relaxed) == recorders)
+    }
+
+    @Test func isOnExecutorThreadIsFalseElsewhere() async {
+        #expect(!ThreadExecutor.isOnExecutorThread)
+        let elsewhere = await Task.detached { ThreadExecutor.isOnExecutorThread }.value
+        #expect(!elsewhere)
+    }
+}
