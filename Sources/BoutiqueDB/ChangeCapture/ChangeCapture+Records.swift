@@ -10,7 +10,8 @@ extension ChangeCapture {
     ///
     /// `bytes` holds the records encoded while capturing; the batch keeps them and adds the others.
     func logRows(
-        for changes: [CapturedChange], texts: [String], bytes: [UInt8], schemaVersion: Int64, on connection: Connection
+        for changes: [CapturedChange], texts: [String], bytes: consuming [UInt8], schemaVersion: Int64,
+        on connection: Connection
     ) throws -> ChangeLogBatch {
         if layoutsVersion != schemaVersion {
             layouts.removeAll()
@@ -20,8 +21,10 @@ extension ChangeCapture {
         var encoder = RowEncoding(capture: self, connection: connection, texts: texts, schemaVersion: schemaVersion)
         var batch = ChangeLogBatch(bytes: bytes)
         batch.rows.reserveCapacity(changes.count)
-        // A guess at the records' size (a row of a few short columns), to spare most regrowing.
-        batch.bytes.reserveCapacity(bytes.count + changes.count * 48)
+        // A guess at the size of the records still to encode (a row of a few short columns), to spare
+        // most regrowing.
+        let unencoded = changes.count(where: { $0.encoded == nil })
+        batch.bytes.reserveCapacity(batch.bytes.count + unencoded * 48)
         for change in changes { try encoder.append(change, to: &batch) }
         return batch
     }

@@ -170,8 +170,10 @@ final class ChangeCapture: WriteTransactionObserver {
         }
         isWritingLog = true
         defer { isWritingLog = false }
-        let rows = try logRows(
-            for: changes, texts: statementTexts, bytes: capturedBytes, schemaVersion: version, on: connection)
+        // The batch takes the captured records over: the transaction is ending, and they are most of its bytes.
+        let captured = capturedBytes
+        capturedBytes = []
+        let rows = try logRows(for: changes, texts: statementTexts, bytes: captured, schemaVersion: version, on: connection)
         guard !rows.isEmpty else {
             if !touchedTables.isEmpty { notice = CommitNotice(token: nil, tables: touchedTables, isExternal: false) }
             expectsManagedCommit = true

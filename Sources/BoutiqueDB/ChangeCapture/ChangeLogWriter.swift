@@ -31,7 +31,11 @@ enum ChangeLogWriter {
                     try statement.bind(row.type, at: parameter)
                     try statement.bindTextNoCopy(
                         UnsafeBufferPointer(rebasing: bytes.assumingMemoryBound(to: UInt8.self)[row.table]), at: parameter + 1)
-                    try statement.bind(row.id, at: parameter + 2)
+                    if row.keyIndex < 0 {
+                        try statement.bind(row.rowID, at: parameter + 2)
+                    } else {
+                        try statement.bind(batch.id(of: row), at: parameter + 2)
+                    }
                     try bind(row.before, of: bytes, to: statement, at: parameter + 3)
                     try bind(row.after, of: bytes, to: statement, at: parameter + 4)
                     try bind(row.updates, of: bytes, to: statement, at: parameter + 5)

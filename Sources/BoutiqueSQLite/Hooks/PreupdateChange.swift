@@ -89,6 +89,10 @@ final class PreupdateScope {
 final class PreupdateHookBox {
     let callback: (PreupdateChange) -> Void
     let scope = PreupdateScope()
+    /// The names of the last change's database and table: a bulk write reports thousands of changes
+    /// to one table, and making two strings for each of them cost more than the rest of the call.
+    private var lastDatabaseName = NameCache()
+    private var lastTableName = NameCache()
 
     init(_ callback: @escaping (PreupdateChange) -> Void) { self.callback = callback }
 
@@ -100,15 +104,47 @@ final class PreupdateHookBox {
     }
 
     func report(
-        db: OpaquePointer, kind: RowChangeKind, databaseName: String, tableName: String,
+        db: OpaquePointer, kind: RowChangeKind, databaseName: UnsafePointer<CChar>?, tableName: UnsafePointer<CChar>?,
         oldRowID: Int64, newRowID: Int64
     ) {
         scope.call &+= 1
         scope.db = db
         defer { scope.db = nil }
         callback(PreupdateChange(
-            scope: scope, call: scope.call, kind: kind, databaseName: databaseName, tableName: tableName,
-            oldRowID: oldRowID, newRowID: newRowID))
+            scope: scope, call: scope.call, kind: kind, databaseName: lastDatabaseName.string(for: databaseName),
+            tableName: lastTableName.string(for: tableName), oldRowID: oldRowID, newRowID: newRowID))
+    }
+}
+
+/// The Swift string of the C string seen last, made again only when the text differs.
+///
+/// Compared by content, not by address: SQLite may free a table's name and give the address to another.
+private struct NameCache {
+    private var bytes: [CChar] = [0]
+    private var string = ""
+
+    mutating func string(for name: UnsafePointer<CChar>?) -> String {
+        guard let name else { return "" }
+        if matches(name) { return string }
+        var length = 0
+        while name[length] != 0 { length += 1 }
+        bytes = Array(UnsafeBufferPointer(start: name, count: length + 1))
+        string = String(cString: name)
+        return string
+    }
+
+    /// Whether `name` has the text of ``bytes``, read no further than the first difference.
+    private func matches(_ name: UnsafePointer<CChar>) -> Bool {
+        bytes.withUnsafeBufferPointer { known in
+            var index = 0
+            while true {
+                let byte = name[index]
+                // `known` ends with a NUL, so a longer `name` differs there and stops the loop.
+                if byte != known[index] { return false }
+                if byte == 0 { return true }
+                index += 1
+            }
+        }
     }
 }
 
@@ -152,9 +188,7 @@ extension Connection {
         sqlite3_preupdate_hook(db, { context, db, operation, database, table, oldRowID, newRowID in
             guard let box = PreupdateHookBox.from(context), let db, let kind = RowChangeKind(operation: operation)
             else { return }
-            box.report(
-                db: db, kind: kind, databaseName: database.map { String(cString: $0) } ?? "",
-                tableName: table.map { String(cString: $0) } ?? "", oldRowID: oldRowID, newRowID: newRowID)
+            box.report(db: db, kind: kind, databaseName: database, tableName: table, oldRowID: oldRowID, newRowID: newRowID)
         }, box.context)
     }
 }
