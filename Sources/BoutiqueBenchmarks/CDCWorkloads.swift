@@ -8,7 +8,8 @@ import Darwin
 #endif
 
 /// What change capture costs a write: 50,000 single-row inserts in one transaction, through
-/// `DatabaseActor.write`, with the log off, in `id` mode and in `full` mode.
+/// `DatabaseActor.write`, with the log off, in `id` mode and in `full` mode; and beside them what the
+/// same log costs SQLite alone (``RawChangeLog``), the floor of those ratios.
 ///
 ///     swift run -c release boutique-benchmarks --changes
 ///
@@ -21,24 +22,35 @@ enum CDCWorkloads {
 
     static func measureInsertCost(rounds: Int) async throws {
         let modes: [ChangeCaptureMode] = [.off, .id, .full]
-        var wall = Array(repeating: [Double](), count: modes.count)
-        var cpu = Array(repeating: [Double](), count: modes.count)
+        let floors = RawChangeLog.Variant.allCases
+        var wall = Array(repeating: [Double](), count: modes.count + floors.count)
+        var cpu = Array(repeating: [Double](), count: modes.count + floors.count)
         for round in 0...rounds {
-            for (index, mode) in modes.enumerated() {
-                let (seconds, cpuSeconds) = try await insertOnce(mode: mode)
-                if round > 0 {
-                    wall[index].append(seconds)
-                    cpu[index].append(cpuSeconds)
-                }
+            var samples: [(wall: Double, cpu: Double)] = []
+            for mode in modes { samples.append(try await insertOnce(mode: mode)) }
+            for floor in floors { samples.append(RawChangeLog.insertOnce(floor, rows: rows)) }
+            guard round > 0 else { continue }
+            for (index, sample) in samples.enumerated() {
+                wall[index].append(sample.wall)
+                cpu[index].append(sample.cpu)
             }
         }
         for (title, samples) in [("wall-clock time", wall), ("CPU time", cpu)] {
-            print("\ninsert \(rows) rows in one transaction through DatabaseActor.write, \(title) — median of \(rounds) rounds (min … max), ratio to CDC off")
+            print("\ninsert \(rows) rows in one transaction, \(title) — median of \(rounds) rounds (min … max)")
+            print("  through DatabaseActor.write, ratio to CDC off:")
             let baseline = BenchmarkStatistics.median(samples[0])
             for (index, mode) in modes.enumerated() {
                 BenchmarkStatistics.printLine(
                     "CDC \(mode.rawValue)", median: BenchmarkStatistics.median(samples[index]),
                     min: samples[index].min() ?? .nan, max: samples[index].max() ?? .nan, baseline: baseline)
+            }
+            print("  raw C API, the floor of the same log, ratio to raw inserts alone:")
+            let rawBaseline = BenchmarkStatistics.median(samples[modes.count])
+            for (offset, floor) in floors.enumerated() {
+                let index = modes.count + offset
+                BenchmarkStatistics.printLine(
+                    "raw \(floor.rawValue)", median: BenchmarkStatistics.median(samples[index]),
+                    min: samples[index].min() ?? .nan, max: samples[index].max() ?? .nan, baseline: rawBaseline)
             }
         }
     }

@@ -55,8 +55,13 @@ func run() async throws {
     if let once, once.hasPrefix("cdc.") {
         // One change-capture transaction in the named mode, for callgrind: the modes share the set-up,
         // so the difference of two counts is what capture costs.
-        guard let mode = ChangeCaptureMode(rawValue: String(once.dropFirst(4))) else {
-            print("unknown change capture mode in \(once); try cdc.off, cdc.id, cdc.full")
+        let name = String(once.dropFirst(4))
+        if name.hasPrefix("raw."), let floor = RawChangeLog.Variant(rawValue: String(name.dropFirst(4))) {
+            print(RawChangeLog.insertOnce(floor, rows: CDCWorkloads.rows))
+            return
+        }
+        guard let mode = ChangeCaptureMode(rawValue: name) else {
+            print("unknown change capture variant \(once); try cdc.off, cdc.id, cdc.full, cdc.raw.plain, cdc.raw.ids, cdc.raw.images")
             exit(2)
         }
         print(try await CDCWorkloads.insertOnce(mode: mode))

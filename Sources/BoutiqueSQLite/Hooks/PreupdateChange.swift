@@ -78,11 +78,14 @@ public struct PreupdateChange {
 /// A ``PreupdateChange`` keeps this, not the bare `sqlite3*`, so that one kept past its hook call (or past
 /// the connection's close) finds no connection instead of a dangling pointer. It is separate from the
 /// hook's closure so that a change kept by that closure makes no reference cycle.
+///
+/// Its state is read and written on every row change, always on the connection's thread, so the
+/// runtime's dynamic exclusivity checks (a measurable cost per change) are turned off for it.
 final class PreupdateScope {
     /// Counts hook calls; a change answers only while its own call is the current one.
-    var call: UInt64 = 0
+    @exclusivity(unchecked) var call: UInt64 = 0
     /// The connection during a hook call, `nil` between calls.
-    var db: OpaquePointer?
+    @exclusivity(unchecked) var db: OpaquePointer?
 }
 
 /// The preupdate hook's closure, kept alive while SQLite holds a pointer to it.
@@ -91,8 +94,8 @@ final class PreupdateHookBox {
     let scope = PreupdateScope()
     /// The names of the last change's database and table: a bulk write reports thousands of changes
     /// to one table, and making two strings for each of them cost more than the rest of the call.
-    private var lastDatabaseName = NameCache()
-    private var lastTableName = NameCache()
+    @exclusivity(unchecked) private var lastDatabaseName = NameCache()
+    @exclusivity(unchecked) private var lastTableName = NameCache()
 
     init(_ callback: @escaping (PreupdateChange) -> Void) { self.callback = callback }
 
