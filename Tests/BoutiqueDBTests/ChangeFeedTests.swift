@@ -86,7 +86,12 @@ import Testing
         try await db.pruneChanges(upTo: all[1].token)
         let left = try await take(1, from: db.changes(since: all[1].token))
         #expect(left.map(\.token) == [all[2].token])
-        await #expect(throws: BoutiqueError.self) { try await take(1, from: db.changes(since: start)) }
+        // A reader behind the pruned part is told where the log now starts, and can go on from there.
+        await #expect(throws: BoutiqueError.changesPruned(requested: start.changeID, oldestAvailable: all[1].token.changeID)) {
+            try await take(1, from: db.changes(since: start))
+        }
+        let resumed = try await take(1, from: db.changes(since: ChangeToken(changeID: all[1].token.changeID)))
+        #expect(resumed.map(\.token) == [all[2].token])
 
         // Everything pruned: the last COMMIT row stays, so ids keep growing.
         try await db.pruneChanges(upTo: all[2].token)
@@ -110,7 +115,12 @@ import Testing
         }
         let commits = try await db.read { conn in try conn.fetchValue("SELECT count(*) FROM turso_cdc WHERE change_type = 2") }
         #expect(commits == .integer(3))
-        await #expect(throws: BoutiqueError.self) { try await take(1, from: db.changes(since: .beginning)) }
+        await #expect {
+            try await take(1, from: db.changes(since: .beginning))
+        } throws: { error in
+            guard case .changesPruned(let requested, let oldest)? = error as? BoutiqueError else { return false }
+            return requested == 0 && oldest == seventh.changeID
+        }
         let kept = try await take(3, from: db.changes(since: seventh))
         #expect(kept.map { $0.changes.first?.value("label", in: $0.changes.first?.after) } == ["7", "8", "9"])
         await db.close()

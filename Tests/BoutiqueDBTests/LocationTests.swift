@@ -43,6 +43,22 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: url.deletingLastPathComponent().path))
     }
 
+    /// A folder that cannot be made (a file stands where a parent folder should be) is a file-system
+    /// error naming the folder, and nothing is created.
+    @Test func aFolderThatCannotBeCreatedIsAFileSystemError() throws {
+        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("boutique-blocker-\(UUID().uuidString)")
+        try Data("not a folder".utf8).write(to: blocker)
+        defer { try? FileManager.default.removeItem(at: blocker) }
+        let folder = blocker.appendingPathComponent("app", isDirectory: true)
+        #expect {
+            _ = try BoutiqueDB.fileURL("notes.db", in: folder)
+        } throws: { error in
+            guard case .fileSystem(let path, let message)? = error as? BoutiqueError else { return false }
+            return path == folder.path && message.hasPrefix("cannot create the folder")
+        }
+        #expect(try Data(contentsOf: blocker) == Data("not a folder".utf8))
+    }
+
     @Test func fileNamesMustBeNames() {
         #expect(throws: BoutiqueError.self) { try BoutiqueDB.applicationSupportURL(filename: "../escape.db") }
         #expect(throws: BoutiqueError.self) { try BoutiqueDB.applicationSupportURL(filename: "") }

@@ -25,14 +25,13 @@ enum ChangeLogReader {
 
     /// The whole transactions committed after `token`, about ``batchRows`` rows' worth.
     ///
-    /// - Throws: ``BoutiqueError/invalidArgument(_:)`` when the log was pruned past `token` (the reader
-    ///   would miss changes), ``BoutiqueError/decoding(_:)`` for a malformed record.
+    /// - Throws: ``BoutiqueError/changesPruned(requested:oldestAvailable:)`` when the log was pruned past
+    ///   `token` (the reader would miss changes), ``BoutiqueError/decoding(_:)`` for a malformed record.
     static func transactions(after token: ChangeToken, on connection: Connection) throws -> [ChangeTransaction] {
         guard try ChangeLogSchema.logExists(connection) else { return [] }
         let horizon = try ChangeLogPruning.horizon(on: connection)
         guard token.changeID >= horizon else {
-            throw BoutiqueError.invalidArgument(
-                "the change log was pruned past \(token): it starts after ChangeToken(\(horizon)); read from a newer token")
+            throw BoutiqueError.changesPruned(requested: token.changeID, oldestAvailable: horizon)
         }
         let statement = try connection.prepare(
             "SELECT change_id, change_time, change_txn_id, change_type, table_name, id, \"before\", \"after\", updates "

@@ -11,8 +11,8 @@ extension BoutiqueDB {
     /// Apple platforms: `Application Support/<bundle identifier>/`. Linux: `$XDG_DATA_HOME/<app>/`, or
     /// `~/.local/share/<app>/`, where `<app>` is the bundle identifier or the executable's name.
     ///
-    /// - Throws: ``BoutiqueError/invalidArgument(_:)`` for a file name that is a path, or when the folder
-    ///   cannot be created.
+    /// - Throws: ``BoutiqueError/invalidArgument(_:)`` for a file name that is a path;
+    ///   ``BoutiqueError/fileSystem(path:message:)`` when the folder cannot be found or created.
     public nonisolated static func applicationSupportURL(filename: String = "database.sqlite") throws(BoutiqueError) -> URL {
         #if canImport(Darwin)
         let base: URL
@@ -20,7 +20,7 @@ extension BoutiqueDB {
             base = try FileManager.default.url(
                 for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil, create: true)
         } catch {
-            throw .invalidArgument("no Application Support folder: \(error.localizedDescription)")
+            throw .fileSystem(path: "Application Support", message: error.localizedDescription)
         }
         let folder = base.appendingPathComponent(StandardDirectories.current.applicationName, isDirectory: true)
         #else
@@ -44,7 +44,7 @@ extension BoutiqueDB {
             folder = try FileManager.default.url(
                 for: .documentDirectory, in: .userDomainMask, appropriateFor: nil, create: true)
         } catch {
-            throw .invalidArgument("no Documents folder: \(error.localizedDescription)")
+            throw .fileSystem(path: "Documents", message: error.localizedDescription)
         }
         #else
         let folder = StandardDirectories.current.linuxDocuments
@@ -64,16 +64,18 @@ extension BoutiqueDB {
     /// Linux, which has no App Groups: `$XDG_DATA_HOME/<groupIdentifier>/` (or
     /// `~/.local/share/<groupIdentifier>/`), which every process of the same user can open.
     ///
-    /// - Throws: ``BoutiqueError/invalidArgument(_:)`` when the group has no container (a missing
-    ///   entitlement), the file name is a path, or the folder cannot be created.
+    /// - Throws: ``BoutiqueError/invalidArgument(_:)`` for an empty group or a file name that is a path;
+    ///   ``BoutiqueError/fileSystem(path:message:)`` when the group has no container (a missing
+    ///   entitlement) or the folder cannot be created.
     public nonisolated static func sharedContainerURL(
         groupIdentifier: String, filename: String = "database.sqlite"
     ) throws(BoutiqueError) -> URL {
         guard !groupIdentifier.isEmpty else { throw .invalidArgument("the App Group identifier is empty") }
         #if canImport(Darwin)
         guard let folder = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: groupIdentifier) else {
-            throw .invalidArgument(
-                "no container for App Group '\(groupIdentifier)': is it in the app's App Groups entitlement?")
+            throw .fileSystem(
+                path: groupIdentifier,
+                message: "no container for this App Group: is it in the app's App Groups entitlement?")
         }
         #else
         let folder = StandardDirectories.current.linuxSharedContainer(groupIdentifier: groupIdentifier)
@@ -98,14 +100,14 @@ extension BoutiqueDB {
     }
 
     /// `folder/filename`, after checking that `filename` is a plain name and creating `folder`.
-    private nonisolated static func fileURL(_ filename: String, in folder: URL) throws(BoutiqueError) -> URL {
+    nonisolated static func fileURL(_ filename: String, in folder: URL) throws(BoutiqueError) -> URL {
         guard !filename.isEmpty, !filename.contains("/"), filename != ".", filename != ".." else {
             throw .invalidArgument("'\(filename)' is not a file name")
         }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw .invalidArgument("cannot create the folder \(folder.path): \(error.localizedDescription)")
+            throw .fileSystem(path: folder.path, message: "cannot create the folder: \(error.localizedDescription)")
         }
         return folder.appendingPathComponent(filename, isDirectory: false)
     }

@@ -47,6 +47,16 @@ public enum BoutiqueError: Error, Sendable, Hashable {
 
     /// The task was cancelled; a write in progress was rolled back.
     case cancelled
+
+    /// A folder or file the database needs could not be found or created (no Application Support folder,
+    /// a folder that cannot be made, an App Group without a container). Nothing was opened or changed.
+    case fileSystem(path: String, message: String)
+
+    /// The change log no longer holds every change after the position asked for: older transactions
+    /// were pruned. `requested` is the `change_id` read from (a change token's), `oldestAvailable` the
+    /// earliest position that can still be read. A reader that fell this far behind has to rebuild what
+    /// it derived from the changes, then follow the log from `oldestAvailable` (or from the current token).
+    case changesPruned(requested: Int64, oldestAvailable: Int64)
 }
 
 extension BoutiqueError {
@@ -125,6 +135,9 @@ extension BoutiqueError: CustomStringConvertible {
         case .duplicateMigrationID(let id): return "the migration plan names '\(id)' twice"
         case .invalidArgument(let message): return "invalid argument: \(message)"
         case .cancelled: return "the operation was cancelled"
+        case .fileSystem(let path, let message): return "file system error at \(path): \(message)"
+        case .changesPruned(let requested, let oldest):
+            return "the change log was pruned past change \(requested); the oldest position still readable is \(oldest)"
         }
     }
 }
