@@ -26,7 +26,7 @@ extension ChangeCapture {
         let keyed = change.oldRowID == 0 && change.newRowID == 0
         switch change.kind {
         case .insert:
-            if mode.recordsAfter, !keyed, let encoded = encodeNow(old: false) {
+            if mode.recordsAfter, !keyed, let encoded = encodeNow(change, old: false) {
                 pending.append(CapturedChange(
                     kind: .insert, table: table, rowID: change.newRowID, before: nil, after: nil, encoded: encoded))
                 return
@@ -34,7 +34,7 @@ extension ChangeCapture {
             let after = mode.recordsAfter || keyed ? Self.values(of: change, old: false) : nil
             pending.append(CapturedChange(kind: .insert, table: table, rowID: change.newRowID, before: nil, after: after))
         case .delete:
-            if mode.recordsBefore, !keyed, let encoded = encodeNow(old: true) {
+            if mode.recordsBefore, !keyed, let encoded = encodeNow(change, old: true) {
                 pending.append(CapturedChange(
                     kind: .delete, table: table, rowID: change.oldRowID, before: nil, after: nil, encoded: encoded))
                 return
@@ -60,11 +60,11 @@ extension ChangeCapture {
     /// and the schema has not changed in this transaction; `nil` otherwise (it is encoded at commit).
     ///
     /// A large insert is then one pass over the rows instead of two, and no row's values are kept.
-    private func encodeNow(old: Bool) -> Range<Int>? {
+    private func encodeNow(_ change: PreupdateChange, old: Bool) -> Range<Int>? {
         guard schemaMark == nil, let layout = lastTableLayout, !layout.isWithoutRowID else { return nil }
         if capturedBytes.capacity == 0 { capturedBytes.reserveCapacity(1 << 16) }
         let start = capturedBytes.count
-        guard PreupdateRecord.append(db, old: old, layout: layout, to: &capturedBytes) else { return nil }
+        guard change.appendRecord(old: old, realAffinity: layout.realAffinity, to: &capturedBytes) else { return nil }
         return start..<capturedBytes.count
     }
 
@@ -93,7 +93,7 @@ extension ChangeCapture {
     private func currentStatementText() -> Int32 {
         guard let last = frames.indices.last else { return -1 }
         if frames[last].textIndex >= 0 { return frames[last].textIndex }
-        guard let text = StatementTrace.text(of: frames[last].statement) else { return -1 }
+        guard let text = probe.sql(of: frames[last].statement) else { return -1 }
         if statementTexts.last == text {
             frames[last].textIndex = Int32(statementTexts.count - 1)
         } else {
@@ -106,9 +106,9 @@ extension ChangeCapture {
     // MARK: Statement boundaries
 
     /// A statement (not a trigger program) took its first step.
-    func statementStarted(_ statement: OpaquePointer, text: UnsafePointer<CChar>) {
+    func statementStarted(_ statement: OpaquePointer, sql: UnsafePointer<CChar>) {
         guard !isWritingLog else { return }
-        let kind = StatementKind(text: text)
+        let kind = StatementKind(text: sql)
         if kind == .triggerProgram { return }
         resolveFinishedStatements(starting: statement)
         switch kind {
@@ -131,7 +131,7 @@ extension ChangeCapture {
         case .triggerProgram, .other:
             break
         }
-        frames.append(Frame(statement: statement, mark: pending.count, totalChanges: StatementTrace.totalChanges(db)))
+        frames.append(Frame(statement: statement, mark: pending.count, totalChanges: probe.totalChanges))
     }
 
     /// Decides, for the statements that started before, whether their captured changes happened: when
@@ -146,13 +146,12 @@ extension ChangeCapture {
     /// would read the clock twice per statement, which bulk inserts feel.)
     func resolveFinishedStatements(starting next: OpaquePointer? = nil) {
         guard !frames.isEmpty else { return }
-        let total = StatementTrace.totalChanges(db)
+        let total = probe.totalChanges
         while let frame = frames.popLast() {
             guard pending.count > frame.mark, total == frame.totalChanges else { continue }
             // The statement starting now cannot still be running its previous run.
             let stillRunning =
-                frame.statement != next && StatementTrace.isLive(frame.statement, on: db)
-                && StatementTrace.isRunning(frame.statement)
+                frame.statement != next && probe.isPrepared(frame.statement) && probe.isRunning(frame.statement)
             if !stillRunning { discardChanges(from: frame.mark) }
         }
     }

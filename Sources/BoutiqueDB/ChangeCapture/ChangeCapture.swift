@@ -16,7 +16,7 @@ import BoutiqueSQLite
 /// one COMMIT row, still inside the transaction, so a rollback leaves no trace and a commit is never
 /// without its log. Three things the hook does not see are filled in:
 /// changes SQLite undid (a failed statement, `ROLLBACK TO`), found through statement boundaries
-/// (``StatementTrace``); schema changes, found by comparing `sqlite_schema` with its state at the start
+/// (``StatementStartObserver``); schema changes, found by comparing `sqlite_schema` with its state at the start
 /// of the transaction (``SchemaSnapshot``); and rows written by `CREATE TABLE … AS SELECT`, read from
 /// the new table. The writer alone writes, so it alone needs the hook: triggers on every table would
 /// cost a second write per change and have to be created for every new table.
@@ -26,7 +26,7 @@ import BoutiqueSQLite
 /// logged, and readers of later images see the new layout).
 ///
 /// Everything runs on the writer's thread, inside the ``DatabaseActor``'s isolation.
-final class ChangeCapture: WriteTransactionObserver {
+final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
     /// A statement between its start and its end.
     struct Frame {
         let statement: OpaquePointer
@@ -51,11 +51,10 @@ final class ChangeCapture: WriteTransactionObserver {
     let notifier: ChangeNotifier
     /// Whether the external-change monitor runs and needs to tell this process's commits apart.
     let tracksLocalCommits: Bool
-    /// The connection's handle, for the calls made on every statement.
-    let db: OpaquePointer
+    /// The writer's statements as SQLite sees them, asked about on every statement.
+    let probe: StatementProbe
     /// The connection, to take the hooks off when the capture goes first.
     private weak var attachedConnection: Connection?
-    private(set) var trace: StatementTrace?
 
     // The transaction in progress. What the hooks touch on every row change or statement opts out of
     // the runtime's dynamic exclusivity checks, which showed in profiles of bulk inserts: the capture
@@ -98,14 +97,14 @@ final class ChangeCapture: WriteTransactionObserver {
     var notice: CommitNotice?
 
     init(connection: Connection, options: ChangeCaptureOptions, notifier: ChangeNotifier, tracksLocalCommits: Bool) throws {
-        self.db = try connection.requireHandle()
+        self.probe = try StatementProbe(connection)
         self.attachedConnection = connection
         self.options = options
         self.notifier = notifier
         self.tracksLocalCommits = tracksLocalCommits
         if options.mode.writesLog {
             try ChangeLogSchema.prepare(connection)
-            trace = try StatementTrace(connection: connection, receiver: self)
+            try connection.setStatementStartObserver(self)
         }
         // Neither weak nor checked-unowned: a weak reference puts every retain of the capture on Swift's
         // slow path, and a checked one costs two atomic operations, on every row change. The hooks come
@@ -122,10 +121,10 @@ final class ChangeCapture: WriteTransactionObserver {
         detach()
     }
 
-    /// Takes the hooks and the trace off the connection (the database is closing).
+    /// Takes the hooks off the connection (the database is closing).
     func detach() {
-        trace = nil
         guard let connection = attachedConnection, !connection.isClosed else { return }
+        try? connection.setStatementStartObserver(nil)
         try? connection.setPreupdateHook(nil)
         try? connection.setCommitHook(nil)
         try? connection.setRollbackHook(nil)

@@ -20,6 +20,7 @@ struct HookBoxes {
     var commit: HookBox<() -> Bool>?
     var rollback: HookBox<() -> Void>?
     var busy: HookBox<(Int) -> Bool>?
+    var statementStart: StatementStartBox?
 
     /// Removes every hook from `db` before it closes.
     mutating func uninstall(from db: OpaquePointer) {
@@ -29,6 +30,7 @@ struct HookBoxes {
         if commit != nil { sqlite3_commit_hook(db, nil, nil) }
         if rollback != nil { sqlite3_rollback_hook(db, nil, nil) }
         if busy != nil { sqlite3_busy_handler(db, nil, nil) }
+        if statementStart != nil { sqlite3_trace_v2(db, 0, nil, nil) }
         self = HookBoxes()
     }
 }

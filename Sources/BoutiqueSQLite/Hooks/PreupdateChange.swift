@@ -21,7 +21,7 @@ public struct PreupdateChange {
     public let newRowID: Int64
 
     /// The connection, while the hook call that reported this change is running.
-    private var db: OpaquePointer? { scope.call == call ? scope.db : nil }
+    var db: OpaquePointer? { scope.call == call ? scope.db : nil }
 
     private func requireDB() throws(SQLiteError) -> OpaquePointer {
         guard let db else {
