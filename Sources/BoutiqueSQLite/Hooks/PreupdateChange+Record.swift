@@ -77,7 +77,9 @@ private struct PreupdateColumn {
                 bodyLength = 8
                 bits = Double(integer).bitPattern
             } else {
-                (serialType, bodyLength) = Self.integerSerialType(integer)
+                let integerType = SerialType.integer(integer)
+                serialType = integerType.rawValue
+                bodyLength = Int(integerType.contentLength ?? 0)
                 bits = UInt64(bitPattern: integer)
             }
         case SQLITE_FLOAT:
@@ -101,20 +103,6 @@ private struct PreupdateColumn {
             bodyLength = 0
             bits = 0
         }
-    }
-
-    /// ``SerialType/integer(_:)`` and its content length, computed here: the static constants that
-    /// function returns are read through an accessor that showed in profiles of bulk inserts.
-    static func integerSerialType(_ value: Int64) -> (serialType: UInt64, bodyLength: Int) {
-        if value == 0 { return (8, 0) }
-        if value == 1 { return (9, 0) }
-        let magnitude = UInt64(bitPattern: value < 0 ? ~value : value)
-        if magnitude <= 0x7F { return (1, 1) }
-        if magnitude <= 0x7FFF { return (2, 2) }
-        if magnitude <= 0x7F_FFFF { return (3, 3) }
-        if magnitude <= 0x7FFF_FFFF { return (4, 4) }
-        if magnitude <= 0x7FFF_FFFF_FFFF { return (5, 6) }
-        return (6, 8)
     }
 
     func writeBody(to writer: inout RecordWriter) {

@@ -22,18 +22,20 @@ public struct SerialType: RawRepresentable, Hashable, Sendable, CustomStringConv
     @inlinable
     public init(rawValue: UInt64) { self.rawValue = rawValue }
 
-    public static let null = SerialType(rawValue: 0)
-    public static let int8 = SerialType(rawValue: 1)
-    public static let int16 = SerialType(rawValue: 2)
-    public static let int24 = SerialType(rawValue: 3)
-    public static let int32 = SerialType(rawValue: 4)
-    public static let int48 = SerialType(rawValue: 5)
-    public static let int64 = SerialType(rawValue: 6)
-    public static let float64 = SerialType(rawValue: 7)
+    // Computed rather than stored: a stored static is read through a one-time-initialization accessor
+    // on every use, which showed in profiles of record encoding; these fold to constants.
+    @inlinable public static var null: SerialType { SerialType(rawValue: 0) }
+    @inlinable public static var int8: SerialType { SerialType(rawValue: 1) }
+    @inlinable public static var int16: SerialType { SerialType(rawValue: 2) }
+    @inlinable public static var int24: SerialType { SerialType(rawValue: 3) }
+    @inlinable public static var int32: SerialType { SerialType(rawValue: 4) }
+    @inlinable public static var int48: SerialType { SerialType(rawValue: 5) }
+    @inlinable public static var int64: SerialType { SerialType(rawValue: 6) }
+    @inlinable public static var float64: SerialType { SerialType(rawValue: 7) }
     /// The integer 0, stored in the header alone.
-    public static let zero = SerialType(rawValue: 8)
+    @inlinable public static var zero: SerialType { SerialType(rawValue: 8) }
     /// The integer 1, stored in the header alone.
-    public static let one = SerialType(rawValue: 9)
+    @inlinable public static var one: SerialType { SerialType(rawValue: 9) }
 
     /// The serial type of a blob of `byteCount` bytes.
     @inlinable
