@@ -8,8 +8,9 @@ import Darwin
 #endif
 
 /// What change capture costs a write: 50,000 single-row inserts in one transaction, through
-/// `DatabaseActor.write`, with the log off, in `id` mode and in `full` mode; and beside them what the
-/// same log costs SQLite alone (``RawChangeLog``), the floor of those ratios.
+/// `DatabaseActor.write`, with the log off, in `id` mode and in `full` mode, each row inserted by a
+/// prepared statement and again by the query builder; and beside them what the same log costs SQLite
+/// alone (``RawChangeLog``), the floor of those ratios.
 ///
 ///     swift run -c release boutique-benchmarks --changes
 ///
@@ -20,37 +21,66 @@ import Darwin
 enum CDCWorkloads {
     static let rows = 50_000
 
+    /// How each insert is made.
+    enum InsertPath {
+        /// One cached prepared statement, bound and stepped per row: the least work around SQLite.
+        case statement
+        /// `Item.insert([row]).execute(conn)` per row: what an app's code looks like.
+        case queryBuilder
+    }
+
+    /// One timed line of the report.
+    private struct Line {
+        let name: String
+        let run: () async throws -> (wall: Double, cpu: Double)
+    }
+
+    /// Lines compared with the group's first.
+    private struct Group {
+        let title: String
+        let lines: [Line]
+    }
+
     static func measureInsertCost(rounds: Int) async throws {
         let modes: [ChangeCaptureMode] = [.off, .id, .full]
-        let floors = RawChangeLog.Variant.allCases
-        var wall = Array(repeating: [Double](), count: modes.count + floors.count)
-        var cpu = Array(repeating: [Double](), count: modes.count + floors.count)
+        let groups = [
+            Group(
+                title: "a prepared INSERT per row, through DatabaseActor.write; ratio to CDC off",
+                lines: modes.map { mode in Line(name: "CDC \(mode.rawValue)") { try await insertOnce(mode: mode) } }),
+            Group(
+                title: "Item.insert([row]).execute per row, through DatabaseActor.write; ratio to CDC off",
+                lines: [ChangeCaptureMode.off, .full].map { mode in
+                    Line(name: "CDC \(mode.rawValue)") { try await insertOnce(mode: mode, path: .queryBuilder) }
+                }),
+            Group(
+                title: "raw C API, the same log written by hand (the floor); ratio to raw inserts alone",
+                lines: RawChangeLog.Variant.allCases.map { variant in
+                    Line(name: "raw \(variant.rawValue)") { RawChangeLog.insertOnce(variant, rows: rows) }
+                }),
+        ]
+        let lines = groups.flatMap(\.lines)
+        var wall = Array(repeating: [Double](), count: lines.count)
+        var cpu = Array(repeating: [Double](), count: lines.count)
         for round in 0...rounds {
-            var samples: [(wall: Double, cpu: Double)] = []
-            for mode in modes { samples.append(try await insertOnce(mode: mode)) }
-            for floor in floors { samples.append(RawChangeLog.insertOnce(floor, rows: rows)) }
-            guard round > 0 else { continue }
-            for (index, sample) in samples.enumerated() {
+            for (index, line) in lines.enumerated() {
+                let sample = try await line.run()
+                guard round > 0 else { continue }
                 wall[index].append(sample.wall)
                 cpu[index].append(sample.cpu)
             }
         }
         for (title, samples) in [("wall-clock time", wall), ("CPU time", cpu)] {
             print("\ninsert \(rows) rows in one transaction, \(title) — median of \(rounds) rounds (min … max)")
-            print("  through DatabaseActor.write, ratio to CDC off:")
-            let baseline = BenchmarkStatistics.median(samples[0])
-            for (index, mode) in modes.enumerated() {
-                BenchmarkStatistics.printLine(
-                    "CDC \(mode.rawValue)", median: BenchmarkStatistics.median(samples[index]),
-                    min: samples[index].min() ?? .nan, max: samples[index].max() ?? .nan, baseline: baseline)
-            }
-            print("  raw C API, the floor of the same log, ratio to raw inserts alone:")
-            let rawBaseline = BenchmarkStatistics.median(samples[modes.count])
-            for (offset, floor) in floors.enumerated() {
-                let index = modes.count + offset
-                BenchmarkStatistics.printLine(
-                    "raw \(floor.rawValue)", median: BenchmarkStatistics.median(samples[index]),
-                    min: samples[index].min() ?? .nan, max: samples[index].max() ?? .nan, baseline: rawBaseline)
+            var index = 0
+            for group in groups {
+                print("  \(group.title):")
+                let baseline = BenchmarkStatistics.median(samples[index])
+                for line in group.lines {
+                    BenchmarkStatistics.printLine(
+                        line.name, median: BenchmarkStatistics.median(samples[index]),
+                        min: samples[index].min() ?? .nan, max: samples[index].max() ?? .nan, baseline: baseline)
+                    index += 1
+                }
             }
         }
     }
@@ -63,7 +93,9 @@ enum CDCWorkloads {
     }
 
     /// Times one 50,000-row write transaction on a fresh database in `mode`: wall-clock and CPU seconds.
-    static func insertOnce(mode: ChangeCaptureMode) async throws -> (wall: Double, cpu: Double) {
+    static func insertOnce(mode: ChangeCaptureMode, path insertPath: InsertPath = .statement) async throws
+        -> (wall: Double, cpu: Double)
+    {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("boutique-bench-cdc-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
@@ -74,11 +106,20 @@ enum CDCWorkloads {
         let startCPU = processCPUTime()
         let start = DispatchTime.now().uptimeNanoseconds
         try await database.write { conn in
-            let statement = try conn.connection.cachedStatement(
-                "INSERT INTO item(i0, i1, i2, i3, i4, i5, i6, i7, i8, i9) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-            for row in 0..<count {
-                for column in 0..<10 { try statement.bind(Int64(row + column), at: Int32(column + 1)) }
-                try statement.run()
+            switch insertPath {
+            case .statement:
+                let statement = try conn.connection.cachedStatement(
+                    "INSERT INTO item(i0, i1, i2, i3, i4, i5, i6, i7, i8, i9) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                for row in 0..<count {
+                    for column in 0..<10 { try statement.bind(Int64(row + column), at: Int32(column + 1)) }
+                    try statement.run()
+                }
+            case .queryBuilder:
+                for row in 0..<count {
+                    try Item.insert([Item(
+                        i0: row, i1: row + 1, i2: row + 2, i3: row + 3, i4: row + 4, i5: row + 5, i6: row + 6,
+                        i7: row + 7, i8: row + 8, i9: row + 9)]).execute(conn.connection)
+                }
             }
         }
         let end = DispatchTime.now().uptimeNanoseconds

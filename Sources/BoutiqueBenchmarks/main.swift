@@ -60,8 +60,12 @@ func run() async throws {
             print(RawChangeLog.insertOnce(floor, rows: CDCWorkloads.rows))
             return
         }
+        if name.hasPrefix("builder."), let mode = ChangeCaptureMode(rawValue: String(name.dropFirst(8))) {
+            print(try await CDCWorkloads.insertOnce(mode: mode, path: .queryBuilder))
+            return
+        }
         guard let mode = ChangeCaptureMode(rawValue: name) else {
-            print("unknown change capture variant \(once); try cdc.off, cdc.id, cdc.full, cdc.raw.plain, cdc.raw.ids, cdc.raw.images")
+            print("unknown change capture variant \(once); try cdc.off, cdc.id, cdc.full, cdc.builder.off, cdc.builder.full, cdc.raw.plain, cdc.raw.ids, cdc.raw.images")
             exit(2)
         }
         print(try await CDCWorkloads.insertOnce(mode: mode))

@@ -50,6 +50,24 @@ struct WriteTests {
         #expect(try Reminder.find(1).fetchOne(db)?.title == "replaced")
     }
 
+    /// Insert texts are built once and kept: each table, conflict clause and row count keeps its own.
+    @Test func insertTextsAreKeptApartByTableConflictAndRowCount() {
+        let row = Reminder(id: 1, title: "a", listID: 1)
+        let texts = (0..<2).map { _ in
+            [
+                Reminder.insert([row]).sql, Reminder.insert([row, row]).sql, Reminder.insert([row]).orIgnore().sql,
+                Reminder.insert([row]).orReplace().sql, Reminder.upsert { row }.sql,
+                RemindersList.insert([RemindersList(id: 1, name: "l")]).sql,
+            ]
+        }
+        #expect(texts[0] == texts[1])
+        #expect(Set(texts[0]).count == texts[0].count)
+        let columns = #"("id", "title", "isDone", "priority", "listID")"#
+        #expect(texts[0][1] == #"INSERT INTO "reminder" "# + columns + " VALUES (?, ?, ?, ?, ?), (?, ?, ?, ?, ?)")
+        #expect(texts[0][2] == #"INSERT OR IGNORE INTO "reminder" "# + columns + " VALUES (?, ?, ?, ?, ?)")
+        #expect(texts[0][5].hasPrefix(#"INSERT INTO "remindersList" ("#))
+    }
+
     @Test func upsertUpdatesEveryNonKeyColumn() throws {
         let upsert = Reminder.upsert { Reminder(id: 2, title: "Haircut at 5", isDone: false, priority: 3, listID: 2) }
         #expect(upsert.sql == #"INSERT INTO "reminder" ("id", "title", "isDone", "priority", "listID") VALUES (?, ?, ?, ?, ?) ON CONFLICT ("id") DO UPDATE SET "title" = excluded."title", "isDone" = excluded."isDone", "priority" = excluded."priority", "listID" = excluded."listID""#)

@@ -39,9 +39,24 @@ public struct Insert<Root: Table>: QueryStatement {
         Root.TableColumns.allColumns.filter(\.isWritable).map(\.name)
     }
 
-    /// `INSERT INTO "t" ("a", "b") VALUES` with `rowCount` placeholder rows (and no bindings).
+    /// `INSERT INTO "t" ("a", "b") VALUES` with `rowCount` placeholder rows (and no bindings), built
+    /// once for each table, conflict clause and row count.
     @usableFromInline
     func statementText(rowCount: Int) -> String {
+        let key = InsertTextCache.Key(table: ObjectIdentifier(Root.self), conflict: conflictKey, rowCount: rowCount)
+        return InsertTextCache.shared.text(for: key) { makeStatementText(rowCount: rowCount) }
+    }
+
+    private var conflictKey: InsertTextCache.ConflictKey {
+        switch conflict {
+        case .abort: .abort
+        case .ignore: .ignore
+        case .replace: .replace
+        case .update(let target, let columns): .update(target: target, columns: columns)
+        }
+    }
+
+    private func makeStatementText(rowCount: Int) -> String {
         let columns = Self.insertColumns
         let verb: String
         switch conflict {
