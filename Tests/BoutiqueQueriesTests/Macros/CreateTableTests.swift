@@ -65,6 +65,8 @@ import Testing
 
     @Test func literalRendering() {
         #expect(SQLLiteral.render(.text("a'b''c")) == "'a''b''''c'")
+        // A quote with a combining mark is one Character, but its quote byte is doubled all the same.
+        #expect(SQLLiteral.render(.text("a'\u{301}b")) == "'a''\u{301}b'")
         #expect(SQLLiteral.render(.text("nul\u{0}byte")) == "(CAST(X'6E756C0062797465' AS TEXT))")
         #expect(SQLLiteral.render(.blob([0x00, 0xAB])) == "X'00AB'")
         #expect(SQLLiteral.render(.real(.infinity)) == "9e999")
@@ -75,7 +77,8 @@ import Testing
     @Test func renderedLiteralsReadBackAsTheirValues() throws {
         let connection = try Connection(path: ":memory:")
         let values: [DatabaseValue] = [
-            .text("') OR 1=1 --"), .text("nul\u{0}byte"), .text("🦆"), .real(1e-5), .real(-0.5), .integer(.min), .blob([1, 2]),
+            .text("') OR 1=1 --"), .text("'\u{301}) OR 1=1 --"), .text("nul\u{0}byte"), .text("🦆"), .real(1e-5),
+            .real(-0.5), .integer(.min), .blob([1, 2]),
         ]
         for value in values {
             #expect(try connection.fetchValue("SELECT \(SQLLiteral.render(value))") == value)
