@@ -17,7 +17,8 @@ public protocol Table: QueryRepresentable where QueryOutput == Self {
     /// The typed column handles the query builder's closures receive as `$0`.
     associatedtype TableColumns: TableDefinition where TableColumns.Root == Self
 
-    /// The table's SQL name.
+    /// The table's SQL name. It must not change while the program runs: statement texts built from it
+    /// are kept per type.
     static var tableName: String { get }
 
     /// The column handles.
@@ -67,10 +68,12 @@ public protocol TableDefinition: QueryExpression, Sendable where QueryValue == R
 }
 
 extension TableDefinition {
-    /// Every column, qualified by the table name: `"note"."id", "note"."title"`.
+    /// Every column, qualified by the table name: `"note"."id", "note"."title"` (built once per table).
     public var queryFragment: QueryFragment {
-        let table = Root.quotedTableName
-        return QueryFragment(Self.allColumns.map { table + "." + SQLIdentifier.quote($0.name) }.joined(separator: ", "))
+        QueryFragment(SQLTextCache.shared.text(for: .columnList(ObjectIdentifier(Self.self))) {
+            let table = Root.quotedTableName
+            return Self.allColumns.map { table + "." + SQLIdentifier.quote($0.name) }.joined(separator: ", ")
+        })
     }
 }
 

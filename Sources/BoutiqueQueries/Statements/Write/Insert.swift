@@ -43,11 +43,11 @@ public struct Insert<Root: Table>: QueryStatement {
     /// once for each table, conflict clause and row count.
     @usableFromInline
     func statementText(rowCount: Int) -> String {
-        let key = InsertTextCache.Key(table: ObjectIdentifier(Root.self), conflict: conflictKey, rowCount: rowCount)
-        return InsertTextCache.shared.text(for: key) { makeStatementText(rowCount: rowCount) }
+        let key = SQLTextCache.Key.insert(ObjectIdentifier(Root.self), conflict: conflictKey, rowCount: rowCount)
+        return SQLTextCache.shared.text(for: key) { makeStatementText(rowCount: rowCount) }
     }
 
-    private var conflictKey: InsertTextCache.ConflictKey {
+    private var conflictKey: SQLTextCache.InsertConflictKey {
         switch conflict {
         case .abort: .abort
         case .ignore: .ignore

@@ -1,0 +1,43 @@
+import Synchronization
+
+/// SQL text that depends only on a table's type, built once and kept: its column list, and its inserts
+/// by conflict clause and number of rows.
+///
+/// ```swift
+/// let sql = SQLTextCache.shared.text(for: .columnList(ObjectIdentifier(Note.TableColumns.self))) { build() }
+/// ```
+///
+/// Building these texts (quoting every column name, joining the lists) took most of the time of a
+/// one-row insert or a one-row query through the query builder; the texts never change for a type.
+/// The cache is bounded: it starts again when full, which only a program using a great many tables or
+/// insert sizes would ever reach.
+final class SQLTextCache: Sendable {
+    enum Key: Hashable {
+        /// `"t"."a", "t"."b"`: every column of the table, qualified.
+        case columnList(ObjectIdentifier)
+        /// `INSERT … INTO "t" ("a", "b") VALUES (?, ?), …` with `rowCount` rows.
+        case insert(ObjectIdentifier, conflict: InsertConflictKey, rowCount: Int)
+    }
+
+    /// An insert's conflict clause, as a key.
+    enum InsertConflictKey: Hashable {
+        case abort, ignore, replace
+        case update(target: [String], columns: [String])
+    }
+
+    static let shared = SQLTextCache()
+    private static let capacity = 1024
+
+    private let texts = Mutex<[Key: String]>([:])
+
+    /// The cached text for `key`, or the one `make` builds, which is kept.
+    func text(for key: Key, orMake make: () -> String) -> String {
+        if let known = texts.withLock({ $0[key] }) { return known }
+        let text = make()
+        texts.withLock { texts in
+            if texts.count >= Self.capacity { texts.removeAll(keepingCapacity: true) }
+            texts[key] = text
+        }
+        return text
+    }
+}
