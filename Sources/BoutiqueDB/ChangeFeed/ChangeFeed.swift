@@ -10,7 +10,8 @@
 ///
 /// It reads the log itself, so it sees every transaction exactly once and in order, also those committed
 /// while nobody was reading (by this process or, for a shared file, another). It ends when the task
-/// iterating it is cancelled, and throws when the log was pruned past its position.
+/// iterating it is cancelled, and throws ``BoutiqueError/changesPruned(requested:oldestAvailable:)`` when the
+/// log was pruned past its position.
 public struct ChangeFeed: AsyncSequence, Sendable {
     public typealias Element = ChangeTransaction
 

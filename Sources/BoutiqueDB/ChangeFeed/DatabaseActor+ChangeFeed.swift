@@ -34,7 +34,8 @@ extension DatabaseActor {
     /// ```
     ///
     /// The latest transaction's COMMIT row stays as a marker, so tokens keep growing. Readers of
-    /// ``changes(since:)`` from a pruned token get an error instead of a gap.
+    /// ``changes(since:)`` from a pruned token get ``BoutiqueError/changesPruned(requested:oldestAvailable:)``
+    /// instead of a gap.
     public nonisolated(nonsending) func pruneChanges(upTo token: ChangeToken) async throws(BoutiqueError) {
         do {
             try await write { conn in
