@@ -78,7 +78,7 @@ struct TableExpansion {
         writer.line("\(access)func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {")
         writer.indented { writer in
             for column in schema.columns where column.isWritable {
-                writer.line("encoder.encode(self.\(column.swiftName), as: \(column.representation).self)")
+                writer.line(Self.encodeCall(column.swiftName, valueType: column.valueType, representation: column.representation))
             }
         }
         writer.line("}")
@@ -117,12 +117,26 @@ struct TableExpansion {
                 for column in fields {
                     let representation = column.isPrimaryKey && !column.isOptional
                         ? Self.optional(column.representation) : column.representation
-                    writer.line("encoder.encode(self.\(column.swiftName), as: \(representation).self)")
+                    writer.line(Self.encodeCall(column.swiftName, valueType: draftType(column), representation: representation))
                 }
             }
             writer.line("}")
         }
         writer.line("}")
+    }
+
+    /// The types `RowEncoder` has non-generic `encode(_:)` overloads for, optional or not.
+    static let typesWithPlainEncode: Set<String> = ["Int", "Int64", "Double", "Bool", "String"]
+
+    /// `encoder.encode(self.title)` when the value is a standard type stored as itself, which calls a
+    /// non-generic overload; `encoder.encode(self.title, as: R.self)` otherwise. Both store the same;
+    /// the plain call compiles to far less code than the generic one, and there is one per column.
+    static func encodeCall(_ property: String, valueType: String, representation: String) -> String {
+        let wrapped = representation.hasSuffix("?") ? String(representation.dropLast()) : representation
+        if representation == valueType, typesWithPlainEncode.contains(wrapped) {
+            return "encoder.encode(self.\(property))"
+        }
+        return "encoder.encode(self.\(property), as: \(representation).self)"
     }
 
     private func columnType(_ representation: String) -> String {

@@ -17,7 +17,12 @@ import BoutiqueSQLite
 ///
 /// It lives in the query layer, the lowest layer that throws it (decoding a row), and is re-exported by
 /// `BoutiqueDB`.
-public enum BoutiqueError: Error, Sendable, Hashable {
+///
+/// The enum is `indirect` so that a value is one word: every `throws(BoutiqueError)` call copies the
+/// error out of the callee at each `try`, and generated decoders make one such call per column. At its
+/// unboxed size (65 bytes) those copies were a third of the code `@Table` expands to; errors are rare,
+/// so the box they now allocate costs nothing that matters.
+public indirect enum BoutiqueError: Error, Sendable, Hashable {
     /// SQLite refused a statement or a file. `code` is the extended result code (`code.primary` is the
     /// family); `message` prints SQLite's message and carries the failing SQL in `message.sql`.
     case sql(code: ResultCode, message: SQLMessage)

@@ -142,7 +142,7 @@ import Testing
                     self.id = try decoder.decode(Int.self)
                 }
                 public func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
-                    encoder.encode(self.id, as: Int.self)
+                    encoder.encode(self.id)
                 }
                 public struct Draft: BoutiqueQueries.TableDraft {
                     public typealias Root = Note
@@ -151,7 +151,7 @@ import Testing
                         self.id = id
                     }
                     public func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
-                        encoder.encode(self.id, as: Int?.self)
+                        encoder.encode(self.id)
                     }
                 }
             }
@@ -195,7 +195,7 @@ import Testing
                     self.message = try decoder.decode(String.self)
                 }
                 func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
-                    encoder.encode(self.message, as: String.self)
+                    encoder.encode(self.message)
                 }
             }
 
@@ -265,7 +265,7 @@ import Testing
                     self.message = try decoder.decode(String.self)
                 }
                 func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
-                    encoder.encode(self.message, as: String.self)
+                    encoder.encode(self.message)
                 }
             }
             """,

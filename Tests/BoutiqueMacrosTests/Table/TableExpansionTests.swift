@@ -52,8 +52,8 @@ import Testing
                 }
                 func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
                     encoder.encode(self.id, as: UUID.self)
-                    encoder.encode(self.title, as: String.self)
-                    encoder.encode(self.body, as: String.self)
+                    encoder.encode(self.title)
+                    encoder.encode(self.body)
                     encoder.encode(self.updatedAt, as: Date.self)
                 }
                 struct Draft: BoutiqueQueries.TableDraft {
@@ -70,8 +70,8 @@ import Testing
                     }
                     func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
                         encoder.encode(self.id, as: UUID?.self)
-                        encoder.encode(self.title, as: String.self)
-                        encoder.encode(self.body, as: String.self)
+                        encoder.encode(self.title)
+                        encoder.encode(self.body)
                         encoder.encode(self.updatedAt, as: Date.self)
                     }
                 }
@@ -152,12 +152,12 @@ import Testing
                 }
                 func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
                     encoder.encode(self.id, as: UUID.self)
-                    encoder.encode(self.title, as: String.self)
-                    encoder.encode(self.body, as: String.self)
+                    encoder.encode(self.title)
+                    encoder.encode(self.body)
                     encoder.encode(self.createdAt, as: Date.ISO8601Representation.self)
                     encoder.encode(self.updatedAt, as: Date.self)
-                    encoder.encode(self.isPinned, as: Bool.self)
-                    encoder.encode(self.rating, as: Int?.self)
+                    encoder.encode(self.isPinned)
+                    encoder.encode(self.rating)
                 }
                 struct Draft: BoutiqueQueries.TableDraft {
                     typealias Root = Note
@@ -179,12 +179,12 @@ import Testing
                     }
                     func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
                         encoder.encode(self.id, as: UUID?.self)
-                        encoder.encode(self.title, as: String.self)
-                        encoder.encode(self.body, as: String.self)
+                        encoder.encode(self.title)
+                        encoder.encode(self.body)
                         encoder.encode(self.createdAt, as: Date.ISO8601Representation.self)
                         encoder.encode(self.updatedAt, as: Date.self)
-                        encoder.encode(self.isPinned, as: Bool.self)
-                        encoder.encode(self.rating, as: Int?.self)
+                        encoder.encode(self.isPinned)
+                        encoder.encode(self.rating)
                     }
                 }
             }
@@ -229,8 +229,8 @@ import Testing
                     self.level = try decoder.decode(Int.self)
                 }
                 func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
-                    encoder.encode(self.message, as: String.self)
-                    encoder.encode(self.level, as: Int.self)
+                    encoder.encode(self.message)
+                    encoder.encode(self.level)
                 }
             }
             """
@@ -286,10 +286,10 @@ import Testing
                     self.note = try decoder.decode(String?.self)
                 }
                 func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
-                    encoder.encode(self.id, as: Int.self)
-                    encoder.encode(self.name, as: String.self)
-                    encoder.encode(self.weight, as: Double.self)
-                    encoder.encode(self.note, as: String?.self)
+                    encoder.encode(self.id)
+                    encoder.encode(self.name)
+                    encoder.encode(self.weight)
+                    encoder.encode(self.note)
                 }
                 struct Draft: BoutiqueQueries.TableDraft {
                     typealias Root = Tag
@@ -304,10 +304,10 @@ import Testing
                         self.note = note
                     }
                     func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
-                        encoder.encode(self.id, as: Int?.self)
-                        encoder.encode(self.name, as: String.self)
-                        encoder.encode(self.weight, as: Double.self)
-                        encoder.encode(self.note, as: String?.self)
+                        encoder.encode(self.id)
+                        encoder.encode(self.name)
+                        encoder.encode(self.weight)
+                        encoder.encode(self.note)
                     }
                 }
             }
@@ -385,13 +385,13 @@ import Testing
                     self.observed = try decoder.decode(Int.self)
                 }
                 public func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
-                    encoder.encode(self.id, as: Int.self)
-                    encoder.encode(self.name, as: String.self)
+                    encoder.encode(self.id)
+                    encoder.encode(self.name)
                     encoder.encode(self.bornAt, as: Date.UnixTimeRepresentation?.self)
-                    encoder.encode(self.`default`, as: Bool.self)
-                    encoder.encode(self.a, as: Double.self)
-                    encoder.encode(self.b, as: Double.self)
-                    encoder.encode(self.observed, as: Int.self)
+                    encoder.encode(self.`default`)
+                    encoder.encode(self.a)
+                    encoder.encode(self.b)
+                    encoder.encode(self.observed)
                 }
             }
             """
@@ -514,7 +514,7 @@ import Testing
                     self.id = try decoder.decode(Int.self)
                 }
                 func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
-                    encoder.encode(self.id, as: Int.self)
+                    encoder.encode(self.id)
                 }
                 struct Draft: BoutiqueQueries.TableDraft {
                     typealias Root = Models.Item
@@ -523,7 +523,7 @@ import Testing
                         self.id = id
                     }
                     func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
-                        encoder.encode(self.id, as: Int?.self)
+                        encoder.encode(self.id)
                     }
                 }
             }
@@ -569,7 +569,7 @@ import Testing
                     self.id = try decoder.decode(Int.self)
                 }
                 func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
-                    encoder.encode(self.id, as: Int.self)
+                    encoder.encode(self.id)
                 }
                 struct Draft: BoutiqueQueries.TableDraft {
                     typealias Root = Models.Item
@@ -578,7 +578,7 @@ import Testing
                         self.id = id
                     }
                     func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
-                        encoder.encode(self.id, as: Int?.self)
+                        encoder.encode(self.id)
                     }
                 }
             }
