@@ -55,7 +55,7 @@ enum Tool {
 }
 
 /// One subcommand of the tool.
-protocol Command {
+protocol Command: SendableMetatype {
     static var name: String { get }
     static var summary: String { get }
     static var help: String { get }

@@ -3,7 +3,7 @@
 /// Statements are values; nothing touches a database until one is run with `fetchAll(_:)`,
 /// `fetchOne(_:)` or `execute(_:)` on a connection, so queries can be built and inspected (``sql``)
 /// anywhere.
-public protocol QueryStatement<Row> {
+public protocol QueryStatement<Row>: SendableMetatype {
     /// The Swift type of each returned row (`Void` for statements that return none).
     associatedtype Row
 

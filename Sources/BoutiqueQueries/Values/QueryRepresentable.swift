@@ -14,7 +14,7 @@ import BoutiqueSQLite
 /// ```
 ///
 /// Conform your own types to store them in a form of your choosing.
-public protocol QueryRepresentable<QueryOutput> {
+public protocol QueryRepresentable<QueryOutput>: SendableMetatype {
     /// The Swift type the column holds.
     associatedtype QueryOutput
 
