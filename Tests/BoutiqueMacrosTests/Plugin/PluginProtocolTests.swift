@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// The built plugin executable, spoken to as the compiler speaks to it: 8-byte little-endian lengths,
+/// then JSON.
+@Suite struct PluginProtocolTests {
+    struct NotFound: Error, CustomStringConvertible {
+        let searched: [String]
+        var description: String { "the BoutiqueMacros-tool executable was not found in \(searched)" }
+    }
+
+    /// The plugin, built beside the test bundle (on Linux the bundle is an executable in the build
+    /// folder; on macOS it is an `.xctest` folder inside it).
+    static func pluginURL() throws -> URL {
+        let name = "BoutiqueMacros-tool"
+        let bundle = Bundle.main.bundleURL
+        var candidates = [bundle.appendingPathComponent(name), bundle.deletingLastPathComponent().appendingPathComponent(name)]
+        for testBundle in Bundle.allBundles where testBundle.bundleURL.pathExtension == "xctest" {
+            candidates.append(testBundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name))
+        }
+        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) { return found }
+        throw NotFound(searched: candidates.map(\.path))
+    }
+
+    /// Runs the plugin with `input` on its standard input: its exit status and standard error.
+    static func run(input: [UInt8]) throws -> (status: Int32, errors: String) {
+        let process = Process()
+        process.executableURL = try pluginURL()
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input))
+        try stdin.fileHandleForWriting.close()
+        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+        _ = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: errors, as: UTF8.self))
+    }
+
+    @Test func aClosedPipeEndsTheSessionQuietly() throws {
+        let result = try Self.run(input: [])
+        #expect(result.status == 0)
+        #expect(result.errors.isEmpty)
+    }
+
+    /// An empty message (a length of zero) ends the session too, rather than failing as bad JSON.
+    @Test func anEmptyMessageEndsTheSessionQuietly() throws {
+        let result = try Self.run(input: Array(repeating: 0, count: 8))
+        #expect(result.status == 0)
+        #expect(result.errors.isEmpty)
+    }
+
+    @Test func aMessageCutShortIsAnError() throws {
+        var input: [UInt8] = [10, 0, 0, 0, 0, 0, 0, 0]
+        input += Array("{\"a\"".utf8)
+        let result = try Self.run(input: input)
+        #expect(result.status != 0)
+        #expect(result.errors.contains("stream ended inside a message"))
+    }
+}
