@@ -24,17 +24,7 @@ public enum SQLLiteral {
             return "\(real)"
         case .text(let text):
             if text.utf8.contains(0) { return "(CAST(\(hex(Array(text.utf8))) AS TEXT))" }
-            // Byte by byte, as SQLite reads it: a quote followed by a combining mark is one Swift
-            // `Character` that is not `'`, yet its quote byte would still end the literal.
-            let quote = UInt8(ascii: "'")
-            var bytes: [UInt8] = [quote]
-            bytes.reserveCapacity(text.utf8.count + 8)
-            for byte in text.utf8 {
-                bytes.append(byte)
-                if byte == quote { bytes.append(quote) }
-            }
-            bytes.append(quote)
-            return String(decoding: bytes, as: UTF8.self)
+            return SQLQuote.wrap(text, in: UInt8(ascii: "'"))
         case .blob(let bytes):
             return hex(bytes)
         }
