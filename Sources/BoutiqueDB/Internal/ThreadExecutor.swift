@@ -36,6 +36,9 @@ final class ThreadExecutor: SerialExecutor {
         }
         // Closures that users write run here; give them the stack a main thread has.
         thread.stackSize = 8 << 20
+        // The interface usually waits for what runs here. (A dispatch queue would take each job's
+        // priority from its sender; this thread serves every sender at the priority of the waiting UI.)
+        thread.qualityOfService = .userInitiated
         thread.start()
     }
 
