@@ -51,6 +51,42 @@ import Testing
     }
 }
 
+extension ThreadingTests {
+    /// A read gives its reader back when it ends, on the reader's queue: a busy main actor, to which
+    /// the read's caller returns, does not hold the reader from the next read.
+    @MainActor
+    @Test func aBusyMainActorDoesNotHoldItsReadersReader() async throws {
+        let db = try await BoutiqueDB.open(
+            url: BoutiqueDB.inMemoryURL(), migrations: CounterMigrations.plan, options: .init(readerCount: 1))
+        let started = Latch()
+        let hold = Latch()
+        let mainIsBusy = Latch()
+        let secondDone = Latch()
+        let first = Task { @MainActor in
+            try await db.read { _ in
+                started.open()
+                _ = hold.waitBlocking(seconds: 10)
+            }
+        }
+        #expect(await started.wait(seconds: 5))
+        // Once the main actor is busy, the first read ends (its caller cannot resume yet) and a second
+        // read, which needs the pool's only reader, runs from elsewhere.
+        let second = Task.detached {
+            _ = await mainIsBusy.wait(seconds: 10)
+            hold.open()
+            _ = try await db.read { _ in 2 }
+            secondDone.open()
+        }
+        mainIsBusy.open()
+        let secondRanWhileTheMainActorWasBusy = secondDone.waitBlocking(seconds: 5)
+        hold.open()
+        try await first.value
+        try await second.value
+        #expect(secondRanWhileTheMainActorWasBusy)
+        await db.close()
+    }
+}
+
 /// Where a closure ran.
 struct Place: Equatable, Sendable {
     /// On the main thread.

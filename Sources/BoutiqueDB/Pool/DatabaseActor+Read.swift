@@ -16,7 +16,6 @@ extension DatabaseActor {
     ///   ``BoutiqueError/cancelled``; ``BoutiqueError/databaseClosed``.
     public nonisolated(nonsending) func read<T: Sendable>(_ body: @Sendable (DatabaseConnection) throws -> T) async throws -> T {
         let reader = try await readers.acquire()
-        defer { readers.release(reader) }
-        return try await reader.read(body)
+        return try await reader.read(body, thenReturnTo: readers)
     }
 }

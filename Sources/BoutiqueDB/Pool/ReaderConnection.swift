@@ -4,7 +4,7 @@ import BoutiqueSQLite
 ///
 /// ```swift
 /// let reader = ReaderConnection(location: location, options: options)
-/// let count = try await reader.read { conn in try conn.fetchValue("SELECT count(*) FROM note") }
+/// let count = try await reader.read({ conn in try conn.fetchValue("SELECT count(*) FROM note") }, thenReturnTo: pool)
 /// ```
 ///
 /// The connection opens on first use, so a pool of four costs nothing until reads need four at once.
@@ -29,7 +29,13 @@ actor ReaderConnection {
     /// `BEGIN DEFERRED` alone takes no snapshot; the first read does. Reading the schema version right
     /// away pins the snapshot at the start of `read`, so everything committed before the call is seen
     /// and nothing committed after it.
-    func read<T: Sendable>(_ body: @Sendable (DatabaseConnection) throws -> T) async throws -> T {
+    ///
+    /// The reader goes back to `pool` here, on its own queue, as soon as the read ends: not once the
+    /// caller resumes, which may be a busy main actor that other reads would then wait for.
+    func read<T: Sendable>(
+        _ body: @Sendable (DatabaseConnection) throws -> T, thenReturnTo pool: ReaderPool
+    ) async throws -> T {
+        defer { pool.release(self) }
         let interrupter = try openConnection().interrupter
         // The operation must capture `self`: only then is it isolated to this actor and runs on the
         // reader's queue (an operation that captures nothing isolated runs on the global executor).

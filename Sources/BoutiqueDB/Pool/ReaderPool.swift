@@ -5,8 +5,7 @@ import Synchronization
 ///
 /// ```swift
 /// let reader = try await pool.acquire()
-/// defer { pool.release(reader) }
-/// let rows = try await reader.read { conn in try conn.fetchAll("SELECT * FROM note") }
+/// let rows = try await reader.read({ conn in try conn.fetchAll("SELECT * FROM note") }, thenReturnTo: pool)
 /// ```
 ///
 /// A read that finds every reader busy waits in line (first come, first served) until one is released;
