@@ -43,12 +43,13 @@ final class ThreadExecutor: SerialExecutor {
     }
 
     deinit {
-        // An actor's jobs keep the actor, and so its executor, alive: nothing is left to run.
+        // Every queued job keeps the executor (see `enqueue`): nothing is left to run.
         queue.stop()
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
-        queue.push(UnownedJob(job), executor: asUnownedSerialExecutor())
+        // The job runs on this executor later, so it keeps it until then, whoever else lets go of it.
+        queue.push(UnownedJob(job), executor: Unmanaged.passRetained(self))
     }
 
     func asUnownedSerialExecutor() -> UnownedSerialExecutor {
@@ -67,7 +68,8 @@ final class ThreadExecutor: SerialExecutor {
 private final class JobQueue: @unchecked Sendable {
     private struct Entry {
         let job: UnownedJob
-        let executor: UnownedSerialExecutor
+        /// Retained by `enqueue`, released once the job has run.
+        let executor: Unmanaged<ThreadExecutor>
     }
 
     // `entries`, `isSleeping` and `isStopped` are guarded by `condition`'s lock.
@@ -78,7 +80,7 @@ private final class JobQueue: @unchecked Sendable {
     /// The number of entries, readable without the lock while the thread spins.
     private let waiting = Atomic<Int>(0)
 
-    func push(_ job: UnownedJob, executor: UnownedSerialExecutor) {
+    func push(_ job: UnownedJob, executor: Unmanaged<ThreadExecutor>) {
         condition.lock()
         entries.append(Entry(job: job, executor: executor))
         waiting.add(1, ordering: .releasing)
@@ -98,7 +100,10 @@ private final class JobQueue: @unchecked Sendable {
         Thread.current.threadDictionary[ThreadExecutor.threadMarker] = true
         var batch: [Entry] = []
         while takeJobs(into: &batch) {
-            for entry in batch { entry.job.runSynchronously(on: entry.executor) }
+            for entry in batch {
+                entry.job.runSynchronously(on: entry.executor.takeUnretainedValue().asUnownedSerialExecutor())
+                entry.executor.release()
+            }
             batch.removeAll(keepingCapacity: true)
         }
     }
