@@ -66,6 +66,10 @@ struct WriteTests {
         #expect(texts[0][1] == #"INSERT INTO "reminder" "# + columns + " VALUES (?, ?, ?, ?, ?), (?, ?, ?, ?, ?)")
         #expect(texts[0][2] == #"INSERT OR IGNORE INTO "reminder" "# + columns + " VALUES (?, ?, ?, ?, ?)")
         #expect(texts[0][5].hasPrefix(#"INSERT INTO "remindersList" ("#))
+        // Large inserts are built each time, not kept; the text is the same.
+        let twenty = Reminder.insert(Array(repeating: row, count: 20)).sql
+        #expect(twenty == #"INSERT INTO "reminder" "# + columns + " VALUES "
+            + Array(repeating: "(?, ?, ?, ?, ?)", count: 20).joined(separator: ", "))
     }
 
     @Test func upsertUpdatesEveryNonKeyColumn() throws {

@@ -40,12 +40,17 @@ public struct Insert<Root: Table>: QueryStatement {
     }
 
     /// `INSERT INTO "t" ("a", "b") VALUES` with `rowCount` placeholder rows (and no bindings), built
-    /// once for each table, conflict clause and row count.
+    /// once for each table, conflict clause and (small) row count.
     @usableFromInline
     func statementText(rowCount: Int) -> String {
+        // A large insert's text is long and rarely repeated, and building it is little next to the
+        // rows it writes: only the small ones are kept.
+        guard rowCount <= Self.largestCachedRowCount else { return makeStatementText(rowCount: rowCount) }
         let key = SQLTextCache.Key.insert(ObjectIdentifier(Root.self), conflict: conflictKey, rowCount: rowCount)
         return SQLTextCache.shared.text(for: key) { makeStatementText(rowCount: rowCount) }
     }
+
+    private static var largestCachedRowCount: Int { 16 }
 
     private var conflictKey: SQLTextCache.InsertConflictKey {
         switch conflict {
