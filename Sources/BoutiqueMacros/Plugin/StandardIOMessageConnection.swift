@@ -47,11 +47,13 @@ final class StandardIOMessageConnection: MessageConnection {
         var header: UInt64 = 0
         let headerRead = try withUnsafeMutableBytes(of: &header) { try readAll(into: $0) }
         guard headerRead else { return nil }  // the compiler closed the pipe: we are done
-        let count = Int(UInt64(littleEndian: header))
+        let length = UInt64(littleEndian: header)
         // An empty message carries nothing to decode; compilers send one as they finish with the
         // plugin, so it ends the session like a closed pipe instead of failing as malformed JSON.
-        if count == 0 { return nil }
-        guard count > 0, count < 1 << 32 else { throw ProtocolError(description: "message of \(count) bytes") }
+        if length == 0 { return nil }
+        guard length < 1 << 32, let count = Int(exactly: length) else {
+            throw ProtocolError(description: "message of \(length) bytes")
+        }
         var payload = Data(count: count)
         let complete = try payload.withUnsafeMutableBytes { try readAll(into: $0) }
         guard complete else { throw ProtocolError(description: "stream ended inside a message") }

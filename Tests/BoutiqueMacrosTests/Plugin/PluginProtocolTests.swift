@@ -54,6 +54,13 @@ import Testing
         #expect(result.errors.isEmpty)
     }
 
+    /// A length no message can have is an error the plugin reports, not a crash.
+    @Test func anImpossibleLengthIsAnError() throws {
+        let result = try Self.run(input: Array(repeating: 0xFF, count: 8))
+        #expect(result.status != 0)
+        #expect(result.errors.contains("message of 18446744073709551615 bytes"))
+    }
+
     @Test func aMessageCutShortIsAnError() throws {
         var input: [UInt8] = [10, 0, 0, 0, 0, 0, 0, 0]
         input += Array("{\"a\"".utf8)
