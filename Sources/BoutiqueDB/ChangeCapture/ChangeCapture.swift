@@ -172,9 +172,10 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
         }
         isWritingLog = true
         defer { isWritingLog = false }
-        // The batch takes the captured records over: the transaction is ending, and they are most of its bytes.
+        // A large transaction's records are handed to the batch, which then grows without copying
+        // them; a small one's are copied, and the buffer keeps its capacity for the next transaction.
         let captured = capturedBytes
-        capturedBytes = []
+        if captured.count >= Self.keptCaptureCapacity { capturedBytes = [] }
         let rows = try logRows(for: changes, texts: statementTexts, bytes: captured, schemaVersion: version, on: connection)
         guard !rows.isEmpty else {
             if !touchedTables.isEmpty { notice = CommitNotice(token: nil, tables: touchedTables, isExternal: false) }
@@ -208,10 +209,13 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
         resetTransaction()
     }
 
+    /// The size up to which the captured records' buffer is kept from one transaction to the next.
+    static let keptCaptureCapacity = 1 << 16
+
     /// Forgets the transaction in progress.
     func resetTransaction() {
         pending.removeAll(keepingCapacity: pending.count < 4096)
-        capturedBytes.removeAll(keepingCapacity: capturedBytes.count < 65536)
+        capturedBytes.removeAll(keepingCapacity: capturedBytes.count < Self.keptCaptureCapacity)
         touchedTables.removeAll()
         lastTouchedTable = ""
         lastTableIsLogged = false

@@ -54,7 +54,9 @@ public indirect enum BoutiqueError: Error, Sendable, Hashable {
     case cancelled
 
     /// A folder or file the database needs could not be found or created (no Application Support folder,
-    /// a folder that cannot be made, an App Group without a container). Nothing was opened or changed.
+    /// a folder that cannot be made, an App Group without a container). `path` is where, or, when the
+    /// system could not say where, what was looked for (`Documents`, the App Group's identifier).
+    /// Nothing was opened or changed.
     case fileSystem(path: String, message: String)
 
     /// The change log no longer holds every change after the position asked for: older transactions
