@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 //
 // BoutiqueDB builds with the toolchain alone: SQLite comes from the system (Debian's `libsqlite3-dev`,
 // or the SDK on Apple platforms) and the macro plugin links the SwiftSyntax modules that ship inside the
@@ -76,6 +76,11 @@ let package = Package(
         .testTarget(name: "BoutiqueDBTests", dependencies: ["BoutiqueDB", "BoutiqueTestWorker"], exclude: ["Scripts"]),
         // Runs the built `boutique` executable as a child process.
         .testTarget(name: "BoutiqueCLITests", dependencies: ["boutique"]),
+        // Models and queries in a module whose declarations are main-actor isolated by default, as new
+        // app projects are.
+        .testTarget(
+            name: "BoutiqueMainActorModuleTests", dependencies: ["BoutiqueDB"],
+            swiftSettings: [.defaultIsolation(MainActor.self)]),
     ],
     swiftLanguageModes: [.v6]
 )
