@@ -13,11 +13,15 @@ import Synchronization
 ///
 /// Why not a dispatch queue, as the readers use: a write is usually a short transaction awaited by a
 /// caller on another thread, and a caller that writes often writes again as soon as the last write
-/// returns. Waking a sleeping thread for each of them costs more than the transaction (on a virtual
-/// machine a wake-up across cores is an interrupt to the hypervisor: 10–15 µs each way, measured against
-/// a 17 µs one-row transaction). A thread that looks for work for ``idleSpin`` after each job is still
-/// awake when the next write comes, so that hop costs nothing; when writes stop, it sleeps and uses no
-/// CPU. Like the queue it replaces it keeps blocking SQLite calls off the cooperative pool.
+/// returns. Waking a sleeping thread for each of them costs a good part of the transaction (on a
+/// virtual machine a wake-up across cores goes through the hypervisor: several microseconds each way,
+/// against a 15–20 µs one-row transaction). A thread that looks for work for ``idleSpin`` after each
+/// job is still awake when the next write comes, so that hop costs nothing; when writes stop, it
+/// sleeps and uses no CPU. Like the queue it replaces it keeps blocking SQLite calls off the
+/// cooperative pool.
+///
+/// The spin is short on purpose: a writer that kept a core busy between writes would take it from
+/// concurrent reads on a machine with few cores.
 final class ThreadExecutor: SerialExecutor {
     /// How long the thread keeps looking for a job before it sleeps: longer than a caller takes to
     /// resume and send the next write, short enough to be lost in the cost of the write itself.
