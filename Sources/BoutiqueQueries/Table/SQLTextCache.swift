@@ -9,8 +9,8 @@ import Synchronization
 ///
 /// Building these texts (quoting every column name, joining the lists) took most of the time of a
 /// one-row insert or a one-row query through the query builder; the texts never change for a type.
-/// The cache is bounded: it starts again when full, which only a program using a great many tables or
-/// insert sizes would ever reach.
+/// The cache is bounded: inserts keep their text only up to a few rows (see ``Insert``), and the cache
+/// starts again when full, which only a program with a great many tables would ever reach.
 final class SQLTextCache: Sendable {
     enum Key: Hashable {
         /// `"t"."a", "t"."b"`: every column of the table, qualified.
