@@ -49,7 +49,7 @@ final class StandardIOMessageConnection: MessageConnection {
         guard headerRead else { return nil }  // the compiler closed the pipe: we are done
         let length = UInt64(littleEndian: header)
         // An empty message carries nothing to decode; compilers send one as they finish with the
-        // plugin, so it ends the session like a closed pipe instead of failing as malformed JSON.
+        // plugin, so it ends the exchange like a closed pipe instead of failing as malformed JSON.
         if length == 0 { return nil }
         guard length < 1 << 32, let count = Int(exactly: length) else {
             throw ProtocolError(description: "message of \(length) bytes")

@@ -41,14 +41,14 @@ import Testing
         return (process.terminationStatus, String(decoding: errors, as: UTF8.self))
     }
 
-    @Test func aClosedPipeEndsTheSessionQuietly() throws {
+    @Test func aClosedPipeStopsThePluginQuietly() throws {
         let result = try Self.run(input: [])
         #expect(result.status == 0)
         #expect(result.errors.isEmpty)
     }
 
-    /// An empty message (a length of zero) ends the session too, rather than failing as bad JSON.
-    @Test func anEmptyMessageEndsTheSessionQuietly() throws {
+    /// An empty message (a length of zero) stops it too, rather than failing as bad JSON.
+    @Test func anEmptyMessageStopsThePluginQuietly() throws {
         let result = try Self.run(input: Array(repeating: 0, count: 8))
         #expect(result.status == 0)
         #expect(result.errors.isEmpty)
