@@ -65,15 +65,21 @@ let package = Package(
         .executableTarget(name: "BoutiqueBenchmarks", dependencies: ["BoutiqueDB", "CSQLite"]),
         // A child process for the multi-process and crash tests: they start it, kill it, and check the file.
         .executableTarget(name: "BoutiqueTestWorker", dependencies: ["BoutiqueDB"]),
-        .testTarget(name: "BoutiqueSQLiteTests", dependencies: ["BoutiqueSQLite", "CSQLite"], exclude: ["Fixtures"]),
-        .testTarget(name: "BoutiqueQueriesTests", dependencies: ["BoutiqueQueries", "BoutiqueSQLite"]),
+        // The seeded random generator the fuzz, record and reliability tests share.
+        .target(name: "BoutiqueTestSupport", path: "Tests/BoutiqueTestSupport"),
+        .testTarget(
+            name: "BoutiqueSQLiteTests", dependencies: ["BoutiqueSQLite", "CSQLite", "BoutiqueTestSupport"],
+            exclude: ["Fixtures"]),
+        .testTarget(name: "BoutiqueQueriesTests", dependencies: ["BoutiqueQueries", "BoutiqueSQLite", "BoutiqueTestSupport"]),
         .testTarget(
             name: "BoutiqueMacrosTests",
             dependencies: ["BoutiqueMacros"],
             swiftSettings: macroSwiftSettings,
             linkerSettings: macroLinkerSettings
         ),
-        .testTarget(name: "BoutiqueDBTests", dependencies: ["BoutiqueDB", "BoutiqueTestWorker"], exclude: ["Scripts"]),
+        .testTarget(
+            name: "BoutiqueDBTests", dependencies: ["BoutiqueDB", "BoutiqueTestWorker", "BoutiqueTestSupport"],
+            exclude: ["Scripts"]),
         // Runs the built `boutique` executable as a child process.
         .testTarget(name: "BoutiqueCLITests", dependencies: ["boutique"]),
         // Models and queries in a module whose declarations are main-actor isolated by default, as new

@@ -1,4 +1,5 @@
 import BoutiqueDB
+import BoutiqueTestSupport
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
     @Test func aHundredKillsAtRandomMomentsLoseNothingAndLeaveNothingHalfDone() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("ledger.db").path
-        var random = ReliabilityRandom(seed: 0xC2A5_4001)
+        var random = SeededRandom(seed: 0xC2A5_4001)
         var ledger = LedgerCheck()
         var reportedTotal = 0
         for kill in 0..<Self.kills {

@@ -1,25 +1,6 @@
 import BoutiqueDB
 import Foundation
 
-/// A small deterministic generator (SplitMix64) for the reliability tests' random moments and sizes.
-struct ReliabilityRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func int(in range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
-
-    mutating func chance(_ percent: Int) -> Bool { next() % 100 < UInt64(percent) }
-}
-
 enum Reliability {
     /// Waits until `condition` holds, at most `seconds`; `false` when it never did.
     static func poll(seconds: Double, _ condition: @Sendable () -> Bool) async -> Bool {

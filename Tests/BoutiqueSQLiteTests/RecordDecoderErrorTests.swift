@@ -1,4 +1,5 @@
 import BoutiqueSQLite
+import BoutiqueTestSupport
 import Testing
 
 @Suite("Record decoder errors")
@@ -107,7 +108,7 @@ struct RecordDecoderErrorTests {
 
     @Test("thousands of random byte strings throw or decode, and never crash")
     func randomBytes() {
-        var random = RecordRandom(seed: 0x5EED_0004)
+        var random = SeededRandom(seed: 0x5EED_0004)
         var failures = 0
         for _ in 0..<5_000 {
             let count = Int(random.next() % 48)
@@ -128,7 +129,7 @@ struct RecordDecoderErrorTests {
 
     @Test("random headers over random bodies throw or decode, and never crash")
     func randomStructuredRecords() {
-        var random = RecordRandom(seed: 0x5EED_0005)
+        var random = SeededRandom(seed: 0x5EED_0005)
         for _ in 0..<3_000 {
             var types: [UInt8] = []
             for _ in 0..<(random.next() % 8) {

@@ -1,4 +1,5 @@
 import BoutiqueSQLite
+import BoutiqueTestSupport
 import Foundation
 import Testing
 
@@ -22,7 +23,7 @@ struct RecordRoundTripTests {
 
     @Test("130 to 300 columns of mixed values")
     func wideRecords() throws {
-        var random = RecordRandom(seed: 0x5EED_0002)
+        var random = SeededRandom(seed: 0x5EED_0002)
         let pool = RecordEdgeValues.all.filter { value in
             // Keep wide records small: the huge text and blob have their own test.
             if case .text(let text) = value { return text.utf8.count < 1_000 }
@@ -49,7 +50,7 @@ struct RecordRoundTripTests {
 
     @Test("random value lists")
     func randomValueLists() throws {
-        var random = RecordRandom(seed: 0x5EED_0003)
+        var random = SeededRandom(seed: 0x5EED_0003)
         for _ in 0..<2_000 {
             let count = Int(random.next() % 20)
             let values = (0..<count).map { _ in randomValue(&random) }
@@ -70,7 +71,7 @@ struct RecordRoundTripTests {
         #expect(fromRaw == values)
     }
 
-    private func randomValue(_ random: inout RecordRandom) -> DatabaseValue {
+    private func randomValue(_ random: inout SeededRandom) -> DatabaseValue {
         switch random.next() % 6 {
         case 0:
             return .null

@@ -1,22 +1,6 @@
 import BoutiqueSQLite
 import Foundation
 
-/// A small deterministic generator (the SplitMix64 algorithm), so that every run of the random tests sees the
-/// same inputs and a failure can be replayed.
-struct RecordRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 enum RecordHex {
     /// The bytes of a hex string; `nil` for an odd length or a non-hex digit.
     static func bytes(_ text: String) -> [UInt8]? {

@@ -1,4 +1,5 @@
 import BoutiqueSQLite
+import BoutiqueTestSupport
 import Foundation
 import Testing
 
@@ -149,7 +150,7 @@ struct RecordTursoVectorTests {
 
     @Test("Turso records with random bytes changed throw or decode, and never crash")
     func mutatedRecords() throws {
-        var random = RecordRandom(seed: 0x5EED_0006)
+        var random = SeededRandom(seed: 0x5EED_0006)
         for record in try TursoVectorFixture.load().records where !record.bytes.isEmpty {
             for _ in 0..<20 {
                 var bytes = record.bytes

@@ -1,4 +1,5 @@
 import BoutiqueSQLite
+import BoutiqueTestSupport
 import Testing
 
 @Suite("SQLite varints")
@@ -47,7 +48,7 @@ struct RecordVarintTests {
 
     @Test("round trip of random values of every magnitude, signed and unsigned")
     func randomRoundTrip() throws {
-        var random = RecordRandom(seed: 0x5EED_0001)
+        var random = SeededRandom(seed: 0x5EED_0001)
         for _ in 0..<5_000 {
             let value = random.next() >> (random.next() % 64)
             let bytes = SQLiteVarint.encode(value)

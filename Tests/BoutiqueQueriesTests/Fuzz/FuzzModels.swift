@@ -1,5 +1,6 @@
 import BoutiqueQueries
 import BoutiqueSQLite
+import BoutiqueTestSupport
 
 /// The two tables the fuzzer queries, declared with the real macros.
 enum FuzzModels {
@@ -28,7 +29,7 @@ enum FuzzModels {
 
     /// A fresh database with random lists and reminders. Some reminders point at lists that do not
     /// exist, some lists have no reminders, a quarter of the priorities are NULL, and the text is hostile.
-    static func makeDatabase(_ random: inout FuzzRandom) throws -> (Connection, FuzzData) {
+    static func makeDatabase(_ random: inout SeededRandom) throws -> (Connection, FuzzData) {
         let connection = try Connection(path: ":memory:")
         try connection.execute(schema)
         var data = FuzzData()

@@ -1,5 +1,6 @@
 import BoutiqueQueries
 import BoutiqueSQLite
+import BoutiqueTestSupport
 
 /// An ordering term the builder made, carried out of a closure whose branches make different types.
 struct FuzzOrderingTerm: QueryOrdering {
@@ -12,7 +13,7 @@ struct FuzzDirection {
     var kind: Kind
     var nulls: NullOrdering?
 
-    static func random(_ random: inout FuzzRandom) -> FuzzDirection {
+    static func random(_ random: inout SeededRandom) -> FuzzDirection {
         let kind = random.pick([Kind.plain, .ascending, .descending])
         let nulls = kind == .plain || random.chance(50) ? nil : random.pick([NullOrdering.first, .last])
         return FuzzDirection(kind: kind, nulls: nulls)
@@ -49,12 +50,12 @@ struct ReminderOrder {
     var column: Column
     var direction: FuzzDirection
 
-    static func random(_ random: inout FuzzRandom) -> ReminderOrder {
+    static func random(_ random: inout SeededRandom) -> ReminderOrder {
         ReminderOrder(column: random.pick(Column.allCases), direction: .random(&random))
     }
 
     /// The primary key, last, so that the order is total.
-    static func finalKey(_ random: inout FuzzRandom) -> ReminderOrder {
+    static func finalKey(_ random: inout SeededRandom) -> ReminderOrder {
         ReminderOrder(column: .id, direction: .random(&random))
     }
 
@@ -75,7 +76,7 @@ struct ListOrder {
     var byName: Bool
     var direction: FuzzDirection
 
-    static func random(_ random: inout FuzzRandom) -> ListOrder {
+    static func random(_ random: inout SeededRandom) -> ListOrder {
         ListOrder(byName: random.chance(60), direction: .random(&random))
     }
 
@@ -91,7 +92,7 @@ enum PairOrder {
     case reminder(ReminderOrder)
     case list(ListOrder)
 
-    static func random(_ random: inout FuzzRandom) -> PairOrder {
+    static func random(_ random: inout SeededRandom) -> PairOrder {
         random.chance(60) ? .reminder(.random(&random)) : .list(.random(&random))
     }
 
@@ -115,7 +116,7 @@ struct FuzzLimit {
     var count: Int
     var offset: Int?
 
-    static func random(_ random: inout FuzzRandom) -> FuzzLimit? {
+    static func random(_ random: inout SeededRandom) -> FuzzLimit? {
         guard random.chance(40) else { return nil }
         return FuzzLimit(count: random.chance(10) ? -1 : random.int(in: 0...10), offset: random.chance(50) ? random.int(in: 0...8) : nil)
     }

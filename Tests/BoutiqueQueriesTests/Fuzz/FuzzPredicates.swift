@@ -1,5 +1,6 @@
 import BoutiqueQueries
 import BoutiqueSQLite
+import BoutiqueTestSupport
 
 // Random filters, each kept as a small tree that is turned two ways: into query-builder calls, and
 // into SQL text written out by hand with `?` for every value. The two renderings share nothing but the
@@ -82,7 +83,7 @@ indirect enum ReminderFilter {
     case or(ReminderFilter, ReminderFilter)
     case not(ReminderFilter)
 
-    static func random(_ random: inout FuzzRandom, data: FuzzData, depth: Int = 0) -> ReminderFilter {
+    static func random(_ random: inout SeededRandom, data: FuzzData, depth: Int = 0) -> ReminderFilter {
         if depth < 3, random.chance(depth == 0 ? 45 : 25) {
             switch random.below(3) {
             case 0: return .and(.random(&random, data: data, depth: depth + 1), .random(&random, data: data, depth: depth + 1))
@@ -92,10 +93,10 @@ indirect enum ReminderFilter {
         }
         let comparison = random.pick(FuzzComparison.allCases)
         let intColumn = random.pick(ReminderIntColumn.allCases)
-        func number(_ random: inout FuzzRandom) -> Int {
+        func number(_ random: inout SeededRandom) -> Int {
             intColumn == .id ? random.int(in: -1...62) : random.int(in: -1...9)
         }
-        func priority(_ random: inout FuzzRandom) -> Int {
+        func priority(_ random: inout SeededRandom) -> Int {
             random.chance(8) ? random.pick([Int.max, Int.min]) : random.int(in: -3...6)
         }
         switch random.below(18) {
@@ -238,7 +239,7 @@ indirect enum ListFilter {
     case or(ListFilter, ListFilter)
     case not(ListFilter)
 
-    static func random(_ random: inout FuzzRandom, data: FuzzData, depth: Int = 0) -> ListFilter {
+    static func random(_ random: inout SeededRandom, data: FuzzData, depth: Int = 0) -> ListFilter {
         if depth < 3, random.chance(25) {
             switch random.below(3) {
             case 0: return .and(.random(&random, data: data, depth: depth + 1), .random(&random, data: data, depth: depth + 1))
@@ -299,7 +300,7 @@ indirect enum PairFilter {
     case or(PairFilter, PairFilter)
     case not(PairFilter)
 
-    static func random(_ random: inout FuzzRandom, data: FuzzData, depth: Int = 0) -> PairFilter {
+    static func random(_ random: inout SeededRandom, data: FuzzData, depth: Int = 0) -> PairFilter {
         if depth < 2, random.chance(30) {
             switch random.below(3) {
             case 0: return .and(.random(&random, data: data, depth: depth + 1), .random(&random, data: data, depth: depth + 1))

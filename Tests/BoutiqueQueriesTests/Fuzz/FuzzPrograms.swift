@@ -1,10 +1,11 @@
 import BoutiqueQueries
 import BoutiqueSQLite
+import BoutiqueTestSupport
 
 /// One random query, run twice: through the query builder, and as SQL written by hand from the same
 /// description. Both give their rows as plain values.
 protocol FuzzProgram {
-    static func random(_ random: inout FuzzRandom, data: FuzzData) -> Self
+    static func random(_ random: inout SeededRandom, data: FuzzData) -> Self
     func builderRows(_ connection: Connection) throws -> [[DatabaseValue]]
     func handWritten() -> (sql: String, arguments: [DatabaseValue])
 }
@@ -17,7 +18,7 @@ private func whereClause(_ conditions: [String]) -> String {
 }
 
 /// Applies ordering keys one `order` call at a time, or two or three per call, as the random says.
-private func groupsOfKeys<T>(_ keys: [T], _ random: inout FuzzRandom) -> [[T]] {
+private func groupsOfKeys<T>(_ keys: [T], _ random: inout SeededRandom) -> [[T]] {
     var groups: [[T]] = []
     var index = 0
     while index < keys.count {
@@ -36,7 +37,7 @@ struct SingleTableProgram: FuzzProgram {
     var limit: FuzzLimit?
     var shape: Shape
 
-    static func random(_ random: inout FuzzRandom, data: FuzzData) -> SingleTableProgram {
+    static func random(_ random: inout SeededRandom, data: FuzzData) -> SingleTableProgram {
         let filters = (0..<random.pick([0, 1, 1, 1, 2, 3])).map { _ in ReminderFilter.random(&random, data: data) }
         let keys = (0..<random.int(in: 0...3)).map { _ in ReminderOrder.random(&random) } + [.finalKey(&random)]
         return SingleTableProgram(
@@ -101,7 +102,7 @@ struct InnerJoinProgram: FuzzProgram {
     var limit: FuzzLimit?
     var selectsTitleAndName: Bool
 
-    static func random(_ random: inout FuzzRandom, data: FuzzData) -> InnerJoinProgram {
+    static func random(_ random: inout SeededRandom, data: FuzzData) -> InnerJoinProgram {
         InnerJoinProgram(
             reminderFilters: (0..<random.int(in: 0...2)).map { _ in .random(&random, data: data) },
             reminderOrders: (0..<random.int(in: 0...1)).map { _ in .random(&random) },
@@ -157,7 +158,7 @@ struct LeftJoinProgram: FuzzProgram {
     var pairOrders: [PairOrder]
     var limit: FuzzLimit?
 
-    static func random(_ random: inout FuzzRandom, data: FuzzData) -> LeftJoinProgram {
+    static func random(_ random: inout SeededRandom, data: FuzzData) -> LeftJoinProgram {
         LeftJoinProgram(
             listFilters: (0..<random.int(in: 0...1)).map { _ in .random(&random, data: data) },
             listOrders: (0..<random.int(in: 0...1)).map { _ in .random(&random) },

@@ -1,5 +1,6 @@
 import BoutiqueQueries
 import BoutiqueSQLite
+import BoutiqueTestSupport
 import Testing
 
 /// Random query-builder programs over random data, each checked against the same query written by
@@ -26,7 +27,7 @@ struct QueryBuilderFuzzTests {
     }
 
     private func run<P: FuzzProgram>(_ program: P.Type, seed: UInt64) throws {
-        var random = FuzzRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         var connection: Connection?
         var data = FuzzData()
         var checked = 0

@@ -1,4 +1,5 @@
 import BoutiqueSQLite
+import BoutiqueTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 @Suite("Fuzz: record decoder on damaged records")
 struct RecordDecoderFuzzTests {
     /// A random value of any storage class, with integers of every width and text of several scripts.
-    static func value(_ random: inout FuzzRandom) -> DatabaseValue {
+    static func value(_ random: inout SeededRandom) -> DatabaseValue {
         switch random.below(7) {
         case 0: return .null
         case 1: return .integer(Int64(random.int(in: -1...1)))
@@ -19,7 +20,7 @@ struct RecordDecoderFuzzTests {
         }
     }
 
-    static func record(_ random: inout FuzzRandom) -> [UInt8] {
+    static func record(_ random: inout SeededRandom) -> [UInt8] {
         RecordEncoder.encode((0..<random.int(in: 1...12)).map { _ in value(&random) })
     }
 
@@ -52,7 +53,7 @@ struct RecordDecoderFuzzTests {
 
     @Test("every proper prefix of a valid record is an error")
     func truncatedRecords() {
-        var random = FuzzRandom(seed: 0xDEC0_0001)
+        var random = SeededRandom(seed: 0xDEC0_0001)
         var prefixes = 0
         for _ in 0..<300 {
             let bytes = Self.record(&random)
@@ -75,7 +76,7 @@ struct RecordDecoderFuzzTests {
 
     @Test("valid records with bytes changed, inserted or removed decode or throw")
     func mutatedRecords() {
-        var random = FuzzRandom(seed: 0xDEC0_0002)
+        var random = SeededRandom(seed: 0xDEC0_0002)
         var outcomes = (decoded: 0, rejected: 0)
         for _ in 0..<4_000 {
             var bytes = Self.record(&random)
@@ -100,7 +101,7 @@ struct RecordDecoderFuzzTests {
 
     @Test("huge header sizes and serial types, in nine-byte varints, are errors and do not overflow")
     func hugeVarints() {
-        var random = FuzzRandom(seed: 0xDEC0_0003)
+        var random = SeededRandom(seed: 0xDEC0_0003)
         let extremes: [UInt64] = [
             .max, .max - 1, UInt64(Int64.max), UInt64(Int64.max) + 1, UInt64(Int64.max) - 12, UInt64.max - 12, UInt64.max - 13,
             1 << 32, (1 << 32) + 13, (1 << 56) + 12, 0xFF_FFFF_FFFF_FFFF,

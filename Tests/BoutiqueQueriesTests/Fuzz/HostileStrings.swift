@@ -1,29 +1,4 @@
-/// A small deterministic generator (SplitMix64): every run of the fuzz tests sees the same programs,
-/// and a failure names the seed and case that replay it.
-struct FuzzRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in `0..<bound`.
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-
-    /// A number in `range`.
-    mutating func int(in range: ClosedRange<Int>) -> Int { range.lowerBound + below(range.count) }
-
-    /// `true` with the given chance, in percent.
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-
-    mutating func pick<T>(_ values: [T]) -> T { values[below(values.count)] }
-}
+import BoutiqueTestSupport
 
 /// Strings meant to break whatever builds SQL by pasting text: quotes, comment and statement
 /// delimiters, parameter markers, LIKE and GLOB wildcards, NUL characters, case-folding traps,
@@ -41,18 +16,18 @@ enum HostileStrings {
     static let pieces: [String] = ["a", "A", "b", "%", "_", "'", "\u{0}", "é", "🙂", "!", " ", "\""]
 
     /// A string from the pool, or a few pieces joined, so that prefixes and substrings recur.
-    static func make(_ random: inout FuzzRandom) -> String {
+    static func make(_ random: inout SeededRandom) -> String {
         if random.chance(55) { return random.pick(pool) }
         return (0..<random.int(in: 1...4)).map { _ in random.pick(pieces) }.joined()
     }
 
     /// A value to store, the empty string included.
-    static func stored(_ random: inout FuzzRandom) -> String {
+    static func stored(_ random: inout SeededRandom) -> String {
         make(&random)
     }
 
     /// A needle for `contains`, `hasPrefix` or `hasSuffix`: often a piece of a value already stored.
-    static func needle(_ random: inout FuzzRandom, from stored: [String]) -> String {
+    static func needle(_ random: inout SeededRandom, from stored: [String]) -> String {
         guard random.chance(60), let value = stored.isEmpty ? nil : random.pick(stored) else { return make(&random) }
         let characters = Array(value)
         guard !characters.isEmpty else { return value }
@@ -66,7 +41,7 @@ enum HostileStrings {
     }
 
     /// A LIKE pattern: a stored value with some characters replaced by wildcards, or a hostile string.
-    static func likePattern(_ random: inout FuzzRandom, from stored: [String]) -> String {
+    static func likePattern(_ random: inout SeededRandom, from stored: [String]) -> String {
         guard random.chance(60), !stored.isEmpty else { return make(&random) }
         var characters = Array(random.pick(stored))
         for index in characters.indices where random.chance(25) {
