@@ -16,13 +16,7 @@ final class SQLTextCache: Sendable {
         /// `"t"."a", "t"."b"`: every column of the table, qualified.
         case columnList(ObjectIdentifier)
         /// `INSERT … INTO "t" ("a", "b") VALUES (?, ?), …` with `rowCount` rows.
-        case insert(ObjectIdentifier, conflict: InsertConflictKey, rowCount: Int)
-    }
-
-    /// An insert's conflict clause, as a key.
-    enum InsertConflictKey: Hashable {
-        case abort, ignore, replace
-        case update(target: [String], columns: [String])
+        case insert(ObjectIdentifier, conflict: InsertConflict, rowCount: Int)
     }
 
     static let shared = SQLTextCache()

@@ -13,19 +13,10 @@ public struct Insert<Root: Table>: QueryStatement {
     /// The rows to write.
     public let rows: [InsertRow<Root>]
     /// What to do when a row conflicts with an existing one.
-    @usableFromInline let conflict: ConflictResolution
+    @usableFromInline let conflict: InsertConflict
 
     @usableFromInline
-    enum ConflictResolution {
-        case abort
-        case ignore
-        case replace
-        /// `ON CONFLICT (target) DO UPDATE SET c = excluded.c, …`
-        case update(target: [String], columns: [String])
-    }
-
-    @usableFromInline
-    init(rows: [InsertRow<Root>], conflict: ConflictResolution = .abort) {
+    init(rows: [InsertRow<Root>], conflict: InsertConflict = .abort) {
         self.rows = rows
         self.conflict = conflict
     }
@@ -46,20 +37,11 @@ public struct Insert<Root: Table>: QueryStatement {
         // A large insert's text is long and rarely repeated, and building it is little next to the
         // rows it writes: only the small ones are kept.
         guard rowCount <= Self.largestCachedRowCount else { return makeStatementText(rowCount: rowCount) }
-        let key = SQLTextCache.Key.insert(ObjectIdentifier(Root.self), conflict: conflictKey, rowCount: rowCount)
+        let key = SQLTextCache.Key.insert(ObjectIdentifier(Root.self), conflict: conflict, rowCount: rowCount)
         return SQLTextCache.shared.text(for: key) { makeStatementText(rowCount: rowCount) }
     }
 
     private static var largestCachedRowCount: Int { 16 }
-
-    private var conflictKey: SQLTextCache.InsertConflictKey {
-        switch conflict {
-        case .abort: .abort
-        case .ignore: .ignore
-        case .replace: .replace
-        case .update(let target, let columns): .update(target: target, columns: columns)
-        }
-    }
 
     private func makeStatementText(rowCount: Int) -> String {
         let columns = Self.insertColumns
@@ -95,6 +77,17 @@ public struct Insert<Root: Table>: QueryStatement {
 
     /// Replaces rows that conflict with existing ones: `INSERT OR REPLACE`.
     public func orReplace() -> Self { Self(rows: rows, conflict: .replace) }
+}
+
+/// What an insert does when a row conflicts with an existing one. Not generic, so that it can key
+/// the insert texts ``SQLTextCache`` keeps.
+@usableFromInline
+enum InsertConflict: Hashable, Sendable {
+    case abort
+    case ignore
+    case replace
+    /// `ON CONFLICT (target) DO UPDATE SET c = excluded.c, …`
+    case update(target: [String], columns: [String])
 }
 
 extension Table {
