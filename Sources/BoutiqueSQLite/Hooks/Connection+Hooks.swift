@@ -32,15 +32,12 @@ extension Connection {
             hooks.update = nil
             return
         }
-        let box = HookBox(hook)
+        let box = UpdateHookBox(hook)
         hooks.update = box
         sqlite3_update_hook(db, { context, operation, database, table, rowID in
-            guard let callback = HookBox<(UpdateEvent) -> Void>.from(context),
-                let kind = RowChangeKind(operation: operation)
-            else { return }
-            callback(UpdateEvent(
-                kind: kind, databaseName: database.map { String(cString: $0) } ?? "",
-                tableName: table.map { String(cString: $0) } ?? "", rowID: rowID))
+            guard let context, let kind = RowChangeKind(operation: operation) else { return }
+            Unmanaged<UpdateHookBox>.fromOpaque(context).takeUnretainedValue()
+                .report(kind: kind, databaseName: database, tableName: table, rowID: rowID)
         }, box.context)
     }
 

@@ -11,11 +11,28 @@ final class HookBox<Callback> {
     }
 }
 
+/// The update hook's closure, with the names of the last change kept (see ``NameCache``).
+final class UpdateHookBox {
+    let callback: (UpdateEvent) -> Void
+    @exclusivity(unchecked) private var lastDatabaseName = NameCache()
+    @exclusivity(unchecked) private var lastTableName = NameCache()
+
+    init(_ callback: @escaping (UpdateEvent) -> Void) { self.callback = callback }
+
+    var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    func report(kind: RowChangeKind, databaseName: UnsafePointer<CChar>?, tableName: UnsafePointer<CChar>?, rowID: Int64) {
+        callback(UpdateEvent(
+            kind: kind, databaseName: lastDatabaseName.string(for: databaseName),
+            tableName: lastTableName.string(for: tableName), rowID: rowID))
+    }
+}
+
 /// The closures installed on a connection. The connection owns them, so SQLite's context pointers stay
 /// valid for as long as the hooks are installed.
 struct HookBoxes {
     var authorizer: HookBox<(AuthorizerEvent) -> AuthorizerDecision>?
-    var update: HookBox<(UpdateEvent) -> Void>?
+    var update: UpdateHookBox?
     var preupdate: PreupdateHookBox?
     var commit: HookBox<() -> Bool>?
     var rollback: HookBox<() -> Void>?
