@@ -23,6 +23,40 @@ struct TransactionTests {
         #expect(try values(connection) == ["kept"])
     }
 
+    @Test func transactionStatementsAreCompiledOnceAndReused() throws {
+        let connection = try Connection.inMemoryWithTable()
+        for value in 1...3 {
+            try connection.beginTransaction(.immediate)
+            try connection.execute("INSERT INTO t(value) VALUES (?)", [.integer(Int64(value))])
+            try connection.commit()
+        }
+        try connection.beginTransaction(.immediate)
+        try connection.rollback()
+        // BEGIN IMMEDIATE, COMMIT, ROLLBACK and the INSERT: one compiled statement each, however many
+        // transactions ran.
+        #expect(connection.cachedStatementCount == 4)
+        #expect(try values(connection) == [1, 2, 3])
+    }
+
+    @Test func aCommitThatFailsLeavesTheTransactionOpenAndCanRunAgain() throws {
+        let connection = try Connection.inMemory()
+        try connection.execute("PRAGMA foreign_keys = ON")
+        try connection.execute("""
+            CREATE TABLE parent(id INTEGER PRIMARY KEY);
+            CREATE TABLE child(parent REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)
+            """)
+        try connection.beginTransaction()
+        try connection.execute("INSERT INTO child VALUES (1)")
+        let error = #expect(throws: SQLiteError.self) { try connection.commit() }
+        #expect(error?.code == .constraint)
+        #expect(!connection.isAutocommit)
+        // The same cached COMMIT runs again once the violation is fixed.
+        try connection.execute("INSERT INTO parent VALUES (1)")
+        try connection.commit()
+        #expect(connection.isAutocommit)
+        #expect(try connection.fetchInt("SELECT count(*) FROM child") == 1)
+    }
+
     @Test func transactionCommitsWhenTheBodyReturns() throws {
         let connection = try Connection.inMemoryWithTable()
         let count = try connection.transaction {

@@ -8,16 +8,25 @@ public enum TransactionKind: String, Sendable {
     case immediate = "IMMEDIATE"
     /// Like immediate; in rollback-journal mode readers are kept out too.
     case exclusive = "EXCLUSIVE"
+
+    /// The statement that begins a transaction of this kind (a literal: nothing to build per transaction).
+    var beginStatement: String {
+        switch self {
+        case .deferred: "BEGIN DEFERRED TRANSACTION"
+        case .immediate: "BEGIN IMMEDIATE TRANSACTION"
+        case .exclusive: "BEGIN EXCLUSIVE TRANSACTION"
+        }
+    }
 }
 
 extension Connection {
     /// Starts a transaction.
     public func beginTransaction(_ kind: TransactionKind = .deferred) throws(SQLiteError) {
-        try execute("BEGIN \(kind.rawValue) TRANSACTION")
+        try runTransactionControl(kind.beginStatement)
     }
 
     /// Commits the current transaction.
-    public func commit() throws(SQLiteError) { try execute("COMMIT TRANSACTION") }
+    public func commit() throws(SQLiteError) { try runTransactionControl("COMMIT TRANSACTION") }
 
     /// Rolls back the current transaction; harmless when none is open.
     ///
@@ -25,7 +34,13 @@ extension Connection {
     public func rollback() throws(SQLiteError) {
         let db = try requireHandle(sql: "ROLLBACK TRANSACTION")
         guard sqlite3_get_autocommit(db) == 0 else { return }
-        try execute("ROLLBACK TRANSACTION")
+        try runTransactionControl("ROLLBACK TRANSACTION")
+    }
+
+    /// Runs `BEGIN`, `COMMIT` or `ROLLBACK` from the statement cache: a connection runs them for every
+    /// transaction, and compiling them each time cost more than a small transaction's own statements.
+    private func runTransactionControl(_ sql: String) throws(SQLiteError) {
+        try cachedStatement(sql).run()
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
