@@ -1,5 +1,6 @@
 import BoutiqueDB
 import Foundation
+import Synchronization
 
 /// What the database layer costs around SQLite: the hop of a small write to the writer actor, and how
 /// reads on the reader pool scale while a writer commits.
@@ -11,12 +12,15 @@ enum DatabaseWorkloads {
 
     /// 10,000 one-row write transactions through `DatabaseActor.write` (change log off and full) against
     /// the same transactions on a raw connection (`BEGIN IMMEDIATE` / `INSERT` / `COMMIT`), WAL, NORMAL.
-    /// Also: the same writes from a task off the main actor, and 10,000 round trips to the writer that
-    /// run no SQL (the hop alone; its ratio is to the raw transactions, for scale).
+    /// Also: the same writes from a task off the main actor, 10,000 round trips to the writer that run no
+    /// SQL (the hop alone; its ratio is to the raw transactions, for scale), and the raw transactions run
+    /// by another thread while the caller waits: what handing work to any other thread costs here, with
+    /// no Swift concurrency at all (the floor under every actor hop).
     static func measureSmallWrites(rounds: Int) async throws {
         let names = [
             "raw Connection", "DatabaseActor.write, CDC off", "DatabaseActor.write, CDC full",
             "  same, CDC off, caller off main", "  hop alone (empty closure)",
+            "  raw Connection on another thread",
         ]
         var samples = Array(repeating: [Double](), count: names.count)
         for round in 0...rounds {
@@ -38,19 +42,21 @@ enum DatabaseWorkloads {
         let path = temporaryPath("writes")
         defer { remove(path) }
         let count = smallWrites
-        if variant == 0 {
+        if variant == 0 || variant == 5 {
             let connection = try Connection(path: path)
             try connection.setJournalMode(.wal)
             try connection.setSynchronous(.normal)
             try connection.execute("CREATE TABLE item (i0 INT, i1 INT, i2 INT, i3 INT, i4 INT, i5 INT, i6 INT, i7 INT, i8 INT, i9 INT)")
-            let start = DispatchTime.now().uptimeNanoseconds
-            for row in 0..<count {
+            let transaction = { (row: Int) throws in
                 try connection.beginTransaction(.immediate)
                 let insert = try connection.cachedStatement("INSERT INTO item (i0) VALUES (?)")
                 try insert.bind(row, at: 1)
                 try insert.run()
                 try connection.commit()
             }
+            if variant == 5 { return try HandoffThread.time(count, transaction) }
+            let start = DispatchTime.now().uptimeNanoseconds
+            for row in 0..<count { try transaction(row) }
             return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         }
         let database = try await DatabaseActor.open(
@@ -152,5 +158,44 @@ enum DatabaseWorkloads {
 
     static func remove(_ path: String) {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+}
+
+/// Runs work on a thread of its own while the caller waits, with no Swift concurrency in between: the
+/// thread watches for the next request without sleeping (as the writer's executor does between writes)
+/// and the caller sleeps on a semaphore until the work is done (as an awaiting caller's thread does).
+/// What this costs over running the work in place is the least any hop to another thread can cost.
+private final class HandoffThread: @unchecked Sendable {
+    /// The row to write next, or -1 when there is none; -2 asks the thread to end.
+    private let request = Atomic<Int>(-1)
+    private let done = DispatchSemaphore(value: 0)
+    private let work: (Int) throws -> Void
+    private var failure: (any Error)?
+
+    private init(_ work: @escaping (Int) throws -> Void) { self.work = work }
+
+    /// Seconds for `count` calls of `work`, each handed to the thread and awaited.
+    static func time(_ count: Int, _ work: @escaping (Int) throws -> Void) throws -> Double {
+        let handoff = HandoffThread(work)
+        Thread { handoff.serve() }.start()
+        defer { handoff.request.store(-2, ordering: .releasing) }
+        let start = DispatchTime.now().uptimeNanoseconds
+        for row in 0..<count {
+            handoff.request.store(row, ordering: .releasing)
+            handoff.done.wait()
+            if let failure = handoff.failure { throw failure }
+        }
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    private func serve() {
+        while true {
+            let row = request.load(ordering: .acquiring)
+            if row == -2 { return }
+            if row < 0 { continue }
+            request.store(-1, ordering: .relaxed)
+            do { try work(row) } catch { failure = error }
+            done.signal()
+        }
     }
 }

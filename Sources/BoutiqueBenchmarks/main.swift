@@ -8,7 +8,7 @@
 //   swift run -c release boutique-benchmarks --once fetch.layer   one variant once (for callgrind)
 //   swift run -c release boutique-benchmarks --once setup         only the set-up, to subtract
 //   swift run -c release boutique-benchmarks --once cdc.full      one change-capture transaction
-//   swift run -c release boutique-benchmarks --once writes.off    10,000 small writes (raw, off, full)
+//   swift run -c release boutique-benchmarks --once writes.off    10,000 small writes (raw, off, full, handoff, …)
 import BoutiqueDB
 import BoutiqueSQLite
 import Foundation
@@ -71,7 +71,7 @@ func run() async throws {
         print(try await CDCWorkloads.insertOnce(mode: mode))
         return
     }
-    if let once, let variant = ["writes.raw": 0, "writes.off": 1, "writes.full": 2, "writes.detached": 3, "writes.hop": 4][once] {
+    if let once, let variant = ["writes.raw": 0, "writes.off": 1, "writes.full": 2, "writes.detached": 3, "writes.hop": 4, "writes.handoff": 5][once] {
         // One run of 10,000 small write transactions, for a profiler.
         print(try await DatabaseWorkloads.smallWritesOnce(variant: variant))
         return

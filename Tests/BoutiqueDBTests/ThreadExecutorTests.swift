@@ -13,8 +13,11 @@ import Testing
         private var threads: Set<ObjectIdentifier> = []
         private var everOffExecutorThread = false
 
-        init(onExit: (@Sendable () -> Void)? = nil) {
-            executor = ThreadExecutor(name: "test.recorder", onExit: onExit)
+        init(
+            idleSpin: Duration = ThreadExecutor.idleSpin, shouldSpin: @escaping @Sendable () -> Bool = { true },
+            onExit: (@Sendable () -> Void)? = nil
+        ) {
+            executor = ThreadExecutor(name: "test.recorder", idleSpin: idleSpin, shouldSpin: shouldSpin, onExit: onExit)
         }
 
         func record(_ value: Int) {
@@ -59,6 +62,35 @@ import Testing
             try? await Task.sleep(for: .milliseconds(5))
         }
         #expect(exited.load(ordering: .relaxed) == recorders)
+    }
+
+    @Test func aThreadToldNotToSpinSleepsAsSoonAsItsJobsAreDone() async {
+        // A ten-second spin that the condition cuts short: the thread must be asleep long before.
+        let asked = Atomic<Int>(0)
+        let recorder = Recorder(idleSpin: .seconds(10), shouldSpin: {
+            asked.add(1, ordering: .relaxed)
+            return false
+        })
+        await recorder.record(1)
+        let deadline = ContinuousClock.now.advanced(by: .seconds(3))
+        while !recorder.executor.isSleeping, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(recorder.executor.isSleeping)
+        #expect(asked.load(ordering: .relaxed) > 0)
+        // Asleep, it still wakes for the next job.
+        await recorder.record(2)
+        #expect(await recorder.summary().entries == [1, 2])
+    }
+
+    @Test func theWriterSpinsOnlyWhileNoReadHoldsAReader() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try await DatabaseActor.open(url: directory.file("spin.db"))
+        #expect(!database.readers.hasReadsInProgress)
+        let duringRead = try await database.read { _ in database.readers.hasReadsInProgress }
+        #expect(duringRead)
+        #expect(!database.readers.hasReadsInProgress)
+        await database.close()
     }
 
     @Test func isOnExecutorThreadIsFalseElsewhere() async {

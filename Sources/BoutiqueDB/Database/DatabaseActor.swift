@@ -20,7 +20,7 @@ import Foundation
 /// snapshot. The actor runs on a thread of its own (``ThreadExecutor``) and every reader on a dispatch
 /// queue, so blocking SQLite calls never occupy the main thread or the cooperative thread pool.
 public actor DatabaseActor {
-    private nonisolated let executor = ThreadExecutor(name: "BoutiqueDB.writer")
+    private nonisolated let executor: ThreadExecutor
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
@@ -48,7 +48,10 @@ public actor DatabaseActor {
         self.url = location.url
         self.location = location
         self.options = options
-        self.readers = ReaderPool(location: location, options: options)
+        let readers = ReaderPool(location: location, options: options)
+        self.readers = readers
+        // Between writes the writer's thread keeps a core only while no read could use it.
+        self.executor = ThreadExecutor(name: "BoutiqueDB.writer", shouldSpin: { !readers.hasReadsInProgress })
     }
 
     /// Opens (creating when needed) the database at `url` and brings it up to date with `migrations`.

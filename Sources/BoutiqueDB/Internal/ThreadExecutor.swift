@@ -20,8 +20,9 @@ import Synchronization
 /// sleeps and uses no CPU. Like the queue it replaces it keeps blocking SQLite calls off the
 /// cooperative pool.
 ///
-/// The spin is short on purpose: a writer that kept a core busy between writes would take it from
-/// concurrent reads on a machine with few cores.
+/// The spin is short on purpose, and it stops whenever `shouldSpin` says the core is wanted elsewhere:
+/// a writer that kept a core busy between writes would take it from concurrent reads on a machine with
+/// few cores.
 final class ThreadExecutor: SerialExecutor {
     /// How long the thread keeps looking for a job before it sleeps: longer than a caller takes to
     /// resume and send the next write, short enough to be lost in the cost of the write itself.
@@ -30,8 +31,16 @@ final class ThreadExecutor: SerialExecutor {
     private let queue: JobQueue
 
     /// Starts the thread. `onExit` runs on it when it ends, after the executor has gone.
-    init(name: String, onExit: (@Sendable () -> Void)? = nil) {
-        queue = JobQueue()
+    ///
+    /// - Parameters:
+    ///   - idleSpin: how long the thread looks for its next job before it sleeps.
+    ///   - shouldSpin: asked while the thread looks for its next job; once it returns `false` the thread
+    ///     sleeps at once (the database passes "no read is running", so reads get every core).
+    init(
+        name: String, idleSpin: Duration = ThreadExecutor.idleSpin,
+        shouldSpin: @escaping @Sendable () -> Bool = { true }, onExit: (@Sendable () -> Void)? = nil
+    ) {
+        queue = JobQueue(idleSpin: idleSpin, shouldSpin: shouldSpin)
         let thread = Thread { [queue] in
             // Named from the thread itself: on Linux only that reaches the system's name for it.
             Thread.current.name = name
@@ -60,6 +69,9 @@ final class ThreadExecutor: SerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }
 
+    /// `true` while the thread sleeps waiting for a job (for tests).
+    var isSleeping: Bool { queue.isSleepingNow }
+
     /// `true` on the thread of some `ThreadExecutor`.
     static var isOnExecutorThread: Bool {
         Thread.current.threadDictionary[threadMarker] as? Bool ?? false
@@ -83,6 +95,19 @@ private final class JobQueue: @unchecked Sendable {
     private var isStopped = false
     /// The number of entries, readable without the lock while the thread spins.
     private let waiting = Atomic<Int>(0)
+    private let idleSpin: Duration
+    private let shouldSpin: @Sendable () -> Bool
+
+    init(idleSpin: Duration, shouldSpin: @escaping @Sendable () -> Bool) {
+        self.idleSpin = idleSpin
+        self.shouldSpin = shouldSpin
+    }
+
+    var isSleepingNow: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return isSleeping
+    }
 
     func push(_ job: UnownedJob, executor: Unmanaged<ThreadExecutor>) {
         condition.lock()
@@ -128,11 +153,11 @@ private final class JobQueue: @unchecked Sendable {
         return true
     }
 
-    /// Watches for a job for up to ``ThreadExecutor/idleSpin`` without taking the lock.
+    /// Watches for a job for up to `idleSpin` without taking the lock, while `shouldSpin` allows it.
     private func spinWhileIdle() {
         guard waiting.load(ordering: .acquiring) == 0 else { return }
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: ThreadExecutor.idleSpin)
-        while waiting.load(ordering: .acquiring) == 0, clock.now < deadline {}
+        let deadline = clock.now.advanced(by: idleSpin)
+        while waiting.load(ordering: .acquiring) == 0, shouldSpin(), clock.now < deadline {}
     }
 }

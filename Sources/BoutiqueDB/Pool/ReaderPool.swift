@@ -31,6 +31,8 @@ final class ReaderPool: Sendable {
     }
 
     private let state = Mutex(State())
+    /// `State.lent`, readable without the lock.
+    private let lentCount = Atomic<Int>(0)
     private let location: DatabaseLocation
     private let options: DatabaseOptions
 
@@ -38,6 +40,9 @@ final class ReaderPool: Sendable {
         self.location = location
         self.options = options
     }
+
+    /// `true` while some read holds a reader (read without taking the pool's lock).
+    var hasReadsInProgress: Bool { lentCount.load(ordering: .relaxed) > 0 }
 
     /// A reader for the caller's exclusive use until ``release(_:)``.
     ///
@@ -78,6 +83,7 @@ final class ReaderPool: Sendable {
                 return (state.waiters.removeFirst(), [])
             }
             state.lent -= 1
+            lentCount.subtract(1, ordering: .relaxed)
             guard state.isClosed else {
                 state.idle.append(reader)
                 return (nil, [])
@@ -120,12 +126,14 @@ final class ReaderPool: Sendable {
     private func lend(_ state: inout State) -> ReaderConnection? {
         if let reader = state.idle.popLast() {
             state.lent += 1
+            lentCount.add(1, ordering: .relaxed)
             return reader
         }
         guard state.everyReader.count < options.readerCount else { return nil }
         let reader = ReaderConnection(location: location, options: options)
         state.everyReader.append(reader)
         state.lent += 1
+        lentCount.add(1, ordering: .relaxed)
         return reader
     }
 }
