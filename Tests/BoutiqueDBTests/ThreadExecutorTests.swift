@@ -83,7 +83,8 @@ import Testing
         #expect(await recorder.summary().entries == [1, 2])
     }
 
-    @Test func theWriterSpinsOnlyWhileNoReadHoldsAReader() async throws {
+    /// What the database's writer asks before it spins between writes.
+    @Test func thePoolTellsWhileAReadHoldsAReader() async throws {
         let directory = try TemporaryDirectory()
         let database = try await DatabaseActor.open(url: directory.file("spin.db"))
         #expect(!database.readers.hasReadsInProgress)
@@ -91,6 +92,7 @@ import Testing
         #expect(duringRead)
         #expect(!database.readers.hasReadsInProgress)
         await database.close()
+        _ = directory
     }
 
     @Test func isOnExecutorThreadIsFalseElsewhere() async {
