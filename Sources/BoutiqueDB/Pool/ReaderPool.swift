@@ -22,7 +22,6 @@ final class ReaderPool: Sendable {
     private struct State {
         var everyReader: [ReaderConnection] = []
         var idle: [ReaderConnection] = []
-        var lent = 0
         var waiters: [Waiter] = []
         var nextWaiterID: UInt64 = 0
         var isClosed = false
@@ -31,8 +30,9 @@ final class ReaderPool: Sendable {
     }
 
     private let state = Mutex(State())
-    /// `State.lent`, readable without the lock.
-    private let lentCount = Atomic<Int>(0)
+    /// The readers lent out. Changed only under `state`'s lock (so it agrees with the state there);
+    /// an atomic so that ``hasReadsInProgress`` can read it without the lock.
+    private let lent = Atomic<Int>(0)
     private let location: DatabaseLocation
     private let options: DatabaseOptions
 
@@ -42,7 +42,7 @@ final class ReaderPool: Sendable {
     }
 
     /// `true` while some read holds a reader (read without taking the pool's lock).
-    var hasReadsInProgress: Bool { lentCount.load(ordering: .relaxed) > 0 }
+    var hasReadsInProgress: Bool { lent.load(ordering: .relaxed) > 0 }
 
     /// A reader for the caller's exclusive use until ``release(_:)``.
     ///
@@ -82,13 +82,12 @@ final class ReaderPool: Sendable {
             if !state.isClosed, !state.waiters.isEmpty {
                 return (state.waiters.removeFirst(), [])
             }
-            state.lent -= 1
-            lentCount.subtract(1, ordering: .relaxed)
+            let stillLent = lent.subtract(1, ordering: .relaxed).newValue
             guard state.isClosed else {
                 state.idle.append(reader)
                 return (nil, [])
             }
-            guard state.lent == 0 else { return (nil, []) }
+            guard stillLent == 0 else { return (nil, []) }
             defer { state.drainWaiters.removeAll() }
             return (nil, state.drainWaiters)
         }
@@ -106,7 +105,7 @@ final class ReaderPool: Sendable {
         for waiter in waiters { waiter.continuation.resume(returning: .failure(.databaseClosed)) }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let drained = state.withLock { state -> Bool in
-                if state.lent == 0 { return true }
+                if lent.load(ordering: .relaxed) == 0 { return true }
                 state.drainWaiters.append(continuation)
                 return false
             }
@@ -124,16 +123,15 @@ final class ReaderPool: Sendable {
 
     /// An idle reader, or a new one while the pool is below its size; `nil` when all are lent.
     private func lend(_ state: inout State) -> ReaderConnection? {
-        if let reader = state.idle.popLast() {
-            state.lent += 1
-            lentCount.add(1, ordering: .relaxed)
-            return reader
+        let reader: ReaderConnection
+        if let idle = state.idle.popLast() {
+            reader = idle
+        } else {
+            guard state.everyReader.count < options.readerCount else { return nil }
+            reader = ReaderConnection(location: location, options: options)
+            state.everyReader.append(reader)
         }
-        guard state.everyReader.count < options.readerCount else { return nil }
-        let reader = ReaderConnection(location: location, options: options)
-        state.everyReader.append(reader)
-        state.lent += 1
-        lentCount.add(1, ordering: .relaxed)
+        lent.add(1, ordering: .relaxed)
         return reader
     }
 }
