@@ -494,44 +494,13 @@ import Testing
                 }
             }
 
-            nonisolated extension Models.Item: BoutiqueQueries.Table, BoutiqueQueries.PrimaryKeyedTable {
-                struct TableColumns: BoutiqueQueries.PrimaryKeyedTableDefinition {
-                    typealias Root = Models.Item
-                    typealias PrimaryKey = Int
-                    var id: BoutiqueQueries.TableColumn<Models.Item, Int> { .init("id") }
-                    var primaryKey: BoutiqueQueries.TableColumn<Models.Item, Int> { id }
-                    static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
-                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
-                        [
-                            BoutiqueQueries.ColumnSchema("id", as: Int.self, primaryKey: true),
-                        ]
-                    }
-                    init() {}
-                }
-                static var columns: TableColumns { TableColumns() }
-                static var tableName: String { "item" }
-                init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
-                    self.id = try decoder.decode(Int.self)
-                }
-                func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
-                    encoder.encode(self.id)
-                }
-                struct Draft: BoutiqueQueries.TableDraft {
-                    typealias Root = Models.Item
-                    var id: Int?
-                    init(id: Int? = nil) {
-                        self.id = id
-                    }
-                    func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
-                        encoder.encode(self.id)
-                    }
-                }
-            }
+            \(Self.nestedItemMembers)
             """
         )
     }
 
-    /// A public struct nested in an internal type is internal in effect: its members are too.
+    /// A public struct nested in an internal type is internal in effect: its members are those of the
+    /// internal struct above, with no `public`.
     @Test func publicTypeInAnInternalEnum() {
         assertExpansion(
             """
@@ -549,40 +518,45 @@ import Testing
                 }
             }
 
-            nonisolated extension Models.Item: BoutiqueQueries.Table, BoutiqueQueries.PrimaryKeyedTable {
-                struct TableColumns: BoutiqueQueries.PrimaryKeyedTableDefinition {
-                    typealias Root = Models.Item
-                    typealias PrimaryKey = Int
-                    var id: BoutiqueQueries.TableColumn<Models.Item, Int> { .init("id") }
-                    var primaryKey: BoutiqueQueries.TableColumn<Models.Item, Int> { id }
-                    static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
-                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
-                        [
-                            BoutiqueQueries.ColumnSchema("id", as: Int.self, primaryKey: true),
-                        ]
-                    }
-                    init() {}
+            \(Self.nestedItemMembers)
+            """
+        )
+    }
+
+    /// What `@Table` adds to `Models.Item`, a struct with an `Int` key whose members are internal.
+    private static let nestedItemMembers = """
+        nonisolated extension Models.Item: BoutiqueQueries.Table, BoutiqueQueries.PrimaryKeyedTable {
+            struct TableColumns: BoutiqueQueries.PrimaryKeyedTableDefinition {
+                typealias Root = Models.Item
+                typealias PrimaryKey = Int
+                var id: BoutiqueQueries.TableColumn<Models.Item, Int> { .init("id") }
+                var primaryKey: BoutiqueQueries.TableColumn<Models.Item, Int> { id }
+                static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
+                private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
+                    [
+                        BoutiqueQueries.ColumnSchema("id", as: Int.self, primaryKey: true),
+                    ]
                 }
-                static var columns: TableColumns { TableColumns() }
-                static var tableName: String { "item" }
-                init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
-                    self.id = try decoder.decode(Int.self)
+                init() {}
+            }
+            static var columns: TableColumns { TableColumns() }
+            static var tableName: String { "item" }
+            init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
+                self.id = try decoder.decode(Int.self)
+            }
+            func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                encoder.encode(self.id)
+            }
+            struct Draft: BoutiqueQueries.TableDraft {
+                typealias Root = Models.Item
+                var id: Int?
+                init(id: Int? = nil) {
+                    self.id = id
                 }
                 func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
                     encoder.encode(self.id)
                 }
-                struct Draft: BoutiqueQueries.TableDraft {
-                    typealias Root = Models.Item
-                    var id: Int?
-                    init(id: Int? = nil) {
-                        self.id = id
-                    }
-                    func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
-                        encoder.encode(self.id)
-                    }
-                }
             }
-            """
-        )
-    }
+        }
+        """
 }
