@@ -170,7 +170,9 @@ import Testing
         let altered = try await database.loggedChanges(after: middle)
         #expect(altered.map(\.type) == [0, 2])
         #expect(altered[0].updatedFlags == [0, 0, 0, 0, 1])
-        #expect(altered[0].updates?[9] == "CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT UNIQUE, body TEXT)")
+        // As in Turso's log: the new definition in `after`, the statement that made it in `updates`.
+        #expect(altered[0].after?[4] == "CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT UNIQUE, body TEXT)")
+        #expect(altered[0].updates?[9] == "ALTER TABLE note ADD COLUMN body TEXT")
 
         let later = try await database.lastChangeID()
         try await database.write { conn in try conn.execute("DROP TABLE note") }

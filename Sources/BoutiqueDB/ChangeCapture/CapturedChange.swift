@@ -21,6 +21,12 @@ struct CapturedChange {
     var statement: Int32 = -1
     /// The `updates` flags when they are known without the statement (schema changes): one per column.
     var assigned: [Bool]?
+    /// The values of the `updates` record where they are not `after`'s: the `ALTER TABLE` statement that
+    /// changed a table's `sqlite_schema` row, as the new `sql`.
+    var updatedValues: [DatabaseValue]?
+    /// The layout of the table when the change was made, set when a later statement of the transaction
+    /// changed the schema; `nil` for the layout at commit.
+    var layout: TableLayout?
     /// The record of the image (`after` of an insert, `before` of a delete), already encoded in the
     /// transaction's captured bytes.
     var encoded: Range<Int>?

@@ -14,7 +14,7 @@ extension ChangeCapture {
             lastTouchedTable = table
             lastTableIsLogged = !ChangeLogSchema.isUnlogged(table)
             if lastTableIsLogged { touchedTables.insert(table.lowercased()) }
-            lastTableLayout = layoutsVersion == schemaVersionAtBegin ? layouts[table] : nil
+            lastTableLayout = layoutsVersion == liveSchemaVersion ? layouts[table] : nil
         }
         guard lastTableIsLogged, mode.writesLog else { return }
         // WITHOUT ROWID tables: SQLite's documentation says the hook is for rowid tables, but the
@@ -110,6 +110,12 @@ extension ChangeCapture {
         guard !isWritingLog else { return }
         let kind = StatementKind(text: sql)
         if kind == .triggerProgram { return }
+        let progress = probe.progress(of: statement)
+        // A foreign-key action's program, traced as the statement whose row change fired it: the
+        // statement is still running.
+        if let running = frames.last(where: { $0.statement == statement }), progress.isInsideRun(tracedAt: running.progress) {
+            return
+        }
         resolveFinishedStatements(starting: statement)
         switch kind {
         case .savepoint(let name):
@@ -123,15 +129,17 @@ extension ChangeCapture {
                 discardChanges(from: savepoints[index].mark)
                 savepoints.removeSubrange((index + 1)...)
             }
+            if liveSchemaVersion != schemaVersionAtBegin { awaitEnd(of: statement, sql: sql, isRollback: true) }
         case .schemaChange:
             if schemaMark == nil { schemaMark = pending.count }
+            awaitEnd(of: statement, sql: sql, isRollback: false)
             // The table's layout may change with the statement: later changes are encoded at commit.
             lastTouchedTable = ""
             lastTableLayout = nil
         case .triggerProgram, .other:
             break
         }
-        frames.append(Frame(statement: statement, mark: pending.count, totalChanges: probe.totalChanges))
+        frames.append(Frame(statement: statement, mark: pending.count, totalChanges: probe.totalChanges, progress: progress))
     }
 
     /// Decides, for the statements that started before, whether their captured changes happened: when
@@ -157,7 +165,7 @@ extension ChangeCapture {
     }
 
     /// Drops the captured changes from `mark` on.
-    private func discardChanges(from mark: Int) {
+    func discardChanges(from mark: Int) {
         guard pending.count > mark else { return }
         pending.removeSubrange(mark...)
     }

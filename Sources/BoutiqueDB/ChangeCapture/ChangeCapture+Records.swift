@@ -88,7 +88,9 @@ private struct RowEncoding {
             return
         }
         let layout: TableLayout?
-        if let lastLayout, lastLayout.table == change.table {
+        if let captured = change.layout {
+            layout = captured
+        } else if let lastLayout, lastLayout.table == change.table {
             layout = lastLayout.layout
         } else {
             layout = try capture.layout(of: change.table, on: connection)
@@ -114,7 +116,7 @@ private struct RowEncoding {
             let flags = try change.assigned
                 ?? ChangeCapture.flags(
                     before: before, after: after, assigned: assigned(by: change)?[change.table.lowercased()], layout: layout)
-            updates = ChangeCapture.updatesRecord(after: after, flags: flags)
+            updates = ChangeCapture.updatesRecord(after: change.updatedValues ?? after, flags: flags)
         }
         append(change.kind, table: change.table, id: id, before: before, after: after, updates: updates, to: &batch)
     }

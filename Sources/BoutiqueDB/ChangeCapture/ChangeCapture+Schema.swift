@@ -32,7 +32,7 @@ extension ChangeCapture {
 
     /// Inserts for every row of the new table `table`, or `nil` when the captured changes account for
     /// its rows.
-    private func contentsIfUncaptured(
+    func contentsIfUncaptured(
         _ table: String, among changes: [CapturedChange], on connection: Connection
     ) throws -> [CapturedChange]? {
         var net = 0

@@ -16,14 +16,18 @@ import BoutiqueSQLite
 /// one COMMIT row, still inside the transaction, so a rollback leaves no trace and a commit is never
 /// without its log. Three things the hook does not see are filled in:
 /// changes SQLite undid (a failed statement, `ROLLBACK TO`), found through statement boundaries
-/// (``StatementStartObserver``); schema changes, found by comparing `sqlite_schema` with its state at the start
-/// of the transaction (``SchemaSnapshot``); and rows written by `CREATE TABLE … AS SELECT`, read from
-/// the new table. The writer alone writes, so it alone needs the hook: triggers on every table would
-/// cost a second write per change and have to be created for every new table.
+/// (``StatementStartObserver``); schema changes, found when each schema statement ends by comparing
+/// `sqlite_schema` with its state before (``SchemaSnapshot``), and logged where the statement ran, so
+/// that a reader replaying the log meets each change between the row changes made before and after it;
+/// and rows written by `CREATE TABLE … AS SELECT`, read from the new table. The writer alone writes, so
+/// it alone needs the hook: triggers on every table would cost a second write per change and have to be
+/// created for every new table.
 ///
-/// Not logged: tables of attached and temporary databases (only `main` is shared), and the rows
-/// `ALTER TABLE … DROP COLUMN` rewrites (SQLite rewrites them without the hook; the schema change is
-/// logged, and readers of later images see the new layout).
+/// Not logged row by row: tables of attached and temporary databases (only `main` is shared); the rows
+/// `ALTER TABLE … DROP COLUMN` rewrites (SQLite rewrites them without the hook; the table's schema row
+/// carries the `ALTER TABLE` statement, which rewrites them the same way when a reader runs it, and later
+/// images have the new layout); and the rows of a dropped table, which go with its schema row (with
+/// foreign keys on, SQLite first deletes them one by one, and those deletes and their cascades are logged).
 ///
 /// Everything runs on the writer's thread, inside the ``DatabaseActor``'s isolation.
 final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
@@ -34,8 +38,21 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
         let mark: Int
         /// `sqlite3_total_changes64` when it started.
         let totalChanges: Int64
+        /// Its counters when it started, to tell a program it starts from a new run of it.
+        let progress: StatementProgress
         /// Its SQL text's index in ``statementTexts``, once an update needed it.
         var textIndex: Int32 = -1
+    }
+
+    /// A statement that may change the schema, running; its end is awaited to log what it changed.
+    struct SchemaStatement {
+        let statement: OpaquePointer
+        /// Its SQL text, for an `ALTER TABLE` the value its table's schema row logs as the new `sql`.
+        let text: String
+        /// The table an `ALTER TABLE` alters, lowercased.
+        let alteredTable: String?
+        /// `ROLLBACK TO`, which may take back schema changes: nothing is logged, the schema is read again.
+        let isRollback: Bool
     }
 
     /// Changes committed outside a managed transaction (`writeWithoutTransaction`), logged afterwards.
@@ -54,7 +71,7 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
     /// The writer's statements as SQLite sees them, asked about on every statement.
     let probe: StatementProbe
     /// The connection, to take the hooks off when the capture goes first.
-    private weak var attachedConnection: Connection?
+    weak var attachedConnection: Connection?
 
     // The transaction in progress. What the hooks touch on every row change or statement opts out of
     // the runtime's dynamic exclusivity checks, which showed in profiles of bulk inserts: the capture
@@ -71,6 +88,8 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
     @exclusivity(unchecked) var lastTableLayout: TableLayout?
     @exclusivity(unchecked) var frames: [Frame] = []
     var savepoints: [(name: String, mark: Int)] = []
+    /// The schema statement whose end is awaited.
+    var runningSchemaStatement: SchemaStatement?
     var statementTexts: [String] = []
     /// Where the first statement that may change the schema started, to place schema changes there.
     @exclusivity(unchecked) var schemaMark: Int?
@@ -81,9 +100,15 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
     @exclusivity(unchecked) var isWritingLog = false
     var committedGroups: [CommittedGroup] = []
 
+    /// The schema as the transaction's statements have left it so far.
+    var liveSchema: SchemaSnapshot?
+
     // Between transactions.
+    /// The committed schema.
     var schema: SchemaSnapshot?
     var schemaVersionAtBegin: Int64 = 0
+    /// The `schema_version` the transaction's statements have left so far (``liveSchema``'s).
+    @exclusivity(unchecked) var liveSchemaVersion: Int64 = 0
     /// The schema as this transaction leaves it, kept from `willCommit` until it commits.
     var schemaAtCommit: SchemaSnapshot?
     var layouts: [String: TableLayout] = [:]
@@ -137,19 +162,26 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
         committedGroups.removeAll()
         isInManagedTransaction = true
         schemaVersionAtBegin = try SchemaSnapshot.schemaVersion(connection)
+        liveSchemaVersion = schemaVersionAtBegin
         guard mode.writesLog else { return }
         if schema?.version != schemaVersionAtBegin {
             schema = try SchemaSnapshot.read(connection)
         }
+        liveSchema = schema
         if layoutsVersion != schemaVersionAtBegin || !layoutsAreComplete, let schema {
-            // Read once per schema: then the hook can encode as it captures.
-            layouts.removeAll()
-            layoutsVersion = schemaVersionAtBegin
-            layoutsAreComplete = true
-            for object in schema.objects.values where object.values.first == .text("table") {
-                guard case .text(let table) = object.values[1] else { continue }
-                if let layout = try TableLayout.read(table, from: connection) { layouts[table] = layout }
-            }
+            try readLayouts(of: schema, on: connection)
+        }
+    }
+
+    /// Reads the layout of every table of `schema`, once per schema: then the hook can encode as it
+    /// captures.
+    func readLayouts(of schema: SchemaSnapshot, on connection: Connection) throws(SQLiteError) {
+        layouts.removeAll()
+        layoutsVersion = schema.version
+        layoutsAreComplete = true
+        for object in schema.objects.values where object.values.first == .text("table") {
+            guard case .text(let table) = object.values[1] else { continue }
+            if let layout = try TableLayout.read(table, from: connection) { layouts[table] = layout }
         }
     }
 
@@ -165,10 +197,16 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
             return
         }
         var changes = pending
-        if version != schemaVersionAtBegin, let before = schema {
-            let after = try SchemaSnapshot.read(connection)
-            schemaAtCommit = after
-            changes = try withSchemaChanges(changes, from: before, to: after, on: connection)
+        if let before = liveSchema ?? schema {
+            if version != before.version {
+                // A schema statement whose end was not seen (stepped through a raw handle): its changes go
+                // where the first such statement started.
+                let after = try SchemaSnapshot.read(connection)
+                schemaAtCommit = after
+                changes = try withSchemaChanges(changes, from: before, to: after, on: connection)
+            } else if version != schemaVersionAtBegin {
+                schemaAtCommit = before
+            }
         }
         isWritingLog = true
         defer { isWritingLog = false }
@@ -224,6 +262,8 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
         savepoints.removeAll()
         statementTexts.removeAll()
         schemaMark = nil
+        runningSchemaStatement = nil
+        liveSchema = nil
         isInManagedTransaction = false
         expectsManagedCommit = false
         notice = nil

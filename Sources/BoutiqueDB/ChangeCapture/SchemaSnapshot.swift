@@ -75,6 +75,56 @@ struct SchemaSnapshot {
         return deletions + others
     }
 
+    /// The `sqlite_schema` changes one statement made, from this snapshot to `later`: deletions, then
+    /// updates (the altered table's first), then insertions, each in rowid order.
+    ///
+    /// ```swift
+    /// let changes = before.changes(madeBy: "ALTER TABLE note RENAME TO memo", alteredTable: "note", to: after)
+    /// // one update of the table's row, its `updates` record carrying the ALTER statement as its `sql`
+    /// ```
+    ///
+    /// Within one statement an object keeps its rowid, so rows are matched by rowid: a renamed table is
+    /// an update, not a drop and a create (which a reader replaying the log would take for the loss of
+    /// its rows). As in Turso's log, the altered table's update carries the `ALTER TABLE` statement in
+    /// its `updates` record as the new `sql`, so that a reader can run it: it rewrites the rows (`DROP
+    /// COLUMN`) and the dependent objects (indexes, views and triggers naming a renamed column or table)
+    /// as it did here. Those dependents are logged as updates flagging their new definition.
+    func changes(madeBy statementText: String, alteredTable: String?, to later: SchemaSnapshot) -> [CapturedChange] {
+        let old = Dictionary(objects.values.map { ($0.rowID, $0) }, uniquingKeysWith: { first, _ in first })
+        let new = Dictionary(later.objects.values.map { ($0.rowID, $0) }, uniquingKeysWith: { first, _ in first })
+        var deletions: [CapturedChange] = []
+        var updates: [(isAltered: Bool, change: CapturedChange)] = []
+        var insertions: [CapturedChange] = []
+        for (rowID, before) in old {
+            guard let after = new[rowID], after.values[0] == before.values[0] else {
+                deletions.append(Self.change(.delete, rowID: rowID, before: before.values, after: nil))
+                continue
+            }
+            guard after.definition != before.definition else { continue }
+            var change = Self.change(.update, rowID: rowID, before: before.values, after: after.values)
+            var assigned = zip(before.values, after.values).map { $0 != $1 }
+            var isAltered = false
+            if let alteredTable, before.values[0] == .text("table"), case .text(let name) = before.values[1],
+                name.lowercased() == alteredTable
+            {
+                isAltered = true
+                var updated = after.values
+                updated[4] = .text(statementText)
+                assigned[4] = true
+                change.updatedValues = updated
+            }
+            change.assigned = assigned
+            updates.append((isAltered, change))
+        }
+        for (rowID, after) in new where old[rowID].map({ $0.values[0] != after.values[0] }) ?? true {
+            insertions.append(Self.change(.insert, rowID: rowID, before: nil, after: after.values))
+        }
+        deletions.sort { $0.rowID < $1.rowID }
+        insertions.sort { $0.rowID < $1.rowID }
+        updates.sort { ($0.isAltered ? 0 : 1, $0.change.rowID) < ($1.isAltered ? 0 : 1, $1.change.rowID) }
+        return deletions + updates.map(\.change) + insertions
+    }
+
     /// The names of the tables this snapshot has and `earlier` had not.
     func tablesCreated(since earlier: SchemaSnapshot) -> [String] {
         objects.compactMap { name, object in

@@ -50,6 +50,15 @@ enum StatementKind: Equatable {
     }
 }
 
+extension StatementKind {
+    /// The table an `ALTER TABLE [schema.]name …` statement alters, lowercased; `nil` for other text.
+    static func alteredTable(in text: UnsafePointer<CChar>) -> String? {
+        var scanner = SQLScanner(text)
+        guard scanner.keyword() == "ALTER", scanner.skipKeyword("TABLE"), let first = scanner.name() else { return nil }
+        return scanner.skipDot() ? scanner.name() : first
+    }
+}
+
 /// Reads keywords and identifiers from NUL-terminated SQL text, without copying it.
 private struct SQLScanner {
     private var cursor: UnsafePointer<UInt8>
@@ -100,6 +109,14 @@ private struct SQLScanner {
         if keyword() == word { return true }
         cursor = saved
         return false
+    }
+
+    /// Skips a `.` when it comes next (between a schema's name and an object's); `true` when it did.
+    mutating func skipDot() -> Bool {
+        skipTrivia()
+        guard current == UInt8(ascii: ".") else { return false }
+        cursor += 1
+        return true
     }
 
     /// The next identifier, bare or quoted (`"…"`, `[…]`, `` `…` ``, `'…'`), lowercased for comparing.

@@ -100,6 +100,7 @@ extension Connection {
                     guard let statement else { break }  // only whitespace or comments were left
                     var step = sqlite3_step(statement)
                     while step == SQLITE_ROW { step = sqlite3_step(statement) }
+                    if liveStatements.endObserver != nil { liveStatements.reportEnd(of: statement, rc: step) }
                     let failed = step != SQLITE_DONE ? SQLiteError(db: db, rc: step, sql: Connection.text(of: statement) ?? sql) : nil
                     sqlite3_finalize(statement)
                     if let failed { return failed }

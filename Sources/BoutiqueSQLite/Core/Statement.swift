@@ -25,8 +25,9 @@ public final class Statement {
     /// The SQL text the statement was prepared from.
     public let sql: String
 
-    /// The connection's list of live statements, which this statement leaves when finalized.
-    let registry: StatementRegistry
+    /// The connection's list of live statements, which this statement leaves when finalized; it also
+    /// holds the observer of statement ends.
+    @usableFromInline let registry: StatementRegistry
 
     init(handle: OpaquePointer, sql: String, registry: StatementRegistry) {
         self.handle = handle
@@ -63,6 +64,7 @@ public final class Statement {
     public func step() throws(SQLiteError) -> Bool {
         let rc = sqlite3_step(handle)
         if rc == SQLITE_ROW { return true }
+        if registry.endObserver != nil { registry.reportEnd(of: handle, rc: rc) }
         if rc == SQLITE_DONE { return false }
         throw error(rc)
     }
@@ -72,6 +74,7 @@ public final class Statement {
     public func run() throws(SQLiteError) {
         var rc = sqlite3_step(handle)
         while rc == SQLITE_ROW { rc = sqlite3_step(handle) }
+        if registry.endObserver != nil { registry.reportEnd(of: handle, rc: rc) }
         if rc != SQLITE_DONE {
             let failure = error(rc)
             sqlite3_reset(handle)

@@ -6,8 +6,12 @@
 /// per-row hot path. Instead each statement removes itself in `finalize()` or `deinit`, so every entry
 /// is a live object, and the unowned references are never read after their statement is gone.
 /// Like its connection, the registry belongs to one isolation domain at a time.
+@usableFromInline
 final class StatementRegistry {
     private var statements: [ObjectIdentifier: Unmanaged<Statement>] = [:]
+    /// Told when a statement ends (see ``StatementEndObserver``); read after every statement's last step.
+    @usableFromInline var endObserver: (any StatementEndObserver)?
+    var isReportingEnd = false
 
     func insert(_ statement: Statement) {
         statements[ObjectIdentifier(statement)] = Unmanaged.passUnretained(statement)

@@ -88,8 +88,42 @@ public struct StatementProbe {
         sqlite3_stmt_busy(statement) != 0
     }
 
+    /// How far `statement`, a prepared statement of the connection, has got: see ``StatementProgress``.
+    public func progress(of statement: OpaquePointer) -> StatementProgress {
+        StatementProgress(
+            programStarts: sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_RUN, 0),
+            stepsReturned: sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_VM_STEP, 0))
+    }
+
     /// The SQL text `statement`, a prepared statement of the connection, was prepared from.
     public func sql(of statement: OpaquePointer) -> String? {
         sqlite3_sql(statement).map { String(cString: $0) }
+    }
+}
+
+/// Two of a statement's counters, read when a start is traced, that tell a new run of the statement from
+/// a program its running step starts.
+///
+/// SQLite runs a foreign-key action (`ON DELETE CASCADE`, `SET NULL`, …) as a program of its own, and
+/// traces its start as a start of the statement that fired it, with the same pointer and SQL (a trigger's
+/// program is traced with a `-- TRIGGER` comment instead). A new run differs in two ways: a step has
+/// returned since the last traced start (SQLite adds a step's virtual-machine operations to the
+/// statement's count when the step returns, so a program started inside the same step sees the count
+/// unchanged), and a statement newly prepared at a finalized one's address has started no program yet.
+public struct StatementProgress: Equatable, Sendable {
+    /// Programs the statement has started (`SQLITE_STMTSTATUS_RUN`, counted just after each traced start).
+    public var programStarts: Int32
+    /// Virtual-machine operations of the steps that have returned (`SQLITE_STMTSTATUS_VM_STEP`).
+    public var stepsReturned: Int32
+
+    public init(programStarts: Int32, stepsReturned: Int32) {
+        self.programStarts = programStarts
+        self.stepsReturned = stepsReturned
+    }
+
+    /// Whether a start traced with `self` is a program started by the run traced with `start`, not a new
+    /// run of the statement.
+    public func isInsideRun(tracedAt start: StatementProgress) -> Bool {
+        stepsReturned == start.stepsReturned && programStarts > start.programStarts
     }
 }
