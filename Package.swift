@@ -64,9 +64,13 @@ let package = Package(
         .executableTarget(name: "boutique", dependencies: ["BoutiqueDB", "CSQLite"]),
         .executableTarget(name: "BoutiqueBenchmarks", dependencies: ["BoutiqueDB", "CSQLite"]),
         // A child process for the multi-process and crash tests: they start it, kill it, and check the file.
-        .executableTarget(name: "BoutiqueTestWorker", dependencies: ["BoutiqueDB"]),
+        .executableTarget(name: "BoutiqueTestWorker", dependencies: ["BoutiqueDB", "BoutiqueReplayWorkload"]),
         // The seeded random generator the fuzz, record and reliability tests share.
         .target(name: "BoutiqueTestSupport", path: "Tests/BoutiqueTestSupport"),
+        // The change-log workload the replay tests and their child processes run.
+        .target(
+            name: "BoutiqueReplayWorkload", dependencies: ["BoutiqueDB", "BoutiqueTestSupport"],
+            path: "Tests/BoutiqueReplayWorkload"),
         .testTarget(
             name: "BoutiqueSQLiteTests", dependencies: ["BoutiqueSQLite", "CSQLite", "BoutiqueTestSupport"],
             exclude: ["Fixtures"]),
@@ -78,7 +82,8 @@ let package = Package(
             linkerSettings: macroLinkerSettings
         ),
         .testTarget(
-            name: "BoutiqueDBTests", dependencies: ["BoutiqueDB", "BoutiqueTestWorker", "BoutiqueTestSupport"],
+            name: "BoutiqueDBTests",
+            dependencies: ["BoutiqueDB", "BoutiqueTestWorker", "BoutiqueTestSupport", "BoutiqueReplayWorkload"],
             exclude: ["Scripts"]),
         // Runs the built `boutique` executable as a child process.
         .testTarget(name: "BoutiqueCLITests", dependencies: ["boutique"]),

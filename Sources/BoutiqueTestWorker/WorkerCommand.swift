@@ -1,4 +1,5 @@
 import BoutiqueDB
+import BoutiqueReplayWorkload
 import Foundation
 
 #if canImport(Glibc)
@@ -19,6 +20,12 @@ enum WorkerCommand {
     /// Commits transactions of three rows each until the process is killed, printing
     /// `committed <n>` as soon as transaction `n` has committed.
     case writeUntilKilled(path: String)
+    /// Opens `path` with version `plan` of ``ReplayWorkload``'s migrations and commits `count` of the
+    /// workload's transactions for `seed`, printing how many committed.
+    case replayWrite(path: String, plan: Int, seed: UInt64, count: Int)
+    /// Reads the change feed of `path` from `since` up to the token current when it starts, printing the
+    /// token of each transaction on a line.
+    case replayFeed(path: String, plan: Int, since: Int64)
 
     struct UsageError: Error, CustomStringConvertible {
         var description: String
@@ -27,7 +34,8 @@ enum WorkerCommand {
     init(arguments: [String]) throws {
         guard let name = arguments.first, arguments.count >= 2 else {
             throw UsageError(
-                description: "usage: insert <path> <count> <tag> | migrate <path> | open <path> | write-until-killed <path>")
+                description:
+                    "usage: insert <path> <count> <tag> | migrate <path> | open <path> | write-until-killed <path> | replay-write <path> <plan> <seed> <count> | replay-feed <path> <plan> <since>")
         }
         let path = arguments[1]
         let startAt = Self.value(after: "--start-at", in: arguments).flatMap(Double.init)
@@ -44,6 +52,16 @@ enum WorkerCommand {
             self = .open(path: path, asNobody: arguments.contains("--as-nobody"))
         case "write-until-killed":
             self = .writeUntilKilled(path: path)
+        case "replay-write":
+            guard arguments.count >= 5, let plan = Int(arguments[2]), let seed = UInt64(arguments[3]), let count = Int(arguments[4]) else {
+                throw UsageError(description: "usage: replay-write <path> <plan> <seed> <count>")
+            }
+            self = .replayWrite(path: path, plan: plan, seed: seed, count: count)
+        case "replay-feed":
+            guard arguments.count >= 4, let plan = Int(arguments[2]), let since = Int64(arguments[3]) else {
+                throw UsageError(description: "usage: replay-feed <path> <plan> <since>")
+            }
+            self = .replayFeed(path: path, plan: plan, since: since)
         default:
             throw UsageError(description: "unknown command \(name)")
         }
@@ -86,6 +104,38 @@ enum WorkerCommand {
                 FileHandle.standardOutput.write(Data("committed \(transaction)\n".utf8))
                 transaction += 1
             }
+        case .replayWrite(let path, let plan, let seed, let count):
+            let database = try await DatabaseActor.open(
+                url: URL(fileURLWithPath: path), migrations: ReplayWorkload.plan(version: plan),
+                options: .init(multiProcess: true, busyTimeout: .seconds(20)))
+            var workload = ReplayWorkload(seed: seed)
+            var committed = 0
+            for _ in 0..<count {
+                let steps = workload.transaction()
+                do {
+                    try await database.write { conn in for step in steps { try step.run(on: conn) } }
+                    committed += 1
+                } catch is ReplayWorkload.Step.Failure {
+                } catch is BoutiqueError {
+                    // An `OR ROLLBACK` ended the transaction under the closure; the write said so.
+                }
+            }
+            await database.close()
+            return "\(committed)"
+        case .replayFeed(let path, let plan, let since):
+            let database = try await DatabaseActor.open(
+                url: URL(fileURLWithPath: path), migrations: ReplayWorkload.plan(version: plan),
+                options: .init(multiProcess: true))
+            let end = try await database.currentToken()
+            var lines: [String] = []
+            if end.changeID > since {
+                for try await transaction in database.changes(since: ChangeToken(changeID: since)) {
+                    lines.append("\(transaction.token.changeID) \(transaction.changes.count)")
+                    if transaction.token.changeID >= end.changeID { break }
+                }
+            }
+            await database.close()
+            return lines.joined(separator: ",")
         case .open(let path, let asNobody):
             if asNobody { try Self.becomeNobody() }
             let database = try await DatabaseActor.open(url: URL(fileURLWithPath: path))

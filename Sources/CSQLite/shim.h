@@ -12,4 +12,9 @@
 static inline sqlite3_destructor_type boutique_sqlite_transient(void) { return SQLITE_TRANSIENT; }
 static inline sqlite3_destructor_type boutique_sqlite_static(void) { return SQLITE_STATIC; }
 
+// sqlite3_db_config is variadic, which Swift cannot call: one of its integer options, set and read back.
+static inline int boutique_sqlite_db_config_int(sqlite3 *db, int option, int value, int *current) {
+    return sqlite3_db_config(db, option, value, current);
+}
+
 #endif

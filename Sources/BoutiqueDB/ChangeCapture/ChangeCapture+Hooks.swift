@@ -194,6 +194,14 @@ extension ChangeCapture {
     /// SQLite rolled a transaction back: nothing captured since it began happened.
     func transactionDidRollBack() {
         guard !isWritingLog else { return }
+        if liveSchemaVersion != schemaVersionAtBegin {
+            // The schema is back to the committed one; the layouts read since are not its.
+            liveSchema = schema
+            liveSchemaVersion = schemaVersionAtBegin
+            layoutsAreComplete = false
+            layoutsVersion = -1
+        }
+        runningSchemaStatement = nil
         frames.removeAll()
         pending.removeAll()
         touchedTables.removeAll()

@@ -35,19 +35,7 @@ extension ChangeCapture {
         defer { isWritingLog = false }
         do {
             try connection.beginTransaction(.immediate)
-            let version = try SchemaSnapshot.schemaVersion(connection)
-            for group in groups {
-                let rows = try logRows(
-                    for: group.changes, texts: group.statementTexts, bytes: group.bytes, schemaVersion: version, on: connection)
-                guard !rows.isEmpty else {
-                    notices.append(CommitNotice(token: nil, tables: group.tables, isExternal: false))
-                    continue
-                }
-                let firstID = try ChangeLogWriter.nextID(on: connection)
-                let commitID = try ChangeLogWriter.append(rows, firstID: firstID, time: ChangeLogWriter.now(), on: connection)
-                if tracksLocalCommits { notifier.willCommitLocally(commitID) }
-                notices.append(CommitNotice(token: ChangeToken(changeID: commitID), tables: group.tables, isExternal: false))
-            }
+            notices = try appendLogRows(of: groups, on: connection)
             try connection.commit()
         } catch {
             // The changes themselves are committed; only their log is lost. Live queries still hear of
@@ -56,5 +44,25 @@ extension ChangeCapture {
             notices = groups.map { CommitNotice(token: nil, tables: $0.tables, isExternal: false) }
         }
         for notice in notices { notifier.publish(notice) }
+    }
+
+    /// Appends the log rows of `groups`, each a transaction of its own, in the transaction open on
+    /// `connection`; the notices to publish once it commits.
+    func appendLogRows(of groups: [CommittedGroup], on connection: Connection) throws -> [CommitNotice] {
+        var notices: [CommitNotice] = []
+        let version = try SchemaSnapshot.schemaVersion(connection)
+        for group in groups {
+            let rows = try logRows(
+                for: group.changes, texts: group.statementTexts, bytes: group.bytes, schemaVersion: version, on: connection)
+            guard !rows.isEmpty else {
+                notices.append(CommitNotice(token: nil, tables: group.tables, isExternal: false))
+                continue
+            }
+            let firstID = try ChangeLogWriter.nextID(on: connection)
+            let commitID = try ChangeLogWriter.append(rows, firstID: firstID, time: ChangeLogWriter.now(), on: connection)
+            if tracksLocalCommits { notifier.willCommitLocally(commitID) }
+            notices.append(CommitNotice(token: ChangeToken(changeID: commitID), tables: group.tables, isExternal: false))
+        }
+        return notices
     }
 }

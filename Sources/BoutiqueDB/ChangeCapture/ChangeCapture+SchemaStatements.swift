@@ -1,71 +1,96 @@
 import BoutiqueSQLite
 
 extension ChangeCapture: StatementEndObserver {
-    /// Asks the connection to report the end of the schema statement `statement` (or of a `ROLLBACK
-    /// TO`, which can take schema changes back), to log its changes where it ran.
+    /// Waits for the end of the schema statement `statement` (or of a `ROLLBACK TO`, which can take
+    /// schema changes back), to log its changes where it ran.
     ///
-    /// Only inside a managed transaction: outside one, each statement commits on its own and its schema
-    /// changes are logged after it (``logCommittedGroups(_:)``).
+    /// Outside a managed transaction (`writeWithoutTransaction`), a schema statement that commits on its
+    /// own is logged as a transaction of its own, after the closure (``logCommittedGroups(_:)``).
     func awaitEnd(of statement: OpaquePointer, sql: UnsafePointer<CChar>, isRollback: Bool) {
-        guard isInManagedTransaction, mode.writesLog, let connection = attachedConnection else { return }
+        guard mode.writesLog else { return }
         runningSchemaStatement = SchemaStatement(
             statement: statement, text: String(cString: sql), alteredTable: StatementKind.alteredTable(in: sql),
             isRollback: isRollback)
-        connection.reportStatementEnds(to: self)
     }
 
+    /// A statement stepped through the connection's API ended: whether its captured changes happened is
+    /// known now, and a schema statement's changes are logged.
+    ///
+    /// A statement that succeeded keeps its changes. One that failed was undone, unless its conflict
+    /// clause is `FAIL`, which keeps what the statement changed before the failing row: SQLite then
+    /// reports the statement's changes (`sqlite3_changes`), and it reports none for an undone one. (The
+    /// running total cannot tell: a trigger's statements add to it as they finish, before the statement
+    /// that fired them fails.)
     func statementEnded(_ statement: OpaquePointer, succeeded: Bool) {
-        guard let connection = attachedConnection else { return }
-        connection.reportStatementEnds(to: nil)
-        guard let running = runningSchemaStatement, running.statement == statement, isInManagedTransaction else {
-            // Another statement ended first: the schema statement was stepped without the connection's
-            // API, and its changes are found at commit.
-            runningSchemaStatement = nil
-            return
+        guard !isWritingLog else { return }
+        if let index = frames.lastIndex(where: { $0.statement == statement }) {
+            if !succeeded, probe.lastStatementChanges == 0 { discardChanges(from: frames[index].mark) }
+            frames.remove(at: index)
         }
+        guard let running = runningSchemaStatement, running.statement == statement else { return }
         runningSchemaStatement = nil
+        guard let connection = attachedConnection else { return }
         isWritingLog = true
         defer { isWritingLog = false }
         // Should the schema not be readable now, the commit finds the changes as a whole.
-        try? schemaStatementEnded(running, succeeded: succeeded, on: connection)
+        try? schemaStatementEnded(running, on: connection)
     }
 
     /// Logs what the schema statement `running` changed, after the changes made before it, and reads
     /// the new schema's layouts for the changes made after it.
-    private func schemaStatementEnded(_ running: SchemaStatement, succeeded: Bool, on connection: Connection) throws {
-        if let index = frames.lastIndex(where: { $0.statement == running.statement }) {
-            // The statement's fate is known: a failed one was undone, a finished one stays.
-            if !succeeded { discardChanges(from: frames[index].mark) }
-            frames.remove(at: index)
-        }
-        guard let before = liveSchema else { return }
+    private func schemaStatementEnded(_ running: SchemaStatement, on connection: Connection) throws {
+        // A statement that committed on its own (in `writeWithoutTransaction`, or after SQLite rolled
+        // the closure's transaction back) is logged as a transaction of its own.
+        let inTransaction = !connection.isAutocommit
+        // A transaction the closure of `writeWithoutTransaction` began itself: its schema changes are
+        // found when it ends, whichever way.
+        if inTransaction, !isInManagedTransaction { return }
+        guard let before = inTransaction ? liveSchema : schema else { return }
         let version = try SchemaSnapshot.schemaVersion(connection)
         guard version != before.version else { return }
         let after = try SchemaSnapshot.read(connection)
         if !running.isRollback {
-            // The changes made so far keep the layouts they were made under, which the statement may
-            // have changed (a new or dropped column, a dropped table).
-            if layoutsVersion == before.version, layoutsAreComplete {
-                for index in pending.indices where pending[index].encoded == nil && pending[index].layout == nil {
-                    pending[index].layout = layouts[pending[index].table]
-                }
-            }
+            keepLayouts(of: before)
             var changes = before.changes(madeBy: running.text, alteredTable: running.alteredTable, to: after)
             // `CREATE TABLE … AS SELECT` fills its table without the preupdate hook.
-            for table in after.tablesCreated(since: before) {
+            var tables: Set<String> = ["sqlite_schema"]
+            for change in changes where change.kind == .insert && change.after?.first == .text("table") {
+                guard case .text(let table)? = change.after?[1] else { continue }
                 if let contents = try contentsIfUncaptured(table, among: [], on: connection) {
                     changes.append(contentsOf: contents)
+                    tables.insert(table.lowercased())
                 }
             }
             if !changes.isEmpty {
-                touchedTables.insert("sqlite_schema")
-                pending.append(contentsOf: changes)
+                if inTransaction {
+                    touchedTables.formUnion(tables)
+                    pending.append(contentsOf: changes)
+                } else {
+                    committedGroups.append(CommittedGroup(changes: changes, tables: tables, statementTexts: [], bytes: []))
+                }
             }
         }
-        liveSchema = after
-        liveSchemaVersion = version
+        if inTransaction {
+            liveSchema = after
+            liveSchemaVersion = version
+            // Every schema change so far is in place.
+            schemaMark = nil
+        } else {
+            schema = after
+        }
         try readLayouts(of: after, on: connection)
-        // Every schema change so far is in place.
-        schemaMark = nil
+    }
+
+    /// Gives the changes captured so far the layouts of `schema`, the one they were made under, which
+    /// a schema statement has just changed (a new or dropped column, a dropped table).
+    private func keepLayouts(of schema: SchemaSnapshot) {
+        guard layoutsVersion == schema.version, layoutsAreComplete else { return }
+        func keep(_ changes: inout [CapturedChange]) {
+            for index in changes.indices where changes[index].encoded == nil && changes[index].layout == nil {
+                changes[index].layout = layouts[changes[index].table]
+            }
+        }
+        keep(&pending)
+        for index in committedGroups.indices { keep(&committedGroups[index].changes) }
     }
 }

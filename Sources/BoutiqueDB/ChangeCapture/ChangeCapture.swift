@@ -120,6 +120,8 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
     var commitsSincePrune = 0
     /// What `didCommit` announces.
     var notice: CommitNotice?
+    /// What `didCommit` announces first: the commits logged ahead of the transaction's own.
+    var groupNotices: [CommitNotice] = []
 
     init(connection: Connection, options: ChangeCaptureOptions, notifier: ChangeNotifier, tracksLocalCommits: Bool) throws {
         self.probe = try StatementProbe(connection)
@@ -130,6 +132,7 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
         if options.mode.writesLog {
             try ChangeLogSchema.prepare(connection)
             try connection.setStatementStartObserver(self)
+            connection.reportStatementEnds(to: self)
         }
         // Neither weak nor checked-unowned: a weak reference puts every retain of the capture on Swift's
         // slow path, and a checked one costs two atomic operations, on every row change. The hooks come
@@ -150,6 +153,7 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
     func detach() {
         guard let connection = attachedConnection, !connection.isClosed else { return }
         try? connection.setStatementStartObserver(nil)
+        connection.reportStatementEnds(to: nil)
         try? connection.setPreupdateHook(nil)
         try? connection.setCommitHook(nil)
         try? connection.setRollbackHook(nil)
@@ -193,6 +197,7 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
         if version != schemaVersionAtBegin { touchedTables.insert("sqlite_schema") }
         guard mode.writesLog else {
             if !touchedTables.isEmpty { notice = CommitNotice(token: nil, tables: touchedTables, isExternal: false) }
+            groupNotices = committedGroups.map { CommitNotice(token: nil, tables: $0.tables, isExternal: false) }
             expectsManagedCommit = true
             return
         }
@@ -210,6 +215,10 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
         }
         isWritingLog = true
         defer { isWritingLog = false }
+        // Statements that committed on their own before this transaction began (SQLite rolled the
+        // closure's transaction back, an `OR ROLLBACK`, and a `SAVEPOINT` began this one) come first.
+        // They stay set aside until the commit: a rollback logs them on their own.
+        if !committedGroups.isEmpty { groupNotices = try appendLogRows(of: committedGroups, on: connection) }
         // A large transaction's records are handed to the batch, which then grows without copying
         // them; a small one's are copied, and the buffer keeps its capacity for the next transaction.
         let captured = capturedBytes
@@ -230,13 +239,17 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
 
     func didCommit(_ connection: Connection) {
         if let schemaAtCommit { schema = schemaAtCommit }
-        let announced = notice
+        let announced = groupNotices + (notice.map { [$0] } ?? [])
+        groupNotices = []
+        committedGroups.removeAll()
         resetTransaction()
-        if let announced { notifier.publish(announced) }
+        for notice in announced { notifier.publish(notice) }
     }
 
     func didRollback(_ connection: Connection) {
         if tracksLocalCommits, let token = notice?.token { notifier.didNotCommitLocally(token.changeID) }
+        if tracksLocalCommits { for token in groupNotices.compactMap(\.token) { notifier.didNotCommitLocally(token.changeID) } }
+        groupNotices = []
         resetTransaction()
         // Statements the closure ran after ending the transaction itself committed on their own.
         logCommittedGroups(connection)

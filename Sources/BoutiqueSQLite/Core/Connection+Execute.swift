@@ -15,6 +15,9 @@ extension Connection {
     /// uses the same SQL.
     public func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
         if let statement = statementCache[sql], let handle = statement.handle {
+            if liveStatements.endObserver != nil, sqlite3_stmt_busy(handle) != 0 {
+                liveStatements.reportEnd(of: handle, rc: SQLITE_DONE)
+            }
             sqlite3_reset(handle)
             sqlite3_clear_bindings(handle)
             return statement
@@ -100,8 +103,8 @@ extension Connection {
                     guard let statement else { break }  // only whitespace or comments were left
                     var step = sqlite3_step(statement)
                     while step == SQLITE_ROW { step = sqlite3_step(statement) }
-                    if liveStatements.endObserver != nil { liveStatements.reportEnd(of: statement, rc: step) }
                     let failed = step != SQLITE_DONE ? SQLiteError(db: db, rc: step, sql: Connection.text(of: statement) ?? sql) : nil
+                    if liveStatements.endObserver != nil { liveStatements.reportEnd(of: statement, rc: step) }
                     sqlite3_finalize(statement)
                     if let failed { return failed }
                     guard let tail, tail > cursor else { break }

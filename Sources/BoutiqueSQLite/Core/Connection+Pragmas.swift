@@ -50,6 +50,25 @@ extension Connection {
         try execute("PRAGMA foreign_keys = \(enabled ? "ON" : "OFF")")
     }
 
+    /// Whether triggers fire on this connection (`SQLITE_DBCONFIG_ENABLE_TRIGGER`).
+    public func triggersEnabled() throws(SQLiteError) -> Bool {
+        try triggerConfig(-1)
+    }
+
+    /// Turns the firing of triggers on or off for this connection; they stay in the schema. For applying
+    /// changes whose triggers' effects arrive as changes of their own (a replayed change log).
+    public func setTriggersEnabled(_ enabled: Bool) throws(SQLiteError) {
+        _ = try triggerConfig(enabled ? 1 : 0)
+    }
+
+    private func triggerConfig(_ value: Int32) throws(SQLiteError) -> Bool {
+        let db = try requireHandle()
+        var current: Int32 = 0
+        let rc = boutique_sqlite_db_config_int(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, value, &current)
+        guard rc == SQLITE_OK else { throw SQLiteError(db: db, rc: rc, sql: nil) }
+        return current != 0
+    }
+
     /// A number that changes when another connection commits a change to the file (`PRAGMA data_version`).
     public func dataVersion() throws(SQLiteError) -> Int64 {
         guard case .integer(let version)? = try fetchValue("PRAGMA data_version") else {

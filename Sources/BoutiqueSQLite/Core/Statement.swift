@@ -46,6 +46,7 @@ public final class Statement {
     /// Releases the statement. Later calls throw; finalizing twice is harmless.
     public func finalize() {
         guard let handle else { return }
+        if registry.endObserver != nil, sqlite3_stmt_busy(handle) != 0 { registry.reportEnd(of: handle, rc: SQLITE_DONE) }
         self.handle = nil
         sqlite3_finalize(handle)
         registry.remove(self)
@@ -64,9 +65,14 @@ public final class Statement {
     public func step() throws(SQLiteError) -> Bool {
         let rc = sqlite3_step(handle)
         if rc == SQLITE_ROW { return true }
+        if rc == SQLITE_DONE {
+            if registry.endObserver != nil { registry.reportEnd(of: handle, rc: rc) }
+            return false
+        }
+        // The error is read before the observer can run statements of its own.
+        let failure = error(rc)
         if registry.endObserver != nil { registry.reportEnd(of: handle, rc: rc) }
-        if rc == SQLITE_DONE { return false }
-        throw error(rc)
+        throw failure
     }
 
     /// Runs the statement to completion, discarding any rows, then resets it for the next run.
@@ -74,12 +80,13 @@ public final class Statement {
     public func run() throws(SQLiteError) {
         var rc = sqlite3_step(handle)
         while rc == SQLITE_ROW { rc = sqlite3_step(handle) }
-        if registry.endObserver != nil { registry.reportEnd(of: handle, rc: rc) }
         if rc != SQLITE_DONE {
             let failure = error(rc)
+            if registry.endObserver != nil { registry.reportEnd(of: handle, rc: rc) }
             sqlite3_reset(handle)
             throw failure
         }
+        if registry.endObserver != nil { registry.reportEnd(of: handle, rc: rc) }
         sqlite3_reset(handle)
     }
 
@@ -87,6 +94,8 @@ public final class Statement {
     @inlinable
     public func reset() throws(SQLiteError) {
         guard let handle else { throw error(SQLITE_MISUSE) }
+        // A statement reset before its end (rows of a RETURNING left unread) ends there, keeping its changes.
+        if registry.endObserver != nil, sqlite3_stmt_busy(handle) != 0 { registry.reportEnd(of: handle, rc: SQLITE_DONE) }
         // sqlite3_reset repeats the error of the last step; the statement is reset all the same.
         _ = sqlite3_reset(handle)
     }

@@ -71,6 +71,10 @@ public struct StatementProbe {
     /// and is undone adds nothing, though the preupdate hook saw its rows.
     public var totalChanges: Int64 { sqlite3_total_changes64(db) }
 
+    /// Rows the last finished statement changed (`sqlite3_changes64`): after a failed statement, 0 when
+    /// SQLite undid it, its rows before the failure when its conflict clause (`FAIL`) kept them.
+    public var lastStatementChanges: Int64 { sqlite3_changes64(db) }
+
     /// Whether `statement` is still a prepared statement of the connection (not finalized), found in
     /// SQLite's list of them without touching the statement itself.
     public func isPrepared(_ statement: OpaquePointer) -> Bool {

@@ -1,0 +1,164 @@
+@testable import BoutiqueDB
+import BoutiqueSQLite
+import BoutiqueReplayWorkload
+import BoutiqueTestSupport
+import Foundation
+import Testing
+
+/// The change log's strongest promise: applying its rows after a token to a copy of the database taken
+/// at that token gives exactly the database at the end — every table, rowid and value, with its storage
+/// class — over a random workload of everything that hides a change from a log (see ``ReplayWorkload``).
+///
+/// Writes come through `write`, `writeWithoutTransaction`, a migration applied when the database is
+/// opened again halfway, and a second process; the change feed read in a third process lists the
+/// same transactions as the log. `BOUTIQUE_REPLAY_SEEDS=first-last` (or one seed) and
+/// `BOUTIQUE_REPLAY_TRANSACTIONS=n` make a longer run; a failing seed is printed with the command
+/// that runs it alone.
+@Suite("Change log: replay")
+struct ChangeLogReplayTests {
+    static let seeds: [UInt64] = {
+        guard let text = ProcessInfo.processInfo.environment["BOUTIQUE_REPLAY_SEEDS"] else { return Array(1...8) }
+        let bounds = text.split(separator: "-").compactMap { UInt64($0) }
+        if bounds.count == 2, bounds[0] <= bounds[1] { return Array(bounds[0]...bounds[1]) }
+        return bounds.first.map { [$0] } ?? Array(1...8)
+    }()
+    static let transactionsPerSeed =
+        ProcessInfo.processInfo.environment["BOUTIQUE_REPLAY_TRANSACTIONS"].flatMap(Int.init) ?? 260
+
+    struct Totals {
+        var transactions = 0
+        var replayedRows = 0
+        var replayedTransactions = 0
+    }
+
+    @Test func replayingTheLogAfterATokenGivesExactlyTheDatabaseAtTheEnd() async throws {
+        var totals = Totals()
+        for seed in Self.seeds {
+            do {
+                try await run(seed: seed, totals: &totals)
+            } catch {
+                Issue.record("""
+                    seed \(seed): \(error)
+                    replay it with: BOUTIQUE_REPLAY_SEEDS=\(seed) swift test --filter ChangeLogReplayTests
+                    """)
+            }
+        }
+        print(
+            "change log replay: \(Self.seeds.count) seeds, \(totals.transactions) transactions run, \(totals.replayedTransactions) logged transactions and \(totals.replayedRows) rows replayed"
+        )
+    }
+
+    private func run(seed: UInt64, totals: inout Totals) async throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("replay.db")
+        let options = DatabaseOptions(multiProcess: true, busyTimeout: .seconds(20))
+        var database = try await DatabaseActor.open(url: url, migrations: ReplayWorkload.plan(version: 1), options: options)
+        var workload = ReplayWorkload(seed: seed)
+        try await database.writeWithoutTransaction { conn in
+            try conn.execute("PRAGMA recursive_triggers = \(seed % 2 == 0 ? "ON" : "OFF")")
+        }
+
+        // Copies taken at a token: one at the start, one at a random point.
+        var copies: [(token: Int64, url: URL)] = [(try await database.currentToken().changeID, try copy(url, to: folder.file("start.db")))]
+        let count = Self.transactionsPerSeed
+        let copyAt = workload.random.int(in: 1...(count - 1))
+        let reopenAt = count / 2
+        let otherProcessAt = [count / 4, 3 * count / 4]
+        var plan = 1
+        var index = 0
+        var debugReplica: Connection?
+        var debugToken: Int64 = 0
+        while index < count {
+            if index == copyAt {
+                copies.append((try await database.currentToken().changeID, try copy(url, to: folder.file("middle.db"))))
+            }
+            if index == reopenAt {
+                await database.close()
+                plan = 2
+                database = try await DatabaseActor.open(url: url, migrations: ReplayWorkload.plan(version: 2), options: options)
+            }
+            if otherProcessAt.contains(index) {
+                let outcome = try await Worker.run(["replay-write", url.path, "\(plan)", "\(seed * 1000 + UInt64(index))", "12"])
+                guard outcome.succeeded else { throw ChangeLogReplayer.Failure(description: "the writing process: \(outcome)") }
+                index += 12
+                totals.transactions += 12
+                continue
+            }
+            let steps = workload.transaction()
+            do {
+                if workload.random.chance(12) {
+                    try await database.writeWithoutTransaction { conn in for step in steps { try step.run(on: conn) } }
+                } else {
+                    try await database.write { conn in for step in steps { try step.run(on: conn) } }
+                }
+            } catch is ReplayWorkload.Step.Failure {
+            } catch is BoutiqueError {
+                // An `OR ROLLBACK` ends the transaction under the closure; the write says so.
+            }
+            if ProcessInfo.processInfo.environment["DEBUG_KEEP"] != nil {
+                if debugReplica == nil {
+                    debugReplica = try Connection(path: copies[0].url.path)
+                    debugToken = copies[0].token
+                }
+                let since = debugToken
+                let (rows, contents) = try await database.read { conn in
+                    (try ChangeLogReplayer.rows(of: conn.connection, after: since), try DatabaseContents(of: conn.connection))
+                }
+                do { try ChangeLogReplayer(debugReplica!).apply(rows) } catch {
+                    print("DBG replay failed at \(index): \(error)\n steps \(steps)\n rows \(rows)")
+                    return
+                }
+                if let last = rows.last { debugToken = last.changeID }
+                if let difference = try DatabaseContents(of: debugReplica!).difference(from: contents) {
+                    print("DBG diverged at \(index): \(difference)\n steps \(steps)\n rows \(rows)")
+                    return
+                }
+            }
+            index += 1
+            totals.transactions += 1
+        }
+        let feed = try await Worker.run(["replay-feed", url.path, "\(plan)", "\(copies[0].token)"])
+        await database.close()
+        if let keep = ProcessInfo.processInfo.environment["DEBUG_KEEP"] { try? FileManager.default.copyItem(at: folder.url, to: URL(fileURLWithPath: keep + "/seed\(seed)")) }
+
+        let original = try Connection(path: url.path)
+        defer { original.close() }
+        let integrity = try original.integrityCheck()
+        guard integrity == ["ok"] else { throw ChangeLogReplayer.Failure(description: "integrity: \(integrity)") }
+        let final = try DatabaseContents(of: original)
+        for (token, copyURL) in copies {
+            let replica = try Connection(path: copyURL.path)
+            defer { replica.close() }
+            let rows = try ChangeLogReplayer.rows(of: original, after: token)
+            try ChangeLogReplayer(replica).apply(rows)
+            let replayed = try DatabaseContents(of: replica)
+            if let difference = replayed.difference(from: final) {
+                throw ChangeLogReplayer.Failure(description: "replayed after token \(token), the copy differs: \(difference)")
+            }
+            totals.replayedRows += rows.count
+            totals.replayedTransactions += rows.count(where: { $0.type == 2 })
+        }
+
+        // The feed in another process lists every logged transaction after the first token.
+        let commits = try original.fetchRows(
+            "SELECT change_id, (SELECT count(*) FROM turso_cdc AS c WHERE c.change_txn_id = t.change_txn_id AND c.change_type <> 2) FROM turso_cdc AS t WHERE change_type = 2 AND change_id > ? ORDER BY change_id",
+            [.integer(copies[0].token)]
+        ).rows.map { "\($0[0]) \($0[1])" }
+        guard feed.succeeded else { throw ChangeLogReplayer.Failure(description: "the feed process: \(feed)") }
+        let listed = String(feed.output.dropFirst(3).prefix { $0 != "\n" }).split(separator: ",").map(String.init)
+        guard listed == commits else {
+            throw ChangeLogReplayer.Failure(description: "the feed listed \(listed.count) transactions, the log has \(commits.count)")
+        }
+    }
+
+    /// Copies the database file and its write-ahead log while no write is running.
+    private func copy(_ url: URL, to destination: URL) throws -> URL {
+        let manager = FileManager.default
+        try manager.copyItem(at: url, to: destination)
+        let wal = URL(fileURLWithPath: url.path + "-wal")
+        if manager.fileExists(atPath: wal.path) {
+            try manager.copyItem(at: wal, to: URL(fileURLWithPath: destination.path + "-wal"))
+        }
+        return destination
+    }
+}
