@@ -83,7 +83,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BoutiqueDBTests",
-            dependencies: ["BoutiqueDB", "BoutiqueTestWorker", "BoutiqueTestSupport", "BoutiqueReplayWorkload"],
+            dependencies: ["BoutiqueDB", "BoutiqueTestWorker", "BoutiqueTestSupport", "BoutiqueReplayWorkload", "CSQLite"],
             exclude: ["Scripts"]),
         // Runs the built `boutique` executable as a child process.
         .testTarget(name: "BoutiqueCLITests", dependencies: ["boutique"]),

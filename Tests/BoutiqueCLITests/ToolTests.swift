@@ -107,6 +107,29 @@ struct ToolTests {
         }
     }
 
+    @Test func changesSinceTheLatestTokenPrintsThatThereAreNoneAndAChangeIDInsideATransactionListsItWhole() throws {
+        try withTemporaryDirectory { directory in
+            _ = try ToolProcess.run(["sql", "c.db", "CREATE TABLE t(id INTEGER PRIMARY KEY)", "--create"], in: directory)
+            _ = try ToolProcess.run(["sql", "c.db", "INSERT INTO t VALUES (1), (2)"], in: directory)
+            let all = try ToolProcess.run(["changes", "c.db"], in: directory)
+            let tokens = all.output.split(separator: "\n").compactMap { line -> Int? in
+                guard line.hasPrefix("transaction"), let range = line.range(of: "token ") else { return nil }
+                return Int(line[range.upperBound...].prefix { $0.isNumber })
+            }
+            #expect(tokens.count == 2, "\(all.output)")
+            guard let latest = tokens.last, let first = tokens.first else { return }
+
+            let none = try ToolProcess.run(["changes", "c.db", "--since", "\(latest)"], in: directory)
+            #expect(none.status == 0)
+            #expect(none.output == "no changes after \(latest)\n")
+
+            // The insert's first row change: its transaction is listed with both rows.
+            let inside = try ToolProcess.run(["changes", "c.db", "--since", "\(first + 1)"], in: directory)
+            #expect(inside.status == 0)
+            #expect(inside.output.hasPrefix("transaction \(first + 1) — token \(latest), 2 changes"), "\(inside.output)")
+        }
+    }
+
     @Test func watchReprintsWhenAnotherProcessCommits() throws {
         try withTemporaryDirectory { directory in
             _ = try ToolProcess.run(["sql", "w.db", "CREATE TABLE item(name TEXT)", "--create"], in: directory)

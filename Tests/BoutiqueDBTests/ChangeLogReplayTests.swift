@@ -1,5 +1,6 @@
 @testable import BoutiqueDB
 import BoutiqueSQLite
+import CSQLite
 import BoutiqueReplayWorkload
 import BoutiqueTestSupport
 import Foundation
@@ -59,23 +60,23 @@ struct ChangeLogReplayTests {
         }
 
         // Copies taken at a token: one at the start, one at a random point.
-        var copies: [(token: Int64, url: URL)] = [(try await database.currentToken().changeID, try copy(url, to: folder.file("start.db")))]
+        var copies: [(token: Int64, url: URL)] = [try await copy(database, to: folder.file("start.db"))]
         let count = Self.transactionsPerSeed
         let copyAt = workload.random.int(in: 1...(count - 1))
         let reopenAt = count / 2
         let otherProcessAt = [count / 4, 3 * count / 4]
         var plan = 1
         var index = 0
-        var debugReplica: Connection?
-        var debugToken: Int64 = 0
         while index < count {
             if index == copyAt {
-                copies.append((try await database.currentToken().changeID, try copy(url, to: folder.file("middle.db"))))
+                copies.append(try await copy(database, to: folder.file("middle.db")))
             }
             if index == reopenAt {
                 await database.close()
                 plan = 2
-                database = try await DatabaseActor.open(url: url, migrations: ReplayWorkload.plan(version: 2), options: options)
+                do {
+                    database = try await DatabaseActor.open(url: url, migrations: ReplayWorkload.plan(version: 2), options: options)
+                } catch { throw ChangeLogReplayer.Failure(description: "opening again with the second plan: \(error)") }
             }
             if otherProcessAt.contains(index) {
                 let outcome = try await Worker.run(["replay-write", url.path, "\(plan)", "\(seed * 1000 + UInt64(index))", "12"])
@@ -95,33 +96,13 @@ struct ChangeLogReplayTests {
             } catch is BoutiqueError {
                 // An `OR ROLLBACK` ends the transaction under the closure; the write says so.
             }
-            if ProcessInfo.processInfo.environment["DEBUG_KEEP"] != nil {
-                if debugReplica == nil {
-                    debugReplica = try Connection(path: copies[0].url.path)
-                    debugToken = copies[0].token
-                }
-                let since = debugToken
-                let (rows, contents) = try await database.read { conn in
-                    (try ChangeLogReplayer.rows(of: conn.connection, after: since), try DatabaseContents(of: conn.connection))
-                }
-                do { try ChangeLogReplayer(debugReplica!).apply(rows) } catch {
-                    print("DBG replay failed at \(index): \(error)\n steps \(steps)\n rows \(rows)")
-                    return
-                }
-                if let last = rows.last { debugToken = last.changeID }
-                if let difference = try DatabaseContents(of: debugReplica!).difference(from: contents) {
-                    print("DBG diverged at \(index): \(difference)\n steps \(steps)\n rows \(rows)")
-                    return
-                }
-            }
             index += 1
             totals.transactions += 1
         }
         let feed = try await Worker.run(["replay-feed", url.path, "\(plan)", "\(copies[0].token)"])
         await database.close()
-        if let keep = ProcessInfo.processInfo.environment["DEBUG_KEEP"] { try? FileManager.default.copyItem(at: folder.url, to: URL(fileURLWithPath: keep + "/seed\(seed)")) }
 
-        let original = try Connection(path: url.path)
+        let original = try await openWhenFree(url)
         defer { original.close() }
         let integrity = try original.integrityCheck()
         guard integrity == ["ok"] else { throw ChangeLogReplayer.Failure(description: "integrity: \(integrity)") }
@@ -151,14 +132,45 @@ struct ChangeLogReplayTests {
         }
     }
 
-    /// Copies the database file and its write-ahead log while no write is running.
-    private func copy(_ url: URL, to destination: URL) throws -> URL {
-        let manager = FileManager.default
-        try manager.copyItem(at: url, to: destination)
-        let wal = URL(fileURLWithPath: url.path + "-wal")
-        if manager.fileExists(atPath: wal.path) {
-            try manager.copyItem(at: wal, to: URL(fileURLWithPath: destination.path + "-wal"))
+    /// A connection to `url`, opened once the database just closed has let go of the file (its last
+    /// connection checkpoints the log on the way out, holding the file meanwhile).
+    private func openWhenFree(_ url: URL) async throws -> Connection {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        while true {
+            if let connection = try open(url, failingBusyOnlyAfter: clock.now >= deadline) { return connection }
+            try await Task.sleep(for: .milliseconds(20))
         }
-        return destination
+    }
+
+    /// A connection to `url`, or `nil` while the file is busy (unless `last`).
+    private func open(_ url: URL, failingBusyOnlyAfter last: Bool) throws(SQLiteError) -> Connection? {
+        do {
+            let connection = try Connection(path: url.path)
+            try connection.setBusyTimeout(milliseconds: 10_000)
+            return connection
+        } catch {
+            if error.code == .busy, !last { return nil }
+            throw error
+        }
+    }
+
+    /// A copy of the database as one read sees it, with the token of that read: SQLite's online backup
+    /// copies the pages inside the read's snapshot, so the copy and the token agree exactly.
+    private func copy(_ database: DatabaseActor, to destination: URL) async throws -> (token: Int64, url: URL) {
+        let token = try await database.read { conn in
+            let token = try ChangeLogReader.latestToken(on: conn.connection).changeID
+            let target = try Connection(path: destination.path)
+            defer { target.close() }
+            let backup = sqlite3_backup_init(try target.requireHandle(), "main", try conn.connection.requireHandle(), "main")
+            guard let backup else { throw ChangeLogReplayer.Failure(description: "the backup did not start") }
+            let stepped = sqlite3_backup_step(backup, -1)
+            let finished = sqlite3_backup_finish(backup)
+            guard stepped == SQLITE_DONE, finished == SQLITE_OK else {
+                throw ChangeLogReplayer.Failure(description: "the backup failed: \(stepped) \(finished)")
+            }
+            return token
+        }
+        return (token, destination)
     }
 }

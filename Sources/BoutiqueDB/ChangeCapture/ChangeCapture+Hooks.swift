@@ -129,7 +129,7 @@ extension ChangeCapture {
                 discardChanges(from: savepoints[index].mark)
                 savepoints.removeSubrange((index + 1)...)
             }
-            if liveSchemaVersion != schemaVersionAtBegin { awaitEnd(of: statement, sql: sql, isRollback: true) }
+            awaitEnd(of: statement, sql: sql, isRollback: true)
         case .schemaChange:
             if schemaMark == nil { schemaMark = pending.count }
             awaitEnd(of: statement, sql: sql, isRollback: false)
@@ -181,6 +181,8 @@ extension ChangeCapture {
         guard !pending.isEmpty || !touchedTables.isEmpty else { return }
         committedGroups.append(CommittedGroup(
             changes: pending, tables: touchedTables, statementTexts: statementTexts, bytes: capturedBytes))
+        // The schema statements it ran are logged with it: their schema is the committed one now.
+        if let liveSchema, liveSchema.version != schema?.version { schema = liveSchema }
         pending.removeAll()
         capturedBytes.removeAll()
         touchedTables.removeAll()
@@ -194,10 +196,10 @@ extension ChangeCapture {
     /// SQLite rolled a transaction back: nothing captured since it began happened.
     func transactionDidRollBack() {
         guard !isWritingLog else { return }
-        if liveSchemaVersion != schemaVersionAtBegin {
+        if let schema, liveSchemaVersion != schema.version {
             // The schema is back to the committed one; the layouts read since are not its.
             liveSchema = schema
-            liveSchemaVersion = schemaVersionAtBegin
+            liveSchemaVersion = schema.version
             layoutsAreComplete = false
             layoutsVersion = -1
         }

@@ -40,12 +40,10 @@ extension ChangeCapture: StatementEndObserver {
     /// the new schema's layouts for the changes made after it.
     private func schemaStatementEnded(_ running: SchemaStatement, on connection: Connection) throws {
         // A statement that committed on its own (in `writeWithoutTransaction`, or after SQLite rolled
-        // the closure's transaction back) is logged as a transaction of its own.
+        // the closure's transaction back) is logged as a transaction of its own; one inside a
+        // transaction, managed or begun by the closure, goes with the transaction's other changes.
         let inTransaction = !connection.isAutocommit
-        // A transaction the closure of `writeWithoutTransaction` began itself: its schema changes are
-        // found when it ends, whichever way.
-        if inTransaction, !isInManagedTransaction { return }
-        guard let before = inTransaction ? liveSchema : schema else { return }
+        guard let before = inTransaction ? (liveSchema ?? schema) : schema else { return }
         let version = try SchemaSnapshot.schemaVersion(connection)
         guard version != before.version else { return }
         let after = try SchemaSnapshot.read(connection)
@@ -70,14 +68,13 @@ extension ChangeCapture: StatementEndObserver {
                 }
             }
         }
-        if inTransaction {
+        if !inTransaction { schema = after }
+        if inTransaction || isInManagedTransaction {
             liveSchema = after
             liveSchemaVersion = version
-            // Every schema change so far is in place.
-            schemaMark = nil
-        } else {
-            schema = after
         }
+        // Every schema change so far is in place.
+        if inTransaction { schemaMark = nil }
         try readLayouts(of: after, on: connection)
     }
 

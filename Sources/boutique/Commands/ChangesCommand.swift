@@ -8,9 +8,12 @@ enum ChangesCommand: Command {
     static let help = """
         usage: boutique changes FILE [--since TOKEN] [--follow] [--json]
 
-        Prints every transaction recorded in FILE's change log (turso_cdc) after TOKEN (a change id;
-        0 for all), with each row change's table, kind, rowid and values. --follow keeps printing new
-        transactions as any process commits them, until Ctrl-C. --json prints one JSON object per line.
+        Prints every transaction recorded in FILE's change log (turso_cdc) after TOKEN, with each row
+        change's table, kind, rowid and values. A token is the change id of a transaction's COMMIT row,
+        as `boutique changes` prints it (0 for the beginning); any other change id is read as the token
+        before it, so the transaction holding that change is listed whole. With nothing newer it prints
+        "no changes after TOKEN" and exits. --follow keeps printing new transactions as any process
+        commits them, until Ctrl-C. --json prints one JSON object per line.
         """
 
     static func run(_ arguments: inout ArgumentParser) async throws {
@@ -25,7 +28,19 @@ enum ChangesCommand: Command {
 
         let db = try await DatabaseFile.openShared(path)
         let end = try await db.databaseActor.currentToken()
-        for try await transaction in db.changes(since: ChangeToken(changeID: since)) {
+        // The last COMMIT at or before the id given: a change id inside a transaction lists it whole.
+        let token = try await db.databaseActor.read { conn in
+            let commit = try conn.fetchValue(
+                "SELECT max(change_id) FROM turso_cdc WHERE change_type = 2 AND change_id <= ?", [.integer(since)])
+            if case .integer(let id)? = commit { return id }
+            return 0
+        }
+        if !follow && end.changeID <= token {
+            Output.line("no changes after \(since)")
+            await db.close()
+            return
+        }
+        for try await transaction in db.changes(since: ChangeToken(changeID: token)) {
             Output.line(json ? ChangeFormatting.json(transaction) : ChangeFormatting.text(transaction))
             if !follow && transaction.token >= end { break }
         }
