@@ -14,7 +14,8 @@ import Testing
 /// opened again halfway, and a second process; the change feed read in a third process lists the
 /// same transactions as the log. `BOUTIQUE_REPLAY_SEEDS=first-last` (or one seed) and
 /// `BOUTIQUE_REPLAY_TRANSACTIONS=n` make a longer run; a failing seed is printed with the command
-/// that runs it alone.
+/// that runs it alone, and `BOUTIQUE_REPLAY_TRACE=1` replays after every transaction to name the first
+/// one the log gets wrong, with its statements.
 @Suite("Change log: replay")
 struct ChangeLogReplayTests {
     static let seeds: [UInt64] = {
@@ -23,6 +24,7 @@ struct ChangeLogReplayTests {
         if bounds.count == 2, bounds[0] <= bounds[1] { return Array(bounds[0]...bounds[1]) }
         return bounds.first.map { [$0] } ?? Array(1...8)
     }()
+    static let traces = ProcessInfo.processInfo.environment["BOUTIQUE_REPLAY_TRACE"] == "1"
     static let transactionsPerSeed =
         ProcessInfo.processInfo.environment["BOUTIQUE_REPLAY_TRANSACTIONS"].flatMap(Int.init) ?? 260
 
@@ -67,6 +69,7 @@ struct ChangeLogReplayTests {
         let otherProcessAt = [count / 4, 3 * count / 4]
         var plan = 1
         var index = 0
+        var trace = Trace()
         while index < count {
             if index == copyAt {
                 copies.append(try await copy(database, to: folder.file("middle.db")))
@@ -96,6 +99,7 @@ struct ChangeLogReplayTests {
             } catch is BoutiqueError {
                 // An `OR ROLLBACK` ends the transaction under the closure; the write says so.
             }
+            if Self.traces { try await trace.check(database, after: steps, index: index, copies: copies, folder: folder) }
             index += 1
             totals.transactions += 1
         }
@@ -129,6 +133,40 @@ struct ChangeLogReplayTests {
         let listed = String(feed.output.dropFirst(3).prefix { $0 != "\n" }).split(separator: ",").map(String.init)
         guard listed == commits else {
             throw ChangeLogReplayer.Failure(description: "the feed listed \(listed.count) transactions, the log has \(commits.count)")
+        }
+    }
+
+    /// Replicas of the copies, replayed after every transaction, to find the first one the log gets wrong.
+    struct Trace {
+        var replicas: [(connection: Connection, token: Int64)] = []
+
+        mutating func check(
+            _ database: DatabaseActor, after steps: [ReplayWorkload.Step], index: Int, copies: [(token: Int64, url: URL)],
+            folder: TemporaryDirectory
+        ) async throws {
+            while replicas.count < copies.count {
+                let traced = folder.file("traced\(replicas.count).db")
+                try FileManager.default.copyItem(at: copies[replicas.count].url, to: traced)
+                replicas.append((try Connection(path: traced.path), copies[replicas.count].token))
+            }
+            for replica in replicas.indices {
+                let since = replicas[replica].token
+                let (rows, contents) = try await database.read { conn in
+                    (try ChangeLogReplayer.rows(of: conn.connection, after: since), try DatabaseContents(of: conn.connection))
+                }
+                var failure: String?
+                do {
+                    try ChangeLogReplayer(replicas[replica].connection).apply(rows)
+                    failure = try DatabaseContents(of: replicas[replica].connection).difference(from: contents)
+                } catch {
+                    failure = "\(error)"
+                }
+                if let failure {
+                    throw ChangeLogReplayer.Failure(
+                        description: "transaction \(index) (copy \(replica)): \(failure)\nits steps: \(steps)\nits log rows: \(rows)")
+                }
+                if let last = rows.last { replicas[replica].token = last.changeID }
+            }
         }
     }
 

@@ -28,7 +28,7 @@ public struct ReplayWorkload {
         CREATE TABLE reminder(id INTEGER PRIMARY KEY AUTOINCREMENT,
             list_id INTEGER NOT NULL REFERENCES list(id) ON DELETE CASCADE ON UPDATE CASCADE,
             title TEXT, done INTEGER NOT NULL DEFAULT 0, priority,
-            title_lower TEXT GENERATED ALWAYS AS (lower(title)) VIRTUAL,
+            title_kind TEXT GENERATED ALWAYS AS (typeof(title)) VIRTUAL,
             title_length INTEGER GENERATED ALWAYS AS (length(title)) STORED)
         """,
         "CREATE TABLE tag(name TEXT PRIMARY KEY, color TEXT) WITHOUT ROWID",

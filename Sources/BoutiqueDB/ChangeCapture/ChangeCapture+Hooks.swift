@@ -139,6 +139,7 @@ extension ChangeCapture {
         case .triggerProgram, .other:
             break
         }
+        if let last = frames.indices.last, frames[last].end == nil { frames[last].end = pending.count }
         frames.append(Frame(statement: statement, mark: pending.count, totalChanges: probe.totalChanges, progress: progress))
     }
 
@@ -156,18 +157,36 @@ extension ChangeCapture {
         guard !frames.isEmpty else { return }
         let total = probe.totalChanges
         while let frame = frames.popLast() {
-            guard pending.count > frame.mark, total == frame.totalChanges else { continue }
+            let end = min(frame.end ?? pending.count, pending.count)
+            guard end > frame.mark, total == frame.totalChanges else { continue }
             // The statement starting now cannot still be running its previous run.
             let stillRunning =
                 frame.statement != next && probe.isPrepared(frame.statement) && probe.isRunning(frame.statement)
-            if !stillRunning { discardChanges(from: frame.mark) }
+            if !stillRunning { discardChanges(in: frame.mark..<end) }
         }
     }
 
     /// Drops the captured changes from `mark` on.
     func discardChanges(from mark: Int) {
         guard pending.count > mark else { return }
-        pending.removeSubrange(mark...)
+        discardChanges(in: mark..<pending.count)
+    }
+
+    /// Drops the captured changes in `range`, the changes of one statement (those of the statements after
+    /// it stay), and moves the marks after it back.
+    func discardChanges(in range: Range<Int>) {
+        guard !range.isEmpty, range.lowerBound < pending.count else { return }
+        let range = range.clamped(to: 0..<pending.count)
+        pending.removeSubrange(range)
+        func moved(_ mark: Int) -> Int {
+            mark <= range.lowerBound ? mark : max(range.lowerBound, mark - range.count)
+        }
+        for index in frames.indices {
+            frames[index].mark = moved(frames[index].mark)
+            frames[index].end = frames[index].end.map(moved)
+        }
+        for index in savepoints.indices { savepoints[index].mark = moved(savepoints[index].mark) }
+        schemaMark = schemaMark.map(moved)
     }
 
     // MARK: Commits outside a managed transaction

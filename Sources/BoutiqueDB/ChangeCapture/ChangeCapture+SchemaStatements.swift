@@ -24,7 +24,9 @@ extension ChangeCapture: StatementEndObserver {
     func statementEnded(_ statement: OpaquePointer, succeeded: Bool) {
         guard !isWritingLog else { return }
         if let index = frames.lastIndex(where: { $0.statement == statement }) {
-            if !succeeded, probe.lastStatementChanges == 0 { discardChanges(from: frames[index].mark) }
+            if !succeeded, probe.lastStatementChanges == 0 {
+                discardChanges(in: frames[index].mark..<(frames[index].end ?? pending.count))
+            }
             frames.remove(at: index)
         }
         guard let running = runningSchemaStatement, running.statement == statement else { return }

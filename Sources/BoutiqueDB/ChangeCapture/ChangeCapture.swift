@@ -35,7 +35,9 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
     struct Frame {
         let statement: OpaquePointer
         /// The number of pending changes when it started.
-        let mark: Int
+        var mark: Int
+        /// The number of pending changes when the next statement started: its own changes end there.
+        var end: Int?
         /// `sqlite3_total_changes64` when it started.
         let totalChanges: Int64
         /// Its counters when it started, to tell a program it starts from a new run of it.
@@ -253,6 +255,16 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
         resetTransaction()
         // Statements the closure ran after ending the transaction itself committed on their own.
         logCommittedGroups(connection)
+    }
+
+    func willWriteOutsideTransaction(_ connection: Connection) {
+        resetTransaction()
+        guard mode.writesLog, let version = try? SchemaSnapshot.schemaVersion(connection) else { return }
+        // Another process may have changed the schema since this one last looked: each schema statement
+        // is compared with the schema as it is now.
+        if schema?.version != version, let current = try? SchemaSnapshot.read(connection) { schema = current }
+        if layoutsVersion != version || !layoutsAreComplete, let schema { try? readLayouts(of: schema, on: connection) }
+        liveSchemaVersion = version
     }
 
     func didWriteOutsideTransaction(_ connection: Connection) {

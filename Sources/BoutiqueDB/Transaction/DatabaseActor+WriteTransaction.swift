@@ -60,6 +60,7 @@ extension DatabaseActor {
     func withoutWriteTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
         let connection = try requireWriter()
         if Task.isCancelled { throw BoutiqueError.cancelled }
+        for observer in transactionObservers { observer.willWriteOutsideTransaction(connection) }
         defer { for observer in transactionObservers { observer.didWriteOutsideTransaction(connection) } }
         let result: T
         do {

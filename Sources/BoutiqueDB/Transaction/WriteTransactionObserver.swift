@@ -40,6 +40,9 @@ protocol WriteTransactionObserver: AnyObject {
     /// The transaction rolled back (the closure threw, the task was cancelled, or the commit failed).
     func didRollback(_ connection: Connection)
 
+    /// `writeWithoutTransaction` is about to run its closure, outside any transaction.
+    func willWriteOutsideTransaction(_ connection: Connection)
+
     /// `writeWithoutTransaction` ran: its statements committed one by one, with no transaction to join.
     func didWriteOutsideTransaction(_ connection: Connection)
 }
@@ -50,5 +53,6 @@ extension WriteTransactionObserver {
     func willCommit(_ connection: Connection) throws {}
     func didCommit(_ connection: Connection) {}
     func didRollback(_ connection: Connection) {}
+    func willWriteOutsideTransaction(_ connection: Connection) {}
     func didWriteOutsideTransaction(_ connection: Connection) {}
 }

@@ -139,7 +139,7 @@ extension Connection {
     public func fetchValue(_ sql: String, _ arguments: [DatabaseValue] = []) throws(SQLiteError) -> DatabaseValue? {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
-        defer { sqlite3_reset(statement.handle) }
+        defer { try? statement.reset() }
         guard try statement.step() else { return nil }
         return try statement.value(at: 0)
     }

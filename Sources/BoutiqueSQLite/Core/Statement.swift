@@ -38,6 +38,7 @@ public final class Statement {
 
     deinit {
         if let handle {
+            if registry.endObserver != nil, sqlite3_stmt_busy(handle) != 0 { registry.reportEnd(of: handle, rc: SQLITE_DONE) }
             sqlite3_finalize(handle)
             registry.remove(self)
         }
