@@ -202,3 +202,90 @@ enum TursoWorkload {
         }
     }
 }
+
+/// The same transactions run in the Turso engine and in BoutiqueDB log the same row changes, record for
+/// record: foreign-key actions, `INSERT OR REPLACE` (and the rows it deletes), triggers.
+@Suite struct TursoDifferentialTests {
+    static let schema = [
+        "CREATE TABLE list(id INTEGER PRIMARY KEY, name TEXT)",
+        "CREATE TABLE reminder(id INTEGER PRIMARY KEY, list_id INTEGER REFERENCES list(id) ON DELETE CASCADE, title TEXT)",
+        "CREATE TABLE note(id INTEGER PRIMARY KEY, list_id INTEGER REFERENCES list(id) ON DELETE SET NULL, body TEXT)",
+        "CREATE TABLE item(id INTEGER PRIMARY KEY, code TEXT UNIQUE, qty INTEGER)",
+        "CREATE TABLE audit(id INTEGER PRIMARY KEY, what TEXT)",
+        "CREATE TRIGGER reminder_added AFTER INSERT ON reminder BEGIN INSERT INTO audit(what) VALUES ('added ' || NEW.id); END",
+    ]
+    static let transactions: [[String]] = [
+        ["INSERT INTO list VALUES (1, 'a'), (2, 'b')", "INSERT INTO note VALUES (1, 1, 'x'), (2, 2, 'y')"],
+        ["INSERT INTO reminder VALUES (10, 1, 'r10'), (11, 1, 'r11'), (12, 2, 'r12')"],
+        ["DELETE FROM list WHERE id = 1"],
+        ["INSERT INTO item VALUES (1, 'p', 5), (2, 'q', 6)"],
+        ["INSERT OR REPLACE INTO item VALUES (3, 'p', 7)", "INSERT OR REPLACE INTO item VALUES (2, 'r', 8)"],
+        ["INSERT OR REPLACE INTO list VALUES (2, 'b again')"],
+    ]
+
+    struct Row: Equatable, Hashable, CustomStringConvertible {
+        var type: Int64
+        var table: String
+        var id: String
+        var before: String?
+        var after: String?
+        var description: String { "\(type) \(table) \(id) before \(before ?? "-") after \(after ?? "-")" }
+    }
+
+    @Test func foreignKeyActionsReplaceAndTriggersAreLoggedAsTursoLogsThem() async throws {
+        guard await TursoOracle.isAvailable(for: "foreignKeyActionsReplaceAndTriggersAreLoggedAsTursoLogsThem") else { return }
+        let directory = try TemporaryDirectory()
+        let script = directory.file("transactions.json")
+        try JSONSerialization.data(withJSONObject: [Self.schema] + Self.transactions).write(to: script)
+        let outcome = try await TursoOracle.run("turso-differential.py", [script.path])
+        #expect(outcome.status == 0, "\(outcome.output)")
+        guard outcome.status == 0,
+            let object = try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any],
+            let logged = object["transactions"] as? [[[String: Any]]]
+        else { return }
+        let turso = logged.dropFirst().map { rows in
+            rows.map { row in
+                let id = row["id"] as? [String: String] ?? [:]
+                return Row(
+                    type: (row["type"] as? NSNumber)?.int64Value ?? -99, table: row["table"] as? String ?? "",
+                    id: "\(id["type"] ?? "") \(id["value"] ?? "")", before: row["before"] as? String, after: row["after"] as? String)
+            }
+        }
+
+        let database = try await DatabaseActor.open(url: directory.file("boutique.db"), migrations: BoutiqueMigrationPlan {
+            BoutiqueMigration("schema") { conn in for statement in Self.schema { try conn.execute(statement) } }
+        })
+        var boutique: [[Row]] = []
+        for statements in Self.transactions {
+            let start = try await database.lastChangeID()
+            try await database.write { conn in for statement in statements { try conn.execute(statement) } }
+            boutique.append(try await database.loggedRowChanges(after: start).map { change in
+                Row(
+                    type: change.type, table: change.table ?? "", id: Self.typed(change.rowID),
+                    before: change.before.map { RecordEncoder.encode($0).hex }, after: change.after.map { RecordEncoder.encode($0).hex })
+            })
+        }
+        await database.close()
+
+        #expect(boutique.count == turso.count)
+        for (index, (ours, theirs)) in zip(boutique, turso).enumerated() {
+            // Turso logs a trigger's changes before the change that fired it; the rows are the same.
+            #expect(Set(ours) == Set(theirs), "transaction \(index): BoutiqueDB \(ours), Turso \(theirs)")
+            #expect(ours.count == theirs.count, "transaction \(index): BoutiqueDB \(ours), Turso \(theirs)")
+        }
+    }
+
+    static func typed(_ value: DatabaseValue) -> String {
+        switch value {
+        case .integer(let integer): "integer \(integer)"
+        case .text(let text): "text \(text)"
+        case .null: "null "
+        case .real(let real): "real \(real)"
+        case .blob(let bytes): "blob \(bytes.hex)"
+        }
+    }
+}
+
+extension [UInt8] {
+    fileprivate var hex: String { map { String(format: "%02x", $0) }.joined() }
+}
