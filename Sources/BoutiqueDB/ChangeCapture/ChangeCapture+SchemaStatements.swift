@@ -23,7 +23,11 @@ extension ChangeCapture: StatementEndObserver {
     /// that fired them fails.)
     func statementEnded(_ statement: OpaquePointer, succeeded: Bool) {
         guard !isWritingLog else { return }
-        if let index = frames.lastIndex(where: { $0.statement == statement }) {
+        // Most often the statement that ended is the last one that started.
+        let last = frames.indices.last
+        if let index = last.flatMap({ frames[$0].statement == statement ? $0 : nil })
+            ?? frames.lastIndex(where: { $0.statement == statement })
+        {
             if !succeeded, probe.lastStatementChanges == 0 {
                 discardChanges(in: frames[index].mark..<(frames[index].end ?? pending.count))
             }

@@ -91,7 +91,7 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
     @exclusivity(unchecked) var frames: [Frame] = []
     var savepoints: [(name: String, mark: Int)] = []
     /// The schema statement whose end is awaited.
-    var runningSchemaStatement: SchemaStatement?
+    @exclusivity(unchecked) var runningSchemaStatement: SchemaStatement?
     var statementTexts: [String] = []
     /// Where the first statement that may change the schema started, to place schema changes there.
     @exclusivity(unchecked) var schemaMark: Int?

@@ -10,8 +10,9 @@
 final class StatementRegistry {
     private var statements: [ObjectIdentifier: Unmanaged<Statement>] = [:]
     /// Told when a statement ends (see ``StatementEndObserver``); read after every statement's last step.
-    @usableFromInline var endObserver: (any StatementEndObserver)?
-    var isReportingEnd = false
+    /// Like the registry, used by one isolation domain at a time: no dynamic exclusivity check.
+    @exclusivity(unchecked) @usableFromInline var endObserver: (any StatementEndObserver)?
+    @exclusivity(unchecked) var isReportingEnd = false
 
     func insert(_ statement: Statement) {
         statements[ObjectIdentifier(statement)] = Unmanaged.passUnretained(statement)

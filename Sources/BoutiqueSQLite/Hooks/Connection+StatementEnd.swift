@@ -1,7 +1,8 @@
 import CSQLite
 
-/// Told when a statement run through the connection's API ends: its step returned `SQLITE_DONE` or an
-/// error.
+/// Told when a statement run through the connection's API ends: its last step returned `SQLITE_DONE` or
+/// an error, or it was reset or finalized while running (rows of a `RETURNING` left unread), which
+/// ends it with its changes kept.
 ///
 /// ```swift
 /// final class Watcher: StatementEndObserver {
@@ -10,11 +11,12 @@ import CSQLite
 /// connection.reportStatementEnds(to: watcher)   // until `reportStatementEnds(to: nil)`
 /// ```
 ///
-/// Unlike a statement's start, SQLite has no cheap way to tell of its end (`SQLITE_TRACE_PROFILE` reads
-/// the clock twice per statement), so the connection's own stepping reports it — ``Statement/step()``,
-/// ``Statement/run()`` and ``Connection/execute(_:)`` — and only while an observer asked for it: a
-/// statement stepped through a raw handle is not reported. The observer may use the connection; the
-/// statement is at its end and not yet reset. Ends are not reported while the observer runs.
+/// SQLite has no cheap way to tell of a statement's end (`SQLITE_TRACE_PROFILE` reads the clock twice
+/// per statement), so the connection's own stepping reports it — ``Statement/step()``,
+/// ``Statement/run()``, ``Statement/reset()``, ``Statement/finalize()`` and ``Connection/execute(_:)``:
+/// a statement stepped through a raw handle is not reported. The cost while no observer is set is one
+/// check per statement end. The observer may use the connection (the statement is at its end, not yet
+/// reset, and its error already read); the ends of its own statements are not reported to it.
 public protocol StatementEndObserver: AnyObject {
     /// `statement` (the `sqlite3_stmt*`) ended; `succeeded` is `false` when its last step failed.
     func statementEnded(_ statement: OpaquePointer, succeeded: Bool)
