@@ -54,6 +54,14 @@ extension Insert {
         guard !rows.isEmpty else { return }
         let statement = try Execution.prepare(QueryFragment(statementText(rowCount: 1)), on: connection)
         defer { Execution.finish(statement) }
+        if !conflictBindings.isEmpty {
+            // An upsert's own values follow each row's.
+            let extra = conflictBindings
+            try Execution.atomically(on: connection) { () throws(BoutiqueError) in
+                for row in rows { try Execution.run(statement, values: row.values + extra) }
+            }
+            return
+        }
         if rows.count == 1 {
             try Execution.run(statement, row: rows[0])
             return

@@ -19,9 +19,13 @@ public struct Update<Root: Table>: QueryStatement {
 
     public var query: QueryFragment {
         var query = QueryFragment("UPDATE " + Root.quotedTableName + " SET ")
-        query.append(assignments.map { QueryFragment(SQLIdentifier.quote($0.column) + " = ") + $0.value }
-            .joined(separator: ", "))
+        query.append(Self.setList(assignments))
         return query + SelectClauses.whereClause(wheres)
+    }
+
+    /// `"a" = …, "b" = …`: the assignments of a `SET` clause.
+    static func setList(_ assignments: [(column: String, value: QueryFragment)]) -> QueryFragment {
+        assignments.map { QueryFragment(SQLIdentifier.quote($0.column) + " = ") + $0.value }.joined(separator: ", ")
     }
 
     /// Updates only the rows for which `predicate` holds; several `where` calls are ANDed.
@@ -43,7 +47,8 @@ public struct Update<Root: Table>: QueryStatement {
 ///     $0.title = $0.title.upper()         // an expression
 ///     $0.priority += 1
 ///     $0.isDone = !$0.isDone
-///     $0.dueDate = Date?.none             // NULL
+///     $0.dueDate = nil                    // NULL, in an optional column
+///     $0.priority = .high                 // an optional column takes its wrapped type's values too
 /// }
 /// ```
 @dynamicMemberLookup
@@ -61,13 +66,30 @@ public struct Updates<Root: Table> {
             }
             return SQLExpression<Value>(QueryFragment(column.quotedName))
         }
-        set {
-            let name = Root.columns[keyPath: keyPath].name
-            if let index = assignments.firstIndex(where: { $0.column == name }) {
-                assignments[index].value = newValue.queryFragment
-            } else {
-                assignments.append((name, newValue.queryFragment))
-            }
+        set { assign(Root.columns[keyPath: keyPath].name, newValue.queryFragment) }
+    }
+
+    /// An optional column set to a Swift value: `nil`, a literal, an enum case, or a value of the
+    /// wrapped type (`$0.dueDate = nil`, `$0.priority = .high`, `$0.dueDate = date`), bound.
+    ///
+    /// Reads of the column go through the expression subscript above, which is preferred; this one is
+    /// chosen only where the value is not an expression. Its getter has no Swift value to give (the
+    /// column's value lives in the database), so it reads as `nil`: compute from the column with
+    /// expressions (`$0.dueDate.coalesce(…)`), not with Swift operators on optionals.
+    @_disfavoredOverload
+    public subscript<Wrapped: QueryRepresentable>(
+        dynamicMember keyPath: KeyPath<Root.TableColumns, TableColumn<Root, Wrapped?>>
+    ) -> Wrapped.QueryOutput? {
+        get { nil }
+        set { assign(Root.columns[keyPath: keyPath].name, QueryFragment(binding: Wrapped?.encode(newValue))) }
+    }
+
+    /// Records `column = value`; a column assigned twice keeps the last value.
+    mutating func assign(_ column: String, _ value: QueryFragment) {
+        if let index = assignments.firstIndex(where: { $0.column == column }) {
+            assignments[index].value = value
+        } else {
+            assignments.append((column, value))
         }
     }
 }
@@ -85,6 +107,12 @@ public prefix func ! (expression: any QueryExpression<Bool>) -> SQLExpression<Bo
 
 public func += <Value: QueryNumeric>(lhs: inout any QueryExpression<Value>, rhs: Value.QueryOutput) {
     lhs = SQLExpression<Value>(Operators.binary(lhs.queryFragment, "+", Value.bound(rhs)))
+}
+
+/// `x = (x + y)` with another expression, as an upsert's `tag.uses += excluded.uses`.
+@_disfavoredOverload
+public func += <Value: QueryNumeric>(lhs: inout any QueryExpression<Value>, rhs: some QueryExpression<Value>) {
+    lhs = SQLExpression<Value>(Operators.binary(lhs.queryFragment, "+", rhs.queryFragment))
 }
 
 @_disfavoredOverload
