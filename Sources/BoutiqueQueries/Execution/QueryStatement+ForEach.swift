@@ -29,10 +29,21 @@ extension QueryStatement {
             throw BoutiqueError(error)
         }
         var decoder = RowDecoder(statement: statement, source: rowSource)
-        while try Execution.step(statement) {
-            if Task.isCancelled { throw BoutiqueError.cancelled }
+        while try Self.stepUnlessCancelled(statement) {
             decoder.columnIndex = 0
             try body(try decodeRow(&decoder))
+        }
+    }
+
+    /// Steps once, unless the task was cancelled: a cancelled read interrupts its statement, and the
+    /// interruption is reported as what it is, a cancellation.
+    private static func stepUnlessCancelled(_ statement: BoutiqueSQLite.Statement) throws(BoutiqueError) -> Bool {
+        if Task.isCancelled { throw .cancelled }
+        do {
+            return try Execution.step(statement)
+        } catch {
+            if Task.isCancelled { throw .cancelled }
+            throw error
         }
     }
 }

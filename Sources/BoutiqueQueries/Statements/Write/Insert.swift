@@ -132,3 +132,6 @@ extension PrimaryKeyedTable {
         return Insert(rows: rows().rows, conflict: .update(target: [key], columns: updated))
     }
 }
+
+/// An insert can be built on one actor and run on another when its rows can.
+extension Insert: Sendable where Root: Sendable {}

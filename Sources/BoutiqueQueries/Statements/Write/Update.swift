@@ -161,3 +161,6 @@ extension Select where Columns: TableDefinition, Output == Columns.Root {
         return Update(assignments: updates.assignments, wheres: clauses.wheres)
     }
 }
+
+/// An update holds only SQL text and bound values, so it can be built on one actor and run on another.
+extension Update: Sendable {}
