@@ -119,3 +119,11 @@ public func insertIgnoringDuplicates(_ conn: DatabaseConnection, id: UUID) throw
         return false
     }
 }
+
+/// The product description's live query, over the global database (created once `db` is set).
+@MainActor
+public final class NotesModel {
+    @LiveQuery(db, { Note.all.order { $0.updatedAt.desc() }.asSelect() }) public var notes: [Note] = []
+
+    public init() {}
+}

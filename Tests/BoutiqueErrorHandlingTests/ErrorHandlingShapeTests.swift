@@ -11,6 +11,11 @@ import Testing
         let failed = try await openGlobalDatabase(url: folder.file("global.db"), plan: AppMigrations.plan)
         #expect(failed == nil)
         #expect(try await db.appliedMigrations.map(\.id) == ["v1_create_notes"])
+        let model = NotesModel()
+        try await db.write { conn in try Note.insert { Note(id: UUID(), title: "Live", body: "") }.execute(conn) }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while model.notes.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(model.notes.map(\.title) == ["Live"])
         await db.close()
         db = nil
     }
