@@ -8,7 +8,16 @@
 /// ```
 ///
 /// Everything ``LiveQuery`` says holds: the query runs off the main actor, again only after commits
-/// that changed a table it reads, and an equal result is not set again.
+/// that changed a table it reads, and an equal result is not set again. It too uses
+/// ``BoutiqueDB/default`` when no database is given, is assigned in `init` when the database is a
+/// property, and needs `@ObservationIgnored` in an `@Observable` class:
+///
+/// ```swift
+/// @MainActor @Observable final class ReminderModel {
+///     @ObservationIgnored @LiveQueryOne({ Reminder.where { !$0.isDone }.order { $0.dueDate }.asSelect() })
+///     var next: Reminder?
+/// }
+/// ```
 @MainActor
 @propertyWrapper
 public struct LiveQueryOne<Element: Sendable> {
