@@ -74,7 +74,9 @@ let package = Package(
         .testTarget(
             name: "BoutiqueSQLiteTests", dependencies: ["BoutiqueSQLite", "CSQLite", "BoutiqueTestSupport"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "BoutiqueQueriesTests", dependencies: ["BoutiqueQueries", "BoutiqueSQLite", "BoutiqueTestSupport"]),
+        .testTarget(
+            name: "BoutiqueQueriesTests", dependencies: ["BoutiqueQueries", "BoutiqueSQLite", "BoutiqueTestSupport"],
+            swiftSettings: [.unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=100"])]),
         .testTarget(
             name: "BoutiqueMacrosTests",
             dependencies: ["BoutiqueMacros"],

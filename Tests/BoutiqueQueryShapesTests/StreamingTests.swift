@@ -2,7 +2,8 @@ import BoutiqueDB
 import BoutiqueQueryShapes
 import Testing
 
-/// `forEach` hands rows over one at a time, stops when the body throws or the task is cancelled.
+/// `forEach` and cursors hand rows over one at a time, and stop when the body throws, the caller stops
+/// asking, or the task is cancelled.
 @Suite @MainActor struct StreamingTests {
     struct Enough: Error, Equatable {}
 
@@ -90,5 +91,45 @@ import Testing
         let (seen, error) = try await task.value
         #expect(error == .cancelled)
         #expect(seen == 1_000)
+    }
+
+    @Test func aCursorReadsRowByRowAndEndsWithNil() async throws {
+        let db = try await openRemindersDatabase()
+        let (titles, afterEnd, afterClose) = try await db.read { conn in
+            let cursor = try Reminder.where { $0.listID == 1 }.order { $0.id }.fetchCursor(conn)
+            var titles: [String] = []
+            while let reminder = try cursor.next() { titles.append(reminder.title) }
+            let afterEnd = try cursor.next()
+            // A cursor closed part-way reads no more.
+            let partial = try SelectShapes.allIDs().fetchCursor(conn.connection)
+            _ = try partial.next()
+            partial.close()
+            return (titles, afterEnd, try partial.next())
+        }
+        #expect(titles == ["Groceries", "Haircut"])
+        #expect(afterEnd == nil)
+        #expect(afterClose == nil)
+    }
+
+    @Test func aCursorStopsWhenItsTaskIsCancelled() async throws {
+        let db = try await openRemindersDatabase()
+        let task = Task { @MainActor in
+            try await db.read { conn -> (Int, BoutiqueError?) in
+                let cursor = try Reminder.all.fetchCursor(conn)
+                var seen = 0
+                do {
+                    while try cursor.next() != nil {
+                        seen += 1
+                        if seen == 2 { withUnsafeCurrentTask { $0?.cancel() } }
+                    }
+                } catch let error as BoutiqueError {
+                    return (seen, error)
+                }
+                return (seen, nil)
+            }
+        }
+        let (seen, error) = try await task.value
+        #expect(error == .cancelled)
+        #expect(seen == 2)
     }
 }

@@ -15,6 +15,11 @@ extension QueryStatement {
     /// Runs the statement, discarding any rows it returns.
     public func execute(_ conn: DatabaseConnection) throws { try execute(conn.connection) }
 
+    /// The rows as a cursor, read one at a time: `while let row = try cursor.next() { … }`.
+    public func fetchCursor(_ conn: DatabaseConnection) throws -> QueryCursor<Row> {
+        try fetchCursor(conn.connection)
+    }
+
     /// Calls `body` with each row, in constant memory, as `forEach` on its `connection` does.
     public func forEach(_ conn: DatabaseConnection, _ body: (Row) throws -> Void) throws {
         try forEach(conn.connection, body)
