@@ -33,6 +33,14 @@ public enum UpdateShapes {
         }
     }
 
+    /// Arithmetic on the columns being updated, optional or not.
+    public static func lengthen(_ id: Int) -> Update<Reminder> {
+        Reminder.where { $0.id == id }.update {
+            $0.estimatedMinutes = $0.estimatedMinutes * 2 + 5
+            $0.listID = $0.listID + 1
+        }
+    }
+
     /// An optional column set from another optional column (an expression of its own type).
     public static func copyNotesToColor() -> Update<RemindersList> {
         RemindersList.update { $0.color = $0.color.lower() }

@@ -35,4 +35,18 @@ public enum UpsertShapes {
     public static func addTagIgnoringConflicts(id: Int, name: String) -> Insert<Tag> {
         Tag.insert { Tag(id: id, name: name) }.onConflictDoNothing()
     }
+
+    /// StructuredQueries' spelling: an insert with a conflict target and no update does nothing.
+    public static func insertTagUnlessNamed(id: Int, name: String) -> Insert<Tag> {
+        Tag.insert(onConflict: \.name) { Tag(id: id, name: name) }
+    }
+
+    /// … and with `doUpdate`, is an upsert.
+    public static func insertOrCountTag(id: Int, name: String) -> Insert<Tag> {
+        Tag.insert(onConflict: \.name) {
+            Tag(id: id, name: name, uses: 1)
+        } doUpdate: { tag, excluded in
+            tag.uses = tag.uses + excluded.uses
+        }
+    }
 }

@@ -48,6 +48,16 @@ import Testing
         #expect(rows[0] == Reminder(id: 1, listID: 1, title: "GROCERIES", notes: "Call first", priority: .high, estimatedMinutes: 15, isDone: true))
     }
 
+    @Test func arithmeticOnTheColumnsBeingUpdated() async throws {
+        let db = try await openRemindersDatabase()
+        let update = UpdateShapes.lengthen(1)
+        #expect(update.sql == #"UPDATE "reminder" SET "estimatedMinutes" = (("estimatedMinutes" * ?) + ?), "listID" = ("listID" + ?) WHERE ("reminder"."id" = ?)"#)
+        try await db.write { conn in try update.execute(conn) }
+        let row = try await db.read { conn in try Reminder.find(1).fetchOne(conn) }
+        #expect(row?.estimatedMinutes == 65)
+        #expect(row?.listID == 2)
+    }
+
     @Test func optionalExpressionsOfTheSameType() async throws {
         let db = try await openRemindersDatabase()
         try await db.write { conn in

@@ -62,4 +62,19 @@ import Testing
         #expect(error?.resultCode?.primary == .constraint)
         #expect(try await tags(db).count == 3, "nothing was written")
     }
+
+    @Test func anInsertWithAConflictTargetDoesNothingOrUpdates() async throws {
+        let db = try await openRemindersDatabase()
+        let unless = UpsertShapes.insertTagUnlessNamed(id: 9, name: "home")
+        #expect(unless.sql.hasSuffix(#"ON CONFLICT ("name") DO NOTHING"#))
+        let counting = UpsertShapes.insertOrCountTag(id: 9, name: "work")
+        #expect(counting.sql.hasSuffix(#"ON CONFLICT ("name") DO UPDATE SET "uses" = ("uses" + excluded."uses")"#))
+        try await db.write { conn in
+            try unless.execute(conn)
+            try counting.execute(conn)
+        }
+        #expect(try await tags(db) == [
+            Tag(id: 1, name: "home", uses: 2), Tag(id: 2, name: "errand", uses: 1), Tag(id: 3, name: "work", uses: 2),
+        ])
+    }
 }

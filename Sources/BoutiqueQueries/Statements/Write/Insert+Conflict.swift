@@ -44,6 +44,31 @@ extension Table {
     }
 }
 
+extension Table {
+    /// Inserts the rows, skipping those whose `target` column matches an existing row:
+    /// `INSERT … ON CONFLICT ("name") DO NOTHING`, as StructuredQueries spells it without `doUpdate`.
+    ///
+    /// ```swift
+    /// try Tag.insert(onConflict: \.name) { Tag(id: UUID(), name: "home") }.execute(conn)
+    /// ```
+    public static func insert<Key>(
+        onConflict target: KeyPath<TableColumns, TableColumn<Self, Key>>,
+        @InsertValuesBuilder<Self> _ rows: () -> InsertRows<Self>
+    ) -> Insert<Self> {
+        Insert(rows: rows().rows, conflict: .nothing(target: [columns[keyPath: target].name]))
+    }
+
+    /// Inserts the rows, or, where one conflicts on `target`, makes the assignments `doUpdate` lists:
+    /// the same statement as ``upsert(onConflict:_:doUpdate:)``.
+    public static func insert<Key>(
+        onConflict target: KeyPath<TableColumns, TableColumn<Self, Key>>,
+        @InsertValuesBuilder<Self> _ rows: () -> InsertRows<Self>,
+        doUpdate: (inout Updates<Self>, Excluded<Self>) -> Void
+    ) -> Insert<Self> {
+        upsert(onConflict: target, rows, doUpdate: doUpdate)
+    }
+}
+
 extension Insert {
     /// Skips rows that break a uniqueness constraint: `ON CONFLICT DO NOTHING`.
     ///

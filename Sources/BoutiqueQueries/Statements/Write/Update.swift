@@ -55,33 +55,45 @@ public struct Update<Root: Table>: QueryStatement {
 public struct Updates<Root: Table> {
     var assignments: [(column: String, value: QueryFragment)] = []
 
+    /// The column as an expression, read and assigned: `$0.title = $0.title.upper()`,
+    /// `tag.uses = tag.uses + excluded.uses`. Reads see earlier assignments in the same closure, as
+    /// statements in a Swift closure would.
+    public subscript<Value: QueryRepresentable>(
+        dynamicMember keyPath: KeyPath<Root.TableColumns, TableColumn<Root, Value>>
+    ) -> SQLExpression<Value> {
+        get { SQLExpression<Value>(current(Root.columns[keyPath: keyPath])) }
+        set { assign(Root.columns[keyPath: keyPath].name, newValue.queryFragment) }
+    }
+
+    /// The column assigned any expression of its type, including a plain Swift value, which is bound
+    /// (`$0.title = "Groceries"`, `$0.title = newTitle`), and the target of `+=`, `-=` and `*=`.
+    @_disfavoredOverload
     public subscript<Value: QueryRepresentable>(
         dynamicMember keyPath: KeyPath<Root.TableColumns, TableColumn<Root, Value>>
     ) -> any QueryExpression<Value> {
-        get {
-            let column = Root.columns[keyPath: keyPath]
-            // Later assignments see earlier ones, as statements in a Swift closure would.
-            if let assigned = assignments.last(where: { $0.column == column.name }) {
-                return SQLExpression<Value>(assigned.value)
-            }
-            return SQLExpression<Value>(QueryFragment(column.quotedName))
-        }
+        get { SQLExpression<Value>(current(Root.columns[keyPath: keyPath])) }
         set { assign(Root.columns[keyPath: keyPath].name, newValue.queryFragment) }
     }
 
     /// An optional column set to a Swift value: `nil`, a literal, an enum case, or a value of the
     /// wrapped type (`$0.dueDate = nil`, `$0.priority = .high`, `$0.dueDate = date`), bound.
     ///
-    /// Reads of the column go through the expression subscript above, which is preferred; this one is
-    /// chosen only where the value is not an expression. Its getter has no Swift value to give (the
-    /// column's value lives in the database), so it reads as `nil`: compute from the column with
-    /// expressions (`$0.dueDate.coalesce(…)`), not with Swift operators on optionals.
+    /// It only assigns: the column's value lives in the database, so there is no Swift value to read.
+    /// Reads go through the expression subscript, which the compiler prefers (`$0.minutes * 2 + 5`
+    /// reads the column); the getter exists because a subscript must have one, and reads as `nil`.
     @_disfavoredOverload
     public subscript<Wrapped: QueryRepresentable>(
         dynamicMember keyPath: KeyPath<Root.TableColumns, TableColumn<Root, Wrapped?>>
     ) -> Wrapped.QueryOutput? {
+        @available(*, unavailable, message: "a column has no Swift value to read here; use it as an expression")
         get { nil }
         set { assign(Root.columns[keyPath: keyPath].name, QueryFragment(binding: Wrapped?.encode(newValue))) }
+    }
+
+    /// The column's value as the statement sees it so far: its assigned value once assigned, else the
+    /// column itself.
+    private func current<Value>(_ column: TableColumn<Root, Value>) -> QueryFragment {
+        assignments.last(where: { $0.column == column.name })?.value ?? QueryFragment(column.quotedName)
     }
 
     /// Records `column = value`; a column assigned twice keeps the last value.
