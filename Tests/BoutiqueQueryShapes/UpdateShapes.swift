@@ -41,6 +41,14 @@ public enum UpdateShapes {
         }
     }
 
+    /// An optional column set to expressions of the wrapped type.
+    public static func dueNowUnlessDue(_ id: Int, now: Date) -> Update<Reminder> {
+        Reminder.where { $0.id == id }.update {
+            $0.dueDate = $0.dueDate.coalesce(now)
+            $0.estimatedMinutes = $0.listID
+        }
+    }
+
     /// An optional column set from another optional column (an expression of its own type).
     public static func copyNotesToColor() -> Update<RemindersList> {
         RemindersList.update { $0.color = $0.color.lower() }

@@ -58,6 +58,20 @@ import Testing
         #expect(row?.listID == 2)
     }
 
+    @Test func expressionsOfTheWrappedType() async throws {
+        let db = try await openRemindersDatabase()
+        let now = Date(timeIntervalSince1970: 900)
+        let update = UpdateShapes.dueNowUnlessDue(3, now: now)
+        #expect(update.sql == #"UPDATE "reminder" SET "dueDate" = coalesce("dueDate", ?), "estimatedMinutes" = "listID" WHERE ("reminder"."id" = ?)"#)
+        try await db.write { conn in
+            try update.execute(conn)
+            try UpdateShapes.dueNowUnlessDue(1, now: now).execute(conn)
+        }
+        let rows = try await db.read { conn in try Reminder.find([1, 3]).order { $0.id }.fetchAll(conn) }
+        #expect(rows.map(\.dueDate) == [now, Date(timeIntervalSince1970: 100)])
+        #expect(rows.map(\.estimatedMinutes) == [1, 2])
+    }
+
     @Test func optionalExpressionsOfTheSameType() async throws {
         let db = try await openRemindersDatabase()
         try await db.write { conn in

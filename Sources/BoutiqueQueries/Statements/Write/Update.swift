@@ -45,7 +45,8 @@ public struct Update<Root: Table>: QueryStatement {
 /// Reminder.update {
 ///     $0.title = newTitle                 // a bound value
 ///     $0.title = $0.title.upper()         // an expression
-///     $0.priority += 1
+///     $0.views += 1
+///     $0.estimate = $0.estimate * 2 + 5   // arithmetic on the column, optional or not
 ///     $0.isDone = !$0.isDone
 ///     $0.dueDate = nil                    // NULL, in an optional column
 ///     $0.priority = .high                 // an optional column takes its wrapped type's values too
@@ -88,6 +89,17 @@ public struct Updates<Root: Table> {
         @available(*, unavailable, message: "a column has no Swift value to read here; use it as an expression")
         get { nil }
         set { assign(Root.columns[keyPath: keyPath].name, QueryFragment(binding: Wrapped?.encode(newValue))) }
+    }
+
+    /// An optional column set to an expression of the wrapped type: `$0.dueDate = $0.createdAt`,
+    /// `$0.dueDate = $0.dueDate.coalesce(now)`. It only assigns; reads use the subscripts above.
+    @_disfavoredOverload
+    public subscript<Wrapped: QueryRepresentable>(
+        dynamicMember keyPath: KeyPath<Root.TableColumns, TableColumn<Root, Wrapped?>>
+    ) -> SQLExpression<Wrapped> {
+        @available(*, unavailable, message: "read an optional column as an optional expression")
+        get { SQLExpression<Wrapped>(current(Root.columns[keyPath: keyPath])) }
+        set { assign(Root.columns[keyPath: keyPath].name, newValue.queryFragment) }
     }
 
     /// The column's value as the statement sees it so far: its assigned value once assigned, else the
