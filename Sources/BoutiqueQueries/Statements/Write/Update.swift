@@ -81,7 +81,8 @@ public struct Updates<Root: Table> {
     ///
     /// It only assigns: the column's value lives in the database, so there is no Swift value to read.
     /// Reads go through the expression subscript, which the compiler prefers (`$0.minutes * 2 + 5`
-    /// reads the column); the getter exists because a subscript must have one, and reads as `nil`.
+    /// reads the column). The getter exists because a subscript must have one; it is unavailable, so
+    /// that no read (`$0.dueDate ?? now`) can quietly bind NULL in the column's place.
     @_disfavoredOverload
     public subscript<Wrapped: QueryRepresentable>(
         dynamicMember keyPath: KeyPath<Root.TableColumns, TableColumn<Root, Wrapped?>>
