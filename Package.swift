@@ -74,7 +74,9 @@ let package = Package(
         .testTarget(
             name: "BoutiqueSQLiteTests", dependencies: ["BoutiqueSQLite", "CSQLite", "BoutiqueTestSupport"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "BoutiqueQueriesTests", dependencies: ["BoutiqueQueries", "BoutiqueSQLite", "BoutiqueTestSupport"]),
+        .testTarget(
+            name: "BoutiqueQueriesTests", dependencies: ["BoutiqueQueries", "BoutiqueSQLite", "BoutiqueTestSupport"],
+            swiftSettings: [.unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=100"])]),
         .testTarget(
             name: "BoutiqueMacrosTests",
             dependencies: ["BoutiqueMacros"],
@@ -87,6 +89,23 @@ let package = Package(
             exclude: ["Scripts"]),
         // Runs the built `boutique` executable as a child process.
         .testTarget(name: "BoutiqueCLITests", dependencies: ["boutique"]),
+        // The product description's error handling in every shape an app writes it, and a reminders
+        // app's queries, each in a module built with warnings as errors: a shape that warns ("'as' test
+        // is always true"), crashes the compiler, or has an expression that takes over 100 ms to
+        // type-check fails the build. (Swift Testing's macros do not build with warnings as errors,
+        // so the tests that run these shapes are separate modules.)
+        .target(
+            name: "BoutiqueErrorHandlingShapes", dependencies: ["BoutiqueDB"], path: "Tests/BoutiqueErrorHandlingShapes",
+            swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]),
+        .testTarget(name: "BoutiqueErrorHandlingTests", dependencies: ["BoutiqueDB", "BoutiqueErrorHandlingShapes"]),
+        .target(
+            name: "BoutiqueQueryShapes", dependencies: ["BoutiqueDB"], path: "Tests/BoutiqueQueryShapes",
+            swiftSettings: [
+                .unsafeFlags(["-warnings-as-errors", "-Xfrontend", "-warn-long-expression-type-checking=100"])
+            ]),
+        .testTarget(
+            name: "BoutiqueQueryShapesTests", dependencies: ["BoutiqueDB", "BoutiqueQueryShapes"],
+            swiftSettings: [.unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=100"])]),
         // Models and queries in a module whose declarations are main-actor isolated by default, as new
         // app projects are.
         .testTarget(

@@ -1,3 +1,5 @@
+import CSQLite
+
 /// Dispatches `boutique COMMAND …` to its command and turns failures into a message and an exit status.
 enum Tool {
     static let commands: [any Command.Type] = [
@@ -17,8 +19,16 @@ enum Tool {
         for command in commands {
             text += "  " + command.name.padding(toLength: 12, withPad: " ", startingAt: 0) + command.summary + "\n"
         }
-        text += "\nRun `boutique COMMAND --help` for a command's options."
+        text += "\nRun `boutique COMMAND --help` for a command's options, `boutique --version` for the version."
         return text
+    }
+
+    /// The tool's version, which is the library's it was built with.
+    static let version = "0.1.0"
+
+    /// What `boutique --version` prints: the tool's version and the SQLite it runs on.
+    static var versionText: String {
+        "boutique \(version) (BoutiqueDB \(version), SQLite \(String(cString: sqlite3_libversion())))"
     }
 
     /// Runs the tool; returns the process exit status (0 success, 1 failure, 2 bad usage).
@@ -27,6 +37,10 @@ enum Tool {
         guard let name = arguments.first else {
             Output.error(usage)
             return 2
+        }
+        if name == "--version" || name == "-V" {
+            Output.line(versionText)
+            return 0
         }
         if name == "--help" || name == "-h" || name == "help" {
             Output.line(usage)

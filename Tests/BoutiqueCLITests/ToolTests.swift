@@ -57,7 +57,8 @@ struct ToolTests {
         try withTemporaryDirectory { directory in
             let first = try ToolProcess.run(["demo"], in: directory)
             #expect(first.status == 0, "\(first.errorOutput)")
-            #expect(first.output.contains("migrations applied: v1_create_notes, v2_add_pinned_column"))
+            #expect(first.output.contains("migrations applied this time: v1_create_notes, v2_add_pinned_column"))
+            #expect(!first.output.contains("already applied before"))
             #expect(first.output.contains("Inserted two notes — the live query now shows"))
             #expect(first.output.contains("oat milk, lemons, coffee"))
             #expect(first.output.contains("1 note stored in all."))
@@ -67,6 +68,8 @@ struct ToolTests {
             let second = try ToolProcess.run(["demo"], in: directory)
             #expect(second.status == 0, "\(second.errorOutput)")
             #expect(second.output.contains("2 notes stored in all."))
+            #expect(second.output.contains("migrations applied this time: none new"))
+            #expect(second.output.contains("(already applied before: v1_create_notes, v2_add_pinned_column)"))
 
             let check = try ToolProcess.run(["check", "boutique-demo.db"], in: directory)
             #expect(check.status == 0)

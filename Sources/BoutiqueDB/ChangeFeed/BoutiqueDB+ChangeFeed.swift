@@ -6,7 +6,7 @@ extension BoutiqueDB {
     /// for try await transaction in db.changes(since: token) { … }   // only what commits from now on
     /// ```
     public nonisolated var currentToken: ChangeToken {
-        get async throws(BoutiqueError) { try await databaseActor.currentToken() }
+        get async throws { try await databaseActor.currentToken() }
     }
 
     /// The transactions committed after `token`, then each new one as it commits. See ``ChangeFeed``.
@@ -28,7 +28,7 @@ extension BoutiqueDB {
     /// ```swift
     /// try await db.pruneChanges(upTo: uploadedToken)
     /// ```
-    public nonisolated(nonsending) func pruneChanges(upTo token: ChangeToken) async throws(BoutiqueError) {
+    public nonisolated(nonsending) func pruneChanges(upTo token: ChangeToken) async throws {
         try await databaseActor.pruneChanges(upTo: token)
     }
 }

@@ -6,7 +6,7 @@ extension DatabaseActor {
     /// ```swift
     /// let token = try await database.currentToken()
     /// ```
-    public nonisolated(nonsending) func currentToken() async throws(BoutiqueError) -> ChangeToken {
+    public nonisolated(nonsending) func currentToken() async throws -> ChangeToken {
         do {
             return try await read { conn in
                 do throws(SQLiteError) { return try ChangeLogReader.latestToken(on: conn.connection) } catch {
@@ -36,7 +36,7 @@ extension DatabaseActor {
     /// The latest transaction's COMMIT row stays as a marker, so tokens keep growing. Readers of
     /// ``changes(since:)`` from a pruned token get ``BoutiqueError/changesPruned(requested:oldestAvailable:)``
     /// instead of a gap.
-    public nonisolated(nonsending) func pruneChanges(upTo token: ChangeToken) async throws(BoutiqueError) {
+    public nonisolated(nonsending) func pruneChanges(upTo token: ChangeToken) async throws {
         do {
             try await write { conn in
                 do throws(SQLiteError) {

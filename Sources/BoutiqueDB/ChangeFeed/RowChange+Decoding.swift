@@ -10,7 +10,7 @@ extension RowChange {
     ///
     /// Columns are matched by name, so a model may list them in another order than the table; a model
     /// column the image lacks (added to the table after the change) reads as NULL.
-    public func after<T: Table & Sendable>(as type: T.Type) throws(BoutiqueError) -> T? {
+    public func after<T: Table & Sendable>(as type: T.Type) throws -> T? {
         guard let after else { return nil }
         return try RecordRows.decode(T.self, from: after, columns: columns)
     }
@@ -21,7 +21,7 @@ extension RowChange {
     /// ```swift
     /// if change.kind == .delete, let note = try change.before(as: Note.self) { archive(note) }
     /// ```
-    public func before<T: Table & Sendable>(as type: T.Type) throws(BoutiqueError) -> T? {
+    public func before<T: Table & Sendable>(as type: T.Type) throws -> T? {
         guard let before else { return nil }
         return try RecordRows.decode(T.self, from: before, columns: columns)
     }

@@ -52,7 +52,7 @@ public final class BoutiqueDB {
         url: URL,
         migrations: BoutiqueMigrationPlan = BoutiqueMigrationPlan(),
         options: Options = .default
-    ) async throws(BoutiqueError) -> BoutiqueDB {
+    ) async throws -> BoutiqueDB {
         BoutiqueDB(databaseActor: try await DatabaseActor.open(url: url, migrations: migrations, options: options))
     }
 
@@ -98,7 +98,7 @@ public final class BoutiqueDB {
     /// let ids = try await db.appliedMigrations.map(\.id)
     /// ```
     public var appliedMigrations: [AppliedMigration] {
-        get async throws(BoutiqueError) { try await databaseActor.appliedMigrations() }
+        get async throws { try await databaseActor.appliedMigrations() }
     }
 
     /// How the database's tables differ from `expected`; reads only. See ``DatabaseActor/schemaDifferences(expected:)``.
@@ -106,7 +106,7 @@ public final class BoutiqueDB {
     /// ```swift
     /// let differences = try await db.schemaDifferences(expected: [noteSchema])
     /// ```
-    public func schemaDifferences(expected: [TableSchema]) async throws(BoutiqueError) -> [SchemaDifference] {
+    public func schemaDifferences(expected: [TableSchema]) async throws -> [SchemaDifference] {
         try await databaseActor.schemaDifferences(expected: expected)
     }
 

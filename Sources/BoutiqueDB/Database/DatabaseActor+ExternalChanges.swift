@@ -14,7 +14,7 @@ extension DatabaseActor {
     /// connection to the file is seen, and never for the writer's own commits. Readers in this process do
     /// not write, so a change means someone else wrote. Live queries poll it to notice other processes;
     /// transaction observers hear about each change too.
-    public func checkForExternalChanges() throws(BoutiqueError) -> Bool {
+    public func checkForExternalChanges() throws -> Bool {
         let connection = try requireWriter()
         do { return try noticeExternalChanges(on: connection) } catch { throw BoutiqueError(error) }
     }

@@ -70,7 +70,7 @@ public actor DatabaseActor {
         url: URL,
         migrations: BoutiqueMigrationPlan = BoutiqueMigrationPlan(),
         options: DatabaseOptions = .default
-    ) async throws(BoutiqueError) -> DatabaseActor {
+    ) async throws -> DatabaseActor {
         try migrations.validate()
         try options.validate()
         let location = try DatabaseLocation(url: url)

@@ -7,7 +7,7 @@ extension DatabaseConnection {
     /// let rows = try conn.fetchAll("SELECT id, title FROM note WHERE updatedAt > ?", [.real(cutoff)])
     /// let titles = rows.map { $0["title"] }
     /// ```
-    public func fetchAll(_ sql: String, _ arguments: [DatabaseValue] = []) throws(BoutiqueError) -> [DatabaseRow] {
+    public func fetchAll(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> [DatabaseRow] {
         do {
             let result = try connection.fetchRows(sql, arguments)
             return result.rows.map { DatabaseRow(columns: result.columns, values: $0) }
@@ -21,7 +21,7 @@ extension DatabaseConnection {
     /// ```swift
     /// let note = try conn.fetchOne("SELECT * FROM note WHERE id = ?", [.text(id)])
     /// ```
-    public func fetchOne(_ sql: String, _ arguments: [DatabaseValue] = []) throws(BoutiqueError) -> DatabaseRow? {
+    public func fetchOne(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> DatabaseRow? {
         do {
             let statement = try connection.prepare(sql)
             defer { statement.finalize() }
@@ -38,7 +38,7 @@ extension DatabaseConnection {
     /// ```swift
     /// let count = try conn.fetchValue("SELECT count(*) FROM note")   // .integer(3)
     /// ```
-    public func fetchValue(_ sql: String, _ arguments: [DatabaseValue] = []) throws(BoutiqueError) -> DatabaseValue? {
+    public func fetchValue(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> DatabaseValue? {
         do { return try connection.fetchValue(sql, arguments) } catch { throw BoutiqueError(error) }
     }
 }

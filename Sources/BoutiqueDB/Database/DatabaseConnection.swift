@@ -33,7 +33,7 @@ public struct DatabaseConnection {
     /// ```swift
     /// try conn.execute("CREATE TABLE tag(name TEXT NOT NULL); CREATE INDEX tag_name ON tag(name)")
     /// ```
-    public func execute(_ sql: String) throws(BoutiqueError) {
+    public func execute(_ sql: String) throws {
         do { try connection.execute(sql) } catch { throw BoutiqueError(error) }
     }
 
@@ -42,7 +42,7 @@ public struct DatabaseConnection {
     /// ```swift
     /// try conn.execute("UPDATE note SET title = ? WHERE id = ?", ["Groceries", .text(id)])
     /// ```
-    public func execute(_ sql: String, _ arguments: [DatabaseValue]) throws(BoutiqueError) {
+    public func execute(_ sql: String, _ arguments: [DatabaseValue]) throws {
         do { try connection.execute(sql, arguments) } catch { throw BoutiqueError(error) }
     }
 

@@ -15,6 +15,34 @@
 /// `ObservableObject` owner publishes `objectWillChange`), and its projected value (`$notes`) has
 /// the refresh ``LiveQueryState/error``. Observing stops when the owner goes away.
 ///
+/// Three ways to name the database:
+///
+/// ```swift
+/// // A global or static `db`, as above, or the app's default database (set once at launch):
+/// @LiveQuery({ Note.all.order { $0.updatedAt.desc() }.asSelect() }) var notes: [Note] = []   // BoutiqueDB.default
+///
+/// // A database the model is given: a property initializer cannot read `self`, so assign the
+/// // wrapper itself in `init`:
+/// @MainActor final class NotesModel {
+///     @LiveQuery<Note> var notes: [Note]
+///     init(db: BoutiqueDB) {
+///         _notes = LiveQuery(db, { Note.all.order { $0.updatedAt.desc() }.asSelect() })
+///     }
+/// }
+/// ```
+///
+/// In an `@Observable` class, mark the property `@ObservationIgnored`: the macro would otherwise turn
+/// it into a computed property and declare its own `_notes` beside the wrapper's ("invalid redeclaration
+/// of synthesized property"). Nothing is lost: the wrapper's state is itself observable, so views and
+/// `withObservationTracking` reading `model.notes` still see every change.
+///
+/// ```swift
+/// @MainActor @Observable final class NotesModel {
+///     @ObservationIgnored @LiveQuery<Note> var notes: [Note]
+///     init(db: BoutiqueDB) { _notes = LiveQuery(db, Note.all.order { $0.title }) }
+/// }
+/// ```
+///
 /// Why the query is an argument: an attribute cannot take a trailing closure, so the seed's
 /// `@LiveQuery(db) { … }` is written `@LiveQuery(db, { … })`, or `@LiveQuery(db, query)`. Either way
 /// the query is built once, off the main actor, when the first fetch runs: query values are not
@@ -27,6 +55,27 @@ public struct LiveQuery<Element: Sendable> {
 
     /// The query's rows, as of the latest refresh.
     public var wrappedValue: [Element] { projectedValue.value }
+
+    /// Observes the query `query` builds on ``BoutiqueDB/default``.
+    ///
+    /// ```swift
+    /// BoutiqueDB.default = db      // once, at launch (or in a test or preview)
+    ///
+    /// @LiveQuery({ Reminder.all.order { $0.title }.asSelect() }) var reminders: [Reminder] = []
+    /// ```
+    ///
+    /// Without a default the property keeps `wrappedValue` and its projected value's
+    /// ``LiveQueryState/error`` says so.
+    public init<Query: QueryStatement>(wrappedValue: [Element] = [], _ query: @escaping @Sendable () -> Query)
+    where Query.Row == Element {
+        self.init(wrappedValue: wrappedValue, database: BoutiqueDB.default?.databaseActor, query: query)
+    }
+
+    /// Observes `query` on ``BoutiqueDB/default``: `@LiveQuery(Reminder.all.order { $0.title })`.
+    public init<Query: QueryStatement>(wrappedValue: [Element] = [], _ query: @autoclosure @escaping @Sendable () -> Query)
+    where Query.Row == Element {
+        self.init(wrappedValue: wrappedValue, database: BoutiqueDB.default?.databaseActor, query: query)
+    }
 
     /// Observes the query `query` builds.
     ///
@@ -54,8 +103,12 @@ public struct LiveQuery<Element: Sendable> {
         self.init(wrappedValue: wrappedValue, database: database, query: query)
     }
 
-    private init<Query: QueryStatement>(wrappedValue: [Element], database: DatabaseActor, query: @escaping @Sendable () -> Query)
+    private init<Query: QueryStatement>(wrappedValue: [Element], database: DatabaseActor?, query: @escaping @Sendable () -> Query)
     where Query.Row == Element {
+        guard let database else {
+            projectedValue = LiveQueryState(initialValue: wrappedValue, failure: BoutiqueDB.missingDefaultError)
+            return
+        }
         let fetcher = QueryFetcher(query, limit: nil)
         let observation = QueryObservation<[Element]>(database: database) { connection, computingRegion in
             let outcome = try fetcher.fetch(on: connection, computingRegion: computingRegion)

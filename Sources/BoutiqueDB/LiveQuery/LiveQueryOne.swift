@@ -8,7 +8,16 @@
 /// ```
 ///
 /// Everything ``LiveQuery`` says holds: the query runs off the main actor, again only after commits
-/// that changed a table it reads, and an equal result is not set again.
+/// that changed a table it reads, and an equal result is not set again. It too uses
+/// ``BoutiqueDB/default`` when no database is given, is assigned in `init` when the database is a
+/// property, and needs `@ObservationIgnored` in an `@Observable` class:
+///
+/// ```swift
+/// @MainActor @Observable final class ReminderModel {
+///     @ObservationIgnored @LiveQueryOne({ Reminder.where { !$0.isDone }.order { $0.dueDate }.asSelect() })
+///     var next: Reminder?
+/// }
+/// ```
 @MainActor
 @propertyWrapper
 public struct LiveQueryOne<Element: Sendable> {
@@ -17,6 +26,27 @@ public struct LiveQueryOne<Element: Sendable> {
 
     /// The query's first row, as of the latest refresh.
     public var wrappedValue: Element? { projectedValue.value }
+
+    /// Observes the query `query` builds on ``BoutiqueDB/default``.
+    ///
+    /// ```swift
+    /// BoutiqueDB.default = db      // once, at launch (or in a test or preview)
+    ///
+    /// @LiveQueryOne({ Reminder.all.order { $0.title }.asSelect() }) var first: Reminder?
+    /// ```
+    ///
+    /// Without a default the property keeps `wrappedValue` and its projected value's
+    /// ``LiveQueryState/error`` says so.
+    public init<Query: QueryStatement>(wrappedValue: Element? = nil, _ query: @escaping @Sendable () -> Query)
+    where Query.Row == Element {
+        self.init(wrappedValue: wrappedValue, database: BoutiqueDB.default?.databaseActor, query: query)
+    }
+
+    /// Observes `query` on ``BoutiqueDB/default``: `@LiveQueryOne(Reminder.all.order { $0.title })`.
+    public init<Query: QueryStatement>(wrappedValue: Element? = nil, _ query: @autoclosure @escaping @Sendable () -> Query)
+    where Query.Row == Element {
+        self.init(wrappedValue: wrappedValue, database: BoutiqueDB.default?.databaseActor, query: query)
+    }
 
     /// Observes the first row of the query `query` builds.
     public init<Query: QueryStatement>(wrappedValue: Element? = nil, _ db: BoutiqueDB, _ query: @escaping @Sendable () -> Query)
@@ -36,8 +66,12 @@ public struct LiveQueryOne<Element: Sendable> {
         self.init(wrappedValue: wrappedValue, database: database, query: query)
     }
 
-    private init<Query: QueryStatement>(wrappedValue: Element?, database: DatabaseActor, query: @escaping @Sendable () -> Query)
+    private init<Query: QueryStatement>(wrappedValue: Element?, database: DatabaseActor?, query: @escaping @Sendable () -> Query)
     where Query.Row == Element {
+        guard let database else {
+            projectedValue = LiveQueryState(initialValue: wrappedValue, failure: BoutiqueDB.missingDefaultError)
+            return
+        }
         let fetcher = QueryFetcher(query, limit: 1)
         let observation = QueryObservation<Element?>(database: database) { connection, computingRegion in
             let outcome = try fetcher.fetch(on: connection, computingRegion: computingRegion)

@@ -22,7 +22,7 @@ public final class LiveQueryState<Value: Sendable> {
     /// `true` until the first fetch finished (successfully or not).
     public private(set) var isLoading = true
 
-    @ObservationIgnored private let observation: QueryObservation<Value>
+    @ObservationIgnored private let observation: QueryObservation<Value>?
     /// Called just before the value changes (`objectWillChange` of an enclosing `ObservableObject`).
     @ObservationIgnored var willChange: (() -> Void)?
 
@@ -38,8 +38,16 @@ public final class LiveQueryState<Value: Sendable> {
         }
     }
 
+    /// A state that never refreshes: `failure` says why (no database to observe).
+    init(initialValue: Value, failure: BoutiqueError) {
+        self.value = initialValue
+        self.error = failure
+        self.isLoading = false
+        self.observation = nil
+    }
+
     deinit {
-        observation.cancel()
+        observation?.cancel()
     }
 
     private func apply(_ result: Result<Value, BoutiqueError>) {
@@ -56,13 +64,13 @@ public final class LiveQueryState<Value: Sendable> {
 
     /// How many times the query ran, the first fetch included: commits to tables it does not read
     /// leave it unchanged.
-    public var fetchCount: Int { observation.fetchCount }
+    public var fetchCount: Int { observation?.fetchCount ?? 0 }
 
     /// The tables the query reads, once known.
-    var region: ReadRegion? { observation.region }
+    var region: ReadRegion? { observation?.region }
 
     /// Stops refreshing; the value stays as it is.
     public func stop() {
-        observation.cancel()
+        observation?.cancel()
     }
 }

@@ -13,14 +13,14 @@ extension BoutiqueDB {
     ///
     /// - Throws: ``BoutiqueError/invalidArgument(_:)`` for a file name that is a path;
     ///   ``BoutiqueError/fileSystem(path:message:)`` when the folder cannot be found or created.
-    public nonisolated static func applicationSupportURL(filename: String = "database.sqlite") throws(BoutiqueError) -> URL {
+    public nonisolated static func applicationSupportURL(filename: String = "database.sqlite") throws -> URL {
         #if canImport(Darwin)
         let base: URL
         do {
             base = try FileManager.default.url(
                 for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil, create: true)
         } catch {
-            throw .fileSystem(path: "Application Support", message: error.localizedDescription)
+            throw BoutiqueError.fileSystem(path: "Application Support", message: error.localizedDescription)
         }
         let folder = base.appendingPathComponent(StandardDirectories.current.applicationName, isDirectory: true)
         #else
@@ -37,14 +37,14 @@ extension BoutiqueDB {
     /// ```
     ///
     /// Apple platforms: the app's `Documents` folder. Linux: `$XDG_DOCUMENTS_DIR`, or `~/Documents`.
-    public nonisolated static func documentsURL(filename: String = "database.sqlite") throws(BoutiqueError) -> URL {
+    public nonisolated static func documentsURL(filename: String = "database.sqlite") throws -> URL {
         #if canImport(Darwin)
         let folder: URL
         do {
             folder = try FileManager.default.url(
                 for: .documentDirectory, in: .userDomainMask, appropriateFor: nil, create: true)
         } catch {
-            throw .fileSystem(path: "Documents", message: error.localizedDescription)
+            throw BoutiqueError.fileSystem(path: "Documents", message: error.localizedDescription)
         }
         #else
         let folder = StandardDirectories.current.linuxDocuments
@@ -69,11 +69,11 @@ extension BoutiqueDB {
     ///   entitlement) or the folder cannot be created.
     public nonisolated static func sharedContainerURL(
         groupIdentifier: String, filename: String = "database.sqlite"
-    ) throws(BoutiqueError) -> URL {
-        guard !groupIdentifier.isEmpty else { throw .invalidArgument("the App Group identifier is empty") }
+    ) throws -> URL {
+        guard !groupIdentifier.isEmpty else { throw BoutiqueError.invalidArgument("the App Group identifier is empty") }
         #if canImport(Darwin)
         guard let folder = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: groupIdentifier) else {
-            throw .fileSystem(
+            throw BoutiqueError.fileSystem(
                 path: groupIdentifier,
                 message: "no container for this App Group: is it in the app's App Groups entitlement?")
         }

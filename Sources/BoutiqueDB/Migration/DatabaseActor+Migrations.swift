@@ -6,7 +6,7 @@ extension DatabaseActor {
     /// ```swift
     /// let ids = try await database.appliedMigrations().map(\.id)   // ["v1_create_notes", "v2_add_pinned_column"]
     /// ```
-    public nonisolated(nonsending) func appliedMigrations() async throws(BoutiqueError) -> [AppliedMigration] {
+    public nonisolated(nonsending) func appliedMigrations() async throws -> [AppliedMigration] {
         do {
             return try await read { conn in
                 do throws(SQLiteError) { return try MigrationHistory.applied(conn.connection) } catch { throw BoutiqueError(error) }

@@ -9,7 +9,7 @@ extension DatabaseActor {
     ///     TableSchema("note", columns: [.init("id", type: "TEXT"), .init("title", type: "TEXT")]),
     /// ])
     /// ```
-    public nonisolated(nonsending) func schemaDifferences(expected: [TableSchema]) async throws(BoutiqueError) -> [SchemaDifference] {
+    public nonisolated(nonsending) func schemaDifferences(expected: [TableSchema]) async throws -> [SchemaDifference] {
         do {
             return try await read { conn in
                 do throws(SQLiteError) { return try SchemaInspector.differences(in: conn.connection, expected: expected) } catch {

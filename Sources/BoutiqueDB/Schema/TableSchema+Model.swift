@@ -22,7 +22,7 @@ extension BoutiqueDB {
     /// ```swift
     /// assert(try await db.schemaDifferences(models: [Note.self]).isEmpty)
     /// ```
-    public func schemaDifferences(models: [any Table.Type]) async throws(BoutiqueError) -> [SchemaDifference] {
+    public func schemaDifferences(models: [any Table.Type]) async throws -> [SchemaDifference] {
         try await schemaDifferences(expected: models.map { TableSchema(model: $0) })
     }
 }

@@ -15,6 +15,12 @@ import BoutiqueSQLite
 /// }
 /// ```
 ///
+/// The methods apps call are declared with plain `throws` and throw nothing else, so that
+/// `catch let error as BoutiqueError` is a real cast: with `throws(BoutiqueError)` the compiler calls
+/// the cast always true, and Swift 6.3's compiler crashes on that pattern followed by some calls (a `try await`
+/// on a force-unwrapped value, a rethrowing call). Row decoding, which generated code calls once per
+/// column, keeps the typed form.
+///
 /// It lives in the query layer, the lowest layer that throws it (decoding a row), and is re-exported by
 /// `BoutiqueDB`.
 ///

@@ -7,7 +7,7 @@ extension QueryStatement {
     /// let notes = try Note.all.order { $0.updatedAt.desc() }.fetchAll(connection)
     /// ```
     @inlinable
-    public func fetchAll(_ connection: Connection) throws(BoutiqueError) -> [Row] {
+    public func fetchAll(_ connection: Connection) throws -> [Row] {
         let statement = try Execution.prepare(query, on: connection)
         defer { Execution.finish(statement) }
         var rows: [Row] = []
@@ -21,7 +21,7 @@ extension QueryStatement {
 
     /// The first row the statement returns, or `nil`.
     @inlinable
-    public func fetchOne(_ connection: Connection) throws(BoutiqueError) -> Row? {
+    public func fetchOne(_ connection: Connection) throws -> Row? {
         let statement = try Execution.prepare(query, on: connection)
         defer { Execution.finish(statement) }
         guard try Execution.step(statement) else { return nil }
@@ -30,7 +30,7 @@ extension QueryStatement {
     }
 
     /// Runs the statement, discarding any rows it returns.
-    public func execute(_ connection: Connection) throws(BoutiqueError) {
+    public func execute(_ connection: Connection) throws {
         let statement = try Execution.prepare(query, on: connection)
         defer { Execution.finish(statement) }
         while try Execution.step(statement) {}
@@ -39,7 +39,7 @@ extension QueryStatement {
 
 extension Select {
     /// The number of rows the select returns.
-    public func fetchCount(_ connection: Connection) throws(BoutiqueError) -> Int {
+    public func fetchCount(_ connection: Connection) throws -> Int {
         try count().fetchOne(connection) ?? 0
     }
 }
@@ -50,10 +50,18 @@ extension Insert {
     /// Each row runs through one cached single-row statement (inside a savepoint when there are several),
     /// which is faster than one long `VALUES` list and has no limit on the number of rows.
     @inlinable
-    public func execute(_ connection: Connection) throws(BoutiqueError) {
+    public func execute(_ connection: Connection) throws {
         guard !rows.isEmpty else { return }
         let statement = try Execution.prepare(QueryFragment(statementText(rowCount: 1)), on: connection)
         defer { Execution.finish(statement) }
+        if !conflictBindings.isEmpty {
+            // An upsert's own values follow each row's.
+            let extra = conflictBindings
+            try Execution.atomically(on: connection) { () throws(BoutiqueError) in
+                for row in rows { try Execution.run(statement, values: row.values + extra) }
+            }
+            return
+        }
         if rows.count == 1 {
             try Execution.run(statement, row: rows[0])
             return

@@ -9,7 +9,7 @@ extension SQLQuery {
     ///
     /// Without bindings the text may hold several statements separated by semicolons (a migration script);
     /// with bindings it must be one statement.
-    public func execute(_ connection: Connection) throws(BoutiqueError) {
+    public func execute(_ connection: Connection) throws {
         if queryFragment.bindings.isEmpty {
             do {
                 try connection.execute(queryFragment.sql)
@@ -63,7 +63,7 @@ extension SQLQuery where Output: QueryRepresentable {
     /// let titles = try #sql("SELECT title FROM note ORDER BY title", as: String.self).fetchAll(connection)
     /// let notes = try #sql("SELECT \(Note.columns) FROM \(Note.self)", as: Note.self).fetchAll(connection)
     /// ```
-    public func fetchAll(_ connection: Connection) throws(BoutiqueError) -> [Output.QueryOutput] {
+    public func fetchAll(_ connection: Connection) throws -> [Output.QueryOutput] {
         try withStatement(connection) { statement throws(BoutiqueError) in
             var rows: [Output.QueryOutput] = []
             while try Self.step(statement) {
@@ -75,7 +75,7 @@ extension SQLQuery where Output: QueryRepresentable {
     }
 
     /// The first row, or `nil` when there is none.
-    public func fetchOne(_ connection: Connection) throws(BoutiqueError) -> Output.QueryOutput? {
+    public func fetchOne(_ connection: Connection) throws -> Output.QueryOutput? {
         try withStatement(connection) { statement throws(BoutiqueError) in
             guard try Self.step(statement) else { return nil }
             var decoder = RowDecoder(statement: statement, source: queryFragment.sql)

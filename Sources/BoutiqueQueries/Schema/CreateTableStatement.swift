@@ -35,7 +35,7 @@ public struct CreateTableStatement: Hashable, Sendable {
     }
 
     /// Runs the statement.
-    public func execute(_ connection: Connection) throws(BoutiqueError) {
+    public func execute(_ connection: Connection) throws {
         do {
             try connection.execute(sql)
         } catch {

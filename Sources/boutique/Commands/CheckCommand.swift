@@ -38,7 +38,7 @@ enum CheckCommand: Command {
             let version = try connection.fetchValue("SELECT version FROM turso_cdc_version WHERE table_name = 'turso_cdc'")
             let rows = try connection.fetchValue("SELECT count(*) FROM turso_cdc")
             let commits = try connection.fetchValue("SELECT count(*) FROM turso_cdc WHERE change_type = 2")
-            Output.line("change log:    turso_cdc \(version?.description ?? "?"), \(rows?.description ?? "0") rows, \(commits?.description ?? "0") transactions")
+            Output.line("change log:    turso_cdc \(version?.description ?? "?"), \(Plural.count(rows, "row")), \(Plural.count(commits, "transaction"))")
         } else {
             Output.line("change log:    none")
         }

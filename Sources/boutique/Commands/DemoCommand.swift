@@ -26,9 +26,14 @@ enum DemoCommand: Command {
             throw UsageError("\(path) is a directory, not a database file")
         }
 
+        let before = try appliedMigrations(in: path)
         let db = try await BoutiqueDB.open(url: url, migrations: AppMigrations.plan)
         let applied = try await db.appliedMigrations.map(\.id)
-        Output.line("Opened \(path) — migrations applied: \(applied.joined(separator: ", "))")
+        let new = applied.filter { !before.contains($0) }
+        Output.line("Opened \(path) — migrations applied this time: \(new.isEmpty ? "none new" : new.joined(separator: ", "))")
+        if !before.isEmpty {
+            Output.line("(already applied before: \(applied.filter { before.contains($0) }.joined(separator: ", ")))")
+        }
         let start = try await db.databaseActor.currentToken()
 
         let story = DemoStory(db: db)
@@ -43,5 +48,19 @@ enum DemoCommand: Command {
             }
         }
         await db.close()
+    }
+
+    /// The migrations an existing file had applied before this run; none for a new file.
+    static func appliedMigrations(in path: String) throws -> Set<String> {
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        let connection = try DatabaseFile.openForReading(path)
+        defer { connection.close() }
+        let exists = try connection.fetchValue(
+            "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'boutique_migrations'")
+        guard exists == .integer(1) else { return [] }
+        let rows = try connection.fetchRows("SELECT id FROM boutique_migrations").rows
+        return Set(rows.compactMap { row in
+            if case .text(let id)? = row.first { id } else { nil }
+        })
     }
 }

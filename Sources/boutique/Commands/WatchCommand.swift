@@ -36,11 +36,27 @@ enum WatchCommand: Command {
     static func columnNames(of sql: String, in path: String) throws -> [String] {
         let connection = try DatabaseFile.openForReading(path)
         defer { connection.close() }
-        let statement = try connection.prepare(sql)
+        let statement: Statement
+        do {
+            statement = try connection.prepare(sql)
+        } catch {
+            throw UsageError(problem(with: sql, error))
+        }
         defer { statement.finalize() }
         guard statement.isReadOnly, statement.columnCount > 0 else {
             throw UsageError("watch takes a query that reads rows (a SELECT)")
         }
         return statement.columnNames
+    }
+
+    /// What is wrong with a query SQLite would not compile, said for someone typing it on the command line.
+    static func problem(with sql: String, _ error: SQLiteError) -> String {
+        if error.code == .misuse {
+            let text = sql.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: ";")))
+            if text.isEmpty { return "the query is empty: give one SELECT statement" }
+            return "watch takes one query, but the text holds several statements: keep only the SELECT"
+                + " (run the others first with `boutique sql`)"
+        }
+        return "the query does not compile: \(error.message)"
     }
 }

@@ -5,18 +5,40 @@ extension QueryExpression where QueryValue: QueryRepresentable {
     }
 
     /// `max(x)`: NULL for no rows.
+    @_disfavoredOverload
     public func max() -> SQLExpression<QueryValue.Optionalized> {
         SQLExpression(Operators.function("max", [queryFragment]))
     }
 
     /// `min(x)`: NULL for no rows.
+    @_disfavoredOverload
     public func min() -> SQLExpression<QueryValue.Optionalized> {
         SQLExpression(Operators.function("min", [queryFragment]))
     }
 }
 
+// An optional column's aggregate is just as optional: NULL for no rows and for rows of NULLs alike, so
+// `max()` of an `Int?` column reads as `Int?`, not `Int??`.
+extension QueryExpression {
+    /// `max(x)` of an optional column: NULL for no rows or only NULLs.
+    public func max<Wrapped: QueryRepresentable>() -> SQLExpression<Wrapped?> where QueryValue == Wrapped? {
+        SQLExpression(Operators.function("max", [queryFragment]))
+    }
+
+    /// `min(x)` of an optional column: NULL for no rows or only NULLs.
+    public func min<Wrapped: QueryRepresentable>() -> SQLExpression<Wrapped?> where QueryValue == Wrapped? {
+        SQLExpression(Operators.function("min", [queryFragment]))
+    }
+
+    /// `sum(x)` of an optional column: NULL for no rows or only NULLs.
+    public func sum<Wrapped: QueryNumeric>() -> SQLExpression<Wrapped?> where QueryValue == Wrapped? {
+        SQLExpression(Operators.function("sum", [queryFragment]))
+    }
+}
+
 extension QueryExpression where QueryValue: QueryNumeric {
     /// `sum(x)`: NULL for no rows.
+    @_disfavoredOverload
     public func sum() -> SQLExpression<QueryValue.Optionalized> {
         SQLExpression(Operators.function("sum", [queryFragment]))
     }
@@ -43,7 +65,7 @@ extension QueryExpression where QueryValue: QueryText {
 public func count() -> SQLExpression<Int> { SQLExpression("count(*)") }
 
 extension QueryRepresentable {
-    /// The optional form of the representation (itself when already optional): aggregates return NULL
-    /// for an empty set.
+    /// The optional form of the representation: aggregates return NULL for an empty set. (An optional
+    /// column's aggregates have their own overloads, which read as the column's own type.)
     public typealias Optionalized = Self?
 }

@@ -1,5 +1,7 @@
 extension QueryExpression where QueryValue: QueryRepresentable {
-    /// `coalesce(x, y)`: `x` unless it is NULL, then `y`.
+    /// `coalesce(x, y)`: `x` unless it is NULL, then `y`. (A plain Swift value, which is an expression
+    /// too, takes the overload below: both bind it.)
+    @_disfavoredOverload
     public func coalesce<Wrapped: QueryRepresentable>(
         _ other: some QueryExpression<Wrapped>
     ) -> SQLExpression<Wrapped> where QueryValue == Wrapped? {

@@ -1,7 +1,12 @@
 /// Representations of text, for which the string functions are defined.
-public protocol QueryText: QueryRepresentable {}
+public protocol QueryText: QueryRepresentable {
+    /// The representation of the text's length: `Int`, or `Int?` for optional text (NULL has no length).
+    associatedtype Length: QueryRepresentable = Int
+}
 extension String: QueryText {}
-extension Optional: QueryText where Wrapped: QueryText {}
+extension Optional: QueryText where Wrapped: QueryText {
+    public typealias Length = Int?
+}
 
 extension QueryExpression where QueryValue: QueryText {
     /// `lower(x)`: ASCII letters in lower case.
@@ -10,8 +15,13 @@ extension QueryExpression where QueryValue: QueryText {
     /// `upper(x)`: ASCII letters in upper case.
     public func upper() -> SQLExpression<QueryValue> { SQLExpression(Operators.function("upper", [queryFragment])) }
 
-    /// `length(x)`: the number of characters.
-    public func length() -> SQLExpression<Int> { SQLExpression(Operators.function("length", [queryFragment])) }
+    /// `length(x)`: the number of characters; `nil` for an optional column's NULL.
+    public func length() -> SQLExpression<QueryValue.Length> { SQLExpression(Operators.function("length", [queryFragment])) }
+
+    /// `true` for the empty string: `(x = '')`. NULL is not empty (nor not empty: the test is NULL).
+    public var isEmpty: SQLExpression<Bool> {
+        SQLExpression(Operators.binary(queryFragment, "=", QueryFragment("''")))
+    }
 
     /// `trim(x)`.
     public func trim() -> SQLExpression<QueryValue> { SQLExpression(Operators.function("trim", [queryFragment])) }

@@ -114,3 +114,21 @@ extension Sequence {
         expression.in(self)
     }
 }
+
+// An optional column compared with a column of its wrapped type, as a join condition on an optional
+// foreign key reads: `$1.assigneeID == $2.id`. A NULL side matches nothing, as SQL's `=` says.
+extension QueryExpression {
+    @_disfavoredOverload
+    public static func == <Wrapped: QueryRepresentable>(
+        lhs: Self, rhs: some QueryExpression<Wrapped>
+    ) -> SQLExpression<Bool> where QueryValue == Wrapped? {
+        SQLExpression(Operators.binary(lhs.queryFragment, "=", rhs.queryFragment))
+    }
+
+    @_disfavoredOverload
+    public static func == <Wrapped: QueryRepresentable>(
+        lhs: Self, rhs: some QueryExpression<Wrapped?>
+    ) -> SQLExpression<Bool> where QueryValue == Wrapped {
+        SQLExpression(Operators.binary(lhs.queryFragment, "=", rhs.queryFragment))
+    }
+}

@@ -2,16 +2,22 @@ extension Select where Columns: TableDefinition, Output == Columns.Root {
     /// Pairs each row with the rows of `other` for which `condition` holds: `JOIN … ON …`.
     ///
     /// Filters of `other` (its `where` clauses) apply to the joined rows too; for a left join they
-    /// restrict which rows match.
+    /// restrict which rows match. Joins chain: each one adds a table, and the closures of the result
+    /// (`on`, `where`, `order`, `select`, …) receive one value per table.
     ///
     /// ```swift
-    /// Note.all.join(Tag.all) { $0.id == $1.noteID }      // Select<_, (Note, Tag)>
+    /// Reminder.all
+    ///     .join(ReminderTag.all) { $0.id == $1.reminderID }
+    ///     .join(Tag.all) { $1.tagID == $2.id }                   // Select<_, (Reminder, ReminderTag, Tag)>
+    ///     .where { reminder, _, tag in !reminder.isDone && tag.name == "home" }
     /// ```
     public func join<Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
         on condition: (Columns, Other.TableColumns) -> some QueryExpression<Bool>
     ) -> Select<(Columns, Other.TableColumns), (Output, Other)> {
-        joined(other, kind: "JOIN", filtersJoinCondition: false, on: condition) { (decoder) throws(BoutiqueError) in
+        joined(
+            other, kind: .inner, on: condition(columns, other.columns).queryFragment, columns: (columns, other.columns)
+        ) { (decoder) throws(BoutiqueError) in
             (try Output(decoder: &decoder), try Other(decoder: &decoder))
         }
     }
@@ -21,42 +27,64 @@ extension Select where Columns: TableDefinition, Output == Columns.Root {
         _ other: Select<Other.TableColumns, Other>,
         on condition: (Columns, Other.TableColumns) -> some QueryExpression<Bool>
     ) -> Select<(Columns, Other.TableColumns), (Output, Other?)> {
-        joined(other, kind: "LEFT JOIN", filtersJoinCondition: true, on: condition) { (decoder) throws(BoutiqueError) in
-            let row = try Output(decoder: &decoder)
-            let width = Other.TableColumns.allColumns.count
-            if decoder.nextColumnsAreNull(width) {
-                decoder.skip(Int32(width))
-                return (row, nil)
-            }
-            return (row, try Other(decoder: &decoder))
+        joined(
+            other, kind: .left, on: condition(columns, other.columns).queryFragment, columns: (columns, other.columns)
+        ) { (decoder) throws(BoutiqueError) in
+            (try Output(decoder: &decoder), try Other.decodeJoined(from: &decoder))
         }
     }
+}
 
-    private func joined<Other: Table, NewOutput>(
-        _ other: Select<Other.TableColumns, Other>, kind: String, filtersJoinCondition: Bool,
-        on condition: (Columns, Other.TableColumns) -> some QueryExpression<Bool>,
+/// How a joined table's rows pair with the rows before it.
+enum JoinKind {
+    case inner
+    case left
+
+    var keyword: String {
+        switch self {
+        case .inner: "JOIN"
+        case .left: "LEFT JOIN"
+        }
+    }
+}
+
+extension Select {
+    /// Adds `other` to the `FROM` clause with `condition`, whatever the tables joined so far.
+    func joined<Other: Table, NewColumns, NewOutput>(
+        _ other: Select<Other.TableColumns, Other>, kind: JoinKind, on condition: QueryFragment,
+        columns newColumns: NewColumns,
         decoder: @escaping @Sendable (inout RowDecoder) throws(BoutiqueError) -> NewOutput
-    ) -> Select<(Columns, Other.TableColumns), NewOutput> {
+    ) -> Select<NewColumns, NewOutput> {
         var clauses = self.clauses
-        var on = condition(columns, other.columns).queryFragment
-        if filtersJoinCondition {
+        var on = condition
+        switch kind {
+        case .left:
             // A left join keeps unmatched rows, so the other side's filters belong in ON, not WHERE.
             for filter in other.clauses.wheres { on = on + " AND " + filter }
-        } else {
+        case .inner:
             clauses.wheres += other.clauses.wheres
         }
-        clauses.joins.append(QueryFragment(kind + " ") + other.clauses.from + " ON " + on)
+        clauses.joins.append(QueryFragment(kind.keyword + " ") + other.clauses.from + " ON " + on)
         clauses.orderBy += other.clauses.orderBy
         if clauses.selection == nil {
             clauses.defaultSelection = [clauses.defaultSelection, other.clauses.defaultSelection].joined(separator: ", ")
         }
-        return Select<(Columns, Other.TableColumns), NewOutput>(
-            columns: (columns, other.columns), clauses: clauses, rowSource: rowSource + " ⋈ " + other.rowSource,
-            decoder: decoder)
+        return Select<NewColumns, NewOutput>(
+            columns: newColumns, clauses: clauses, rowSource: rowSource + " ⋈ " + other.rowSource, decoder: decoder)
     }
 }
 
 extension Table {
+    /// Reads the columns of a left-joined table: `nil` when they are all NULL (no row matched).
+    static func decodeJoined(from decoder: inout RowDecoder) throws(BoutiqueError) -> Self? {
+        let width = TableColumns.allColumns.count
+        if decoder.nextColumnsAreNull(width) {
+            decoder.skip(Int32(width))
+            return nil
+        }
+        return try Self(decoder: &decoder)
+    }
+
     /// Pairs each row with the rows of `other` for which `condition` holds.
     public static func join<Other: Table>(
         _ other: Select<Other.TableColumns, Other>,

@@ -8,76 +8,63 @@ extension Select {
     public func select<E: QueryExpression>(
         _ selection: (Columns) -> E
     ) -> Select<Columns, E.QueryValue.QueryOutput> where E.QueryValue: QueryRepresentable {
-        let expression = selection(columns)
-        return selecting(expression.queryFragment) { (decoder) throws(BoutiqueError) in
+        selectingOne(selection(columns))
+    }
+
+    /// Selects several expressions per row, as a tuple (as many as the query needs).
+    ///
+    /// ```swift
+    /// Note.all.select { ($0.id, $0.title, $0.updatedAt) }      // Select<_, (UUID, String, Date)>
+    /// ```
+    public func select<each E: QueryExpression>(
+        _ selection: (Columns) -> (repeat each E)
+    ) -> Select<Columns, (repeat (each E).QueryValue.QueryOutput)> where repeat (each E).QueryValue: QueryRepresentable {
+        selectingTuple(repeat each selection(columns))
+    }
+
+    /// The same clauses, reading one expression per row.
+    func selectingOne<E: QueryExpression>(
+        _ expression: E
+    ) -> Select<Columns, E.QueryValue.QueryOutput> where E.QueryValue: QueryRepresentable {
+        selecting(expression.queryFragment) { (decoder) throws(BoutiqueError) in
             try E.QueryValue.decode(from: &decoder)
         }
     }
 
-    /// Selects two expressions per row, as a tuple.
-    public func select<E1: QueryExpression, E2: QueryExpression>(
-        _ selection: (Columns) -> (E1, E2)
-    ) -> Select<Columns, (E1.QueryValue.QueryOutput, E2.QueryValue.QueryOutput)>
-    where E1.QueryValue: QueryRepresentable, E2.QueryValue: QueryRepresentable {
-        let (first, second) = selection(columns)
-        return selecting([first.queryFragment, second.queryFragment].joined(separator: ", ")) {
-            (decoder) throws(BoutiqueError) in
-            (try E1.QueryValue.decode(from: &decoder), try E2.QueryValue.decode(from: &decoder))
-        }
+    /// The same clauses, reading the expressions of a tuple per row, left to right.
+    func selectingTuple<each E: QueryExpression>(
+        _ expressions: repeat each E
+    ) -> Select<Columns, (repeat (each E).QueryValue.QueryOutput)> where repeat (each E).QueryValue: QueryRepresentable {
+        selecting(
+            Self.fragments(of: repeat each expressions).joined(separator: ", "),
+            decoder: Self.tupleDecoder(repeat (each E).QueryValue.self))
     }
 
-    /// Selects three expressions per row, as a tuple.
-    public func select<E1: QueryExpression, E2: QueryExpression, E3: QueryExpression>(
-        _ selection: (Columns) -> (E1, E2, E3)
-    ) -> Select<Columns, (E1.QueryValue.QueryOutput, E2.QueryValue.QueryOutput, E3.QueryValue.QueryOutput)>
-    where E1.QueryValue: QueryRepresentable, E2.QueryValue: QueryRepresentable, E3.QueryValue: QueryRepresentable {
-        let (first, second, third) = selection(columns)
-        return selecting([first.queryFragment, second.queryFragment, third.queryFragment].joined(separator: ", ")) {
-            (decoder) throws(BoutiqueError) in
-            (
-                try E1.QueryValue.decode(from: &decoder), try E2.QueryValue.decode(from: &decoder),
-                try E3.QueryValue.decode(from: &decoder)
-            )
-        }
+    /// Reads one column per representation, left to right, as a tuple.
+    private static func tupleDecoder<each R: QueryRepresentable>(
+        _ representations: repeat (each R).Type
+    ) -> @Sendable (inout RowDecoder) throws(BoutiqueError) -> (repeat (each R).QueryOutput) {
+        { (decoder) throws(BoutiqueError) in (repeat try decodeNext((each R).self, from: &decoder)) }
     }
 
-    /// Selects one expression per joined row.
-    public func select<A, B, E: QueryExpression>(
-        _ selection: (A, B) -> E
-    ) -> Select<Columns, E.QueryValue.QueryOutput> where Columns == (A, B), E.QueryValue: QueryRepresentable {
-        let expression = selection(columns.0, columns.1)
-        return selecting(expression.queryFragment) { (decoder) throws(BoutiqueError) in
-            try E.QueryValue.decode(from: &decoder)
-        }
+    /// The next column, read with `representation`: one element of a selected tuple.
+    private static func decodeNext<R: QueryRepresentable>(
+        _ representation: R.Type, from decoder: inout RowDecoder
+    ) throws(BoutiqueError) -> R.QueryOutput {
+        try R.decode(from: &decoder)
     }
 
-    /// Selects two expressions per joined row, as a tuple.
-    public func select<A, B, E1: QueryExpression, E2: QueryExpression>(
-        _ selection: (A, B) -> (E1, E2)
-    ) -> Select<Columns, (E1.QueryValue.QueryOutput, E2.QueryValue.QueryOutput)>
-    where Columns == (A, B), E1.QueryValue: QueryRepresentable, E2.QueryValue: QueryRepresentable {
-        let (first, second) = selection(columns.0, columns.1)
-        return selecting([first.queryFragment, second.queryFragment].joined(separator: ", ")) {
-            (decoder) throws(BoutiqueError) in
-            (try E1.QueryValue.decode(from: &decoder), try E2.QueryValue.decode(from: &decoder))
-        }
+    /// The fragments of several expressions, in order.
+    static func fragments<each E: QueryExpression>(of expressions: repeat each E) -> [QueryFragment] {
+        var fragments: [QueryFragment] = []
+        for expression in repeat each expressions { fragments.append(expression.queryFragment) }
+        return fragments
     }
 
-    /// Selects three expressions per joined row, as a tuple.
-    public func select<A, B, E1: QueryExpression, E2: QueryExpression, E3: QueryExpression>(
-        _ selection: (A, B) -> (E1, E2, E3)
-    ) -> Select<Columns, (E1.QueryValue.QueryOutput, E2.QueryValue.QueryOutput, E3.QueryValue.QueryOutput)>
-    where
-        Columns == (A, B), E1.QueryValue: QueryRepresentable, E2.QueryValue: QueryRepresentable,
-        E3.QueryValue: QueryRepresentable
-    {
-        let (first, second, third) = selection(columns.0, columns.1)
-        return selecting([first.queryFragment, second.queryFragment, third.queryFragment].joined(separator: ", ")) {
-            (decoder) throws(BoutiqueError) in
-            (
-                try E1.QueryValue.decode(from: &decoder), try E2.QueryValue.decode(from: &decoder),
-                try E3.QueryValue.decode(from: &decoder)
-            )
-        }
+    /// The `ORDER BY` terms of several orderings, in order.
+    static func orderingFragments<each O: QueryOrdering>(of terms: repeat each O) -> [QueryFragment] {
+        var fragments: [QueryFragment] = []
+        for term in repeat each terms { fragments.append(term.orderingFragment) }
+        return fragments
     }
 }

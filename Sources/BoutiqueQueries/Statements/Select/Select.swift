@@ -111,16 +111,9 @@ extension Table {
         all.order(ordering)
     }
 
-    /// The rows ordered by two keys.
-    public static func order<O1: QueryOrdering, O2: QueryOrdering>(
-        _ ordering: (TableColumns) -> (O1, O2)
-    ) -> Select<TableColumns, Self> {
-        all.order(ordering)
-    }
-
-    /// The rows ordered by three keys.
-    public static func order<O1: QueryOrdering, O2: QueryOrdering, O3: QueryOrdering>(
-        _ ordering: (TableColumns) -> (O1, O2, O3)
+    /// The rows ordered by several keys: `Note.order { ($0.isPinned.desc(), $0.title) }`.
+    public static func order<each Term: QueryOrdering>(
+        _ ordering: (TableColumns) -> (repeat each Term)
     ) -> Select<TableColumns, Self> {
         all.order(ordering)
     }
@@ -129,6 +122,13 @@ extension Table {
     public static func select<E: QueryExpression>(
         _ selection: (TableColumns) -> E
     ) -> Select<TableColumns, E.QueryValue.QueryOutput> where E.QueryValue: QueryRepresentable {
+        all.select(selection)
+    }
+
+    /// Several columns or expressions of every row, as a tuple: `Note.select { ($0.id, $0.title) }`.
+    public static func select<each E: QueryExpression>(
+        _ selection: (TableColumns) -> (repeat each E)
+    ) -> Select<TableColumns, (repeat (each E).QueryValue.QueryOutput)> where repeat (each E).QueryValue: QueryRepresentable {
         all.select(selection)
     }
 

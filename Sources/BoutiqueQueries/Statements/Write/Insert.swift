@@ -14,11 +14,14 @@ public struct Insert<Root: Table>: QueryStatement {
     public let rows: [InsertRow<Root>]
     /// What to do when a row conflicts with an existing one.
     @usableFromInline let conflict: InsertConflict
+    /// The values an `ON CONFLICT … DO UPDATE` clause binds, after each row's values.
+    @usableFromInline let conflictBindings: [DatabaseValue]
 
     @usableFromInline
-    init(rows: [InsertRow<Root>], conflict: InsertConflict = .abort) {
+    init(rows: [InsertRow<Root>], conflict: InsertConflict = .abort, conflictBindings: [DatabaseValue] = []) {
         self.rows = rows
         self.conflict = conflict
+        self.conflictBindings = conflictBindings
     }
 
     public var rowSource: String { Root.tableName }
@@ -54,8 +57,9 @@ public struct Insert<Root: Table>: QueryStatement {
         let placeholders = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
         var sql = verb + Root.quotedTableName + " (" + columns.map(SQLIdentifier.quote).joined(separator: ", ")
             + ") VALUES " + Array(repeating: placeholders, count: Swift.max(rowCount, 1)).joined(separator: ", ")
-        if case .update(let target, let updated) = conflict {
-            sql += " ON CONFLICT (" + target.map(SQLIdentifier.quote).joined(separator: ", ") + ")"
+        switch conflict {
+        case .update(let target, let updated):
+            sql += Self.conflictTarget(target)
             if updated.isEmpty {
                 sql += " DO NOTHING"
             } else {
@@ -63,13 +67,24 @@ public struct Insert<Root: Table>: QueryStatement {
                     + updated.map { SQLIdentifier.quote($0) + " = excluded." + SQLIdentifier.quote($0) }
                         .joined(separator: ", ")
             }
+        case .assign(let target, let assignments):
+            sql += Self.conflictTarget(target) + " DO UPDATE SET " + assignments
+        case .nothing(let target):
+            sql += Self.conflictTarget(target) + " DO NOTHING"
+        case .abort, .ignore, .replace:
+            break
         }
         return sql
     }
 
+    /// ` ON CONFLICT ("a", "b")`, or ` ON CONFLICT` for any constraint.
+    private static func conflictTarget(_ columns: [String]) -> String {
+        columns.isEmpty ? " ON CONFLICT" : " ON CONFLICT (" + columns.map(SQLIdentifier.quote).joined(separator: ", ") + ")"
+    }
+
     /// The whole statement with every row's values bound: what ``sql`` shows.
     public var query: QueryFragment {
-        QueryFragment(statementText(rowCount: rows.count), bindings: rows.flatMap(\.values))
+        QueryFragment(statementText(rowCount: rows.count), bindings: rows.flatMap(\.values) + conflictBindings)
     }
 
     /// Skips rows that conflict with existing ones: `INSERT OR IGNORE`.
@@ -88,6 +103,11 @@ enum InsertConflict: Hashable, Sendable {
     case replace
     /// `ON CONFLICT (target) DO UPDATE SET c = excluded.c, …`
     case update(target: [String], columns: [String])
+    /// `ON CONFLICT (target) DO UPDATE SET <assignments>`: the assignments' SQL, whose values are bound
+    /// after each row's (``Insert/conflictBindings``), so that the text does not depend on them.
+    case assign(target: [String], assignments: String)
+    /// `ON CONFLICT (target) DO NOTHING`; an empty target stands for any uniqueness constraint.
+    case nothing(target: [String])
 }
 
 extension Table {
@@ -112,3 +132,6 @@ extension PrimaryKeyedTable {
         return Insert(rows: rows().rows, conflict: .update(target: [key], columns: updated))
     }
 }
+
+/// An insert can be built on one actor and run on another when its rows can.
+extension Insert: Sendable where Root: Sendable {}

@@ -126,3 +126,5 @@ extension InsertValuesBuilder where Root: PrimaryKeyedTable {
         .gathering(drafts.map { buildExpression($0) })
     }
 }
+
+extension InsertRow: Sendable where Root: Sendable {}

@@ -19,9 +19,13 @@ public struct Update<Root: Table>: QueryStatement {
 
     public var query: QueryFragment {
         var query = QueryFragment("UPDATE " + Root.quotedTableName + " SET ")
-        query.append(assignments.map { QueryFragment(SQLIdentifier.quote($0.column) + " = ") + $0.value }
-            .joined(separator: ", "))
+        query.append(Self.setList(assignments))
         return query + SelectClauses.whereClause(wheres)
+    }
+
+    /// `"a" = …, "b" = …`: the assignments of a `SET` clause.
+    static func setList(_ assignments: [(column: String, value: QueryFragment)]) -> QueryFragment {
+        assignments.map { QueryFragment(SQLIdentifier.quote($0.column) + " = ") + $0.value }.joined(separator: ", ")
     }
 
     /// Updates only the rows for which `predicate` holds; several `where` calls are ANDed.
@@ -41,33 +45,76 @@ public struct Update<Root: Table>: QueryStatement {
 /// Reminder.update {
 ///     $0.title = newTitle                 // a bound value
 ///     $0.title = $0.title.upper()         // an expression
-///     $0.priority += 1
+///     $0.views += 1
+///     $0.estimate = $0.estimate * 2 + 5   // arithmetic on the column, optional or not
 ///     $0.isDone = !$0.isDone
-///     $0.dueDate = Date?.none             // NULL
+///     $0.dueDate = nil                    // NULL, in an optional column
+///     $0.priority = .high                 // an optional column takes its wrapped type's values too
 /// }
 /// ```
 @dynamicMemberLookup
 public struct Updates<Root: Table> {
     var assignments: [(column: String, value: QueryFragment)] = []
 
+    /// The column as an expression, read and assigned: `$0.title = $0.title.upper()`,
+    /// `tag.uses = tag.uses + excluded.uses`. Reads see earlier assignments in the same closure, as
+    /// statements in a Swift closure would.
+    public subscript<Value: QueryRepresentable>(
+        dynamicMember keyPath: KeyPath<Root.TableColumns, TableColumn<Root, Value>>
+    ) -> SQLExpression<Value> {
+        get { SQLExpression<Value>(current(Root.columns[keyPath: keyPath])) }
+        set { assign(Root.columns[keyPath: keyPath].name, newValue.queryFragment) }
+    }
+
+    /// The column assigned any expression of its type, including a plain Swift value, which is bound
+    /// (`$0.title = "Groceries"`, `$0.title = newTitle`), and the target of `+=`, `-=` and `*=`.
+    @_disfavoredOverload
     public subscript<Value: QueryRepresentable>(
         dynamicMember keyPath: KeyPath<Root.TableColumns, TableColumn<Root, Value>>
     ) -> any QueryExpression<Value> {
-        get {
-            let column = Root.columns[keyPath: keyPath]
-            // Later assignments see earlier ones, as statements in a Swift closure would.
-            if let assigned = assignments.last(where: { $0.column == column.name }) {
-                return SQLExpression<Value>(assigned.value)
-            }
-            return SQLExpression<Value>(QueryFragment(column.quotedName))
-        }
-        set {
-            let name = Root.columns[keyPath: keyPath].name
-            if let index = assignments.firstIndex(where: { $0.column == name }) {
-                assignments[index].value = newValue.queryFragment
-            } else {
-                assignments.append((name, newValue.queryFragment))
-            }
+        get { SQLExpression<Value>(current(Root.columns[keyPath: keyPath])) }
+        set { assign(Root.columns[keyPath: keyPath].name, newValue.queryFragment) }
+    }
+
+    /// An optional column set to a Swift value: `nil`, a literal, an enum case, or a value of the
+    /// wrapped type (`$0.dueDate = nil`, `$0.priority = .high`, `$0.dueDate = date`), bound.
+    ///
+    /// It only assigns: the column's value lives in the database, so there is no Swift value to read.
+    /// Reads go through the expression subscript, which the compiler prefers (`$0.minutes * 2 + 5`
+    /// reads the column). The getter exists because a subscript must have one; it is unavailable, so
+    /// that no read (`$0.dueDate ?? now`) can quietly bind NULL in the column's place.
+    @_disfavoredOverload
+    public subscript<Wrapped: QueryRepresentable>(
+        dynamicMember keyPath: KeyPath<Root.TableColumns, TableColumn<Root, Wrapped?>>
+    ) -> Wrapped.QueryOutput? {
+        @available(*, unavailable, message: "a column has no Swift value to read here; use it as an expression")
+        get { nil }
+        set { assign(Root.columns[keyPath: keyPath].name, QueryFragment(binding: Wrapped?.encode(newValue))) }
+    }
+
+    /// An optional column set to an expression of the wrapped type: `$0.dueDate = $0.createdAt`,
+    /// `$0.dueDate = $0.dueDate.coalesce(now)`. It only assigns; reads use the subscripts above.
+    @_disfavoredOverload
+    public subscript<Wrapped: QueryRepresentable>(
+        dynamicMember keyPath: KeyPath<Root.TableColumns, TableColumn<Root, Wrapped?>>
+    ) -> SQLExpression<Wrapped> {
+        @available(*, unavailable, message: "read an optional column as an optional expression")
+        get { SQLExpression<Wrapped>(current(Root.columns[keyPath: keyPath])) }
+        set { assign(Root.columns[keyPath: keyPath].name, newValue.queryFragment) }
+    }
+
+    /// The column's value as the statement sees it so far: its assigned value once assigned, else the
+    /// column itself.
+    private func current<Value>(_ column: TableColumn<Root, Value>) -> QueryFragment {
+        assignments.last(where: { $0.column == column.name })?.value ?? QueryFragment(column.quotedName)
+    }
+
+    /// Records `column = value`; a column assigned twice keeps the last value.
+    mutating func assign(_ column: String, _ value: QueryFragment) {
+        if let index = assignments.firstIndex(where: { $0.column == column }) {
+            assignments[index].value = value
+        } else {
+            assignments.append((column, value))
         }
     }
 }
@@ -85,6 +132,12 @@ public prefix func ! (expression: any QueryExpression<Bool>) -> SQLExpression<Bo
 
 public func += <Value: QueryNumeric>(lhs: inout any QueryExpression<Value>, rhs: Value.QueryOutput) {
     lhs = SQLExpression<Value>(Operators.binary(lhs.queryFragment, "+", Value.bound(rhs)))
+}
+
+/// `x = (x + y)` with another expression, as an upsert's `tag.uses += excluded.uses`.
+@_disfavoredOverload
+public func += <Value: QueryNumeric>(lhs: inout any QueryExpression<Value>, rhs: some QueryExpression<Value>) {
+    lhs = SQLExpression<Value>(Operators.binary(lhs.queryFragment, "+", rhs.queryFragment))
 }
 
 @_disfavoredOverload
@@ -133,3 +186,6 @@ extension Select where Columns: TableDefinition, Output == Columns.Root {
         return Update(assignments: updates.assignments, wheres: clauses.wheres)
     }
 }
+
+/// An update holds only SQL text and bound values, so it can be built on one actor and run on another.
+extension Update: Sendable {}

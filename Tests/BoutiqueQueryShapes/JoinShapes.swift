@@ -1,0 +1,66 @@
+import BoutiqueDB
+import Foundation
+
+/// Joins of three to five tables, inner and left, whose closures receive every table.
+public enum JoinShapes {
+    /// Each reminder with each of its tags.
+    public static func remindersWithTags() -> Select<
+        (Reminder.TableColumns, ReminderTag.TableColumns, Tag.TableColumns), (String, String)
+    > {
+        Reminder.all
+            .join(ReminderTag.all) { $0.id == $1.reminderID }
+            .join(Tag.all) { $1.tagID == $2.id }
+            .where { reminder, _, tag in !reminder.isDone || tag.name == "home" }
+            .order { ($0.title, $2.name.desc()) }
+            .select { ($0.title, $2.name) }
+    }
+
+    /// The whole rows of a three-table join.
+    public static func taggedReminders(named name: String) -> Select<
+        (Reminder.TableColumns, ReminderTag.TableColumns, Tag.TableColumns), (Reminder, ReminderTag, Tag)
+    > {
+        Reminder.join(ReminderTag.all) { $0.id == $1.reminderID }
+            .join(Tag.where { $0.name == name }) { $1.tagID == $2.id }
+            .order { reminder, _, _ in reminder.id }
+    }
+
+    public typealias FiveTables = (
+        RemindersList.TableColumns, Reminder.TableColumns, ReminderTag.TableColumns, Tag.TableColumns,
+        Member.TableColumns
+    )
+
+    /// Five tables, inner joins, eight selected values and four ordering keys.
+    public static func everything() -> Select<FiveTables, (String, String, String, String, Int, Priority?, Date?, Bool)> {
+        RemindersList.all
+            .join(Reminder.all) { $0.id == $1.listID }
+            .join(ReminderTag.all) { $1.id == $2.reminderID }
+            .join(Tag.all) { $2.tagID == $3.id }
+            .join(Member.all) { $1.assigneeID == $4.id }
+            .where { list, reminder, _, tag, member in
+                list.title != "Empty" && !reminder.isDone && tag.uses > 0 && member.name.length() > 0
+            }
+            .order { ($0.title, $4.name.desc(), $3.name, $1.id) }
+            .select { ($0.title, $1.title, $3.name, $4.name, $2.id, $1.priority, $1.dueDate, $1.isDone) }
+    }
+
+    /// Five tables, left joins: every list, with `nil` where nothing matches.
+    public static func everyList() -> Select<FiveTables, (RemindersList, Reminder?, ReminderTag?, Tag?, Member?)> {
+        RemindersList.all
+            .leftJoin(Reminder.all) { $0.id == $1.listID }
+            .leftJoin(ReminderTag.all) { $1.id == $2.reminderID }
+            .leftJoin(Tag.all) { $2.tagID == $3.id }
+            .leftJoin(Member.all) { $1.assigneeID == $4.id }
+            .order { ($0.id, $1.id, $3.id, $4.id) }
+    }
+
+    /// A left join counted per list, grouped and filtered over the joined rows.
+    public static func reminderCounts() -> Select<(RemindersList.TableColumns, Reminder.TableColumns, Member.TableColumns), (String, Int, Int)> {
+        RemindersList.all
+            .leftJoin(Reminder.all) { $0.id == $1.listID }
+            .leftJoin(Member.all) { $1.assigneeID == $2.id }
+            .group { list, _, _ in list.id }
+            .having { _, reminder, _ in reminder.id.count() < 3 }
+            .order { list, _, _ in list.title }
+            .select { ($0.title, $1.id.count(), $2.id.count()) }
+    }
+}
