@@ -67,6 +67,8 @@ let package = Package(
         .executableTarget(name: "BoutiqueTestWorker", dependencies: ["BoutiqueDB", "BoutiqueReplayWorkload"]),
         // The seeded random generator the fuzz, record and reliability tests share.
         .target(name: "BoutiqueTestSupport", path: "Tests/BoutiqueTestSupport"),
+        // A SQLite VFS that fails chosen I/O calls, for the fault-injection tests.
+        .target(name: "CFaultInjection", dependencies: ["CSQLite"], path: "Tests/CFaultInjection"),
         // The change-log workload the replay tests and their child processes run.
         .target(
             name: "BoutiqueReplayWorkload", dependencies: ["BoutiqueDB", "BoutiqueTestSupport"],
@@ -85,7 +87,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BoutiqueDBTests",
-            dependencies: ["BoutiqueDB", "BoutiqueTestWorker", "BoutiqueTestSupport", "BoutiqueReplayWorkload", "CSQLite"],
+            dependencies: ["BoutiqueDB", "BoutiqueTestWorker", "BoutiqueTestSupport", "BoutiqueReplayWorkload", "CSQLite", "CFaultInjection"],
             exclude: ["Scripts"]),
         // Runs the built `boutique` executable as a child process.
         .testTarget(name: "BoutiqueCLITests", dependencies: ["boutique"]),

@@ -1,6 +1,5 @@
 @testable import BoutiqueDB
 import BoutiqueSQLite
-import CSQLite
 import BoutiqueReplayWorkload
 import BoutiqueTestSupport
 import Foundation
@@ -62,7 +61,7 @@ struct ChangeLogReplayTests {
         }
 
         // Copies taken at a token: one at the start, one at a random point.
-        var copies: [(token: Int64, url: URL)] = [try await copy(database, to: folder.file("start.db"))]
+        var copies: [(token: Int64, url: URL)] = [try await ChangeLogCopy.take(database, to: folder.file("start.db"))]
         let count = Self.transactionsPerSeed
         let copyAt = workload.random.int(in: 1...(count - 1))
         let reopenAt = count / 2
@@ -72,7 +71,7 @@ struct ChangeLogReplayTests {
         var trace = Trace()
         while index < count {
             if index == copyAt {
-                copies.append(try await copy(database, to: folder.file("middle.db")))
+                copies.append(try await ChangeLogCopy.take(database, to: folder.file("middle.db")))
             }
             if index == reopenAt {
                 await database.close()
@@ -191,24 +190,5 @@ struct ChangeLogReplayTests {
             if error.code == .busy, !last { return nil }
             throw error
         }
-    }
-
-    /// A copy of the database as one read sees it, with the token of that read: SQLite's online backup
-    /// copies the pages inside the read's snapshot, so the copy and the token agree exactly.
-    private func copy(_ database: DatabaseActor, to destination: URL) async throws -> (token: Int64, url: URL) {
-        let token = try await database.read { conn in
-            let token = try ChangeLogReader.latestToken(on: conn.connection).changeID
-            let target = try Connection(path: destination.path)
-            defer { target.close() }
-            let backup = sqlite3_backup_init(try target.requireHandle(), "main", try conn.connection.requireHandle(), "main")
-            guard let backup else { throw ChangeLogReplayer.Failure(description: "the backup did not start") }
-            let stepped = sqlite3_backup_step(backup, -1)
-            let finished = sqlite3_backup_finish(backup)
-            guard stepped == SQLITE_DONE, finished == SQLITE_OK else {
-                throw ChangeLogReplayer.Failure(description: "the backup failed: \(stepped) \(finished)")
-            }
-            return token
-        }
-        return (token, destination)
     }
 }
