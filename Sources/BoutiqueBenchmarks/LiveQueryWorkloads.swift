@@ -1,6 +1,5 @@
 import BoutiqueDB
 import Foundation
-import Synchronization
 
 /// How fast a commit reaches a live query, in this process and from another one, and what commits to
 /// other tables cost.
@@ -152,7 +151,7 @@ struct Stamp: Sendable {
 
 /// The latest value a consumer saw and when; the measuring loop waits on it.
 final class LatestValue: Sendable {
-    private let state = Mutex<(value: Int64, at: Double, waiter: (Int64, CheckedContinuation<Double, Never>)?)>((0, 0, nil))
+    private let state = Lock<(value: Int64, at: Double, waiter: (Int64, CheckedContinuation<Double, Never>)?)>((0, 0, nil))
 
     func record(_ value: Int64, at time: Double) {
         let resume = state.withLock { state -> (CheckedContinuation<Double, Never>, Double)? in
@@ -180,7 +179,7 @@ final class LatestValue: Sendable {
 
 /// Latencies gathered by a consumer task.
 final class LatencyLog: Sendable {
-    private let state = Mutex<[Double]>([])
+    private let state = Lock<[Double]>([])
     func add(_ latency: Double) { state.withLock { $0.append(latency) } }
     var samples: [Double] { state.withLock { $0 } }
     var count: Int { state.withLock { $0.count } }

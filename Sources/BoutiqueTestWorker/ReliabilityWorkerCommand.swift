@@ -1,6 +1,5 @@
 import BoutiqueDB
 import Foundation
-import Synchronization
 
 /// Worker commands for the reliability tests: a writer to kill at random moments, and one of several
 /// processes loading one file while a live query watches it.
@@ -129,7 +128,7 @@ enum ReliabilityWorkerCommand {
 
 /// The last count a live query delivered.
 private final class LatestCount: Sendable {
-    private let count = Mutex(-1)
+    private let count = Lock(-1)
     var value: Int { count.withLock { $0 } }
     func set(_ value: Int) { count.withLock { $0 = value } }
 }

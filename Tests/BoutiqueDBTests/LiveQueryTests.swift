@@ -70,7 +70,7 @@ final class ObservedNoteListModel {
         let db = try await open()
         try await insertNote(db, "Same")
         let titles = db.observe(Note.all.select { $0.title })
-        let received = Mutex<[[String]]>([])
+        let received = Lock<[[String]]>([])
         let consumer = Task {
             for try await value in titles { received.withLock { $0.append(value) } }
         }

@@ -7,7 +7,7 @@ import Testing
 @Suite struct TransactionObserverTests {
     /// Records what it hears and writes a log row just before each commit, as change capture will.
     final class Recorder: WriteTransactionObserver, Sendable {
-        let events = Mutex<[String]>([])
+        let events = Lock<[String]>([])
         let failCommit = Atomic<Bool>(false)
 
         struct Refused: Error, Equatable {}

@@ -1,5 +1,5 @@
+import BoutiqueSQLite
 import Foundation
-import Synchronization
 import Testing
 
 /// The Turso engine (`pyturso`) as a test oracle: runs the Python scripts in `Scripts/`.
@@ -41,8 +41,8 @@ enum TursoOracle {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        let finished = Mutex<CheckedContinuation<Int32, Never>?>(nil)
-        let status = Mutex<Int32?>(nil)
+        let finished = Lock<CheckedContinuation<Int32, Never>?>(nil)
+        let status = Lock<Int32?>(nil)
         process.terminationHandler = { process in
             let code = process.terminationStatus
             let waiter = finished.withLock { waiter -> CheckedContinuation<Int32, Never>? in

@@ -1,6 +1,5 @@
 import CSQLite
 import Foundation
-import Synchronization
 import Testing
 
 @testable import BoutiqueSQLite
@@ -38,8 +37,8 @@ extension Connection {
 
 /// A value that several threads read and write.
 final class LockedBox<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
-    init(_ value: Value) { storage = Mutex(value) }
+    private let storage: Lock<Value>
+    init(_ value: Value) { storage = Lock(value) }
     var value: Value { storage.withLock { $0 } }
     func update(_ body: (inout Value) -> Void) { storage.withLock { body(&$0) } }
 }

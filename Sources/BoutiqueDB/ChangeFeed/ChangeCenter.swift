@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A database's change announcements: the notifier every commit goes through and, for a file shared
 /// with other processes, the monitor that notices their commits.
@@ -19,7 +18,7 @@ final class ChangeCenter: Sendable {
         var isStopped = false
     }
 
-    private let monitor = Mutex(MonitorState())
+    private let monitor = Lock(MonitorState())
 
     init() {}
 

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Tells live queries and change-feed readers about every commit, in this process or another one.
 ///
@@ -24,7 +23,7 @@ final class ChangeNotifier: Sendable {
         var publishedCount = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     init() {}
 

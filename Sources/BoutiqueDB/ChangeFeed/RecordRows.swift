@@ -1,5 +1,4 @@
 import BoutiqueSQLite
-import Synchronization
 
 /// Decodes values from a record into a model, through the model's own decoding code.
 ///
@@ -12,7 +11,7 @@ import Synchronization
 /// does from a table.
 enum RecordRows {
     /// The connection, used under its lock by one decode at a time.
-    private static let connection = Mutex<Connection?>(nil)
+    private static let connection = Lock<Connection?>(nil)
 
     static func decode<T: Table & Sendable>(_ type: T.Type, from values: [DatabaseValue], columns: [String]?) throws(BoutiqueError) -> T {
         let ordered = arrange(values, for: T.schema.map(\.name), columns: columns)

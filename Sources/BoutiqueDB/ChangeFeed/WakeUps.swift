@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Wakes a change-feed reader when a commit is announced; unsubscribes when the reader goes away.
 ///
@@ -14,9 +13,9 @@ final class WakeUps: Sendable {
         var waiter: CheckedContinuation<Bool, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let center: ChangeCenter
-    private let subscription = Mutex<UInt64?>(nil)
+    private let subscription = Lock<UInt64?>(nil)
 
     init(center: ChangeCenter) {
         self.center = center

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The stores ``BoutiqueDB/inMemoryURL()`` handed out in this process, and how many opened databases
 /// use each, so that the last one to close removes the files.
@@ -16,7 +15,7 @@ import Synchronization
 /// does, so temporary stores behave exactly like files on disk. On Linux they live in `/dev/shm`, which
 /// is memory; elsewhere in the temporary directory, with durability turned off.
 enum TemporaryStores {
-    private static let openCounts = Mutex<[String: Int]>([:])
+    private static let openCounts = Lock<[String: Int]>([:])
 
     /// A fresh, never-used temporary store URL.
     static func makeURL() -> URL {

@@ -1,5 +1,4 @@
 import BoutiqueSQLite
-import Synchronization
 
 /// Runs one observed query and tells whether its result changed since the last run.
 ///
@@ -36,7 +35,7 @@ final class QueryFetcher<Query: QueryStatement>: @unchecked Sendable where Query
         var hasFetched = false
     }
 
-    private let lock = Mutex(())
+    private let lock = Lock(())
     private let makeQuery: @Sendable () -> Query
     private var state = State()
     /// The most rows read (1 for a query observed for its first row).

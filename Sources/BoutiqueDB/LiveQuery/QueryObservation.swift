@@ -1,5 +1,4 @@
 import BoutiqueSQLite
-import Synchronization
 
 /// Keeps one query's result current: fetches it once, then again after each commit that touched a
 /// table it reads, and hands every new result to `deliver`.
@@ -39,7 +38,7 @@ final class QueryObservation<Value: Sendable>: Sendable {
         var task: Task<Void, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let database: DatabaseActor
     private let fetch: Fetch
 

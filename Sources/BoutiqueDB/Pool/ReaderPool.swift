@@ -29,7 +29,7 @@ final class ReaderPool: Sendable {
         var drainWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     /// The readers lent out. Changed only under `state`'s lock (so it agrees with the state there);
     /// an atomic so that ``hasReadsInProgress`` can read it without the lock.
     private let lent = Atomic<Int>(0)

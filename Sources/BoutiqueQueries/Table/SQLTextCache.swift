@@ -1,4 +1,3 @@
-import Synchronization
 
 /// SQL text that depends only on a table's type, built once and kept: its column list, and its inserts
 /// by conflict clause and number of rows.
@@ -22,7 +21,7 @@ final class SQLTextCache: Sendable {
     static let shared = SQLTextCache()
     private static let capacity = 1024
 
-    private let texts = Mutex<[Key: String]>([:])
+    private let texts = Lock<[Key: String]>([:])
 
     /// The cached text for `key`, or the one `make` builds, which is kept.
     func text(for key: Key, orMake make: () -> String) -> String {

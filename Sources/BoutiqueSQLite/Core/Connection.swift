@@ -1,5 +1,4 @@
 import CSQLite
-import Synchronization
 
 /// One SQLite database connection.
 ///
@@ -138,9 +137,9 @@ public final class Connection {
 /// reach a connection that has been closed.
 public final class InterruptHandle: Sendable {
     // The pointer is only read or cleared under the mutex; sqlite3_interrupt is thread-safe.
-    private let db: Mutex<UnsafeSendableHandle?>
+    private let db: Lock<UnsafeSendableHandle?>
 
-    init(_ db: OpaquePointer) { self.db = Mutex(UnsafeSendableHandle(pointer: db)) }
+    init(_ db: OpaquePointer) { self.db = Lock(UnsafeSendableHandle(pointer: db)) }
 
     /// Interrupts the running statement, if any.
     public func interrupt() {

@@ -1,3 +1,4 @@
+import BoutiqueSQLite
 import Foundation
 import Synchronization
 
@@ -35,9 +36,9 @@ final class Latch: Sendable {
 
 /// A value set from one thread and read from another.
 final class Box<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
+    private let storage: Lock<Value>
 
-    init(_ value: Value) { storage = Mutex(value) }
+    init(_ value: Value) { storage = Lock(value) }
 
     var value: Value {
         get { storage.withLock { $0 } }

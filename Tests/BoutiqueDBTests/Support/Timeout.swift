@@ -1,5 +1,5 @@
+import BoutiqueSQLite
 import Foundation
-import Synchronization
 
 struct TimedOut: Error, CustomStringConvertible {
     let seconds: Double
@@ -28,7 +28,7 @@ func withTimeout<T: Sendable>(
 
 /// Resumes a continuation with whichever result arrives first.
 private final class FirstOutcome<T: Sendable>: Sendable {
-    private let continuation = Mutex<CheckedContinuation<T, any Error>?>(nil)
+    private let continuation = Lock<CheckedContinuation<T, any Error>?>(nil)
 
     func set(_ continuation: CheckedContinuation<T, any Error>) {
         self.continuation.withLock { $0 = continuation }
