@@ -114,10 +114,11 @@ final class TableLayout: Sendable {
     /// contains REAL, FLOA or DOUB.
     static func hasRealAffinity(_ declaredType: String) -> Bool {
         let type = declaredType.uppercased()
-        if type.contains("INT") || type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") || type.contains("BLOB") {
-            return false
-        }
-        return type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB")
+        // Two lists rather than one chain of `||`, which took the type checker over 100 ms.
+        let notReal: [String] = ["INT", "CHAR", "CLOB", "TEXT", "BLOB"]
+        let real: [String] = ["REAL", "FLOA", "DOUB"]
+        if notReal.contains(where: { type.contains($0) }) { return false }
+        return real.contains(where: { type.contains($0) })
     }
 
     /// The value that identifies a row of a `WITHOUT ROWID` table in the log's `id` column: the key's

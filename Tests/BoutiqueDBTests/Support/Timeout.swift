@@ -6,13 +6,19 @@ struct TimedOut: Error, CustomStringConvertible {
     var description: String { "timed out after \(seconds) s" }
 }
 
-/// Runs `operation` and fails with ``TimedOut`` if it has not finished after `seconds`.
+/// How much longer than usual the deadlines are: `BOUTIQUE_TEST_TIMEOUT_SCALE`, for runs under a
+/// sanitizer, which slows everything several times over.
+let timeoutScale = ProcessInfo.processInfo.environment["BOUTIQUE_TEST_TIMEOUT_SCALE"].flatMap(Double.init) ?? 1
+
+/// Runs `operation` and fails with ``TimedOut`` if it has not finished after `seconds` (times
+/// ``timeoutScale``).
 ///
 /// Unlike a task group this returns at the deadline even when the operation is stuck (a deadlock is
 /// what some tests guard against); the stuck task is left behind.
 func withTimeout<T: Sendable>(
     _ seconds: Double, _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
+    let seconds = seconds * timeoutScale
     let outcome = FirstOutcome<T>()
     return try await withCheckedThrowingContinuation { continuation in
         outcome.set(continuation)
