@@ -1,0 +1,57 @@
+/// Makes a synced table's row show what its merge state says, with statements whose identifiers all
+/// come from the local schema (``SyncedTable``) and whose values are all bound.
+struct RowProjector {
+    let sql: SQLRunner
+
+    /// Brings the row of `key` in line with `state` after a merge had `effect`.
+    ///
+    /// - Returns: whether the table changed.
+    @discardableResult
+    func project(_ state: RowRegister, key: DatabaseValue, table: SyncedTable, effect: MergeRule.Effect) throws -> Bool {
+        switch (effect.wasVisible, effect.isVisible) {
+        case (false, true):
+            try write(state, key: key, table: table)
+            return true
+        case (true, false):
+            try delete(key: key, table: table)
+            return true
+        case (true, true):
+            var columns: [(String, DatabaseValue)] = []
+            for name in effect.changedColumns.sorted() {
+                guard let cell = state.cells[name], state.isCurrent(cell), let position = table.position(of: name),
+                    position != table.keyPosition
+                else { continue }
+                columns.append((table.storedColumns[position], cell.value))
+            }
+            guard !columns.isEmpty else { return false }
+            let assignments = columns.map { SQLIdentifier.quote($0.0) + " = ?" }.joined(separator: ", ")
+            try sql.run(
+                "UPDATE \(SQLIdentifier.quote(table.name)) SET \(assignments) WHERE \(SQLIdentifier.quote(table.keyColumn)) = ?",
+                columns.map(\.1) + [key])
+            return true
+        case (false, false):
+            return false
+        }
+    }
+
+    /// Writes the row as the state shows it: inserted, or replaced when a row with the key is there.
+    func write(_ state: RowRegister, key: DatabaseValue, table: SyncedTable) throws {
+        var names = [table.keyColumn]
+        var values = [key]
+        for (name, cell) in state.cells.sorted(by: { $0.key < $1.key }) where state.isCurrent(cell) {
+            guard let position = table.position(of: name), position != table.keyPosition else { continue }
+            names.append(table.storedColumns[position])
+            values.append(cell.value)
+        }
+        let quoted = names.map(SQLIdentifier.quote)
+        let updates = quoted.dropFirst().map { "\($0) = excluded.\($0)" }
+        let conflict = updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + updates.joined(separator: ", ")
+        try sql.run(
+            "INSERT INTO \(SQLIdentifier.quote(table.name))(\(quoted.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", "))) ON CONFLICT(\(quoted[0])) \(conflict)",
+            values)
+    }
+
+    func delete(key: DatabaseValue, table: SyncedTable) throws {
+        try sql.run("DELETE FROM \(SQLIdentifier.quote(table.name)) WHERE \(SQLIdentifier.quote(table.keyColumn)) = ?", [key])
+    }
+}

@@ -1,0 +1,88 @@
+/// The merge rule every device and the server apply: per column, the last writer wins by
+/// (stamp, replica); a row's existence is a register too (a delete kills the row, an update never
+/// brings it back, a later insert does).
+///
+/// ```swift
+/// var state = RowRegister()
+/// let effect = MergeRule.apply(change, to: &state)
+/// if effect.changedColumns.contains("title") { … }
+/// ```
+///
+/// The rule is a join: merging states commutes, repeats harmlessly and can be grouped in any way, so
+/// changes may arrive in any order, more than once, and every replica still ends with the same rows.
+public enum MergeRule {
+    /// What applying a change did to a row's state.
+    public struct Effect: Hashable, Sendable {
+        /// Whether the row was visible before and after.
+        public var wasVisible: Bool
+        public var isVisible: Bool
+        /// The columns whose winning value changed.
+        public var changedColumns: Set<String>
+
+        public init(wasVisible: Bool, isVisible: Bool, changedColumns: Set<String>) {
+            self.wasVisible = wasVisible
+            self.isVisible = isVisible
+            self.changedColumns = changedColumns
+        }
+
+        /// Whether anything the row shows may have changed.
+        public var changesRow: Bool { wasVisible != isVisible || !changedColumns.isEmpty }
+    }
+
+    /// The join of two states.
+    public static func merge(_ a: RowRegister, _ b: RowRegister) -> RowRegister {
+        var result = a
+        merge(b, into: &result)
+        return result
+    }
+
+    /// Merges `other` into `state`, returning what changed.
+    @discardableResult
+    public static func merge(_ other: RowRegister, into state: inout RowRegister) -> Effect {
+        let wasVisible = state.isVisible
+        switch (state.existence, other.existence) {
+        case (let mine?, let theirs?): state.existence = ExistenceRegister.merge(mine, theirs)
+        case (nil, let theirs?): state.existence = theirs
+        default: break
+        }
+        if let theirs = other.lastDelete, state.lastDelete.map({ $0 < theirs }) ?? true { state.lastDelete = theirs }
+        var changed: Set<String> = []
+        for (name, cell) in other.cells {
+            if let mine = state.cells[name] {
+                let winner = CellRegister.merge(mine, cell)
+                if winner != mine {
+                    state.cells[name] = winner
+                    changed.insert(name)
+                }
+            } else {
+                state.cells[name] = cell
+                changed.insert(name)
+            }
+        }
+        return Effect(wasVisible: wasVisible, isVisible: state.isVisible, changedColumns: changed)
+    }
+
+    /// The state a single change describes.
+    public static func register(for change: SyncChange) -> RowRegister {
+        var row = RowRegister()
+        switch change.kind {
+        case .insert:
+            row.existence = ExistenceRegister(exists: true, stamp: change.stamp)
+        case .delete:
+            row.existence = ExistenceRegister(exists: false, stamp: change.stamp)
+            row.lastDelete = change.stamp
+        case .update:
+            break
+        }
+        for column in change.columns {
+            row.cells[column.name] = CellRegister(value: column.value, stamp: change.stamp)
+        }
+        return row
+    }
+
+    /// Applies one change to a row's state.
+    @discardableResult
+    public static func apply(_ change: SyncChange, to state: inout RowRegister) -> Effect {
+        merge(register(for: change), into: &state)
+    }
+}
