@@ -81,7 +81,7 @@ public final class BoutiqueSync: Sendable, Observable {
     ) async throws {
         let setup = try await SyncSetup.prepare(database: database, tables: names, options: options)
         let recorder = StampRecorder(
-            syncedTables: Set(setup.tables.keys), writer: SyncIdentity.newWriterID(), clock: setup.clock, now: options.now)
+            syncedTables: Set(setup.tables.keys), writer: options.makeIdentifier?() ?? SyncIdentity.newWriterID(), clock: setup.clock, now: options.now)
         await database.addTransactionParticipant(recorder)
         self.database = database
         self.recorder = recorder

@@ -23,12 +23,16 @@ public struct SyncOptions: Sendable {
     /// The wall clock stamps are taken from, in milliseconds since 1970; `nil` for the system clock.
     /// Simulations pass a virtual one.
     public var wallClock: (@Sendable () -> UInt64)?
+    /// Makes replica and writer ids; `nil` for random ones. Simulations pass a seeded generator so that
+    /// a run replays exactly.
+    public var makeIdentifier: (@Sendable () -> String)?
 
     public init(
         rowLevelTables: Set<String> = [], pushRowLimit: Int = 2_000, pullLimit: Int = 1_000,
         pullWait: Duration = .seconds(25), retryInterval: Duration = .seconds(5), prunesAcknowledgedChanges: Bool = true,
-        wallClock: (@Sendable () -> UInt64)? = nil
+        wallClock: (@Sendable () -> UInt64)? = nil, makeIdentifier: (@Sendable () -> String)? = nil
     ) {
+        self.makeIdentifier = makeIdentifier
         self.rowLevelTables = rowLevelTables
         self.pushRowLimit = pushRowLimit
         self.pullLimit = pullLimit

@@ -20,6 +20,7 @@ struct SyncSetup: Sendable {
         guard !names.isEmpty else { throw BoutiqueError.syncConfiguration(table: "", reason: "no table to sync was named") }
         let rowLevel = Set(options.rowLevelTables.map { $0.lowercased() })
         let schemaVersion = (try? await database.appliedMigrations().count) ?? 0
+        let newReplica = options.makeIdentifier ?? SyncIdentity.newReplicaID
         do {
             return try await database.write { conn in
                 var tables: [String: SyncedTable] = [:]
@@ -35,7 +36,7 @@ struct SyncSetup: Sendable {
                         foreignKeys[name.lowercased(), default: []].append(table)
                     }
                 }
-                let replica = try SyncMetadataSchema.prepare(conn, newReplica: SyncIdentity.newReplicaID)
+                let replica = try SyncMetadataSchema.prepare(conn, newReplica: newReplica)
                 let sql = SQLRunner(conn)
                 let stored = try sql.value("SELECT clock FROM boutique_sync_replica WHERE singleton = 1")?.integerValue ?? 0
                 let stamped = try sql.value("SELECT max(stamp) FROM boutique_sync_txn")?.integerValue ?? 0

@@ -36,6 +36,8 @@ struct SyncedTable: Sendable, Hashable {
         let notNull: Bool
         let hasDefault: Bool
         let isKey: Bool
+        /// The default's SQL expression as the local schema declares it, `nil` when there is none.
+        let defaultSQL: String?
     }
 }
 
@@ -76,7 +78,7 @@ extension SyncedTable {
             syncs.append(hidden != 3)
             shapes.append(ColumnShape(
                 name: columnName, type: type.uppercased(), notNull: column.values[4] == .integer(1),
-                hasDefault: !column.values[5].isNull, isKey: isKey))
+                hasDefault: !column.values[5].isNull, isKey: isKey, defaultSQL: column.values[5].textValue))
         }
         guard !keys.isEmpty else {
             throw BoutiqueError.syncConfiguration(

@@ -16,18 +16,24 @@ struct RowProjector {
             try delete(key: key, table: table)
             return true
         case (true, true):
-            var columns: [(String, DatabaseValue)] = []
-            for name in effect.changedColumns.sorted() {
-                guard let cell = state.cells[name], state.isCurrent(cell), let position = table.position(of: name),
-                    position != table.keyPosition
-                else { continue }
-                columns.append((table.storedColumns[position], cell.value))
+            var assignments: [String] = []
+            var values: [DatabaseValue] = []
+            for name in effect.changedColumns.union(effect.hiddenColumns).sorted() {
+                guard let position = table.position(of: name), position != table.keyPosition else { continue }
+                let column = SQLIdentifier.quote(table.storedColumns[position])
+                if let cell = state.cells[name], state.isCurrent(cell) {
+                    assignments.append(column + " = ?")
+                    values.append(cell.value)
+                } else if effect.hiddenColumns.contains(name) {
+                    // A value of the deleted row: the revived row shows the column's default. The
+                    // default's text is the local schema's own, like the identifiers.
+                    assignments.append(column + " = " + (table.shapes[position].defaultSQL.map { "(\($0))" } ?? "NULL"))
+                }
             }
-            guard !columns.isEmpty else { return false }
-            let assignments = columns.map { SQLIdentifier.quote($0.0) + " = ?" }.joined(separator: ", ")
+            guard !assignments.isEmpty else { return false }
             try sql.run(
-                "UPDATE \(SQLIdentifier.quote(table.name)) SET \(assignments) WHERE \(SQLIdentifier.quote(table.keyColumn)) = ?",
-                columns.map(\.1) + [key])
+                "UPDATE \(SQLIdentifier.quote(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \(SQLIdentifier.quote(table.keyColumn)) = ?",
+                values + [key])
             return true
         case (false, false):
             return false

@@ -51,7 +51,8 @@ extension SyncSession {
             try ParkedValues.apply(tables: tables, retryingRefusedRows: retry, sql: sql)
             var applier = RemoteApplier(sql: sql, tables: tables)
             var latest = serverTime
-            for change in changes {
+            for change in changes where change.stamp.replica != recorder.writer {
+                // What this session wrote is in the states already (folded above).
                 try applier.apply(change)
                 latest = max(latest, change.stamp.time)
             }

@@ -88,7 +88,7 @@ extension SyncSession {
             return
         }
         let old = replica
-        let fresh = SyncIdentity.newReplicaID()
+        let fresh = options.makeIdentifier?() ?? SyncIdentity.newReplicaID()
         try await database.write { conn in
             try SQLRunner(conn).run(
                 "UPDATE boutique_sync_replica SET replica = ?, retired = ? WHERE singleton = 1", [.text(fresh), .text(old)])

@@ -18,15 +18,19 @@ public enum MergeRule {
         public var isVisible: Bool
         /// The columns whose winning value changed.
         public var changedColumns: Set<String>
+        /// The columns whose value a newer delete hid: they belong to the deleted row, so a row revived
+        /// since shows them as unset.
+        public var hiddenColumns: Set<String>
 
-        public init(wasVisible: Bool, isVisible: Bool, changedColumns: Set<String>) {
+        public init(wasVisible: Bool, isVisible: Bool, changedColumns: Set<String>, hiddenColumns: Set<String> = []) {
             self.wasVisible = wasVisible
             self.isVisible = isVisible
             self.changedColumns = changedColumns
+            self.hiddenColumns = hiddenColumns
         }
 
         /// Whether anything the row shows may have changed.
-        public var changesRow: Bool { wasVisible != isVisible || !changedColumns.isEmpty }
+        public var changesRow: Bool { wasVisible != isVisible || !changedColumns.isEmpty || !hiddenColumns.isEmpty }
     }
 
     /// The join of two states.
@@ -45,7 +49,12 @@ public enum MergeRule {
         case (nil, let theirs?): state.existence = theirs
         default: break
         }
-        if let theirs = other.lastDelete, state.lastDelete.map({ $0 < theirs }) ?? true { state.lastDelete = theirs }
+        var hidden: Set<String> = []
+        if let theirs = other.lastDelete, state.lastDelete.map({ $0 < theirs }) ?? true {
+            let before = state
+            state.lastDelete = theirs
+            for (name, cell) in before.cells where before.isCurrent(cell) && !state.isCurrent(cell) { hidden.insert(name) }
+        }
         var changed: Set<String> = []
         for (name, cell) in other.cells {
             if let mine = state.cells[name] {
@@ -59,7 +68,10 @@ public enum MergeRule {
                 changed.insert(name)
             }
         }
-        return Effect(wasVisible: wasVisible, isVisible: state.isVisible, changedColumns: changed)
+        for name in changed {
+            if let cell = state.cells[name], state.isCurrent(cell) { hidden.remove(name) }
+        }
+        return Effect(wasVisible: wasVisible, isVisible: state.isVisible, changedColumns: changed, hiddenColumns: hidden)
     }
 
     /// The state a single change describes.

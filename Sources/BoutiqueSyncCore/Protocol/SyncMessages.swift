@@ -78,8 +78,8 @@ public struct PushResponse: Hashable, Sendable, Codable {
 /// `pull`: a device asks for the changes after its cursor, waiting up to ``waitMilliseconds`` for some.
 public struct PullRequest: Hashable, Sendable, Codable {
     public var protocolVersion: Int
-    /// The pulling replica: its own changes are left out, and its cursor is recorded for tombstone
-    /// collection.
+    /// The pulling replica, whose cursor is recorded for tombstone collection. Its own changes are
+    /// not left out (a copied file shares the id until it pushes); devices skip what they wrote.
     public var replica: String
     /// The server sequence number of the last change applied (0 before the first).
     public var cursor: Int64

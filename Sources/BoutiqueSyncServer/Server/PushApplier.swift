@@ -29,6 +29,13 @@ struct PushApplier {
                 var state = try store.rowState(table: change.table, key: change.key) ?? RowRegister()
                 let previous = state
                 MergeRule.apply(change, to: &state)
+                // A change the row already holds (the same write pushed again by a file that took a new
+                // replica id) or that loses everywhere changes nothing, and is not logged: devices would
+                // apply it to no effect.
+                guard state != previous else {
+                    clock.observe(change.stamp.time)
+                    continue
+                }
                 let logged = try store.appendChange(change, origin: request.replica, batch: batch)
                 batch = logged.batch
                 var sequence = logged.sequence

@@ -121,8 +121,10 @@ public actor SyncServer: SyncEndpoint {
             record.cursor = max(record.cursor, next)
             record.lastSeen = wall
             try store.setReplica(record)
+            // Nothing is left out for the pulling replica: a copied file shares its replica id with the
+            // original until one of them pushes, and must still get the other's changes.
             return PullResponse(
-                outcome: .changes, changes: logged.filter { $0.origin != request.replica }.map(\.entry),
+                outcome: .changes, changes: logged.map(\.entry),
                 nextCursor: next, hasMore: next < latest, serverTime: time)
         }
     }

@@ -1,0 +1,135 @@
+import BoutiqueSync
+import BoutiqueSyncServer
+import BoutiqueTestSupport
+import Foundation
+
+/// One seeded run: devices write, sync over a faulty network, crash, are restored from backups,
+/// cloned, upgraded, and have their clocks skewed; then the network heals and everything must agree.
+///
+/// ```swift
+/// let failures = try await SyncSimulation(seed: 7, devices: 4, operations: 150).run()
+/// ```
+struct SyncSimulation {
+    let seed: UInt64
+    let deviceCount: Int
+    let operations: Int
+
+    static let tenant = "sim"
+
+    /// The problems found; empty when the run converged.
+    func run() async throws -> [String] {
+        let directory = try SyncTemporaryDirectory()
+        var random = SeededRandom(seed: seed)
+        let time = VirtualTime()
+        let identifiers = SeededIdentifiers(seed: seed)
+        let server = SyncServer(
+            store: try await SQLiteSyncStore.open(url: directory.file("server.db")),
+            maximumClockSkewMilliseconds: SyncProtocol.defaultMaximumClockSkewMilliseconds, wallClock: { time.milliseconds })
+        var failures: [String] = []
+        var devices: [SimulatedDevice] = []
+        func addDevice(upgraded: Bool) -> SimulatedDevice {
+            let index = devices.count
+            let device = SimulatedDevice(
+                name: "d\(index)", url: directory.file("device\(index).db"),
+                network: SimulatedNetwork(server: server, tenant: Self.tenant, seed: seed &* 31 &+ UInt64(index)),
+                skew: Int64(random.int(in: -3...3)) * 60_000, upgraded: upgraded, pullLimit: random.int(in: 3...40))
+            devices.append(device)
+            return device
+        }
+        for _ in 0..<deviceCount {
+            try await addDevice(upgraded: false).open(time: time, identifiers: identifiers)
+        }
+        let upgradeAfter = operations / 3
+
+        for step in 0..<operations {
+            time.advance(by: random.chance(30) ? 0 : UInt64(random.int(in: 1...3_000)))
+            let device = random.pick(devices)
+            let roll = random.below(100)
+            do {
+                switch roll {
+                case 0..<45:
+                    try await LocalWrites.random(on: device, step: step, random: &random)
+                case 45..<68:
+                    try await synchronize(device, failures: &failures)
+                case 68..<72:
+                    var faults = device.network.faults
+                    faults.offline.toggle()
+                    device.network.faults = faults
+                case 72..<77:
+                    device.network.faults = SimulatedNetwork.Faults(
+                        offline: device.network.faults.offline, dropRequest: random.int(in: 0...20),
+                        dropResponse: random.int(in: 0...25), duplicate: random.int(in: 0...20), delay: random.int(in: 0...20))
+                case 77..<80:
+                    await device.crash()
+                    try await device.open(time: time, identifiers: identifiers)
+                case 80..<83:
+                    let target = directory.file("\(device.name)-backup-\(step).db")
+                    try await device.copy(to: target)
+                    device.backup = (target, device.isUpgraded)
+                case 83..<85:
+                    if device.backup != nil { try await device.restore(time: time, identifiers: identifiers) }
+                case 85..<86:
+                    guard devices.count < 5 else { break }
+                    let clone = addDevice(upgraded: device.isUpgraded)
+                    try await device.copy(to: clone.url)
+                    clone.lastCursor = device.lastCursor
+                    try await clone.open(time: time, identifiers: identifiers)
+                case 86..<89:
+                    // Clocks skew by minutes, and jump back.
+                    let current = device.skew.value.load(ordering: .relaxed)
+                    let next = random.chance(50) ? current - Int64(random.int(in: 1...4)) * 60_000 : Int64(random.int(in: -4...4)) * 60_000
+                    device.skew.value.store(max(-5 * 60_000, min(5 * 60_000, next)), ordering: .relaxed)
+                case 89..<94:
+                    for device in devices {
+                        for request in device.network.takeDelayed() { _ = try? await server.push(request, tenant: Self.tenant) }
+                    }
+                case 94..<96:
+                    if step >= upgradeAfter, !device.isUpgraded, random.chance(60) {
+                        await device.crash()
+                        device.isUpgraded = true
+                        try await device.open(time: time, identifiers: identifiers)
+                    }
+                default:
+                    time.advance(by: UInt64(random.int(in: 10_000...120_000)))
+                }
+            } catch {
+                failures.append("step \(step) on \(device.name): \(error)")
+            }
+            if failures.count > 5 { break }
+        }
+
+        // Heal: the network works, late pushes arrive, every device runs the new app version.
+        for device in devices {
+            device.network.faults = .none
+            for request in device.network.takeDelayed() { _ = try? await server.push(request, tenant: Self.tenant) }
+            if !device.isUpgraded {
+                await device.crash()
+                device.isUpgraded = true
+                try await device.open(time: time, identifiers: identifiers)
+            }
+        }
+        for _ in 0..<3 {
+            for device in devices {
+                time.advance(by: 1)
+                try await synchronize(device, failures: &failures, mustSucceed: true)
+            }
+        }
+        failures += try await ConvergenceCheck.check(devices: devices, server: server, tenant: Self.tenant)
+        for device in devices { await device.crash() }
+        return failures
+    }
+
+    private func synchronize(_ device: SimulatedDevice, failures: inout [String], mustSucceed: Bool = false) async throws {
+        guard let sync = device.sync else { return }
+        do {
+            _ = try await sync.synchronize()
+        } catch let error as BoutiqueError {
+            if case .syncUnavailable = error, !mustSucceed { return }
+            failures.append("\(device.name) synchronize: \(error)")
+            return
+        }
+        let cursor = try await device.cursor()
+        if cursor < device.lastCursor { failures.append("\(device.name)'s cursor went back from \(device.lastCursor) to \(cursor)") }
+        device.lastCursor = cursor
+    }
+}
