@@ -1,5 +1,6 @@
 import BoutiqueSync
 import BoutiqueSyncServer
+import Foundation
 
 /// What must hold once the network healed and every device synced: nothing pending, every device
 /// equal to the server, the server equal to the reference model of every change it accepted, no
@@ -71,6 +72,25 @@ enum ConvergenceCheck {
                 }
                 if local != wanted {
                     let keys = Set(local.keys).union(wanted.keys).filter { local[$0] != wanted[$0] }
+                    if ProcessInfo.processInfo.environment["BOUTIQUE_SYNC_TRACE"] != nil {
+                        for key in keys {
+                            let local = try await database.read { conn in
+                                try conn.fetchValue("SELECT state FROM boutique_sync_row WHERE tbl = ? AND key = ?", [.text(table.name), key])
+                            }
+                            if case .blob(let bytes)? = local { print("TRACE \(device.name) state \(key):", try RowRegister(record: bytes)) }
+                            print("TRACE server state \(key):", state[table.name]?[key] as Any)
+                            let cdc = try await database.read { conn in
+                                try conn.fetchAll("SELECT c.change_id, c.change_txn_id, c.change_type, c.\"before\", c.\"after\", t.remote FROM turso_cdc c LEFT JOIN boutique_sync_txn t ON t.change_txn_id = c.change_txn_id WHERE c.table_name = ?", [.text(table.name)])
+                            }
+                            for row in cdc {
+                                let images = [row.values[3], row.values[4]].map { value -> String in
+                                    if case .blob(let bytes) = value, let decoded = try? RecordDecoder.decode(bytes) { return "\(decoded)" } else { return "-" }
+                                }
+                                if images.contains(where: { $0.contains("\"\(key)\"") || $0.contains("\(key),") }) { print("TRACE cdc", row.values[0], row.values[1], row.values[2], row.values[5], images) }
+                            }
+                            for entry in log where entry.change.key == key && entry.change.table == table.name { print("TRACE log", entry.sequence, entry.change) }
+                        }
+                    }
                     failures.append("\(device.name)'s \(table.name) differs from the server: device \(describe(local.filter { keys.contains($0.key) })), server \(describe(wanted.filter { keys.contains($0.key) }))")
                 }
             }

@@ -1,3 +1,4 @@
+import Foundation
 import BoutiqueSync
 import BoutiqueTestSupport
 
@@ -64,8 +65,20 @@ enum LocalWrites {
         }
         guard !statements.isEmpty else { return }
         let batch = statements
-        try await database.write { conn in
-            for (sql, arguments) in batch { try conn.execute(sql, arguments) }
+        if ProcessInfo.processInfo.environment["BOUTIQUE_SYNC_TRACE"] != nil { print("WRITE \(device.name) step \(step): \(batch)") }
+        let changed = try await database.write { conn -> Int in
+            var changed = 0
+            for (sql, arguments) in batch {
+                try conn.execute(sql, arguments)
+                changed += conn.changes
+            }
+            return changed
+        }
+        if ProcessInfo.processInfo.environment["BOUTIQUE_SYNC_TRACE"] != nil, changed > 0 {
+            let last = try await database.read { conn in
+                try conn.fetchAll("SELECT change_type, table_name FROM turso_cdc WHERE change_txn_id = (SELECT max(change_txn_id) FROM turso_cdc)")
+            }
+            print("LOGGED \(device.name) step \(step) changed \(changed): \(last.map { "\($0.values[0]) \($0.values[1])" })")
         }
     }
 }

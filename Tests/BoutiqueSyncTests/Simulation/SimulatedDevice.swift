@@ -33,6 +33,7 @@ final class SimulatedDevice {
         let skew = self.skew
         let options = SyncOptions(
             pushRowLimit: 64, pullLimit: pullLimit,
+            prunesAcknowledgedChanges: ProcessInfo.processInfo.environment["BOUTIQUE_SYNC_TRACE"] == nil,
             wallClock: { UInt64(max(0, Int64(time.milliseconds) + skew.value.load(ordering: .relaxed))) },
             makeIdentifier: { identifiers.next() })
         self.database = database
@@ -55,10 +56,16 @@ final class SimulatedDevice {
         }.flatMap { if case .integer(let value) = $0 { value } else { nil } } ?? 0
     }
 
-    /// A consistent copy of the file at `target`.
+    /// A consistent copy of the file at `target`, as a backup tool would take it: from a connection of
+    /// its own, beside the app's (one snapshot of the committed file).
     func copy(to target: URL) async throws {
         try? FileManager.default.removeItem(at: target)
-        try await database?.writeWithoutTransaction { conn in try conn.execute("VACUUM INTO ?", [.text(target.path)]) }
+        let source = url.path
+        try await Task.detached {
+            let connection = try Connection(path: source)
+            defer { connection.close() }
+            try connection.execute("VACUUM INTO ?", [.text(target.path)])
+        }.value
     }
 
     /// Replaces the file with its backup.

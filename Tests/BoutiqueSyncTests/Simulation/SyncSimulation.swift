@@ -15,6 +15,8 @@ struct SyncSimulation {
     let operations: Int
 
     static let tenant = "sim"
+    /// Prints each step when `BOUTIQUE_SYNC_TRACE` is set, to follow a failing seed.
+    let trace = ProcessInfo.processInfo.environment["BOUTIQUE_SYNC_TRACE"] != nil
 
     /// The problems found; empty when the run converged.
     func run() async throws -> [String] {
@@ -45,9 +47,13 @@ struct SyncSimulation {
             time.advance(by: random.chance(30) ? 0 : UInt64(random.int(in: 1...3_000)))
             let device = random.pick(devices)
             let roll = random.below(100)
+            if trace { print("step \(step) \(device.name) roll \(roll) t=\(time.milliseconds)") }
             do {
                 switch roll {
                 case 0..<45:
+                    if let copy = ProcessInfo.processInfo.environment["BOUTIQUE_SYNC_COPY_AT"], copy == "\(device.name)@\(step)" {
+                        try await device.copy(to: URL(fileURLWithPath: "/tmp/sync-copy.db"))
+                    }
                     try await LocalWrites.random(on: device, step: step, random: &random)
                 case 45..<68:
                     try await synchronize(device, failures: &failures)
@@ -94,6 +100,16 @@ struct SyncSimulation {
                 }
             } catch {
                 failures.append("step \(step) on \(device.name): \(error)")
+            }
+            if trace, let watched = ProcessInfo.processInfo.environment["BOUTIQUE_SYNC_WATCH"] {
+                for device in devices {
+                    guard let database = device.database else { continue }
+                    let present = try await database.read { conn in try conn.fetchValue("SELECT title FROM note WHERE id = ?", [.text(watched)]) }
+                    let state = try await database.read { conn in try conn.fetchValue("SELECT state FROM boutique_sync_row WHERE tbl = 'note' AND key = ?", [.text(watched)]) }
+                    var visible = "none"
+                    if case .blob(let bytes)? = state { visible = "\(try RowRegister(record: bytes).isVisible)" }
+                    print("WATCH step \(step) \(device.name) row=\(present.map { "\($0)" } ?? "absent") stateVisible=\(visible)")
+                }
             }
             if failures.count > 5 { break }
         }

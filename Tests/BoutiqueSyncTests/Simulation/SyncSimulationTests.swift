@@ -4,8 +4,8 @@ import Testing
 
 /// The deterministic sync simulator: many seeded runs of several devices, each must converge.
 ///
-/// `BOUTIQUE_SYNC_SEEDS` picks the seeds: a count (`5000` runs seeds 0..<5000), a range (`100-200`) or a
-/// list (`7,42`). `BOUTIQUE_SYNC_OPS` sets the operations per run (150 by default).
+/// `BOUTIQUE_SYNC_SEEDS` picks the seeds: a count (`5000` runs seeds 0..<5000), a range (`100-200`,
+/// `17-17` for one seed) or a list (`7,42`). `BOUTIQUE_SYNC_OPS` sets the operations per run (150 by default).
 @Suite struct SyncSimulationTests {
     @Test func devicesConvergeWhateverTheNetworkDevicesAndClocksDo() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -30,7 +30,7 @@ import Testing
             Issue.record(Comment(rawValue: """
                 sync simulation seed \(seed) failed:
                   \(problems.prefix(6).joined(separator: "\n  "))
-                replay: BOUTIQUE_SYNC_SEEDS=\(seed) swift test --filter SyncSimulationTests
+                replay: BOUTIQUE_SYNC_SEEDS=\(seed)-\(seed) swift test --filter SyncSimulationTests
                 """))
         }
         #expect(failures.isEmpty, "\(failures.count) of \(seeds.count) seeds failed")
@@ -51,7 +51,7 @@ enum SimulationSeeds {
         {
             return Array(low...high)
         }
-        if let count = UInt64(text) { return count == 1 ? [0] : Array(0..<count) }
+        if let count = UInt64(text) { return Array(0..<count) }
         return nil
     }
 }
