@@ -44,6 +44,13 @@ struct RemoteApplier {
         try projectOrPark(state, key: change.key, table: table, effect: effect)
     }
 
+    /// Notes the columns of `state` that `table` lacks (values from a newer app version).
+    mutating func parkUnknownColumns(of state: RowRegister, table: SyncedTable) {
+        for name in state.cells.keys where table.position(of: name) == nil {
+            park(ParkedName(table: table.name.lowercased(), column: name))
+        }
+    }
+
     /// Projects a row; a row the table refuses is parked and the transaction goes on.
     mutating func projectOrPark(_ state: RowRegister, key: DatabaseValue, table: SyncedTable, effect: MergeRule.Effect) throws {
         do {

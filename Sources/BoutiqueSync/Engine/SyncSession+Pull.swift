@@ -125,6 +125,7 @@ extension SyncSession {
                 if let latest = row.state.latestStamp { recorder.observe(latest.time) }
                 try states.setState(state, table: table, key: row.key)
                 if let synced = tables[table] {
+                    applier.parkUnknownColumns(of: row.state, table: synced)
                     try applier.projectOrPark(state, key: row.key, table: synced, effect: effect)
                 } else {
                     try sql.run("INSERT OR IGNORE INTO boutique_sync_parked(tbl, col) VALUES (?, '')", [.text(table)])

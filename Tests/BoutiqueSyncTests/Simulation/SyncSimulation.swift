@@ -124,28 +124,38 @@ struct SyncSimulation {
                 try await device.open(time: time, identifiers: identifiers)
             }
         }
-        for _ in 0..<3 {
+        // Rounds until one round moves nothing (each device's sync can give others work: a repair
+        // of a child whose parent went is a new change).
+        var quiet = false
+        for _ in 0..<10 where !quiet {
+            quiet = true
             for device in devices {
                 time.advance(by: 1)
-                try await synchronize(device, failures: &failures, mustSucceed: true)
+                let report = try await synchronize(device, failures: &failures, mustSucceed: true)
+                if report.pushed > 0 { quiet = false }
             }
         }
+        if !quiet { failures.append("still pushing after 10 rounds of syncing every device") }
+        for device in devices { _ = try await synchronize(device, failures: &failures, mustSucceed: true) }
         failures += try await ConvergenceCheck.check(devices: devices, server: server, tenant: Self.tenant)
         for device in devices { await device.crash() }
         return failures
     }
 
-    private func synchronize(_ device: SimulatedDevice, failures: inout [String], mustSucceed: Bool = false) async throws {
-        guard let sync = device.sync else { return }
+    @discardableResult
+    private func synchronize(_ device: SimulatedDevice, failures: inout [String], mustSucceed: Bool = false) async throws -> SyncReport {
+        guard let sync = device.sync else { return SyncReport() }
+        let report: SyncReport
         do {
-            _ = try await sync.synchronize()
+            report = try await sync.synchronize()
         } catch let error as BoutiqueError {
-            if case .syncUnavailable = error, !mustSucceed { return }
+            if case .syncUnavailable = error, !mustSucceed { return SyncReport() }
             failures.append("\(device.name) synchronize: \(error)")
-            return
+            return SyncReport()
         }
         let cursor = try await device.cursor()
         if cursor < device.lastCursor { failures.append("\(device.name)'s cursor went back from \(device.lastCursor) to \(cursor)") }
         device.lastCursor = cursor
+        return report
     }
 }
