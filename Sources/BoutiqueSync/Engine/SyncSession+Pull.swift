@@ -29,7 +29,10 @@ extension SyncSession {
             guard response.nextCursor >= requestedCursor else {
                 throw BoutiqueError.syncRefused(reason: "the server's next cursor \(response.nextCursor) is before \(requestedCursor)")
             }
-            try await applyRemote(response.changes.map(\.change), cursor: response.nextCursor, serverTime: response.serverTime)
+            if !response.changes.isEmpty || response.nextCursor != requestedCursor || !parkedChecked {
+                try await applyRemote(response.changes.map(\.change), cursor: response.nextCursor, serverTime: response.serverTime)
+                parkedChecked = true
+            }
             return PullStep(applied: response.changes.count, hasMore: response.hasMore)
         }
     }

@@ -11,13 +11,20 @@ extension SyncSession {
             // Each round moves forward (an acknowledgement, a new replica id); many rounds mean a
             // server that keeps answering without moving, which must not spin for ever.
             guard attempts < 1_000 else { throw BoutiqueError.syncRefused(reason: "the server keeps answering pushes without progress") }
-            var state = try await serverState()
-            let from = max(state.acknowledged, scannedThrough)
+            let server = serverID
+            let from = scannedThrough
             let tables = self.tables
             let rowLimit = options.pushRowLimit
-            let read = try await database.read { conn in
-                try LocalLogReader.transactions(after: from, rowLimit: rowLimit, tables: tables, on: conn.connection)
+            // One read for what a round needs: the progress with the server, the id given up, the outbox.
+            let (read, current, retired) = try await database.read { conn in
+                let sql = SQLRunner(conn)
+                let state = try ServerState.read(server: server, sql)
+                let retired = try sql.value("SELECT retired FROM boutique_sync_replica WHERE singleton = 1")?.textValue
+                let read = try LocalLogReader.transactions(
+                    after: max(state.acknowledged, from), rowLimit: rowLimit, tables: tables, on: conn.connection)
+                return (read, state, retired)
             }
+            var state = current
             let local = read.transactions.filter { !$0.isRemote && !$0.changes.isEmpty }
             if local.contains(where: { $0.stamp == nil }) {
                 try await stampUnstamped(local.filter { $0.stamp == nil }.map(\.id))
@@ -28,7 +35,7 @@ extension SyncSession {
                 let changes = transaction.syncChanges(stamp: stamp)
                 return changes.isEmpty ? nil : SyncTransaction(id: transaction.id, stamp: stamp, changes: changes)
             }
-            let exhausted = read.readThrough == from
+            let exhausted = read.readThrough == max(state.acknowledged, from)
             if outbox.isEmpty {
                 scannedThrough = max(scannedThrough, read.readThrough)
                 if !exhausted { continue }
@@ -36,7 +43,6 @@ extension SyncSession {
                 // what tells a restored or cloned file from the original.
                 if handshaken { return pushed }
             }
-            let retired = try await retiredReplica()
             let request = PushRequest(
                 replica: replica, baseTransactionID: state.acknowledged, baseDigest: state.digest, schemaVersion: schemaVersion,
                 transactions: outbox, retiredReplica: retired)
@@ -96,12 +102,6 @@ extension SyncSession {
         replica = fresh
     }
 
-    private func retiredReplica() async throws -> String? {
-        try await database.read { conn in
-            try SQLRunner(conn).value("SELECT retired FROM boutique_sync_replica WHERE singleton = 1")?.textValue
-        }
-    }
-
     func writeServerState(_ state: ServerState, clearRetired: Bool) async throws {
         let server = serverID
         try await database.write { conn in
@@ -134,17 +134,19 @@ extension SyncSession {
     func pruneAcknowledged() async throws {
         guard options.prunesAcknowledgedChanges else { return }
         let server = serverID
-        let through = try await database.read { conn -> Int64? in
+        let skip = prunedFor
+        let found = try await database.read { conn -> (Int64, Int64?) in
             let sql = SQLRunner(conn)
             let state = try ServerState.read(server: server, sql)
-            guard state.acknowledged > 0 else { return nil }
+            guard state.acknowledged > 0, state.acknowledged != skip else { return (state.acknowledged, nil) }
             let folded = try sql.value("SELECT folded_through FROM boutique_sync_replica WHERE singleton = 1")?.integerValue ?? 0
             guard let commit = try sql.value(
                 "SELECT max(change_id) FROM turso_cdc WHERE change_txn_id = ?", [.integer(state.acknowledged)])?.integerValue
-            else { return nil }
-            return min(commit, folded)
+            else { return (state.acknowledged, nil) }
+            return (state.acknowledged, min(commit, folded))
         }
-        guard let through, through > 0 else { return }
+        prunedFor = found.0
+        guard let through = found.1, through > 0 else { return }
         try await database.pruneChanges(upTo: ChangeToken(changeID: through))
     }
 }

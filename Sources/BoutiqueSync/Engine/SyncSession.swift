@@ -23,6 +23,11 @@ actor SyncSession {
     var scannedThrough: Int64 = 0
     /// Whether values refused by a table were retried in this session.
     var retriedRefusedRows = false
+    /// Whether a pull of this session has looked at the parked values (a pull with nothing new skips
+    /// its transaction after that).
+    var parkedChecked = false
+    /// The acknowledged id the change log was last pruned for.
+    var prunedFor: Int64 = -1
     /// Bootstraps in the current synchronization, to stop a server that keeps asking for them.
     var bootstraps = 0
     private var busy = false

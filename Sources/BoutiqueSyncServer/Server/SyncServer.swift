@@ -74,12 +74,12 @@ public actor SyncServer: SyncEndpoint {
         return response
     }
 
-    /// Reads the tenant's clock past `wall` and stores it.
+    /// The server's time for a reply: its clock read at `wall`. Only stamps the server hands out (a
+    /// resolver's) are stored; a reply's time is advice that only moves device clocks forward, so it
+    /// need not be.
     static func tick(_ store: any SyncStoreTransaction, wall: UInt64) throws -> HybridTimestamp {
         var clock = HybridLogicalClock(last: try store.clock())
-        let time = clock.tick(now: wall)
-        try store.setClock(time)
-        return time
+        return clock.tick(now: wall)
     }
 
     // MARK: Pull
@@ -117,10 +117,13 @@ public actor SyncServer: SyncEndpoint {
             let logged = try store.changes(after: request.cursor, limit: min(max(request.limit, 1), 10_000))
             let next = logged.last?.entry.sequence ?? request.cursor
             var record = try store.replica(request.replica)
-                ?? ReplicaRecord(replica: request.replica, appliedThrough: 0, digest: nil, cursor: 0, lastSeen: wall, isRetired: false)
-            record.cursor = max(record.cursor, next)
-            record.lastSeen = wall
-            try store.setReplica(record)
+                ?? ReplicaRecord(replica: request.replica, appliedThrough: 0, digest: nil, cursor: -1, lastSeen: wall, isRetired: false)
+            // Written when the cursor moves, and otherwise once a minute: an idle long poll costs no write.
+            if next > record.cursor || wall >= record.lastSeen + 60_000 || wall < record.lastSeen {
+                record.cursor = max(record.cursor, next)
+                record.lastSeen = wall
+                try store.setReplica(record)
+            }
             // Nothing is left out for the pulling replica: a copied file shares its replica id with the
             // original until one of them pushes, and must still get the other's changes.
             return PullResponse(

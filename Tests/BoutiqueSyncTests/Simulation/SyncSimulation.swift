@@ -20,7 +20,7 @@ struct SyncSimulation {
 
     /// The problems found; empty when the run converged.
     func run() async throws -> [String] {
-        let directory = try SyncTemporaryDirectory()
+        let directory = try SyncTemporaryDirectory(inMemory: true)
         var random = SeededRandom(seed: seed)
         let time = VirtualTime()
         let identifiers = SeededIdentifiers(seed: seed)

@@ -26,8 +26,13 @@ enum SyncTestSchema {
 final class SyncTemporaryDirectory: Sendable {
     let url: URL
 
-    init() throws {
-        url = FileManager.default.temporaryDirectory
+    /// - Parameter inMemory: put the folder on a memory file system when the system has one
+    ///   (`/dev/shm`), for the simulator's thousands of small files.
+    init(inMemory: Bool = false) throws {
+        var isDirectory: ObjCBool = false
+        let base = inMemory && FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isDirectory) && isDirectory.boolValue
+            ? URL(fileURLWithPath: "/dev/shm") : FileManager.default.temporaryDirectory
+        url = base
             .appendingPathComponent("boutique-sync-tests-\(UUID().uuidString.lowercased())", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
