@@ -10,8 +10,10 @@ enum LocalWrites {
 
     static func random(on device: SimulatedDevice, step: Int, random: inout SeededRandom) async throws {
         guard let database = device.database else { return }
-        let notes = try await database.read { conn in try conn.fetchAll("SELECT id FROM note ORDER BY id").map { $0.values[0] } }
-        let tags = try await database.read { conn in try conn.fetchAll("SELECT id FROM tag ORDER BY id").map { $0.values[0] } }
+        let (notes, tags) = try await database.read { conn in
+            (try conn.fetchAll("SELECT id FROM note ORDER BY id").map { $0.values[0] },
+             try conn.fetchAll("SELECT id FROM tag ORDER BY id").map { $0.values[0] })
+        }
         var statements: [(String, [DatabaseValue])] = []
         let count = random.chance(20) ? random.int(in: 2...3) : 1
         var localNotes = notes

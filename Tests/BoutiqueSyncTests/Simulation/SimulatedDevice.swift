@@ -18,6 +18,9 @@ final class SimulatedDevice {
     /// The pull cursor last seen, to check it never goes back (a restore starts a new history).
     var lastCursor: Int64 = 0
     let pullLimit: Int
+    /// The replica id last seen, and whether the file was restored or copied (only then may it change).
+    var replica: String?
+    var mayChangeReplica = false
 
     init(name: String, url: URL, network: SimulatedNetwork, skew: Int64, upgraded: Bool, pullLimit: Int) {
         self.name = name

@@ -73,10 +73,15 @@ struct SyncSimulation {
                     try await device.copy(to: target)
                     device.backup = (target, device.isUpgraded)
                 case 83..<85:
-                    if device.backup != nil { try await device.restore(time: time, identifiers: identifiers) }
+                    if device.backup != nil {
+                        device.mayChangeReplica = true
+                        try await device.restore(time: time, identifiers: identifiers)
+                    }
                 case 85..<86:
                     guard devices.count < 5 else { break }
                     let clone = addDevice(upgraded: device.isUpgraded)
+                    device.mayChangeReplica = true
+                    clone.mayChangeReplica = true
                     try await device.copy(to: clone.url)
                     clone.lastCursor = device.lastCursor
                     try await clone.open(time: time, identifiers: identifiers)
@@ -156,6 +161,13 @@ struct SyncSimulation {
         let cursor = try await device.cursor()
         if cursor < device.lastCursor { failures.append("\(device.name)'s cursor went back from \(device.lastCursor) to \(cursor)") }
         device.lastCursor = cursor
+        // A replica id changes only for a file that was restored or copied: the server's watermark
+        // and digest recognise everything else as the same history.
+        let replica = await sync.replicaID
+        if let previous = device.replica, previous != replica, !device.mayChangeReplica {
+            failures.append("\(device.name) took a new replica id without being restored or copied")
+        }
+        device.replica = replica
         return report
     }
 }

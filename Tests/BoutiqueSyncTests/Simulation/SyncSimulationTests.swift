@@ -14,7 +14,7 @@ import Testing
         let failures = try await withThrowingTaskGroup(of: (UInt64, [String]).self) { group in
             var pending = seeds.makeIterator()
             var results: [(UInt64, [String])] = []
-            for _ in 0..<6 {
+            for _ in 0..<8 {
                 guard let seed = pending.next() else { break }
                 group.addTask { (seed, try await Self.run(seed: seed, operations: operations)) }
             }
