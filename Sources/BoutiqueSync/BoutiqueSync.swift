@@ -144,7 +144,11 @@ public final class BoutiqueSync: Sendable, Observable {
             return report
         } catch {
             let failure = BoutiqueSync.boutiqueError(error)
-            updateStatus { $0.activity = .offline(failure) }
+            let pending = try? await session.pendingCount()
+            updateStatus {
+                $0.activity = .offline(failure)
+                if let pending { $0.pendingCount = pending }
+            }
             throw failure
         }
     }
