@@ -212,7 +212,7 @@ public final class BoutiqueSync: Sendable, Observable {
                     } catch let error as BoutiqueError where error == .cancelled {
                         return
                     } catch {
-                        self?.updateStatus { $0.activity = .offline(BoutiqueSync.boutiqueError(error)) }
+                        await self?.refreshPending(activity: .offline(BoutiqueSync.boutiqueError(error)))
                     }
                 }
             } catch {
@@ -223,7 +223,8 @@ public final class BoutiqueSync: Sendable, Observable {
         var first = true
         while !Task.isCancelled {
             do {
-                updateStatus { $0.activity = .syncing }
+                // A device that is offline stays so until an attempt succeeds, instead of flickering.
+                updateStatus { if !$0.isOffline { $0.activity = .syncing } }
                 if first {
                     _ = try await session.synchronize()
                     first = false
@@ -233,7 +234,7 @@ public final class BoutiqueSync: Sendable, Observable {
                 await refreshPending(activity: .idle, synced: true)
             } catch {
                 if Task.isCancelled { break }
-                updateStatus { $0.activity = .offline(BoutiqueSync.boutiqueError(error)) }
+                await refreshPending(activity: .offline(BoutiqueSync.boutiqueError(error)))
                 first = true
                 try? await Task.sleep(for: session.options.retryInterval)
             }
