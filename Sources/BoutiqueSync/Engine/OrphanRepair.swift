@@ -15,14 +15,13 @@ enum OrphanRepair {
     /// Removes children that break a foreign key from their tables (inside the pull) and finds synced
     /// children that a cascade removed; returns them.
     static func detach(
-        after changes: [SyncChange], tables: [String: SyncedTable], foreignKeys: [String: [SyncedTable]], sql: SQLRunner
+        touched: Set<String>, deleted deletedParents: Set<String>, tables: [String: SyncedTable],
+        foreignKeys: [String: [SyncedTable]], sql: SQLRunner
     ) throws -> [OrphanRow] {
         guard !foreignKeys.isEmpty else { return [] }
         let children = Set(foreignKeys.values.flatMap { $0.map { $0.name.lowercased() } })
-        let touched = Set(changes.map { $0.table.lowercased() })
-        let everything = changes.isEmpty
         var orphans: [OrphanRow] = []
-        for child in children.sorted() where everything || touched.contains(child) || foreignKeys.keys.contains(where: touched.contains) {
+        for child in children.sorted() where touched.contains(child) || foreignKeys.keys.contains(where: touched.contains) {
             guard let table = tables[child] else { continue }
             for violation in try sql.rows("SELECT rowid FROM pragma_foreign_key_check(?)", [.text(table.name)]) {
                 guard case .integer(let rowID) = violation[0],
@@ -35,7 +34,6 @@ enum OrphanRepair {
             }
         }
         // Children a cascade took with a deleted parent: their states still say they exist.
-        let deletedParents = Set(changes.filter { $0.kind == .delete }.map { $0.table.lowercased() })
         for parent in deletedParents.sorted() {
             for table in foreignKeys[parent] ?? [] {
                 let name = table.name.lowercased()

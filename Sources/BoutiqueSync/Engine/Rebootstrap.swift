@@ -4,7 +4,8 @@ enum Rebootstrap {
     /// away), except rows whose latest write is a local one the server has not acknowledged yet.
     static func dropRowsTheServerForgot(
         keeping seen: Set<SnapshotIdentity>, tables: [String: SyncedTable], server: String, sql: SQLRunner
-    ) throws {
+    ) throws -> Set<String> {
+        var deleted: Set<String> = []
         let acknowledged = try ServerState.read(server: server, sql).acknowledged
         var pending: Set<SyncStamp> = []
         for row in try sql.rows(
@@ -19,7 +20,9 @@ enum Rebootstrap {
                 if let latest = state.latestStamp, pending.contains(latest) { continue }
                 try RowProjector(sql: sql).delete(key: key, table: table)
                 try sql.run("DELETE FROM boutique_sync_row WHERE tbl = ? AND key = ?", [.text(name), key])
+                deleted.insert(name)
             }
         }
+        return deleted
     }
 }

@@ -11,6 +11,10 @@ struct RemoteApplier {
     private var parked: Set<ParkedName> = []
     /// How many row changes reached a table.
     private(set) var appliedRows = 0
+    /// The tables that had rows deleted (their children may have gone with them, by a cascade).
+    var deletedTables: Set<String> = []
+    /// The tables that had rows written.
+    var touchedTables: Set<String> = []
 
     struct ParkedName: Hashable {
         let table: String
@@ -54,7 +58,11 @@ struct RemoteApplier {
     /// Projects a row; a row the table refuses is parked and the transaction goes on.
     mutating func projectOrPark(_ state: RowRegister, key: DatabaseValue, table: SyncedTable, effect: MergeRule.Effect) throws {
         do {
-            if try projector.project(state, key: key, table: table, effect: effect) { appliedRows += 1 }
+            if try projector.project(state, key: key, table: table, effect: effect) {
+                appliedRows += 1
+                touchedTables.insert(table.name.lowercased())
+                if effect.wasVisible && !effect.isVisible { deletedTables.insert(table.name.lowercased()) }
+            }
         } catch let error as SQLiteError where error.code == .constraint && error.extendedCode != .constraintForeignKey {
             park(ParkedName(table: table.name.lowercased(), column: "#row"))
         } catch let error as BoutiqueError where error.resultCode?.primary == .constraint

@@ -61,7 +61,7 @@ extension SyncSession {
             }
             recorder.observe(latest)
             let orphans = try OrphanRepair.detach(
-                after: changes, tables: tables, foreignKeys: foreignKeys, sql: sql)
+                touched: applier.touchedTables, deleted: applier.deletedTables, tables: tables, foreignKeys: foreignKeys, sql: sql)
             var state = try ServerState.read(server: server, sql)
             state.cursor = max(state.cursor, cursor)
             try state.write(server: server, sql)
@@ -134,8 +134,12 @@ extension SyncSession {
                     try sql.run("INSERT OR IGNORE INTO boutique_sync_parked(tbl, col) VALUES (?, '')", [.text(table)])
                 }
             }
-            if again { try Rebootstrap.dropRowsTheServerForgot(keeping: seen, tables: tables, server: server, sql: sql) }
-            let orphans = try OrphanRepair.detach(after: [], tables: tables, foreignKeys: foreignKeys, sql: sql)
+            var deleted = applier.deletedTables
+            if again {
+                deleted.formUnion(try Rebootstrap.dropRowsTheServerForgot(keeping: seen, tables: tables, server: server, sql: sql))
+            }
+            let orphans = try OrphanRepair.detach(
+                touched: applier.touchedTables.union(deleted), deleted: deleted, tables: tables, foreignKeys: foreignKeys, sql: sql)
             var state = try ServerState.read(server: server, sql)
             state.cursor = max(state.cursor, snapshotCursor)
             state.bootstrapped = true

@@ -78,7 +78,7 @@ enum ConvergenceCheck {
                                 try conn.fetchValue("SELECT state FROM boutique_sync_row WHERE tbl = ? AND key = ?", [.text(table.name), key])
                             }
                             if case .blob(let bytes)? = local { print("TRACE \(device.name) state \(key):", try RowRegister(record: bytes)) }
-                            print("TRACE server state \(key):", state[table.name]?[key] as Any)
+                            print("TRACE server state \(key):", state[table.name]?[key] as Any, "device cursor", try await device.cursor(), "log end", log.last?.sequence as Any)
                             let cdc = try await database.read { conn in
                                 try conn.fetchAll("SELECT c.change_id, c.change_txn_id, c.change_type, c.\"before\", c.\"after\", t.remote FROM turso_cdc c LEFT JOIN boutique_sync_txn t ON t.change_txn_id = c.change_txn_id WHERE c.table_name = ?", [.text(table.name)])
                             }
