@@ -153,6 +153,27 @@ public final class BoutiqueSync: Sendable, Observable {
         }
     }
 
+    /// Pushes every local change without pulling, and returns how many row changes the server newly
+    /// acknowledged: for a background task that must hand over local work before the app suspends.
+    ///
+    /// ```swift
+    /// let pushed = try await sync.push()
+    /// ```
+    ///
+    /// - Throws: as ``synchronize()``.
+    public func push() async throws -> Int {
+        do {
+            let pushed = try await session.pushPending()
+            let pending = (try? await session.pendingCount()) ?? 0
+            updateStatus { $0.pendingCount = pending }
+            return pushed
+        } catch {
+            let failure = BoutiqueSync.boutiqueError(error)
+            updateStatus { $0.activity = .offline(failure) }
+            throw failure
+        }
+    }
+
     /// Keeps syncing in the background until ``stop()``: pushes after local commits, pulls with a long
     /// poll, and retries after errors (``SyncOptions/retryInterval``).
     ///

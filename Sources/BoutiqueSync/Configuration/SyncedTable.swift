@@ -15,6 +15,35 @@ struct SyncedTable: Sendable, Hashable {
     let rowLevel: Bool
     /// Declared type, `NOT NULL`, default and key flag per stored column, for the schema check.
     let shapes: [ColumnShape]
+    /// Lowercased name → stored position, for the columns that sync.
+    let positions: [String: Int]
+    /// The statement that writes a whole row (every synced column), or updates it when its key is
+    /// there: what most pulled inserts need, built once.
+    let wholeRowUpsert: String
+
+    init(name: String, storedColumns: [String], syncs: [Bool], keyPosition: Int, rowLevel: Bool, shapes: [ColumnShape]) {
+        self.name = name
+        self.storedColumns = storedColumns
+        self.syncs = syncs
+        self.keyPosition = keyPosition
+        self.rowLevel = rowLevel
+        self.shapes = shapes
+        var positions: [String: Int] = [:]
+        for (index, column) in storedColumns.enumerated() where syncs[index] && positions[column.lowercased()] == nil {
+            positions[column.lowercased()] = index
+        }
+        self.positions = positions
+        let ordered = [keyPosition] + storedColumns.indices.filter { syncs[$0] && $0 != keyPosition }
+        let quoted = ordered.map { SQLIdentifier.quote(storedColumns[$0]) }
+        let updates = quoted.dropFirst().map { "\($0) = excluded.\($0)" }
+        self.wholeRowUpsert = "INSERT INTO \(SQLIdentifier.quote(name))(\(quoted.joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: quoted.count).joined(separator: ", ") + ") ON CONFLICT(\(quoted[0])) "
+            + (updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + updates.joined(separator: ", "))
+        self.wholeRowOrder = ordered.map { storedColumns[$0].lowercased() }
+    }
+
+    /// The lowercased column names in ``wholeRowUpsert``'s order (the key first).
+    let wholeRowOrder: [String]
 
     var keyColumn: String { storedColumns[keyPosition] }
 
@@ -24,9 +53,8 @@ struct SyncedTable: Sendable, Hashable {
     /// The stored position of the column named `name` (case-insensitive), `nil` when there is none or it
     /// does not sync.
     func position(of name: String) -> Int? {
-        let lowered = name.lowercased()
-        guard let index = storedColumns.firstIndex(where: { $0.lowercased() == lowered }), syncs[index] else { return nil }
-        return index
+        if let index = positions[name] { return index }
+        return positions[name.lowercased()]
     }
 
     /// A column as the schema declares it.

@@ -10,7 +10,7 @@ enum LocalFolder {
         let sql = SQLRunner(connection)
         var through = try sql.value("SELECT folded_through FROM boutique_sync_replica WHERE singleton = 1")?.integerValue ?? 0
         let start = through
-        let states = RowStates(sql: sql)
+        let states = try RowStates(sql: sql)
         while true {
             let (transactions, readThrough) = try LocalLogReader.transactions(
                 after: through, rowLimit: 4_096, tables: tables, on: connection)
@@ -20,6 +20,12 @@ enum LocalFolder {
                     var state = try states.state(table: change.table, key: change.key) ?? RowRegister()
                     MergeRule.apply(change, to: &state)
                     try states.setState(state, table: change.table, key: change.key)
+                    // A local write normally wins (the clock is past every stamp the file has seen);
+                    // one that lost somewhere (a clock that went back across a restore, a write made
+                    // before a concurrent delete arrived) leaves the table showing it: show the state.
+                    if !wonEverywhere(change, in: state), let table = tables[change.table] {
+                        try RowProjector(sql: sql).reproject(state, key: change.key, table: table)
+                    }
                 }
             }
             guard readThrough > through else { break }
@@ -28,6 +34,14 @@ enum LocalFolder {
         if through != start {
             try sql.run("UPDATE boutique_sync_replica SET folded_through = ? WHERE singleton = 1", [.integer(through)])
         }
+    }
+
+    /// Whether `state` holds `change` in every place it wrote.
+    static func wonEverywhere(_ change: SyncChange, in state: RowRegister) -> Bool {
+        if change.kind != .update, state.existence?.stamp != change.stamp { return false }
+        for column in change.columns where state.cells[column.name]?.stamp != change.stamp { return false }
+        if change.kind == .update, !state.isVisible { return false }
+        return true
     }
 
     /// Stamps a local transaction written while sync was not running, once and for good.

@@ -53,7 +53,7 @@ enum OrphanRepair {
     /// one local transaction (the log then holds its delete, which push sends). A child whose parent
     /// is back by now stays.
     static func deleteAsLocalChanges(_ orphans: [OrphanRow], tables: [String: SyncedTable], sql: SQLRunner) throws {
-        let states = RowStates(sql: sql)
+        let states = try RowStates(sql: sql)
         let projector = RowProjector(sql: sql)
         var written: [String: SyncedTable] = [:]
         for orphan in orphans {

@@ -16,7 +16,7 @@ enum ParkedValues {
             guard ready else { continue }
             try sql.run("DELETE FROM boutique_sync_parked WHERE tbl = ? AND col = ?", [.text(name), .text(column)])
             guard reprojected.insert(name).inserted else { continue }
-            var applier = RemoteApplier(sql: sql, tables: tables)
+            var applier = try RemoteApplier(sql: sql, tables: tables)
             for (key, state) in try RowStates(sql: sql).states(table: name) where state.isVisible {
                 try applier.projectOrPark(
                     state, key: key, table: table, effect: MergeRule.Effect(wasVisible: false, isVisible: true, changedColumns: []))

@@ -14,7 +14,7 @@ enum Rebootstrap {
             guard case .integer(let time) = row[0], case .text(let writer) = row[1] else { continue }
             pending.insert(SyncStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: time)), replica: writer))
         }
-        let states = RowStates(sql: sql)
+        let states = try RowStates(sql: sql)
         for (name, table) in tables {
             for (key, state) in try states.states(table: name) where !seen.contains(SnapshotIdentity(table: name, key: key)) {
                 if let latest = state.latestStamp, pending.contains(latest) { continue }

@@ -41,7 +41,48 @@ struct RowProjector {
     }
 
     /// Writes the row as the state shows it: inserted, or replaced when a row with the key is there.
+    /// How many new rows one `INSERT` writes.
+    static let rowsPerInsert = 50
+
+    /// The row's values in ``SyncedTable/wholeRowOrder`` when it has a current value for every synced
+    /// column (most rows do), else `nil`.
+    static func wholeRow(_ state: RowRegister, key: DatabaseValue, table: SyncedTable) -> [DatabaseValue]? {
+        var whole: [DatabaseValue] = [key]
+        whole.reserveCapacity(table.wholeRowOrder.count)
+        for name in table.wholeRowOrder.dropFirst() {
+            guard let cell = state.cells[name], state.isCurrent(cell) else { return nil }
+            whole.append(cell.value)
+        }
+        return whole
+    }
+
+    /// Inserts whole rows (``wholeRow(_:key:table:)``), all in one statement.
+    func insert(_ rows: [[DatabaseValue]], into table: SyncedTable) throws {
+        guard let width = rows.first?.count else { return }
+        let quoted = table.wholeRowOrder.indices.map { index -> String in
+            SQLIdentifier.quote(table.storedColumns[table.position(of: table.wholeRowOrder[index]) ?? table.keyPosition])
+        }
+        let one = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
+        let text = "INSERT INTO \(SQLIdentifier.quote(table.name))(\(quoted.joined(separator: ", "))) VALUES "
+            + Array(repeating: one, count: rows.count).joined(separator: ", ")
+        let statement = try sql.connection.cachedStatement(text)
+        defer { try? statement.reset() }
+        var index: Int32 = 1
+        for row in rows {
+            for value in row {
+                try statement.bind(value, at: index)
+                index += 1
+            }
+        }
+        try statement.run()
+    }
+
     func write(_ state: RowRegister, key: DatabaseValue, table: SyncedTable) throws {
+        // Most rows have a current value for every column: one statement, built once per table.
+        if let whole = Self.wholeRow(state, key: key, table: table) {
+            try sql.run(table.wholeRowUpsert, whole)
+            return
+        }
         var names = [table.keyColumn]
         var values = [key]
         for (name, cell) in state.cells.sorted(by: { $0.key < $1.key }) where state.isCurrent(cell) {
@@ -55,6 +96,21 @@ struct RowProjector {
         try sql.run(
             "INSERT INTO \(SQLIdentifier.quote(table.name))(\(quoted.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", "))) ON CONFLICT(\(quoted[0])) \(conflict)",
             values)
+    }
+
+    /// Makes the row show `state` whatever the table holds now: removed when the state says it does not
+    /// exist, else written with its current values and the columns whose values lost set to their
+    /// defaults.
+    func reproject(_ state: RowRegister, key: DatabaseValue, table: SyncedTable) throws {
+        guard state.isVisible else {
+            try delete(key: key, table: table)
+            return
+        }
+        try write(state, key: key, table: table)
+        let stale = state.cells.filter { !state.isCurrent($0.value) }.map(\.key)
+        guard !stale.isEmpty else { return }
+        try project(state, key: key, table: table, effect: MergeRule.Effect(
+            wasVisible: true, isVisible: true, changedColumns: [], hiddenColumns: Set(stale)))
     }
 
     func delete(key: DatabaseValue, table: SyncedTable) throws {

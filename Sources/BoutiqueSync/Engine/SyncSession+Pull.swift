@@ -52,14 +52,10 @@ extension SyncSession {
             let sql = SQLRunner(conn)
             try LocalFolder.fold(tables: tables, recorder: recorder, on: conn.connection)
             try ParkedValues.apply(tables: tables, retryingRefusedRows: retry, sql: sql)
-            var applier = RemoteApplier(sql: sql, tables: tables)
-            var latest = serverTime
-            for change in changes where change.stamp.replica != recorder.writer {
-                // What this session wrote is in the states already (folded above).
-                try applier.apply(change)
-                latest = max(latest, change.stamp.time)
-            }
-            recorder.observe(latest)
+            var applier = try RemoteApplier(sql: sql, tables: tables)
+            // What this session wrote is in the states already (folded above).
+            try applier.apply(changes.filter { $0.stamp.replica != recorder.writer })
+            recorder.observe(changes.map(\.stamp.time).max().map { max($0, serverTime) } ?? serverTime)
             let orphans = try OrphanRepair.detach(
                 touched: applier.touchedTables, deleted: applier.deletedTables, tables: tables, foreignKeys: foreignKeys, sql: sql)
             var state = try ServerState.read(server: server, sql)
@@ -117,23 +113,13 @@ extension SyncSession {
             try conn.execute("PRAGMA defer_foreign_keys = ON")
             let sql = SQLRunner(conn)
             try LocalFolder.fold(tables: tables, recorder: recorder, on: conn.connection)
-            let states = RowStates(sql: sql)
-            var applier = RemoteApplier(sql: sql, tables: tables)
+            var applier = try RemoteApplier(sql: sql, tables: tables)
             var seen: Set<SnapshotIdentity> = []
             for row in snapshot {
-                let table = row.table.lowercased()
-                seen.insert(SnapshotIdentity(table: table, key: row.key))
-                var state = try states.state(table: table, key: row.key) ?? RowRegister()
-                let effect = MergeRule.merge(row.state, into: &state)
+                seen.insert(SnapshotIdentity(table: row.table.lowercased(), key: row.key))
                 if let latest = row.state.latestStamp { recorder.observe(latest.time) }
-                try states.setState(state, table: table, key: row.key)
-                if let synced = tables[table] {
-                    applier.parkUnknownColumns(of: row.state, table: synced)
-                    try applier.projectOrPark(state, key: row.key, table: synced, effect: effect)
-                } else {
-                    try sql.run("INSERT OR IGNORE INTO boutique_sync_parked(tbl, col) VALUES (?, '')", [.text(table)])
-                }
             }
+            try applier.apply(snapshot)
             var deleted = applier.deletedTables
             if again {
                 deleted.formUnion(try Rebootstrap.dropRowsTheServerForgot(keeping: seen, tables: tables, server: server, sql: sql))
@@ -144,6 +130,9 @@ extension SyncSession {
             state.cursor = max(state.cursor, snapshotCursor)
             state.bootstrapped = true
             try state.write(server: server, sql)
+            try sql.run(
+                "UPDATE boutique_sync_replica SET clock = max(clock, ?) WHERE singleton = 1",
+                [.integer(Int64(bitPattern: recorder.lastReading.rawValue))])
             return orphans
         }
         if !orphans.isEmpty { try await deleteOrphans(orphans) }

@@ -8,7 +8,7 @@ extension RowRegister {
     /// ```
     ///
     /// Layout: existence (NULL, 0 or 1), its time and replica, the latest delete's time and replica
-    /// (NULL when none), then per column its name, value, time and replica, columns in name order.
+    /// (NULL when none), then per column its name, value, time and replica.
     public func record() -> [UInt8] {
         var values: [DatabaseValue] = []
         values.reserveCapacity(5 + cells.count * 4)
@@ -25,8 +25,7 @@ extension RowRegister {
         } else {
             values.append(contentsOf: [.null, .null])
         }
-        for name in cells.keys.sorted() {
-            guard let cell = cells[name] else { continue }
+        for (name, cell) in cells {
             values.append(.text(name))
             values.append(cell.value)
             values.append(Self.time(cell.stamp.time))

@@ -43,6 +43,11 @@ public enum MergeRule {
     /// Merges `other` into `state`, returning what changed.
     @discardableResult
     public static func merge(_ other: RowRegister, into state: inout RowRegister) -> Effect {
+        if state.existence == nil, state.lastDelete == nil, state.cells.isEmpty {
+            // Nothing known yet (most rows of a first sync): the other state is the merge.
+            state = other
+            return Effect(wasVisible: false, isVisible: other.isVisible, changedColumns: Set(other.cells.keys))
+        }
         let wasVisible = state.isVisible
         switch (state.existence, other.existence) {
         case (let mine?, let theirs?): state.existence = ExistenceRegister.merge(mine, theirs)
@@ -77,6 +82,7 @@ public enum MergeRule {
     /// The state a single change describes.
     public static func register(for change: SyncChange) -> RowRegister {
         var row = RowRegister()
+        row.cells.reserveCapacity(change.columns.count)
         switch change.kind {
         case .insert:
             row.existence = ExistenceRegister(exists: true, stamp: change.stamp)

@@ -1,7 +1,26 @@
 /// One store transaction on the writer connection. Every value is bound.
-struct SQLiteStoreTransaction: SyncStoreTransaction {
+///
+/// The tenant's counters are read once and written back once, when the transaction ends
+/// (``finish()``), instead of once per logged change.
+final class SQLiteStoreTransaction: SyncStoreTransaction {
     let connection: Connection
     let tenant: String
+    private var tenantState: (next: Int64, horizon: Int64, clock: Int64)?
+    private var tenantChanged = false
+
+    init(connection: Connection, tenant: String) {
+        self.connection = connection
+        self.tenant = tenant
+    }
+
+    /// Writes the counters back.
+    func finish() throws {
+        guard tenantChanged, let state = tenantState else { return }
+        try run(
+            "UPDATE boutique_sync_server_tenant SET next_sequence = ?, horizon = ?, clock = ? WHERE tenant = ?",
+            [.integer(state.next), .integer(state.horizon), .integer(state.clock), .text(tenant)])
+        tenantChanged = false
+    }
 
     private func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]] {
         let statement = try connection.cachedStatement(sql)
@@ -20,6 +39,13 @@ struct SQLiteStoreTransaction: SyncStoreTransaction {
     // MARK: Tenant
 
     private func tenantRow() throws -> (next: Int64, horizon: Int64, clock: Int64) {
+        if let tenantState { return tenantState }
+        let state = try readTenantRow()
+        tenantState = state
+        return state
+    }
+
+    private func readTenantRow() throws -> (next: Int64, horizon: Int64, clock: Int64) {
         let found = try rows(
             "SELECT next_sequence, horizon, clock FROM boutique_sync_server_tenant WHERE tenant = ?", [.text(tenant)])
         guard let row = found.first, case .integer(let next) = row[0], case .integer(let horizon) = row[1],
@@ -36,9 +62,10 @@ struct SQLiteStoreTransaction: SyncStoreTransaction {
     }
 
     func setClock(_ time: HybridTimestamp) throws {
-        _ = try tenantRow()
-        try run("UPDATE boutique_sync_server_tenant SET clock = ? WHERE tenant = ?",
-                [.integer(Int64(bitPattern: time.rawValue)), .text(tenant)])
+        var state = try tenantRow()
+        state.clock = Int64(bitPattern: time.rawValue)
+        tenantState = state
+        tenantChanged = true
     }
 
     // MARK: Replicas
@@ -127,8 +154,11 @@ struct SQLiteStoreTransaction: SyncStoreTransaction {
     // MARK: Log
 
     func appendChange(_ change: SyncChange, origin: String, batch: Int64?) throws -> (sequence: Int64, batch: Int64) {
-        let sequence = try tenantRow().next
-        try run("UPDATE boutique_sync_server_tenant SET next_sequence = ? WHERE tenant = ?", [.integer(sequence + 1), .text(tenant)])
+        var state = try tenantRow()
+        let sequence = state.next
+        state.next += 1
+        tenantState = state
+        tenantChanged = true
         let batch = batch ?? sequence
         try run(
             "INSERT INTO boutique_sync_server_log(tenant, sequence, batch, tbl, key, change, origin) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -165,8 +195,10 @@ struct SQLiteStoreTransaction: SyncStoreTransaction {
     func logHorizon() throws -> Int64 { try tenantRow().horizon }
 
     func pruneLog(through sequence: Int64) throws {
-        _ = try tenantRow()
+        var state = try tenantRow()
         try run("DELETE FROM boutique_sync_server_log WHERE tenant = ? AND sequence <= ?", [.text(tenant), .integer(sequence)])
-        try run("UPDATE boutique_sync_server_tenant SET horizon = max(horizon, ?) WHERE tenant = ?", [.integer(sequence), .text(tenant)])
+        state.horizon = max(state.horizon, sequence)
+        tenantState = state
+        tenantChanged = true
     }
 }

@@ -34,7 +34,10 @@ public final class SQLiteSyncStore: SyncStore {
         tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T
     ) async throws -> T {
         try await database.write { conn in
-            try body(SQLiteStoreTransaction(connection: conn.connection, tenant: tenant))
+            let transaction = SQLiteStoreTransaction(connection: conn.connection, tenant: tenant)
+            let result = try body(transaction)
+            try transaction.finish()
+            return result
         }
     }
 

@@ -15,7 +15,8 @@ struct SyncSimulation {
     let operations: Int
 
     static let tenant = "sim"
-    /// Prints each step when `BOUTIQUE_SYNC_TRACE` is set, to follow a failing seed.
+    /// Prints each step when `BOUTIQUE_SYNC_TRACE` is set, to follow a failing seed (and with
+    /// `BOUTIQUE_SYNC_WATCH=<key>`, that note's row and state on every device after each step).
     let trace = ProcessInfo.processInfo.environment["BOUTIQUE_SYNC_TRACE"] != nil
 
     /// The problems found; empty when the run converged.
@@ -51,9 +52,6 @@ struct SyncSimulation {
             do {
                 switch roll {
                 case 0..<45:
-                    if let copy = ProcessInfo.processInfo.environment["BOUTIQUE_SYNC_COPY_AT"], copy == "\(device.name)@\(step)" {
-                        try await device.copy(to: URL(fileURLWithPath: "/tmp/sync-copy.db"))
-                    }
                     try await LocalWrites.random(on: device, step: step, random: &random)
                 case 45..<68:
                     try await synchronize(device, failures: &failures)
