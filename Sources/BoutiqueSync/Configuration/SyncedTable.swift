@@ -1,8 +1,9 @@
 /// A table as sync sees it: its stored columns in record order, which of them sync, and its key.
 ///
 /// Read from the database's schema (never from anything a server sent), so every identifier sync puts
-/// in SQL text comes from here.
-struct SyncedTable: Sendable, Hashable {
+/// in SQL text comes from here. A class: every logged change refers to its table, and a reference is
+/// one retain where a copy of the struct was one per array it holds.
+final class SyncedTable: Sendable {
     /// The name as the schema spells it.
     let name: String
     /// The stored columns in the order the change log's records hold them.
@@ -40,10 +41,16 @@ struct SyncedTable: Sendable, Hashable {
             + Array(repeating: "?", count: quoted.count).joined(separator: ", ") + ") ON CONFLICT(\(quoted[0])) "
             + (updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + updates.joined(separator: ", "))
         self.wholeRowOrder = ordered.map { storedColumns[$0].lowercased() }
+        self.lowercasedColumns = storedColumns.map { $0.lowercased() }
+        self.lowercasedName = name.lowercased()
     }
 
     /// The lowercased column names in ``wholeRowUpsert``'s order (the key first).
     let wholeRowOrder: [String]
+    /// The stored columns' names, lowercased (the names changes carry).
+    let lowercasedColumns: [String]
+    /// The table's name, lowercased.
+    let lowercasedName: String
 
     var keyColumn: String { storedColumns[keyPosition] }
 

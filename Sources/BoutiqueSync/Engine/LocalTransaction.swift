@@ -42,7 +42,7 @@ struct LocalTransaction: Sendable {
         }
         for change in changes {
             let table = change.table
-            let name = table.name.lowercased()
+            let name = table.lowercasedName
             switch change.kind {
             case .insert:
                 guard let after = change.after, let key = Self.key(after, table) else { continue }
@@ -79,13 +79,13 @@ struct LocalTransaction: Sendable {
             switch value {
             case .insert(let values):
                 let columns = values.indices.filter { $0 < table.syncs.count && table.syncs[$0] }.map {
-                    SyncColumnValue(name: table.storedColumns[$0].lowercased(), value: values[$0])
+                    SyncColumnValue(name: table.lowercasedColumns[$0], value: values[$0])
                 }
                 return SyncChange(table: id.table, key: id.key, kind: .insert, columns: columns, stamp: stamp)
             case .update(let assigned):
                 let columns = assigned.keys.sorted().filter { $0 < table.syncs.count && table.syncs[$0] && $0 != table.keyPosition }
                     .compactMap { position in
-                        assigned[position].map { SyncColumnValue(name: table.storedColumns[position].lowercased(), value: $0) }
+                        assigned[position].map { SyncColumnValue(name: table.lowercasedColumns[position], value: $0) }
                     }
                 guard !columns.isEmpty else { return nil }
                 return SyncChange(table: id.table, key: id.key, kind: .update, columns: columns, stamp: stamp)

@@ -31,22 +31,58 @@ public struct SyncTransaction: Hashable, Sendable, Codable {
 /// The replica id is left out: a device that takes a new one still pushes the same transactions.
 public enum SyncDigest {
     public static func of(id: Int64, time: HybridTimestamp, changes: [SyncChange]) -> UInt64 {
-        var values: [DatabaseValue] = [.integer(id), .integer(Int64(bitPattern: time.rawValue))]
+        var hasher = FNV()
+        hasher.add(.integer(id))
+        hasher.add(.integer(Int64(bitPattern: time.rawValue)))
         for change in changes {
-            values.append(.text(change.table))
-            values.append(change.key)
-            values.append(.text(change.kind.rawValue))
-            values.append(.integer(Int64(change.columns.count)))
+            hasher.add(.text(change.table))
+            hasher.add(change.key)
+            hasher.add(.text(change.kind.rawValue))
+            hasher.add(.integer(Int64(change.columns.count)))
             for column in change.columns {
-                values.append(.text(column.name))
-                values.append(column.value)
+                hasher.add(.text(column.name))
+                hasher.add(column.value)
             }
         }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in RecordEncoder.encode(values) {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
+        return hasher.value
+    }
+
+    /// FNV-1a over each value's type tag, length and bytes (so that `"ab", "c"` and `"a", "bc"` differ).
+    struct FNV {
+        private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+        @inline(__always)
+        mutating func byte(_ byte: UInt8) {
+            value ^= UInt64(byte)
+            value = value &* 0x0000_0100_0000_01b3
         }
-        return hash
+
+        mutating func word(_ word: UInt64) {
+            var remaining = word
+            for _ in 0..<8 {
+                byte(UInt8(truncatingIfNeeded: remaining))
+                remaining >>= 8
+            }
+        }
+
+        mutating func add(_ value: DatabaseValue) {
+            switch value {
+            case .null: byte(0)
+            case .integer(let number):
+                byte(1)
+                word(UInt64(bitPattern: number))
+            case .real(let number):
+                byte(2)
+                word(number.bitPattern)
+            case .text(let text):
+                byte(3)
+                word(UInt64(text.utf8.count))
+                for unit in text.utf8 { byte(unit) }
+            case .blob(let bytes):
+                byte(4)
+                word(UInt64(bytes.count))
+                for unit in bytes { byte(unit) }
+            }
+        }
     }
 }
