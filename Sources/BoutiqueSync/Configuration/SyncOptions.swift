@@ -27,6 +27,7 @@ public struct SyncOptions: Sendable {
     /// a run replays exactly.
     public var makeIdentifier: (@Sendable () -> String)?
 
+    /// Options; every parameter has the default described on its property.
     public init(
         rowLevelTables: Set<String> = [], pushRowLimit: Int = 2_000, pullLimit: Int = 1_000,
         pullWait: Duration = .seconds(25), retryInterval: Duration = .seconds(5), prunesAcknowledgedChanges: Bool = true,

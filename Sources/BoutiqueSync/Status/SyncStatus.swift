@@ -28,6 +28,7 @@ public struct SyncStatus: Sendable, Hashable {
     /// When a sync last finished without error.
     public var lastSync: Date?
 
+    /// A status; sync starts idle with nothing pending.
     public init(activity: Activity = .idle, pendingCount: Int = 0, lastSync: Date? = nil) {
         self.activity = activity
         self.pendingCount = pendingCount
@@ -50,6 +51,7 @@ public struct SyncReport: Sendable, Hashable {
     /// Row changes (and snapshot rows) pulled from the server and merged.
     public var applied: Int
 
+    /// A report of `pushed` and `applied` row changes.
     public init(pushed: Int = 0, applied: Int = 0) {
         self.pushed = pushed
         self.applied = applied

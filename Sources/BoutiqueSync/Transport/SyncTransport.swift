@@ -30,15 +30,20 @@ public struct InProcessTransport: SyncTransport {
     /// The tenant whose data the device syncs.
     public let tenant: String
 
+    /// A transport to `endpoint` for `tenant`.
     public init(endpoint: any SyncEndpoint, tenant: String) {
         self.endpoint = endpoint
         self.tenant = tenant
     }
 
+    /// Names the tenant of the in-process server.
     public var serverIdentifier: String { "in-process:\(tenant)" }
 
+    /// Hands the request to the server.
     public func push(_ request: PushRequest) async throws -> PushResponse { try await endpoint.push(request, tenant: tenant) }
+    /// Hands the request to the server.
     public func pull(_ request: PullRequest) async throws -> PullResponse { try await endpoint.pull(request, tenant: tenant) }
+    /// Hands the request to the server.
     public func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse {
         try await endpoint.snapshot(request, tenant: tenant)
     }

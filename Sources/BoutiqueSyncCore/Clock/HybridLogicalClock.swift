@@ -14,6 +14,7 @@ public struct HybridLogicalClock: Sendable, Hashable {
     /// The latest reading handed out or observed.
     public private(set) var last: HybridTimestamp
 
+    /// A clock whose latest reading is `last`.
     public init(last: HybridTimestamp = .zero) { self.last = last }
 
     /// The stamp for a new local transaction at wall-clock time `now` (milliseconds since 1970).

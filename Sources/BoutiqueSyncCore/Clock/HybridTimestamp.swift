@@ -18,6 +18,7 @@ public struct HybridTimestamp: RawRepresentable, Comparable, Hashable, Sendable,
     /// The earliest reading.
     public static let zero = HybridTimestamp(rawValue: 0)
 
+    /// A reading from its packed value.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
 
     /// A reading of `milliseconds` (clamped to 48 bits) and `counter`.
@@ -31,7 +32,9 @@ public struct HybridTimestamp: RawRepresentable, Comparable, Hashable, Sendable,
     /// The counter part: how many readings shared the same millisecond.
     public var counter: UInt16 { UInt16(truncatingIfNeeded: rawValue) }
 
+    /// Orders by milliseconds, then counter.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// The reading as `milliseconds.counter`.
     public var description: String { "\(milliseconds).\(counter)" }
 }

@@ -10,6 +10,7 @@ public struct CellRegister: Hashable, Sendable {
     /// The write that set it.
     public var stamp: SyncStamp
 
+    /// A value set at `stamp`.
     public init(value: DatabaseValue, stamp: SyncStamp) {
         self.value = value
         self.stamp = stamp

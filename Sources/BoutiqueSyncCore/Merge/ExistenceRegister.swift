@@ -13,6 +13,7 @@ public struct ExistenceRegister: Hashable, Sendable, Codable {
     /// The insert or delete that set it.
     public var stamp: SyncStamp
 
+    /// A register set by an insert (`exists`) or a delete at `stamp`.
     public init(exists: Bool, stamp: SyncStamp) {
         self.exists = exists
         self.stamp = stamp

@@ -13,8 +13,9 @@
 public enum MergeRule {
     /// What applying a change did to a row's state.
     public struct Effect: Hashable, Sendable {
-        /// Whether the row was visible before and after.
+        /// Whether the row was visible before.
         public var wasVisible: Bool
+        /// Whether the row is visible after.
         public var isVisible: Bool
         /// The columns whose winning value changed.
         public var changedColumns: Set<String>
@@ -22,6 +23,7 @@ public enum MergeRule {
         /// since shows them as unset.
         public var hiddenColumns: Set<String>
 
+        /// An effect.
         public init(wasVisible: Bool, isVisible: Bool, changedColumns: Set<String>, hiddenColumns: Set<String> = []) {
             self.wasVisible = wasVisible
             self.isVisible = isVisible

@@ -20,6 +20,7 @@ public struct RowRegister: Hashable, Sendable, Codable {
     /// Column name → value and stamp.
     public var cells: [String: CellRegister]
 
+    /// A state; empty by default (nothing known of the row).
     public init(existence: ExistenceRegister? = nil, lastDelete: SyncStamp? = nil, cells: [String: CellRegister] = [:]) {
         self.existence = existence
         self.lastDelete = lastDelete

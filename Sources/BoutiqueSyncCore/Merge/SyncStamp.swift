@@ -14,16 +14,19 @@ public struct SyncStamp: Comparable, Hashable, Sendable, Codable, CustomStringCo
     /// The id of the replica (device database, or the server) that wrote it.
     public var replica: String
 
+    /// The stamp of a write at `time` by `replica`.
     public init(time: HybridTimestamp, replica: String) {
         self.time = time
         self.replica = replica
     }
 
+    /// Orders by time, then replica id.
     public static func < (lhs: Self, rhs: Self) -> Bool {
         if lhs.time != rhs.time { return lhs.time < rhs.time }
         return MergeOrder.replicaPrecedes(lhs.replica, rhs.replica)
     }
 
+    /// The time and the replica, `ms.counter@replica`.
     public var description: String { "\(time)@\(replica)" }
 }
 

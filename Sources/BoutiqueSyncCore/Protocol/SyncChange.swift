@@ -11,6 +11,7 @@
 public struct SyncChange: Hashable, Sendable, Codable {
     /// Insert, update or delete.
     public enum Kind: String, Hashable, Sendable, Codable {
+        /// A new row with every column, a change of the columns it assigned, a removal of the row.
         case insert, update, delete
     }
 
@@ -18,12 +19,14 @@ public struct SyncChange: Hashable, Sendable, Codable {
     public var table: String
     /// The primary-key value.
     public var key: DatabaseValue
+    /// Insert, update or delete.
     public var kind: Kind
     /// The assigned columns and their new values.
     public var columns: [SyncColumnValue]
     /// The write's stamp (its transaction's).
     public var stamp: SyncStamp
 
+    /// A change of the row `key` of `table`.
     public init(table: String, key: DatabaseValue, kind: Kind, columns: [SyncColumnValue], stamp: SyncStamp) {
         self.table = table
         self.key = key
@@ -55,9 +58,12 @@ public struct SyncChange: Hashable, Sendable, Codable {
 
 /// A column's name and value in a ``SyncChange``.
 public struct SyncColumnValue: Hashable, Sendable, Codable {
+    /// The column's name, lowercased.
     public var name: String
+    /// The value the change assigned.
     public var value: DatabaseValue
 
+    /// A column value.
     public init(name: String, value: DatabaseValue) {
         self.name = name
         self.value = value

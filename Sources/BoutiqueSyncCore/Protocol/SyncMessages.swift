@@ -13,6 +13,7 @@ public enum SyncProtocol {
 ///             transactions: outbox)
 /// ```
 public struct PushRequest: Hashable, Sendable, Codable {
+    /// The protocol version the request speaks (``SyncProtocol/version``).
     public var protocolVersion: Int
     /// The pushing replica.
     public var replica: String
@@ -28,6 +29,7 @@ public struct PushRequest: Hashable, Sendable, Codable {
     /// server stops waiting for it before collecting tombstones.
     public var retiredReplica: String?
 
+    /// A push of `transactions` after `baseTransactionID`.
     public init(
         replica: String, baseTransactionID: Int64, baseDigest: UInt64?, schemaVersion: Int,
         transactions: [SyncTransaction], retiredReplica: String? = nil, protocolVersion: Int = SyncProtocol.version
@@ -56,6 +58,7 @@ public struct PushResponse: Hashable, Sendable, Codable {
         case refused
     }
 
+    /// What the server did.
     public var outcome: Outcome
     /// The replica's watermark on the server after the request.
     public var appliedThrough: Int64
@@ -66,6 +69,7 @@ public struct PushResponse: Hashable, Sendable, Codable {
     /// The server's clock when it answered (a hybrid timestamp), in every reply.
     public var serverTime: HybridTimestamp
 
+    /// An answer to a push.
     public init(outcome: Outcome, appliedThrough: Int64, digest: UInt64?, reason: String? = nil, serverTime: HybridTimestamp) {
         self.outcome = outcome
         self.appliedThrough = appliedThrough
@@ -77,6 +81,7 @@ public struct PushResponse: Hashable, Sendable, Codable {
 
 /// `pull`: a device asks for the changes after its cursor, waiting up to ``waitMilliseconds`` for some.
 public struct PullRequest: Hashable, Sendable, Codable {
+    /// The protocol version the request speaks (``SyncProtocol/version``).
     public var protocolVersion: Int
     /// The pulling replica, whose cursor is recorded for tombstone collection. Its own changes are
     /// not left out (a copied file shares the id until it pushes); devices skip what they wrote.
@@ -88,6 +93,7 @@ public struct PullRequest: Hashable, Sendable, Codable {
     /// How long to wait for a change when there is none yet; 0 answers at once.
     public var waitMilliseconds: Int
 
+    /// A pull from `cursor`.
     public init(replica: String, cursor: Int64, limit: Int, waitMilliseconds: Int = 0, protocolVersion: Int = SyncProtocol.version) {
         self.protocolVersion = protocolVersion
         self.replica = replica
@@ -101,8 +107,10 @@ public struct PullRequest: Hashable, Sendable, Codable {
 public struct ServerChange: Hashable, Sendable, Codable {
     /// Its position in the tenant's log.
     public var sequence: Int64
+    /// The change itself.
     public var change: SyncChange
 
+    /// A logged change.
     public init(sequence: Int64, change: SyncChange) {
         self.sequence = sequence
         self.change = change
@@ -111,6 +119,7 @@ public struct ServerChange: Hashable, Sendable, Codable {
 
 /// The answer to a ``PullRequest``.
 public struct PullResponse: Hashable, Sendable, Codable {
+    /// What the server did.
     public enum Outcome: String, Hashable, Sendable, Codable {
         /// ``PullResponse/changes`` follow the cursor.
         case changes
@@ -120,6 +129,7 @@ public struct PullResponse: Hashable, Sendable, Codable {
         case refused
     }
 
+    /// What the server did.
     public var outcome: Outcome
     /// Whole server transactions, in log order.
     public var changes: [ServerChange]
@@ -127,9 +137,12 @@ public struct PullResponse: Hashable, Sendable, Codable {
     public var nextCursor: Int64
     /// Whether more changes wait after ``nextCursor``.
     public var hasMore: Bool
+    /// Why the request was refused, when it was.
     public var reason: String?
+    /// The server's clock when it answered, in every reply.
     public var serverTime: HybridTimestamp
 
+    /// An answer to a pull.
     public init(
         outcome: Outcome, changes: [ServerChange], nextCursor: Int64, hasMore: Bool, reason: String? = nil,
         serverTime: HybridTimestamp
@@ -145,12 +158,16 @@ public struct PullResponse: Hashable, Sendable, Codable {
 
 /// `snapshot`: a new device pages through the server's current state, by table then key.
 public struct SnapshotRequest: Hashable, Sendable, Codable {
+    /// The protocol version the request speaks (``SyncProtocol/version``).
     public var protocolVersion: Int
+    /// The asking replica.
     public var replica: String
     /// The position after which to continue; `nil` for the first page.
     public var after: SnapshotPosition?
+    /// The most rows wanted.
     public var limit: Int
 
+    /// A request for the page after `after`.
     public init(replica: String, after: SnapshotPosition?, limit: Int, protocolVersion: Int = SyncProtocol.version) {
         self.protocolVersion = protocolVersion
         self.replica = replica
@@ -161,9 +178,12 @@ public struct SnapshotRequest: Hashable, Sendable, Codable {
 
 /// A row's place in the snapshot order.
 public struct SnapshotPosition: Hashable, Sendable, Codable {
+    /// The table's name.
     public var table: String
+    /// The row's primary-key value.
     public var key: DatabaseValue
 
+    /// The position of the row `key` of `table`.
     public init(table: String, key: DatabaseValue) {
         self.table = table
         self.key = key
@@ -186,10 +206,14 @@ public struct SnapshotPosition: Hashable, Sendable, Codable {
 
 /// One row of a snapshot: its whole merge state, tombstones included.
 public struct SnapshotRow: Hashable, Sendable, Codable {
+    /// The table's name.
     public var table: String
+    /// The row's primary-key value.
     public var key: DatabaseValue
+    /// The row's merge state.
     public var state: RowRegister
 
+    /// A snapshot row.
     public init(table: String, key: DatabaseValue, state: RowRegister) {
         self.table = table
         self.key = key
@@ -215,14 +239,18 @@ public struct SnapshotRow: Hashable, Sendable, Codable {
 
 /// The answer to a ``SnapshotRequest``.
 public struct SnapshotResponse: Hashable, Sendable, Codable {
+    /// The page's rows, in (table, key) order.
     public var rows: [SnapshotRow]
     /// Where the next page starts; `nil` after the last page.
     public var next: SnapshotPosition?
     /// The log position the state includes at least: pull from here once every page is applied.
     public var cursor: Int64
+    /// Why the request was refused, when it was.
     public var reason: String?
+    /// The server's clock when it answered, in every reply.
     public var serverTime: HybridTimestamp
 
+    /// A snapshot page.
     public init(rows: [SnapshotRow], next: SnapshotPosition?, cursor: Int64, reason: String? = nil, serverTime: HybridTimestamp) {
         self.rows = rows
         self.next = next

@@ -15,6 +15,7 @@ public struct SyncTransaction: Hashable, Sendable, Codable {
     /// A digest of its id, stamp time and changes (see ``SyncDigest``).
     public var digest: UInt64
 
+    /// A transaction; its digest is computed from the rest.
     public init(id: Int64, stamp: SyncStamp, changes: [SyncChange]) {
         self.id = id
         self.stamp = stamp
@@ -30,6 +31,7 @@ public struct SyncTransaction: Hashable, Sendable, Codable {
 /// from a device that was restored from a backup or cloned and wrote something else under the same id.
 /// The replica id is left out: a device that takes a new one still pushes the same transactions.
 public enum SyncDigest {
+    /// The digest of a transaction's id, stamp time and changes.
     public static func of(id: Int64, time: HybridTimestamp, changes: [SyncChange]) -> UInt64 {
         var hasher = FNV()
         hasher.add(.integer(id))

@@ -30,6 +30,7 @@ public final class SQLiteSyncStore: SyncStore {
     /// migrations (added to the app's own plan).
     public static func on(_ database: DatabaseActor) -> SQLiteSyncStore { SQLiteSyncStore(database: database) }
 
+    /// Runs `body` in one write transaction of the store's database.
     public func transaction<T: Sendable>(
         tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T
     ) async throws -> T {

@@ -9,8 +9,9 @@
 /// })
 /// ```
 public struct SyncConflict: Sendable {
-    /// The table and key of the row.
+    /// The table of the row.
     public var table: String
+    /// The row's primary-key value.
     public var key: DatabaseValue
     /// The pushed change.
     public var change: SyncChange
@@ -19,6 +20,7 @@ public struct SyncConflict: Sendable {
     /// The row's state after merging the change by the rule.
     public var merged: RowRegister
 
+    /// What the resolver is shown for one pushed change.
     public init(table: String, key: DatabaseValue, change: SyncChange, previous: RowRegister, merged: RowRegister) {
         self.table = table
         self.key = key

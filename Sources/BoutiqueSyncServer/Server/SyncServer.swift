@@ -58,6 +58,7 @@ public actor SyncServer: SyncEndpoint {
 
     // MARK: Push
 
+    /// Applies a device's transactions by the merge rule, with its watermark and digest, in one store transaction.
     public func push(_ request: PushRequest, tenant: String) async throws -> PushResponse {
         let wall = wallClock()
         if let reason = PushValidation.problem(
@@ -84,6 +85,7 @@ public actor SyncServer: SyncEndpoint {
 
     // MARK: Pull
 
+    /// The whole server transactions after the cursor, waiting up to the request's `waitMilliseconds` when there are none.
     public func pull(_ request: PullRequest, tenant: String) async throws -> PullResponse {
         let before = commitCounts[tenant, default: 0]
         let first = try await pullOnce(request, tenant: tenant)
@@ -134,6 +136,7 @@ public actor SyncServer: SyncEndpoint {
 
     // MARK: Snapshot
 
+    /// A page of the merged state, tombstones included, with the log position it includes.
     public func snapshot(_ request: SnapshotRequest, tenant: String) async throws -> SnapshotResponse {
         let wall = wallClock()
         return try await store.transaction(tenant: tenant) { store in

@@ -32,6 +32,7 @@ public struct ReplicaRecord: Hashable, Sendable {
     /// Whether it gave its id up (restored or cloned device).
     public var isRetired: Bool
 
+    /// A replica's record.
     public init(replica: String, appliedThrough: Int64, digest: UInt64?, cursor: Int64, lastSeen: UInt64, isRetired: Bool) {
         self.replica = replica
         self.appliedThrough = appliedThrough
@@ -51,6 +52,7 @@ public struct LoggedChange: Hashable, Sendable {
     /// The replica that pushed it (`SyncServer.serverReplica` for the resolver's changes).
     public var origin: String
 
+    /// A logged change.
     public init(entry: ServerChange, batch: Int64, origin: String) {
         self.entry = entry
         self.batch = batch
