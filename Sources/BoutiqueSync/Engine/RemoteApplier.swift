@@ -73,7 +73,7 @@ struct RemoteApplier {
             let earlier = after[id]
             if earlier == nil { order.append(id) }
             var merged = earlier ?? before[id] ?? RowRegister()
-            MergeRule.merge(state, into: &merged)
+            MergeRule.join(state, into: &merged)
             after[id] = merged
             if let table = tables[id.table] {
                 for name in state.cells.keys where table.position(of: name) == nil {
@@ -91,12 +91,13 @@ struct RemoteApplier {
         var insertOrder: [String] = []
         for id in order {
             guard let table = tables[id.table], let state = after[id] else { continue }
-            let effect = Self.difference(from: before[id] ?? RowRegister(), to: state)
-            if !effect.wasVisible, effect.isVisible, let values = RowProjector.wholeRow(state, key: id.key, table: table) {
+            let old = before[id]
+            if !(old?.isVisible ?? false), state.isVisible, let values = RowProjector.wholeRow(state, key: id.key, table: table) {
+                // A new row with every column: written with others in one statement.
                 if inserts[id.table] == nil { insertOrder.append(id.table) }
                 inserts[id.table, default: []].append(values)
             } else {
-                try projectOrPark(state, key: id.key, table: table, effect: effect)
+                try projectOrPark(state, key: id.key, table: table, effect: Self.difference(from: old ?? RowRegister(), to: state))
             }
         }
         for name in insertOrder {

@@ -81,6 +81,28 @@ public enum MergeRule {
         return Effect(wasVisible: wasVisible, isVisible: state.isVisible, changedColumns: changed, hiddenColumns: hidden)
     }
 
+    /// Merges `other` into `state` without working out what changed (for callers that compare states
+    /// themselves).
+    public static func join(_ other: RowRegister, into state: inout RowRegister) {
+        if state.existence == nil, state.lastDelete == nil, state.cells.isEmpty {
+            state = other
+            return
+        }
+        switch (state.existence, other.existence) {
+        case (let mine?, let theirs?): state.existence = ExistenceRegister.merge(mine, theirs)
+        case (nil, let theirs?): state.existence = theirs
+        default: break
+        }
+        if let theirs = other.lastDelete, state.lastDelete.map({ $0 < theirs }) ?? true { state.lastDelete = theirs }
+        for (name, cell) in other.cells {
+            if let mine = state.cells[name] {
+                state.cells[name] = CellRegister.merge(mine, cell)
+            } else {
+                state.cells[name] = cell
+            }
+        }
+    }
+
     /// The state a single change describes.
     public static func register(for change: SyncChange) -> RowRegister {
         var row = RowRegister()

@@ -29,6 +29,9 @@ import Testing
             #expect(MergeRule.merge(a, a) == a)
             #expect(MergeRule.merge(MergeRule.merge(a, b), b) == MergeRule.merge(a, b))
             #expect(MergeRule.merge(MergeRule.merge(a, b), c) == MergeRule.merge(a, MergeRule.merge(b, c)))
+            var joined = a
+            MergeRule.join(b, into: &joined)
+            #expect(joined == MergeRule.merge(a, b), "the join without bookkeeping is the same merge")
         }
     }
 
