@@ -72,7 +72,7 @@ enum ConvergenceCheck {
                 }
                 if local != wanted {
                     let keys = Set(local.keys).union(wanted.keys).filter { local[$0] != wanted[$0] }
-                    if ProcessInfo.processInfo.environment["BOUTIQUE_SYNC_TRACE"] != nil {
+                    if SimulationTrace.isOn {
                         for key in keys {
                             let local = try await database.read { conn in
                                 try conn.fetchValue("SELECT state FROM boutique_sync_row WHERE tbl = ? AND key = ?", [.text(table.name), key])

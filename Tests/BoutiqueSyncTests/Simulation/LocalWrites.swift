@@ -67,7 +67,7 @@ enum LocalWrites {
         }
         guard !statements.isEmpty else { return }
         let batch = statements
-        if ProcessInfo.processInfo.environment["BOUTIQUE_SYNC_TRACE"] != nil { print("WRITE \(device.name) step \(step): \(batch)") }
+        if SimulationTrace.isOn { print("WRITE \(device.name) step \(step): \(batch)") }
         let changed = try await database.write { conn -> Int in
             var changed = 0
             for (sql, arguments) in batch {
@@ -76,7 +76,7 @@ enum LocalWrites {
             }
             return changed
         }
-        if ProcessInfo.processInfo.environment["BOUTIQUE_SYNC_TRACE"] != nil, changed > 0 {
+        if SimulationTrace.isOn, changed > 0 {
             let last = try await database.read { conn in
                 try conn.fetchAll("SELECT change_type, table_name FROM turso_cdc WHERE change_txn_id = (SELECT max(change_txn_id) FROM turso_cdc)")
             }

@@ -36,7 +36,7 @@ final class SimulatedDevice {
         let skew = self.skew
         let options = SyncOptions(
             pushRowLimit: 64, pullLimit: pullLimit,
-            prunesAcknowledgedChanges: ProcessInfo.processInfo.environment["BOUTIQUE_SYNC_TRACE"] == nil,
+            prunesAcknowledgedChanges: !SimulationTrace.isOn,
             wallClock: { UInt64(max(0, Int64(time.milliseconds) + skew.value.load(ordering: .relaxed))) },
             makeIdentifier: { identifiers.next() })
         self.database = database

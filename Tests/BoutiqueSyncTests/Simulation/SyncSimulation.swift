@@ -17,7 +17,7 @@ struct SyncSimulation {
     static let tenant = "sim"
     /// Prints each step when `BOUTIQUE_SYNC_TRACE` is set, to follow a failing seed (and with
     /// `BOUTIQUE_SYNC_WATCH=<key>`, that note's row and state on every device after each step).
-    let trace = ProcessInfo.processInfo.environment["BOUTIQUE_SYNC_TRACE"] != nil
+    let trace = SimulationTrace.isOn
 
     /// The problems found; empty when the run converged.
     func run() async throws -> [String] {
@@ -104,7 +104,7 @@ struct SyncSimulation {
             } catch {
                 failures.append("step \(step) on \(device.name): \(error)")
             }
-            if trace, let watched = ProcessInfo.processInfo.environment["BOUTIQUE_SYNC_WATCH"] {
+            if trace, let watched = SimulationTrace.watchedKey {
                 for device in devices {
                     guard let database = device.database else { continue }
                     let present = try await database.read { conn in try conn.fetchValue("SELECT title FROM note WHERE id = ?", [.text(watched)]) }
