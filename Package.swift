@@ -44,6 +44,8 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "BoutiqueDB", targets: ["BoutiqueDB"]),
+        .library(name: "BoutiqueSync", targets: ["BoutiqueSync"]),
+        .library(name: "BoutiqueSyncServer", targets: ["BoutiqueSyncServer"]),
         .executable(name: "boutique", targets: ["boutique"]),
         .executable(name: "boutique-benchmarks", targets: ["BoutiqueBenchmarks"]),
     ],
@@ -61,8 +63,13 @@ let package = Package(
         ),
         .target(name: "BoutiqueQueries", dependencies: ["BoutiqueSQLite", "BoutiqueMacros"]),
         .target(name: "BoutiqueDB", dependencies: ["BoutiqueSQLite", "BoutiqueQueries"]),
+        // What devices and the server share: the clock, the merge rule, the protocol's messages.
+        .target(name: "BoutiqueSyncCore", dependencies: ["BoutiqueDB"]),
+        .target(name: "BoutiqueSync", dependencies: ["BoutiqueSyncCore", "BoutiqueDB"]),
+        .target(name: "BoutiqueSyncServer", dependencies: ["BoutiqueSyncCore", "BoutiqueDB"]),
         .executableTarget(name: "boutique", dependencies: ["BoutiqueDB", "CSQLite"]),
-        .executableTarget(name: "BoutiqueBenchmarks", dependencies: ["BoutiqueDB", "CSQLite"]),
+        .executableTarget(
+            name: "BoutiqueBenchmarks", dependencies: ["BoutiqueDB", "CSQLite", "BoutiqueSync", "BoutiqueSyncServer"]),
         // A child process for the multi-process and crash tests: they start it, kill it, and check the file.
         .executableTarget(name: "BoutiqueTestWorker", dependencies: ["BoutiqueDB", "BoutiqueReplayWorkload"]),
         // The seeded random generator the fuzz, record and reliability tests share.
@@ -89,6 +96,9 @@ let package = Package(
             name: "BoutiqueDBTests",
             dependencies: ["BoutiqueDB", "BoutiqueTestWorker", "BoutiqueTestSupport", "BoutiqueReplayWorkload", "CSQLite", "CFaultInjection"],
             exclude: ["Scripts"]),
+        .testTarget(
+            name: "BoutiqueSyncTests",
+            dependencies: ["BoutiqueSync", "BoutiqueSyncServer", "BoutiqueSyncCore", "BoutiqueTestSupport"]),
         // Runs the built `boutique` executable as a child process.
         .testTarget(name: "BoutiqueCLITests", dependencies: ["boutique"]),
         // The product description's error handling in every shape an app writes it, and a reminders

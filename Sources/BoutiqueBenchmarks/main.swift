@@ -4,6 +4,7 @@
 //   swift run -c release boutique-benchmarks --rounds 15
 //   swift run -c release boutique-benchmarks --database  small writes through the actor, read scaling
 //   swift run -c release boutique-benchmarks --changes   change-capture cost, live-query latency
+//   swift run -c release boutique-benchmarks --sync      sync's cost: writes with sync on, pulls, pushes
 //   swift run -c release boutique-benchmarks --all       everything
 //   swift run -c release boutique-benchmarks --once fetch.layer   one variant once (for callgrind)
 //   swift run -c release boutique-benchmarks --once setup         only the set-up, to subtract
@@ -42,9 +43,10 @@ func run() async throws {
         case "--once": once = arguments.next()
         case "--database": groups.insert("database")
         case "--changes": groups.insert("changes")
-        case "--all": groups.formUnion(["core", "database", "changes"])
+        case "--sync": groups.insert("sync")
+        case "--all": groups.formUnion(["core", "database", "changes", "sync"])
         default:
-            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--all] [--once WORKLOAD.VARIANT]")
+            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--all] [--once WORKLOAD.VARIANT]")
             exit(2)
         }
     }
@@ -71,6 +73,20 @@ func run() async throws {
         print(try await CDCWorkloads.insertOnce(mode: mode))
         return
     }
+    if let once, once.hasPrefix("sync.") {
+        // One sync workload several times, for a profiler: sync.pull, sync.push, sync.local, sync.log.
+        let runs: [String: () async throws -> Double] = [
+            "sync.pull": { try await SyncWorkloads.pullOnce(fetching: false) },
+            "sync.push": { try await SyncWorkloads.pushOnce(merging: false) },
+            "sync.local": SyncWorkloads.localCommitOnce, "sync.log": SyncWorkloads.readLogOnce,
+        ]
+        guard let workload = runs[once] else {
+            print("unknown sync workload \(once); try sync.pull, sync.push, sync.local, sync.log")
+            exit(2)
+        }
+        for _ in 0..<rounds { print(try await workload()) }
+        return
+    }
     if let once, let variant = ["writes.raw": 0, "writes.off": 1, "writes.full": 2, "writes.detached": 3, "writes.hop": 4, "writes.handoff": 5][once] {
         // One run of 10,000 small write transactions, for a profiler.
         print(try await DatabaseWorkloads.smallWritesOnce(variant: variant))
@@ -82,6 +98,7 @@ func run() async throws {
             try await DatabaseWorkloads.measureReadScaling(rounds: rounds)
         }
         if groups.contains("changes") { try await ChangeBenchmarks.run(rounds: rounds) }
+        if groups.contains("sync") { try await SyncWorkloads.run(rounds: rounds) }
         return
     }
 
@@ -130,6 +147,7 @@ func run() async throws {
         try await DatabaseWorkloads.measureReadScaling(rounds: rounds)
     }
     if groups.contains("changes") { try await ChangeBenchmarks.run(rounds: rounds) }
+    if groups.contains("sync") { try await SyncWorkloads.run(rounds: rounds) }
 }
 
 do {

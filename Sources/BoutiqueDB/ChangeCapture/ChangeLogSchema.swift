@@ -24,10 +24,12 @@ enum ChangeLogSchema {
     /// Tables that are never logged: the log itself, and the bookkeeping SQLite and Turso keep beside it.
     ///
     /// `sqlite_sequence` holds the log's AUTOINCREMENT counter; Turso keeps its own counters in tables
-    /// named `__turso_internal_…`. Logging any of them would log the log.
+    /// named `__turso_internal_…`. Logging any of them would log the log. Tables named `boutique_sync_…`
+    /// are the sync engine's bookkeeping, written beside each change it records or applies: logging
+    /// them would log every change twice and make sync push its own bookkeeping.
     static func isUnlogged(_ table: String) -> Bool {
         table == logTable || table == versionTable || table == "sqlite_sequence"
-            || table.hasPrefix("__turso_internal") || table.hasPrefix("sqlite_stat")
+            || table.hasPrefix("__turso_internal") || table.hasPrefix("sqlite_stat") || table.hasPrefix("boutique_sync_")
     }
 
     /// Whether the `sqlite_schema` row named `name` is left out of the log.

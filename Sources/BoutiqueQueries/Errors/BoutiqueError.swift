@@ -70,6 +70,25 @@ public indirect enum BoutiqueError: Error, Sendable, Hashable {
     /// earliest position that can still be read. A reader that fell this far behind has to rebuild what
     /// it derived from the changes, then follow the log from `oldestAvailable` (or from the current token).
     case changesPruned(requested: Int64, oldestAvailable: Int64)
+
+    /// A table cannot be synced as configured: it does not exist, has no key that is unique across
+    /// devices (an `INTEGER PRIMARY KEY`, a rowid-only or a composite key), has `UNIQUE` constraints
+    /// besides its key, or the database does not record full change images. Nothing was changed.
+    case syncConfiguration(table: String, reason: String)
+
+    /// A synced table's schema changed in a way devices on other app versions cannot follow (a column
+    /// removed, renamed or retyped, the key changed, a new column that is `NOT NULL` without a default).
+    /// Synced schemas may only grow.
+    case syncSchemaChange(table: String, reason: String)
+
+    /// The sync server answered, but refused the request (a clock too far ahead of its own, an
+    /// unsupported protocol version, a malformed request) or sent a reply that does not make sense.
+    /// Nothing was applied locally.
+    case syncRefused(reason: String)
+
+    /// The sync server could not be reached, or no reply came back. Local data is unchanged and the
+    /// request can be retried.
+    case syncUnavailable(reason: String)
 }
 
 extension BoutiqueError {
@@ -151,6 +170,10 @@ extension BoutiqueError: CustomStringConvertible {
         case .fileSystem(let path, let message): return "file system error at \(path): \(message)"
         case .changesPruned(let requested, let oldest):
             return "the change log was pruned past change \(requested); the oldest position still readable is \(oldest)"
+        case .syncConfiguration(let table, let reason): return "table '\(table)' cannot be synced: \(reason)"
+        case .syncSchemaChange(let table, let reason): return "synced table '\(table)' changed incompatibly: \(reason)"
+        case .syncRefused(let reason): return "the sync server refused the request: \(reason)"
+        case .syncUnavailable(let reason): return "the sync server is unavailable: \(reason)"
         }
     }
 }

@@ -1,0 +1,229 @@
+import BoutiqueDB
+import BoutiqueSync
+import BoutiqueSyncServer
+import Foundation
+import Synchronization
+
+/// What sync costs, each figure a ratio to the same work without sync:
+///
+/// - a one-row write with sync on (its clock stamp written in the transaction) against the same write
+///   with sync off, the full change log in both;
+/// - applying a pull of 10,000 remote changes against committing the same 10,000 rows locally in one
+///   transaction;
+/// - pushing 10,000 local changes through the in-process transport (the server applying them included)
+///   against reading them back from the change log.
+///
+///     swift run -c release boutique-benchmarks --sync
+///
+/// Variants run round-robin after a warm-up round, each round on fresh files (set-up not timed), and
+/// the medians are compared.
+enum SyncWorkloads {
+    static let smallWrites = 2_000
+    static let rows = 10_000
+
+    static let schema = BoutiqueMigrationPlan {
+        BoutiqueMigration("v1_notes") { conn in
+            try conn.execute("CREATE TABLE note(id TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL, body TEXT, rank INTEGER)")
+        }
+    }
+
+    struct Line {
+        let name: String
+        let run: () async throws -> Double
+    }
+
+    static func run(rounds: Int) async throws {
+        try await measure("\(smallWrites) awaited one-row writes, full change log", rounds: rounds, [
+            Line(name: "sync off") { try await smallWritesOnce(sync: false) },
+            Line(name: "sync on (stamp per transaction)") { try await smallWritesOnce(sync: true) },
+        ])
+        try await measure("\(rows) rows: applied from a pull vs committed locally", rounds: rounds, [
+            Line(name: "local commit, one transaction") { try await localCommitOnce() },
+            Line(name: "pull applied (answer in hand)") { try await pullOnce(fetching: false) },
+            Line(name: "  pull incl. the server's query") { try await pullOnce(fetching: true) },
+        ])
+        try await measure("\(rows) local changes: pushed vs read from the change log", rounds: rounds, [
+            Line(name: "read from the change log") { try await readLogOnce() },
+            Line(name: "pushed, in-process transport") { try await pushOnce(merging: false) },
+            Line(name: "  pushed and merged by the server") { try await pushOnce(merging: true) },
+        ])
+    }
+
+    static func measure(_ title: String, rounds: Int, _ lines: [Line]) async throws {
+        var samples = Array(repeating: [Double](), count: lines.count)
+        for round in 0...rounds {
+            for (index, line) in lines.enumerated() {
+                let seconds = try await line.run()
+                if round > 0 { samples[index].append(seconds) }
+            }
+        }
+        print("\n\(title) — median of \(rounds) rounds (min … max), ratio to \(lines[0].name)")
+        let baseline = BenchmarkStatistics.median(samples[0])
+        for (index, line) in lines.enumerated() {
+            BenchmarkStatistics.printLine(
+                line.name, median: BenchmarkStatistics.median(samples[index]), min: samples[index].min() ?? .nan,
+                max: samples[index].max() ?? .nan, baseline: baseline)
+        }
+    }
+
+    static func path(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("boutique-sync-bench-\(name)-\(UUID().uuidString).db")
+    }
+
+    static func remove(_ url: URL) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+    }
+
+    static func server() async throws -> SyncServer {
+        SyncServer(store: try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL()))
+    }
+
+    static func elapsed(_ body: () async throws -> Void) async rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try await body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    static func insertRows(_ count: Int, into database: DatabaseActor, prefix: String) async throws {
+        try await database.write { conn in
+            for row in 0..<count {
+                try conn.execute(
+                    "INSERT INTO note(id, title, body, rank) VALUES (?, ?, ?, ?)",
+                    [.text("\(prefix)-\(row)"), .text("title \(row)"), .text("body of note \(row)"), .integer(Int64(row))])
+            }
+        }
+    }
+
+    static func smallWritesOnce(sync: Bool) async throws -> Double {
+        let url = path("writes")
+        defer { remove(url) }
+        let database = try await DatabaseActor.open(url: url, migrations: schema)
+        var engine: BoutiqueSync?
+        if sync { engine = try await BoutiqueSync(database: database, tables: ["note"], server: .inProcess(try await server())) }
+        let seconds = try await elapsed {
+            for row in 0..<smallWrites {
+                try await database.write { conn in
+                    try conn.execute("INSERT INTO note(id, title) VALUES (?, ?)", [.text("n\(row)"), .text("t")])
+                }
+            }
+        }
+        _ = engine
+        await database.close()
+        return seconds
+    }
+
+    static func localCommitOnce() async throws -> Double {
+        let url = path("local")
+        defer { remove(url) }
+        let database = try await DatabaseActor.open(url: url, migrations: schema)
+        let seconds = try await elapsed { try await insertRows(rows, into: database, prefix: "n") }
+        await database.close()
+        return seconds
+    }
+
+    /// A pull: with `fetching`, through the in-process server (its log query included); without, the
+    /// server's answer is fetched first and handed over when the device asks (the device's work alone).
+    static func pullOnce(fetching: Bool) async throws -> Double {
+        let server = try await server()
+        let canned = CannedPulls(server: server)
+        let sourceURL = path("source")
+        let deviceURL = path("device")
+        defer {
+            remove(sourceURL)
+            remove(deviceURL)
+        }
+        let options = SyncOptions(pullLimit: rows)
+        let device = try await DatabaseActor.open(url: deviceURL, migrations: schema)
+        let transport: any SyncTransport = fetching ? InProcessTransport.inProcess(server) : canned
+        let deviceSync = try await BoutiqueSync(database: device, tables: ["note"], server: transport, options: options)
+        _ = try await deviceSync.synchronize()
+        let source = try await DatabaseActor.open(url: sourceURL, migrations: schema)
+        let sourceSync = try await BoutiqueSync(database: source, tables: ["note"], server: .inProcess(server))
+        try await insertRows(rows, into: source, prefix: "n")
+        _ = try await sourceSync.push()
+        if !fetching { try await canned.prepare(limit: rows) }
+        var applied = 0
+        let seconds = try await elapsed { applied = try await deviceSync.synchronize().applied }
+        guard applied == rows else { throw BoutiqueError.invalidArgument("pulled \(applied) changes, not \(rows)") }
+        await source.close()
+        await device.close()
+        return seconds
+    }
+
+    static func readLogOnce() async throws -> Double {
+        let url = path("log")
+        defer { remove(url) }
+        let database = try await DatabaseActor.open(url: url, migrations: schema)
+        try await insertRows(rows, into: database, prefix: "n")
+        var seen = 0
+        let seconds = try await elapsed {
+            for try await transaction in database.changes(since: .beginning) {
+                seen += transaction.changes.filter { $0.table == "note" }.count
+                if seen >= rows { break }
+            }
+        }
+        await database.close()
+        return seconds
+    }
+
+    /// A push: with `merging`, to the real server logic (its merge and log writes included); without, to
+    /// an endpoint that acknowledges at once (the device's work and the transport alone).
+    static func pushOnce(merging: Bool) async throws -> Double {
+        let url = path("push")
+        defer { remove(url) }
+        let database = try await DatabaseActor.open(url: url, migrations: schema)
+        let endpoint: any SyncEndpoint = merging ? try await server() : AcknowledgingEndpoint()
+        let sync = try await BoutiqueSync(
+            database: database, tables: ["note"], server: .inProcess(endpoint), options: SyncOptions(pushRowLimit: rows + 10))
+        try await sync.checkSchema()   // once per session, not part of pushing the changes
+        try await insertRows(rows, into: database, prefix: "n")
+        var pushed = 0
+        let seconds = try await elapsed { pushed = try await sync.push() }
+        guard pushed == rows else { throw BoutiqueError.invalidArgument("pushed \(pushed) changes, not \(rows)") }
+        await database.close()
+        return seconds
+    }
+}
+
+/// An endpoint that acknowledges every push at once and has nothing to pull: what is left of a push
+/// when the server's own work is taken away.
+struct AcknowledgingEndpoint: SyncEndpoint {
+    func push(_ request: PushRequest, tenant: String) async throws -> PushResponse {
+        let last = request.transactions.last
+        return PushResponse(
+            outcome: .accepted, appliedThrough: last?.id ?? request.baseTransactionID, digest: last?.digest ?? request.baseDigest,
+            serverTime: HybridTimestamp(milliseconds: UInt64(Date().timeIntervalSince1970 * 1000)))
+    }
+
+    func pull(_ request: PullRequest, tenant: String) async throws -> PullResponse {
+        PullResponse(outcome: .changes, changes: [], nextCursor: request.cursor, hasMore: false, serverTime: .zero)
+    }
+
+    func snapshot(_ request: SnapshotRequest, tenant: String) async throws -> SnapshotResponse {
+        SnapshotResponse(rows: [], next: nil, cursor: 0, serverTime: .zero)
+    }
+}
+
+/// A transport whose next pull is answered from a response fetched beforehand.
+final class CannedPulls: SyncTransport {
+    private let prepared = Mutex<PullResponse?>(nil)
+    let server: SyncServer
+
+    init(server: SyncServer) { self.server = server }
+
+    func prepare(limit: Int) async throws {
+        let response = try await server.pull(PullRequest(replica: "bench", cursor: 0, limit: limit), tenant: "default")
+        prepared.withLock { $0 = response }
+    }
+
+    var serverIdentifier: String { "in-process:default" }
+
+    func push(_ request: PushRequest) async throws -> PushResponse { try await server.push(request, tenant: "default") }
+
+    func pull(_ request: PullRequest) async throws -> PullResponse {
+        if request.cursor == 0, let response = prepared.withLock({ $0.take() }) { return response }
+        return try await server.pull(request, tenant: "default")
+    }
+
+    func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse { try await server.snapshot(request, tenant: "default") }
+}

@@ -1,0 +1,57 @@
+import BoutiqueSQLite
+
+extension DatabaseActor {
+    /// Adds `participant` to every later write transaction. See ``TransactionParticipant``.
+    ///
+    /// ```swift
+    /// await database.addTransactionParticipant(recorder)
+    /// ```
+    public func addTransactionParticipant(_ participant: any TransactionParticipant) {
+        let capture = transactionObservers.lazy.compactMap { $0 as? ChangeCapture }.first
+        addTransactionObserver(ParticipantObserver(participant: participant, capture: capture))
+    }
+
+    /// Removes a participant added with ``addTransactionParticipant(_:)``; later transactions no longer
+    /// call it.
+    ///
+    /// ```swift
+    /// await database.removeTransactionParticipant(recorder)
+    /// ```
+    public func removeTransactionParticipant(_ participant: any TransactionParticipant) {
+        transactionObservers.removeAll { observer in
+            guard let adapter = observer as? ParticipantObserver else { return false }
+            return adapter.participant === participant
+        }
+    }
+}
+
+/// Connects a public ``TransactionParticipant`` to the internal observer chain, handing it what change
+/// capture just recorded.
+final class ParticipantObserver: WriteTransactionObserver {
+    let participant: any TransactionParticipant
+    /// The change capture that ran before this observer in the same transaction (observers run in the
+    /// order they were added, and capture is added when the database opens).
+    private weak var capture: ChangeCapture?
+
+    init(participant: any TransactionParticipant, capture: ChangeCapture?) {
+        self.participant = participant
+        self.capture = capture
+    }
+
+    func willCommit(_ connection: Connection) throws {
+        let notice = capture?.notice
+        var transactionID: Int64?
+        if let token = notice?.token {
+            let statement = try connection.cachedStatement("SELECT change_txn_id FROM turso_cdc WHERE change_id = ?")
+            defer { try? statement.reset() }
+            try statement.bind(token.changeID, at: 1)
+            if try statement.step(), !statement.isNull(at: 0) { transactionID = statement.int64(at: 0) }
+        }
+        try participant.willCommit(CommittingTransaction(
+            connection: DatabaseConnection(connection, isReadOnly: false), transactionID: transactionID,
+            token: notice?.token, tables: notice?.tables ?? []))
+    }
+
+    func didCommit(_ connection: Connection) { participant.didEnd(committed: true) }
+    func didRollback(_ connection: Connection) { participant.didEnd(committed: false) }
+}

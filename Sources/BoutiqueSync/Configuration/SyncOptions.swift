@@ -1,0 +1,50 @@
+import Foundation
+
+/// How a ``BoutiqueSync`` syncs.
+///
+/// ```swift
+/// let sync = try await BoutiqueSync(database: db, tables: [Note.self, Tag.self], server: .inProcess(server),
+///                                   options: SyncOptions(rowLevelTables: ["tag"]))
+/// ```
+public struct SyncOptions: Sendable {
+    /// Tables merged row by row instead of column by column: the whole row of the latest write wins
+    /// (each update carries every column).
+    public var rowLevelTables: Set<String>
+    /// About how many change-log rows one push carries.
+    public var pushRowLimit: Int
+    /// How many changes one pull asks for.
+    public var pullLimit: Int
+    /// How long a started sync's pull waits on the server for new changes.
+    public var pullWait: Duration
+    /// How long a started sync waits before trying again after an error.
+    public var retryInterval: Duration
+    /// Whether the change log is pruned of transactions the server acknowledged (never further).
+    public var prunesAcknowledgedChanges: Bool
+    /// The wall clock stamps are taken from, in milliseconds since 1970; `nil` for the system clock.
+    /// Simulations pass a virtual one.
+    public var wallClock: (@Sendable () -> UInt64)?
+    /// Makes replica and writer ids; `nil` for random ones. Simulations pass a seeded generator so that
+    /// a run replays exactly.
+    public var makeIdentifier: (@Sendable () -> String)?
+
+    /// Options; every parameter has the default described on its property.
+    public init(
+        rowLevelTables: Set<String> = [], pushRowLimit: Int = 2_000, pullLimit: Int = 1_000,
+        pullWait: Duration = .seconds(25), retryInterval: Duration = .seconds(5), prunesAcknowledgedChanges: Bool = true,
+        wallClock: (@Sendable () -> UInt64)? = nil, makeIdentifier: (@Sendable () -> String)? = nil
+    ) {
+        self.makeIdentifier = makeIdentifier
+        self.rowLevelTables = rowLevelTables
+        self.pushRowLimit = pushRowLimit
+        self.pullLimit = pullLimit
+        self.pullWait = pullWait
+        self.retryInterval = retryInterval
+        self.prunesAcknowledgedChanges = prunesAcknowledgedChanges
+        self.wallClock = wallClock
+    }
+
+    /// The clock to stamp with.
+    var now: @Sendable () -> UInt64 {
+        wallClock ?? { UInt64(max(0, Date().timeIntervalSince1970 * 1000)) }
+    }
+}

@@ -1,0 +1,174 @@
+/// A table as sync sees it: its stored columns in record order, which of them sync, and its key.
+///
+/// Read from the database's schema (never from anything a server sent), so every identifier sync puts
+/// in SQL text comes from here. A class: every logged change refers to its table, and a reference is
+/// one retain where a copy of the struct was one per array it holds.
+final class SyncedTable: Sendable {
+    /// The name as the schema spells it.
+    let name: String
+    /// The stored columns in the order the change log's records hold them.
+    let storedColumns: [String]
+    /// For each stored column, whether it syncs (generated columns do not: each device computes them).
+    let syncs: [Bool]
+    /// The key column's position among ``storedColumns``.
+    let keyPosition: Int
+    /// Whether updates carry the whole row (row-level last-writer-wins) instead of their columns.
+    let rowLevel: Bool
+    /// Declared type, `NOT NULL`, default and key flag per stored column, for the schema check.
+    let shapes: [ColumnShape]
+    /// Lowercased name → stored position, for the columns that sync.
+    let positions: [String: Int]
+    /// The statement that writes a whole row (every synced column), or updates it when its key is
+    /// there: what most pulled inserts need, built once.
+    let wholeRowUpsert: String
+
+    init(name: String, storedColumns: [String], syncs: [Bool], keyPosition: Int, rowLevel: Bool, shapes: [ColumnShape]) {
+        self.name = name
+        self.storedColumns = storedColumns
+        self.syncs = syncs
+        self.keyPosition = keyPosition
+        self.rowLevel = rowLevel
+        self.shapes = shapes
+        var positions: [String: Int] = [:]
+        for (index, column) in storedColumns.enumerated() where syncs[index] && positions[column.lowercased()] == nil {
+            positions[column.lowercased()] = index
+        }
+        self.positions = positions
+        let ordered = [keyPosition] + storedColumns.indices.filter { syncs[$0] && $0 != keyPosition }
+        let quoted = ordered.map { SQLIdentifier.quote(storedColumns[$0]) }
+        let updates = quoted.dropFirst().map { "\($0) = excluded.\($0)" }
+        self.wholeRowUpsert = "INSERT INTO \(SQLIdentifier.quote(name))(\(quoted.joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: quoted.count).joined(separator: ", ") + ") ON CONFLICT(\(quoted[0])) "
+            + (updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + updates.joined(separator: ", "))
+        self.wholeRowOrder = ordered.map { storedColumns[$0].lowercased() }
+        self.lowercasedColumns = storedColumns.map { $0.lowercased() }
+        self.lowercasedName = name.lowercased()
+    }
+
+    /// The lowercased column names in ``wholeRowUpsert``'s order (the key first).
+    let wholeRowOrder: [String]
+    /// The stored columns' names, lowercased (the names changes carry).
+    let lowercasedColumns: [String]
+    /// The table's name, lowercased.
+    let lowercasedName: String
+
+    var keyColumn: String { storedColumns[keyPosition] }
+
+    /// The synced columns' names.
+    var syncedColumns: [String] { storedColumns.indices.filter { syncs[$0] }.map { storedColumns[$0] } }
+
+    /// The stored position of the column named `name` (case-insensitive), `nil` when there is none or it
+    /// does not sync.
+    func position(of name: String) -> Int? {
+        if let index = positions[name] { return index }
+        return positions[name.lowercased()]
+    }
+
+    /// A column as the schema declares it.
+    struct ColumnShape: Sendable, Hashable {
+        let name: String
+        let type: String
+        let notNull: Bool
+        let hasDefault: Bool
+        let isKey: Bool
+        /// The default's SQL expression as the local schema declares it, `nil` when there is none.
+        let defaultSQL: String?
+    }
+}
+
+extension SyncedTable {
+    /// Reads `table` and checks that it can sync.
+    ///
+    /// - Throws: ``BoutiqueError/syncConfiguration(table:reason:)`` naming the table and the reason.
+    static func read(_ table: String, rowLevel: Bool, from connection: DatabaseConnection) throws -> SyncedTable {
+        let lowered = table.lowercased()
+        if lowered.hasPrefix("boutique_") || lowered.hasPrefix("turso_") || lowered.hasPrefix("sqlite_") {
+            throw BoutiqueError.syncConfiguration(table: table, reason: "it is a table of BoutiqueDB, Turso or SQLite, not of the app")
+        }
+        guard let object = try connection.fetchOne(
+            "SELECT name, wr FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name = ? COLLATE NOCASE",
+            [.text(table)])
+        else {
+            throw BoutiqueError.syncConfiguration(table: table, reason: "no such table in the database")
+        }
+        guard case .text(let name) = object.values[0] else {
+            throw BoutiqueError.syncConfiguration(table: table, reason: "no such table in the database")
+        }
+        let withoutRowID = object.values[1] == .integer(1)
+        let columns = try connection.fetchAll(
+            "SELECT name, type, pk, hidden, \"notnull\", dflt_value FROM pragma_table_xinfo(?, 'main') ORDER BY cid", [.text(name)])
+        var stored: [String] = []
+        var syncs: [Bool] = []
+        var shapes: [ColumnShape] = []
+        var keys: [(position: Int, type: String)] = []
+        for column in columns {
+            guard case .text(let columnName) = column.values[0] else { continue }
+            let type = if case .text(let declared) = column.values[1] { declared } else { "" }
+            let hidden: Int64 = if case .integer(let value) = column.values[3] { value } else { 0 }
+            // 1: a virtual table's hidden column; 2: a virtual generated column (not in records).
+            if hidden == 1 || hidden == 2 { continue }
+            let isKey = column.values[2] != .integer(0)
+            if isKey { keys.append((stored.count, type)) }
+            stored.append(columnName)
+            syncs.append(hidden != 3)
+            shapes.append(ColumnShape(
+                name: columnName, type: type.uppercased(), notNull: column.values[4] == .integer(1),
+                hasDefault: !column.values[5].isNull, isKey: isKey, defaultSQL: column.values[5].textValue))
+        }
+        guard !keys.isEmpty else {
+            throw BoutiqueError.syncConfiguration(
+                table: name, reason: "it has no primary key: its rows are known by rowids, which collide between devices")
+        }
+        guard keys.count == 1, let key = keys.first else {
+            throw BoutiqueError.syncConfiguration(
+                table: name, reason: "its primary key has \(keys.count) columns; sync needs one UUID or text key")
+        }
+        let affinity = Affinity(declaredType: key.type)
+        if !withoutRowID, key.type.uppercased() == "INTEGER" {
+            throw BoutiqueError.syncConfiguration(
+                table: name, reason: "its INTEGER PRIMARY KEY is the rowid, which collides between devices; use a UUID or text key")
+        }
+        guard affinity == .text || affinity == .blob else {
+            throw BoutiqueError.syncConfiguration(
+                table: name, reason: "its key '\(stored[key.position])' has \(affinity) affinity; sync needs a UUID (text or blob) or text key")
+        }
+        for index in try connection.fetchAll("SELECT name, \"unique\", origin FROM pragma_index_list(?)", [.text(name)]) {
+            guard index.values[1] == .integer(1), index.values[2] != .text("pk") else { continue }
+            throw BoutiqueError.syncConfiguration(
+                table: name,
+                reason: "it has a UNIQUE constraint or index (\(index.values[0])) besides its key: unique values collide between devices")
+        }
+        return SyncedTable(
+            name: name, storedColumns: stored, syncs: syncs, keyPosition: key.position, rowLevel: rowLevel, shapes: shapes)
+    }
+
+    /// SQLite's type affinity rules (datatype3.html, section 3.1).
+    enum Affinity: CustomStringConvertible {
+        case integer, text, blob, real, numeric
+
+        init(declaredType: String) {
+            let type = declaredType.uppercased()
+            if type.contains("INT") {
+                self = .integer
+            } else if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") {
+                self = .text
+            } else if type.isEmpty || type.contains("BLOB") {
+                self = .blob
+            } else if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") {
+                self = .real
+            } else {
+                self = .numeric
+            }
+        }
+
+        var description: String {
+            switch self {
+            case .integer: "INTEGER"
+            case .text: "TEXT"
+            case .blob: "BLOB"
+            case .real: "REAL"
+            case .numeric: "NUMERIC"
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// Folds local transactions into the row states, from the change log: the per-column winning stamps
+/// of local writes are derived here rather than written by every local transaction.
+///
+/// The log and each transaction's stamp (written with it) hold everything the fold needs, so it can
+/// run any time later, inside the transaction that needs the states (a pull, before it merges remote
+/// changes), and a crash in between loses nothing: the fold just runs again.
+enum LocalFolder {
+    /// Folds every local transaction after the last one folded, inside the caller's write transaction.
+    static func fold(tables: [String: SyncedTable], recorder: StampRecorder, on connection: Connection) throws {
+        let sql = SQLRunner(connection)
+        var through = try sql.value("SELECT folded_through FROM boutique_sync_replica WHERE singleton = 1")?.integerValue ?? 0
+        let start = through
+        let states = try RowStates(sql: sql)
+        while true {
+            let (transactions, readThrough) = try LocalLogReader.transactions(
+                after: through, rowLimit: 4_096, tables: tables, on: connection)
+            for transaction in transactions where !transaction.isRemote && !transaction.changes.isEmpty {
+                let stamp = try transaction.stamp ?? assignStamp(to: transaction.id, recorder: recorder, sql)
+                for change in transaction.syncChanges(stamp: stamp) {
+                    var state = try states.state(table: change.table, key: change.key) ?? RowRegister()
+                    MergeRule.apply(change, to: &state)
+                    try states.setState(state, table: change.table, key: change.key)
+                    // A local write normally wins (the clock is past every stamp the file has seen);
+                    // one that lost somewhere (a clock that went back across a restore, a write made
+                    // before a concurrent delete arrived) leaves the table showing it: show the state.
+                    if !wonEverywhere(change, in: state), let table = tables[change.table] {
+                        try RowProjector(sql: sql).reproject(state, key: change.key, table: table)
+                    }
+                }
+            }
+            guard readThrough > through else { break }
+            through = readThrough
+        }
+        if through != start {
+            try sql.run("UPDATE boutique_sync_replica SET folded_through = ? WHERE singleton = 1", [.integer(through)])
+        }
+    }
+
+    /// Whether `state` holds `change` in every place it wrote.
+    static func wonEverywhere(_ change: SyncChange, in state: RowRegister) -> Bool {
+        if change.kind != .update, state.existence?.stamp != change.stamp { return false }
+        for column in change.columns where state.cells[column.name]?.stamp != change.stamp { return false }
+        if change.kind == .update, !state.isVisible { return false }
+        return true
+    }
+
+    /// Stamps a local transaction written while sync was not running, once and for good.
+    static func assignStamp(to transactionID: Int64, recorder: StampRecorder, _ sql: SQLRunner) throws -> SyncStamp {
+        let time = recorder.tick()
+        try sql.run(
+            "INSERT OR REPLACE INTO boutique_sync_txn(change_txn_id, stamp, writer, remote) VALUES (?, ?, ?, 0)",
+            [.integer(transactionID), .integer(Int64(bitPattern: time.rawValue)), .text(recorder.writer)])
+        return SyncStamp(time: time, replica: recorder.writer)
+    }
+}

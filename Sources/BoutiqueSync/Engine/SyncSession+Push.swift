@@ -1,0 +1,152 @@
+import Foundation
+
+extension SyncSession {
+    /// Pushes every local transaction after the acknowledged one, in batches of whole transactions.
+    /// Returns the number of row changes the server newly acknowledged.
+    func pushAll() async throws -> Int {
+        var pushed = 0
+        var attempts = 0
+        while true {
+            attempts += 1
+            // Each round moves forward (an acknowledgement, a new replica id); many rounds mean a
+            // server that keeps answering without moving, which must not spin for ever.
+            guard attempts < 1_000 else { throw BoutiqueError.syncRefused(reason: "the server keeps answering pushes without progress") }
+            let server = serverID
+            let from = scannedThrough
+            let tables = self.tables
+            let rowLimit = options.pushRowLimit
+            // One read for what a round needs: the progress with the server, the id given up, the outbox.
+            let (read, current, retired) = try await database.read { conn in
+                let sql = SQLRunner(conn)
+                let state = try ServerState.read(server: server, sql)
+                let retired = try sql.value("SELECT retired FROM boutique_sync_replica WHERE singleton = 1")?.textValue
+                let read = try LocalLogReader.transactions(
+                    after: max(state.acknowledged, from), rowLimit: rowLimit, tables: tables, on: conn.connection)
+                return (read, state, retired)
+            }
+            var state = current
+            let local = read.transactions.filter { !$0.isRemote && !$0.changes.isEmpty }
+            if local.contains(where: { $0.stamp == nil }) {
+                try await stampUnstamped(local.filter { $0.stamp == nil }.map(\.id))
+                continue
+            }
+            let outbox = local.compactMap { transaction -> SyncTransaction? in
+                guard let stamp = transaction.stamp else { return nil }
+                let changes = transaction.syncChanges(stamp: stamp)
+                return changes.isEmpty ? nil : SyncTransaction(id: transaction.id, stamp: stamp, changes: changes)
+            }
+            let exhausted = read.readThrough == max(state.acknowledged, from)
+            if outbox.isEmpty {
+                scannedThrough = max(scannedThrough, read.readThrough)
+                if !exhausted { continue }
+                // Nothing to push; the first push of a session still goes out, empty: its answer is
+                // what tells a restored or cloned file from the original.
+                if handshaken { return pushed }
+            }
+            let request = PushRequest(
+                replica: replica, baseTransactionID: state.acknowledged, baseDigest: state.digest, schemaVersion: schemaVersion,
+                transactions: outbox, retiredReplica: retired)
+            let response = try await send { try await transport.push(request) }
+            recorder.observe(response.serverTime)
+            switch response.outcome {
+            case .accepted:
+                guard response.appliedThrough >= state.acknowledged else {
+                    throw BoutiqueError.syncRefused(reason: "the server acknowledged \(response.appliedThrough), before \(state.acknowledged)")
+                }
+                handshaken = true
+                let newly = outbox.filter { $0.id > state.acknowledged && $0.id <= response.appliedThrough }
+                pushed += newly.reduce(0) { $0 + $1.changes.count }
+                state.acknowledged = response.appliedThrough
+                state.digest = response.digest
+                try await writeServerState(state, clearRetired: retired != nil)
+                if let last = outbox.last, response.appliedThrough >= last.id {
+                    scannedThrough = max(scannedThrough, read.readThrough)
+                }
+                if outbox.isEmpty { return pushed }
+            case .mismatch:
+                try await resolveMismatch(watermark: response.appliedThrough, digest: response.digest, state: state)
+                scannedThrough = 0
+            case .refused:
+                throw BoutiqueError.syncRefused(reason: response.reason ?? "push refused")
+            }
+        }
+    }
+
+    /// The server's watermark is not this file's history. When the file holds the watermark's
+    /// transaction with the same digest, an acknowledgement was lost: take it. Otherwise the file was
+    /// restored from a backup or copied to another device: take a new replica id, so that nothing
+    /// written under the old one is skipped, and push again from the file's own acknowledged id.
+    private func resolveMismatch(watermark: Int64, digest: UInt64?, state: ServerState) async throws {
+        let tables = self.tables
+        let held = try await database.read { conn -> SyncTransaction? in
+            guard watermark > 0 else { return nil }
+            let read = try LocalLogReader.transactions(after: watermark - 1, rowLimit: 1, tables: tables, on: conn.connection)
+            guard let transaction = read.transactions.first, transaction.id == watermark, !transaction.isRemote,
+                let stamp = transaction.stamp
+            else { return nil }
+            return SyncTransaction(id: transaction.id, stamp: stamp, changes: transaction.syncChanges(stamp: stamp))
+        }
+        if let held, held.digest == digest, watermark > state.acknowledged {
+            var updated = state
+            updated.acknowledged = watermark
+            updated.digest = digest
+            try await writeServerState(updated, clearRetired: false)
+            return
+        }
+        let old = replica
+        let fresh = options.makeIdentifier?() ?? SyncIdentity.newReplicaID()
+        try await database.write { conn in
+            try SQLRunner(conn).run(
+                "UPDATE boutique_sync_replica SET replica = ?, retired = ? WHERE singleton = 1", [.text(fresh), .text(old)])
+        }
+        replica = fresh
+    }
+
+    func writeServerState(_ state: ServerState, clearRetired: Bool) async throws {
+        let server = serverID
+        try await database.write { conn in
+            let sql = SQLRunner(conn)
+            var current = try ServerState.read(server: server, sql)
+            // Only forward: a late answer never moves the acknowledged id or the cursor back.
+            if state.acknowledged >= current.acknowledged {
+                current.acknowledged = state.acknowledged
+                current.digest = state.digest
+            }
+            current.cursor = max(current.cursor, state.cursor)
+            current.bootstrapped = current.bootstrapped || state.bootstrapped
+            try current.write(server: server, sql)
+            if clearRetired { try sql.run("UPDATE boutique_sync_replica SET retired = NULL WHERE singleton = 1") }
+        }
+    }
+
+    /// Gives stamps to local transactions written while sync was not running.
+    private func stampUnstamped(_ ids: [Int64]) async throws {
+        let recorder = self.recorder
+        try await database.write { conn in
+            let sql = SQLRunner(conn)
+            for id in ids where try sql.value("SELECT 1 FROM boutique_sync_txn WHERE change_txn_id = ?", [.integer(id)]) == nil {
+                _ = try LocalFolder.assignStamp(to: id, recorder: recorder, sql)
+            }
+        }
+    }
+
+    /// Prunes the change log of transactions the server acknowledged and the states include.
+    func pruneAcknowledged() async throws {
+        guard options.prunesAcknowledgedChanges else { return }
+        let server = serverID
+        let skip = prunedFor
+        let found = try await database.read { conn -> (Int64, Int64?) in
+            let sql = SQLRunner(conn)
+            let state = try ServerState.read(server: server, sql)
+            guard state.acknowledged > 0, state.acknowledged != skip else { return (state.acknowledged, nil) }
+            let folded = try sql.value("SELECT folded_through FROM boutique_sync_replica WHERE singleton = 1")?.integerValue ?? 0
+            guard let commit = try sql.value(
+                "SELECT max(change_id) FROM turso_cdc WHERE change_txn_id = ?", [.integer(state.acknowledged)])?.integerValue
+            else { return (state.acknowledged, nil) }
+            return (state.acknowledged, min(commit, folded))
+        }
+        prunedFor = found.0
+        guard let through = found.1, through > 0 else { return }
+        try await database.pruneChanges(upTo: ChangeToken(changeID: through))
+    }
+}

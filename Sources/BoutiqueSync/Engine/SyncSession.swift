@@ -1,0 +1,160 @@
+import Foundation
+
+/// The sync engine for one database and one server: push, pull, bootstrap, one step at a time.
+///
+/// Steps never overlap: ``exclusively(_:)`` queues them, because each reads the state the previous one
+/// wrote (the acknowledged id, the cursor). A pull's long wait happens outside that queue, so local
+/// commits are pushed meanwhile.
+actor SyncSession {
+    let database: DatabaseActor
+    let transport: any SyncTransport
+    let tables: [String: SyncedTable]
+    let recorder: StampRecorder
+    let options: SyncOptions
+    let schemaVersion: Int
+    var replica: String
+    /// Parent table → the synced tables whose foreign keys point at it.
+    let foreignKeys: [String: [SyncedTable]]
+    /// Whether this session has pushed once: the push that finds a restored or cloned file.
+    var handshaken = false
+    /// Whether the schema check passed in this session.
+    private var schemaChecked = false
+    /// The change log was read through here with nothing local after the acknowledged id.
+    var scannedThrough: Int64 = 0
+    /// Whether values refused by a table were retried in this session.
+    var retriedRefusedRows = false
+    /// Whether a pull of this session has looked at the parked values (a pull with nothing new skips
+    /// its transaction after that).
+    var parkedChecked = false
+    /// The acknowledged id the change log was last pruned for.
+    var prunedFor: Int64 = -1
+    /// Bootstraps in the current synchronization, to stop a server that keeps asking for them.
+    var bootstraps = 0
+    private var busy = false
+    private var queue: [CheckedContinuation<Void, Never>] = []
+
+    var serverID: String { transport.serverIdentifier }
+
+    init(
+        database: DatabaseActor, transport: any SyncTransport, tables: [String: SyncedTable], recorder: StampRecorder,
+        options: SyncOptions, replica: String, schemaVersion: Int, foreignKeys: [String: [SyncedTable]]
+    ) {
+        self.foreignKeys = foreignKeys
+        self.database = database
+        self.transport = transport
+        self.tables = tables
+        self.recorder = recorder
+        self.options = options
+        self.replica = replica
+        self.schemaVersion = schemaVersion
+    }
+
+    /// Runs `body` when no other step runs.
+    func exclusively<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        if busy {
+            await withCheckedContinuation { queue.append($0) }
+        }
+        busy = true
+        defer {
+            if queue.isEmpty { busy = false } else { queue.removeFirst().resume() }
+        }
+        return try await body()
+    }
+
+    // MARK: Synchronize
+
+    /// Pushes everything local, then pulls until caught up.
+    func synchronize() async throws -> SyncReport {
+        try await exclusively {
+            try await checkSchemaOnce()
+            bootstraps = 0
+            let pushed = try await pushAll()
+            var applied = 0
+            while true {
+                let step = try await pullOnce(wait: .zero)
+                applied += step.applied
+                if !step.hasMore { break }
+            }
+            try await pruneAcknowledged()
+            return SyncReport(pushed: pushed, applied: applied)
+        }
+    }
+
+    /// Pushes what is pending (the start loop calls it after local commits).
+    func pushPending() async throws -> Int {
+        try await exclusively {
+            try await checkSchemaOnce()
+            return try await pushAll()
+        }
+    }
+
+    /// Waits on the server for changes after the cursor, then applies them. The wait is outside the
+    /// step queue; the apply is inside it, and is dropped when another step moved the cursor meanwhile.
+    func pullWaiting() async throws -> Int {
+        let cursor = try await exclusively { () async throws -> Int64? in
+            try await checkSchemaOnce()
+            if !handshaken { _ = try await pushAll() }
+            let state = try await serverState()
+            return state.bootstrapped ? state.cursor : nil
+        }
+        guard let cursor else { return try await exclusively { try await pullOnce(wait: .zero).applied } }
+        let waitMilliseconds = Int(options.pullWait.components.seconds * 1000)
+            + Int(options.pullWait.components.attoseconds / 1_000_000_000_000_000)
+        let response = try await send {
+            try await transport.pull(PullRequest(replica: self.replica, cursor: cursor, limit: options.pullLimit,
+                                                 waitMilliseconds: waitMilliseconds))
+        }
+        return try await exclusively {
+            guard try await serverState().cursor == cursor else { return 0 }
+            return try await handlePull(response, requestedCursor: cursor).applied
+        }
+    }
+
+    // MARK: State
+
+    func serverState() async throws -> ServerState {
+        let server = serverID
+        return try await database.read { conn in try ServerState.read(server: server, SQLRunner(conn)) }
+    }
+
+    /// Local transactions not yet acknowledged.
+    func pendingCount() async throws -> Int {
+        let server = serverID
+        return try await database.read { conn in
+            let sql = SQLRunner(conn)
+            let acknowledged = try ServerState.read(server: server, sql).acknowledged
+            return Int(try sql.value(
+                "SELECT count(*) FROM boutique_sync_txn WHERE remote = 0 AND change_txn_id > ?", [.integer(acknowledged)]
+            )?.integerValue ?? 0)
+        }
+    }
+
+    /// Runs a request, reporting a failure to get a reply as ``BoutiqueError/syncUnavailable(reason:)``.
+    func send<T: Sendable>(_ request: () async throws -> T) async throws -> T {
+        do {
+            return try await request()
+        } catch let error as BoutiqueError {
+            throw error
+        } catch is CancellationError {
+            throw BoutiqueError.cancelled
+        } catch {
+            throw BoutiqueError.syncUnavailable(reason: String(describing: error))
+        }
+    }
+
+    // MARK: Schema
+
+    private func checkSchemaOnce() async throws {
+        guard !schemaChecked else { return }
+        try await checkSchema()
+        schemaChecked = true
+    }
+
+    /// Compares the synced tables with the shapes recorded when sync last checked; records the new
+    /// shapes when every change is additive.
+    func checkSchema() async throws {
+        let tables = Array(self.tables.values)
+        try await database.write { conn in try SchemaCheck.check(tables, on: SQLRunner(conn)) }
+        schemaChecked = true
+    }
+}

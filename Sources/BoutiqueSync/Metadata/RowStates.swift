@@ -1,0 +1,98 @@
+/// The merge states of synced rows in `boutique_sync_row`, read and written one row at a time.
+///
+/// The three statements a pulled change needs are prepared once and kept: a large pull runs them
+/// tens of thousands of times, and looking them up by their text each time showed in profiles.
+struct RowStates {
+    let sql: SQLRunner
+    private let select: Statement
+    private let insert: Statement
+    private let replace: Statement
+
+    init(sql: SQLRunner) throws {
+        self.sql = sql
+        select = try sql.connection.cachedStatement("SELECT state FROM boutique_sync_row WHERE tbl = ? AND key = ?")
+        insert = try sql.connection.cachedStatement(
+            "INSERT INTO boutique_sync_row(tbl, key, state) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
+        replace = try sql.connection.cachedStatement("INSERT OR REPLACE INTO boutique_sync_row(tbl, key, state) VALUES (?, ?, ?)")
+    }
+
+    func state(table: String, key: DatabaseValue) throws -> RowRegister? {
+        defer { try? select.reset() }
+        try select.bind(table, at: 1)
+        try select.bind(key, at: 2)
+        guard try select.step(), select.columnType(at: 0) == .blob else { return nil }
+        return try RowRegister(record: select.blob(at: 0))
+    }
+
+    func setState(_ state: RowRegister, table: String, key: DatabaseValue) throws {
+        try write(replace, state, table: table, key: key)
+    }
+
+    private func write(_ statement: Statement, _ state: RowRegister, table: String, key: DatabaseValue) throws {
+        defer { try? statement.reset() }
+        try statement.bind(table, at: 1)
+        try statement.bind(key, at: 2)
+        try statement.bind(state.record(), at: 3)
+        try statement.run()
+    }
+
+    /// Stores `state` when the row has none yet and returns it; `nil` (nothing written) when it has one.
+    func insertIfNew(_ state: RowRegister, table: String, key: DatabaseValue) throws -> RowRegister? {
+        try write(insert, state, table: table, key: key)
+        return sql.connection.changes == 1 ? state : nil
+    }
+
+    /// The states of the rows of `table` with `keys` that have one, read a few hundred to a statement.
+    func states(table: String, keys: [DatabaseValue]) throws -> [DatabaseValue: RowRegister] {
+        var found: [DatabaseValue: RowRegister] = [:]
+        var start = 0
+        while start < keys.count {
+            let chunk = keys[start..<min(start + 400, keys.count)]
+            start += chunk.count
+            let text = "SELECT key, state FROM boutique_sync_row WHERE tbl = ? AND key IN ("
+                + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
+            let statement = try sql.connection.cachedStatement(text)
+            defer { try? statement.reset() }
+            try statement.bind(table, at: 1)
+            var index: Int32 = 2
+            for key in chunk {
+                try statement.bind(key, at: index)
+                index += 1
+            }
+            while try statement.step() {
+                guard statement.columnType(at: 1) == .blob else { continue }
+                found[try statement.value(at: 0)] = try RowRegister(record: statement.blob(at: 1))
+            }
+        }
+        return found
+    }
+
+    /// Writes states, a hundred to a statement.
+    func write(_ rows: [(table: String, key: DatabaseValue, state: RowRegister)]) throws {
+        var start = 0
+        while start < rows.count {
+            let chunk = rows[start..<min(start + 100, rows.count)]
+            start += chunk.count
+            let text = "INSERT OR REPLACE INTO boutique_sync_row(tbl, key, state) VALUES "
+                + Array(repeating: "(?, ?, ?)", count: chunk.count).joined(separator: ", ")
+            let statement = try sql.connection.cachedStatement(text)
+            defer { try? statement.reset() }
+            var index: Int32 = 1
+            for row in chunk {
+                try statement.bind(row.table, at: index)
+                try statement.bind(row.key, at: index + 1)
+                try statement.bind(row.state.record(), at: index + 2)
+                index += 3
+            }
+            try statement.run()
+        }
+    }
+
+    /// Every state of `table`.
+    func states(table: String) throws -> [(key: DatabaseValue, state: RowRegister)] {
+        try sql.rows("SELECT key, state FROM boutique_sync_row WHERE tbl = ?", [.text(table)]).compactMap { row in
+            guard case .blob(let bytes) = row[1] else { return nil }
+            return (row[0], try RowRegister(record: bytes))
+        }
+    }
+}

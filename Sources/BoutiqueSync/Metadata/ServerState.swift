@@ -1,0 +1,27 @@
+/// What a device knows of its progress with one server, as `boutique_sync_server` keeps it.
+struct ServerState: Sendable, Hashable {
+    /// The latest local transaction the server acknowledged, 0 before the first.
+    var acknowledged: Int64 = 0
+    /// That transaction's digest.
+    var digest: UInt64?
+    /// The server log position pulled through.
+    var cursor: Int64 = 0
+    /// Whether the snapshot bootstrap finished.
+    var bootstrapped = false
+
+    static func read(server: String, _ sql: SQLRunner) throws -> ServerState {
+        guard let row = try sql.rows(
+            "SELECT acknowledged, digest, cursor, bootstrapped FROM boutique_sync_server WHERE server = ?", [.text(server)]).first
+        else { return ServerState() }
+        return ServerState(
+            acknowledged: row[0].integerValue ?? 0, digest: row[1].integerValue.map { UInt64(bitPattern: $0) },
+            cursor: row[2].integerValue ?? 0, bootstrapped: row[3] == .integer(1))
+    }
+
+    func write(server: String, _ sql: SQLRunner) throws {
+        try sql.run(
+            "INSERT OR REPLACE INTO boutique_sync_server(server, acknowledged, digest, cursor, bootstrapped) VALUES (?, ?, ?, ?, ?)",
+            [.text(server), .integer(acknowledged), digest.map { .integer(Int64(bitPattern: $0)) } ?? .null, .integer(cursor),
+             .integer(bootstrapped ? 1 : 0)])
+    }
+}

@@ -1,0 +1,55 @@
+/// Sync's tables in the app's database file, created by sync's own migrations.
+///
+/// They live beside the app's tables but not in its migration plan: the app's history
+/// (`boutique_migrations`) stays the app's, and sync records its own steps in
+/// `boutique_sync_migrations`, so the two plans never disagree about what was applied. Every table is
+/// named `boutique_sync_…`, which the change log does not record.
+///
+/// - `boutique_sync_replica`: this database's replica id, the id it gave up (to tell the server), the
+///   clock's latest reading, and how far local transactions were folded into row states.
+/// - `boutique_sync_txn`: the clock stamp of each local write transaction, by `change_txn_id`, written in
+///   that transaction; pulled transactions are marked `remote` and never pushed.
+/// - `boutique_sync_row`: the merge state of each synced row: per column the winning value and stamp,
+///   and the existence register.
+/// - `boutique_sync_server`: per server, the acknowledged transaction and its digest, the pull cursor,
+///   and whether the snapshot bootstrap finished.
+/// - `boutique_sync_parked`: tables and columns this app version does not know that hold pulled values
+///   (kept in the row states) until a migration adds them.
+/// - `boutique_sync_schema`: the synced tables' shape when sync last checked, to refuse changes that are
+///   not additive.
+enum SyncMetadataSchema {
+    static let migrations: [(id: String, sql: String)] = [
+        ("v1_sync_metadata", """
+            CREATE TABLE boutique_sync_replica(singleton INTEGER PRIMARY KEY CHECK (singleton = 1), replica TEXT NOT NULL,
+                retired TEXT, clock INTEGER NOT NULL, folded_through INTEGER NOT NULL);
+            CREATE TABLE boutique_sync_txn(change_txn_id INTEGER PRIMARY KEY, stamp INTEGER NOT NULL, writer TEXT NOT NULL,
+                remote INTEGER NOT NULL);
+            CREATE TABLE boutique_sync_row(tbl TEXT NOT NULL, key NOT NULL, state BLOB NOT NULL, PRIMARY KEY(tbl, key)) WITHOUT ROWID;
+            CREATE TABLE boutique_sync_server(server TEXT PRIMARY KEY NOT NULL, acknowledged INTEGER NOT NULL, digest INTEGER,
+                cursor INTEGER NOT NULL, bootstrapped INTEGER NOT NULL) WITHOUT ROWID;
+            CREATE TABLE boutique_sync_parked(tbl TEXT NOT NULL, col TEXT NOT NULL, PRIMARY KEY(tbl, col)) WITHOUT ROWID;
+            CREATE TABLE boutique_sync_schema(tbl TEXT NOT NULL, position INTEGER NOT NULL, col TEXT NOT NULL, type TEXT NOT NULL,
+                not_null INTEGER NOT NULL, is_key INTEGER NOT NULL, PRIMARY KEY(tbl, position)) WITHOUT ROWID;
+            """),
+    ]
+
+    /// Applies the migrations the file lacks, in the caller's write transaction, and creates the replica
+    /// row on first use. Returns the replica id.
+    static func prepare(_ connection: DatabaseConnection, newReplica: () -> String) throws -> String {
+        let sql = SQLRunner(connection)
+        try connection.execute("CREATE TABLE IF NOT EXISTS boutique_sync_migrations(id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID")
+        let applied = Set(try sql.rows("SELECT id FROM boutique_sync_migrations").compactMap { $0.first?.textValue })
+        for migration in migrations where !applied.contains(migration.id) {
+            try connection.execute(migration.sql)
+            try sql.run("INSERT INTO boutique_sync_migrations(id) VALUES (?)", [.text(migration.id)])
+        }
+        if let replica = try sql.value("SELECT replica FROM boutique_sync_replica WHERE singleton = 1")?.textValue {
+            return replica
+        }
+        let replica = newReplica()
+        try sql.run(
+            "INSERT INTO boutique_sync_replica(singleton, replica, retired, clock, folded_through) VALUES (1, ?, NULL, 0, 0)",
+            [.text(replica)])
+        return replica
+    }
+}

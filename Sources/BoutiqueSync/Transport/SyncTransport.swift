@@ -1,0 +1,61 @@
+/// How a device reaches its sync server: the three requests of the protocol.
+///
+/// ```swift
+/// let sync = try await BoutiqueSync(database: db, tables: [Note.self], server: .inProcess(server))
+/// ```
+///
+/// ``InProcessTransport`` calls a server's logic in the same process (tests, previews, a server that
+/// syncs its own database); a network transport sends the same messages over HTTP. A transport throws
+/// ``BoutiqueError/syncUnavailable(reason:)`` when no reply came; any other error it throws is
+/// reported as that too.
+public protocol SyncTransport: Sendable {
+    /// Names the server, so that a database's progress with one server is kept apart from another's.
+    var serverIdentifier: String { get }
+    /// Sends a ``PushRequest``.
+    func push(_ request: PushRequest) async throws -> PushResponse
+    /// Sends a ``PullRequest``.
+    func pull(_ request: PullRequest) async throws -> PullResponse
+    /// Sends a ``SnapshotRequest``.
+    func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse
+}
+
+/// A transport to a server's logic in this process.
+///
+/// ```swift
+/// let transport: InProcessTransport = .inProcess(server, tenant: "acme")
+/// ```
+public struct InProcessTransport: SyncTransport {
+    /// The server.
+    public let endpoint: any SyncEndpoint
+    /// The tenant whose data the device syncs.
+    public let tenant: String
+
+    /// A transport to `endpoint` for `tenant`.
+    public init(endpoint: any SyncEndpoint, tenant: String) {
+        self.endpoint = endpoint
+        self.tenant = tenant
+    }
+
+    /// Names the tenant of the in-process server.
+    public var serverIdentifier: String { "in-process:\(tenant)" }
+
+    /// Hands the request to the server.
+    public func push(_ request: PushRequest) async throws -> PushResponse { try await endpoint.push(request, tenant: tenant) }
+    /// Hands the request to the server.
+    public func pull(_ request: PullRequest) async throws -> PullResponse { try await endpoint.pull(request, tenant: tenant) }
+    /// Hands the request to the server.
+    public func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse {
+        try await endpoint.snapshot(request, tenant: tenant)
+    }
+}
+
+extension SyncTransport where Self == InProcessTransport {
+    /// A server's logic in this process, for `tenant`.
+    ///
+    /// ```swift
+    /// try await BoutiqueSync(database: db, tables: [Note.self], server: .inProcess(server))
+    /// ```
+    public static func inProcess(_ server: any SyncEndpoint, tenant: String = "default") -> InProcessTransport {
+        InProcessTransport(endpoint: server, tenant: tenant)
+    }
+}

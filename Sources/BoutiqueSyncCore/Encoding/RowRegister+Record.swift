@@ -1,0 +1,76 @@
+extension RowRegister {
+    /// The state as one SQLite record, the form devices and the server store it in (one blob per row,
+    /// so a change costs one read and one write of its row's state).
+    ///
+    /// ```swift
+    /// let bytes = state.record()
+    /// let same = try RowRegister(record: bytes)
+    /// ```
+    ///
+    /// Layout: existence (NULL, 0 or 1), its time and replica, the latest delete's time and replica
+    /// (NULL when none), then per column its name, value, time and replica.
+    public func record() -> [UInt8] {
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(5 + cells.count * 4)
+        if let existence {
+            values.append(.integer(existence.exists ? 1 : 0))
+            values.append(Self.time(existence.stamp.time))
+            values.append(.text(existence.stamp.replica))
+        } else {
+            values.append(contentsOf: [.null, .null, .null])
+        }
+        if let lastDelete {
+            values.append(Self.time(lastDelete.time))
+            values.append(.text(lastDelete.replica))
+        } else {
+            values.append(contentsOf: [.null, .null])
+        }
+        for (name, cell) in cells {
+            values.append(.text(name))
+            values.append(cell.value)
+            values.append(Self.time(cell.stamp.time))
+            values.append(.text(cell.stamp.replica))
+        }
+        return RecordEncoder.encode(values)
+    }
+
+    /// Reads a state written by ``record()``.
+    ///
+    /// - Throws: ``BoutiqueError/decoding(_:)`` for bytes that are not such a record.
+    public init(record bytes: [UInt8]) throws(BoutiqueError) {
+        let values: [DatabaseValue]
+        do { values = try RecordDecoder.decode(bytes) } catch {
+            throw Self.malformed(String(describing: error))
+        }
+        guard values.count >= 5, (values.count - 5) % 4 == 0 else { throw Self.malformed("\(values.count) values") }
+        self.init()
+        switch values[0] {
+        case .null: break
+        case .integer(let flag):
+            existence = ExistenceRegister(exists: flag != 0, stamp: try Self.stamp(values[1], values[2]))
+        default: throw Self.malformed("existence flag \(values[0])")
+        }
+        if !values[3].isNull { lastDelete = try Self.stamp(values[3], values[4]) }
+        var index = 5
+        while index < values.count {
+            guard case .text(let name) = values[index] else { throw Self.malformed("column name \(values[index])") }
+            cells[name] = CellRegister(value: values[index + 1], stamp: try Self.stamp(values[index + 2], values[index + 3]))
+            index += 4
+        }
+    }
+
+    private static func time(_ time: HybridTimestamp) -> DatabaseValue {
+        .integer(Int64(bitPattern: time.rawValue))
+    }
+
+    private static func stamp(_ time: DatabaseValue, _ replica: DatabaseValue) throws(BoutiqueError) -> SyncStamp {
+        guard case .integer(let raw) = time, case .text(let id) = replica else {
+            throw malformed("stamp \(time) \(replica)")
+        }
+        return SyncStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: raw)), replica: id)
+    }
+
+    private static func malformed(_ found: String) -> BoutiqueError {
+        .decoding(.init(table: "boutique_sync_row", column: "state", expectedType: "a sync row state", found: found))
+    }
+}

@@ -1,0 +1,76 @@
+/// `pull`: a device asks for the changes after its cursor, waiting up to ``waitMilliseconds`` for some.
+public struct PullRequest: Hashable, Sendable, Codable {
+    /// The protocol version the request speaks (``SyncProtocol/version``).
+    public var protocolVersion: Int
+    /// The pulling replica, whose cursor is recorded for tombstone collection. Its own changes are
+    /// not left out (a copied file shares the id until it pushes); devices skip what they wrote.
+    public var replica: String
+    /// The server sequence number of the last change applied (0 before the first).
+    public var cursor: Int64
+    /// The most changes wanted (the server finishes the transaction it is in).
+    public var limit: Int
+    /// How long to wait for a change when there is none yet; 0 answers at once.
+    public var waitMilliseconds: Int
+
+    /// A pull from `cursor`.
+    public init(replica: String, cursor: Int64, limit: Int, waitMilliseconds: Int = 0, protocolVersion: Int = SyncProtocol.version) {
+        self.protocolVersion = protocolVersion
+        self.replica = replica
+        self.cursor = cursor
+        self.limit = limit
+        self.waitMilliseconds = waitMilliseconds
+    }
+}
+
+/// A change as the server's log holds it.
+public struct ServerChange: Hashable, Sendable, Codable {
+    /// Its position in the tenant's log.
+    public var sequence: Int64
+    /// The change itself.
+    public var change: SyncChange
+
+    /// A logged change.
+    public init(sequence: Int64, change: SyncChange) {
+        self.sequence = sequence
+        self.change = change
+    }
+}
+
+/// The answer to a ``PullRequest``.
+public struct PullResponse: Hashable, Sendable, Codable {
+    /// What the server did.
+    public enum Outcome: String, Hashable, Sendable, Codable {
+        /// ``PullResponse/changes`` follow the cursor.
+        case changes
+        /// The server no longer keeps the changes after the cursor: bootstrap again from a snapshot.
+        case resetRequired
+        /// Refused; see ``PullResponse/reason``.
+        case refused
+    }
+
+    /// What the server did.
+    public var outcome: Outcome
+    /// Whole server transactions, in log order.
+    public var changes: [ServerChange]
+    /// The cursor to pull from next (past the last change returned, or past changes skipped).
+    public var nextCursor: Int64
+    /// Whether more changes wait after ``nextCursor``.
+    public var hasMore: Bool
+    /// Why the request was refused, when it was.
+    public var reason: String?
+    /// The server's clock when it answered, in every reply.
+    public var serverTime: HybridTimestamp
+
+    /// An answer to a pull.
+    public init(
+        outcome: Outcome, changes: [ServerChange], nextCursor: Int64, hasMore: Bool, reason: String? = nil,
+        serverTime: HybridTimestamp
+    ) {
+        self.outcome = outcome
+        self.changes = changes
+        self.nextCursor = nextCursor
+        self.hasMore = hasMore
+        self.reason = reason
+        self.serverTime = serverTime
+    }
+}

@@ -1,0 +1,72 @@
+/// `push`: a device sends its local transactions after the ones the server acknowledged.
+///
+/// ```swift
+/// PushRequest(replica: id, baseTransactionID: acknowledged, baseDigest: digest, schemaVersion: 2,
+///             transactions: outbox)
+/// ```
+public struct PushRequest: Hashable, Sendable, Codable {
+    /// The protocol version the request speaks (``SyncProtocol/version``).
+    public var protocolVersion: Int
+    /// The pushing replica.
+    public var replica: String
+    /// The last transaction the device knows the server applied (0 before the first).
+    public var baseTransactionID: Int64
+    /// That transaction's digest, `nil` before the first.
+    public var baseDigest: UInt64?
+    /// The app's schema version for the synced tables (how many changes the schema has had).
+    public var schemaVersion: Int
+    /// Whole transactions, in id order.
+    public var transactions: [SyncTransaction]
+    /// A replica id this device used before and gave up (after a restore or a clone), so that the
+    /// server stops waiting for it before collecting tombstones.
+    public var retiredReplica: String?
+
+    /// A push of `transactions` after `baseTransactionID`.
+    public init(
+        replica: String, baseTransactionID: Int64, baseDigest: UInt64?, schemaVersion: Int,
+        transactions: [SyncTransaction], retiredReplica: String? = nil, protocolVersion: Int = SyncProtocol.version
+    ) {
+        self.protocolVersion = protocolVersion
+        self.replica = replica
+        self.baseTransactionID = baseTransactionID
+        self.baseDigest = baseDigest
+        self.schemaVersion = schemaVersion
+        self.transactions = transactions
+        self.retiredReplica = retiredReplica
+    }
+}
+
+/// The answer to a ``PushRequest``.
+public struct PushResponse: Hashable, Sendable, Codable {
+    /// What the server did.
+    public enum Outcome: String, Hashable, Sendable, Codable {
+        /// Everything through ``PushResponse/appliedThrough`` is applied (now or by an earlier try).
+        case accepted
+        /// The server's record of this replica (``PushResponse/appliedThrough``, ``PushResponse/digest``)
+        /// is not the device's history: the device checks whether it holds that transaction (a lost
+        /// acknowledgement) or was restored or cloned (it takes a new replica id). Nothing was applied.
+        case mismatch
+        /// Refused; see ``PushResponse/reason``. Nothing was applied.
+        case refused
+    }
+
+    /// What the server did.
+    public var outcome: Outcome
+    /// The replica's watermark on the server after the request.
+    public var appliedThrough: Int64
+    /// The digest of the transaction at the watermark, `nil` when none was applied yet.
+    public var digest: UInt64?
+    /// Why a request was refused.
+    public var reason: String?
+    /// The server's clock when it answered (a hybrid timestamp), in every reply.
+    public var serverTime: HybridTimestamp
+
+    /// An answer to a push.
+    public init(outcome: Outcome, appliedThrough: Int64, digest: UInt64?, reason: String? = nil, serverTime: HybridTimestamp) {
+        self.outcome = outcome
+        self.appliedThrough = appliedThrough
+        self.digest = digest
+        self.reason = reason
+        self.serverTime = serverTime
+    }
+}

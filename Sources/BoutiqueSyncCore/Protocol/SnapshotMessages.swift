@@ -1,0 +1,103 @@
+/// `snapshot`: a new device pages through the server's current state, by table then key.
+public struct SnapshotRequest: Hashable, Sendable, Codable {
+    /// The protocol version the request speaks (``SyncProtocol/version``).
+    public var protocolVersion: Int
+    /// The asking replica.
+    public var replica: String
+    /// The position after which to continue; `nil` for the first page.
+    public var after: SnapshotPosition?
+    /// The most rows wanted.
+    public var limit: Int
+
+    /// A request for the page after `after`.
+    public init(replica: String, after: SnapshotPosition?, limit: Int, protocolVersion: Int = SyncProtocol.version) {
+        self.protocolVersion = protocolVersion
+        self.replica = replica
+        self.after = after
+        self.limit = limit
+    }
+}
+
+/// A row's place in the snapshot order.
+public struct SnapshotPosition: Hashable, Sendable, Codable {
+    /// The table's name.
+    public var table: String
+    /// The row's primary-key value.
+    public var key: DatabaseValue
+
+    /// The position of the row `key` of `table`.
+    public init(table: String, key: DatabaseValue) {
+        self.table = table
+        self.key = key
+    }
+
+    private enum CodingKeys: String, CodingKey { case table, key }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        table = try container.decode(String.self, forKey: .table)
+        key = try container.decode(WireValue.self, forKey: .key).value
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(table, forKey: .table)
+        try container.encode(WireValue(key), forKey: .key)
+    }
+}
+
+/// One row of a snapshot: its whole merge state, tombstones included.
+public struct SnapshotRow: Hashable, Sendable, Codable {
+    /// The table's name.
+    public var table: String
+    /// The row's primary-key value.
+    public var key: DatabaseValue
+    /// The row's merge state.
+    public var state: RowRegister
+
+    /// A snapshot row.
+    public init(table: String, key: DatabaseValue, state: RowRegister) {
+        self.table = table
+        self.key = key
+        self.state = state
+    }
+
+    private enum CodingKeys: String, CodingKey { case table, key, state }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        table = try container.decode(String.self, forKey: .table)
+        key = try container.decode(WireValue.self, forKey: .key).value
+        state = try container.decode(RowRegister.self, forKey: .state)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(table, forKey: .table)
+        try container.encode(WireValue(key), forKey: .key)
+        try container.encode(state, forKey: .state)
+    }
+}
+
+/// The answer to a ``SnapshotRequest``.
+public struct SnapshotResponse: Hashable, Sendable, Codable {
+    /// The page's rows, in (table, key) order.
+    public var rows: [SnapshotRow]
+    /// Where the next page starts; `nil` after the last page.
+    public var next: SnapshotPosition?
+    /// The log position the state includes at least: pull from here once every page is applied.
+    public var cursor: Int64
+    /// Why the request was refused, when it was.
+    public var reason: String?
+    /// The server's clock when it answered, in every reply.
+    public var serverTime: HybridTimestamp
+
+    /// A snapshot page.
+    public init(rows: [SnapshotRow], next: SnapshotPosition?, cursor: Int64, reason: String? = nil, serverTime: HybridTimestamp) {
+        self.rows = rows
+        self.next = next
+        self.cursor = cursor
+        self.reason = reason
+        self.serverTime = serverTime
+    }
+}

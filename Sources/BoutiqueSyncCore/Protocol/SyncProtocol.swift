@@ -1,0 +1,7 @@
+/// The sync protocol's version; a request of another version is refused.
+public enum SyncProtocol {
+    /// The version these message types speak.
+    public static let version = 1
+    /// How far ahead of the server's own time a pushed stamp may be before the push is refused.
+    public static let defaultMaximumClockSkewMilliseconds: UInt64 = 10 * 60 * 1000
+}

@@ -1,0 +1,204 @@
+/// One store transaction on the writer connection. Every value is bound.
+///
+/// The tenant's counters are read once and written back once, when the transaction ends
+/// (``finish()``), instead of once per logged change.
+final class SQLiteStoreTransaction: SyncStoreTransaction {
+    let connection: Connection
+    let tenant: String
+    private var tenantState: (next: Int64, horizon: Int64, clock: Int64)?
+    private var tenantChanged = false
+
+    init(connection: Connection, tenant: String) {
+        self.connection = connection
+        self.tenant = tenant
+    }
+
+    /// Writes the counters back.
+    func finish() throws {
+        guard tenantChanged, let state = tenantState else { return }
+        try run(
+            "UPDATE boutique_sync_server_tenant SET next_sequence = ?, horizon = ?, clock = ? WHERE tenant = ?",
+            [.integer(state.next), .integer(state.horizon), .integer(state.clock), .text(tenant)])
+        tenantChanged = false
+    }
+
+    private func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]] {
+        let statement = try connection.cachedStatement(sql)
+        defer { try? statement.reset() }
+        try statement.clearBindings()
+        for (index, value) in arguments.enumerated() { try statement.bind(value, at: Int32(index + 1)) }
+        var rows: [[DatabaseValue]] = []
+        while try statement.step() { rows.append(try statement.row()) }
+        return rows
+    }
+
+    private func run(_ sql: String, _ arguments: [DatabaseValue]) throws {
+        _ = try rows(sql, arguments)
+    }
+
+    // MARK: Tenant
+
+    private func tenantRow() throws -> (next: Int64, horizon: Int64, clock: Int64) {
+        if let tenantState { return tenantState }
+        let state = try readTenantRow()
+        tenantState = state
+        return state
+    }
+
+    private func readTenantRow() throws -> (next: Int64, horizon: Int64, clock: Int64) {
+        let found = try rows(
+            "SELECT next_sequence, horizon, clock FROM boutique_sync_server_tenant WHERE tenant = ?", [.text(tenant)])
+        guard let row = found.first, case .integer(let next) = row[0], case .integer(let horizon) = row[1],
+            case .integer(let clock) = row[2]
+        else {
+            try run("INSERT INTO boutique_sync_server_tenant(tenant, next_sequence, horizon, clock) VALUES (?, 1, 0, 0)", [.text(tenant)])
+            return (1, 0, 0)
+        }
+        return (next, horizon, clock)
+    }
+
+    func clock() throws -> HybridTimestamp {
+        HybridTimestamp(rawValue: UInt64(bitPattern: try tenantRow().clock))
+    }
+
+    func setClock(_ time: HybridTimestamp) throws {
+        var state = try tenantRow()
+        state.clock = Int64(bitPattern: time.rawValue)
+        tenantState = state
+        tenantChanged = true
+    }
+
+    // MARK: Replicas
+
+    private static func replica(from row: [DatabaseValue]) -> ReplicaRecord? {
+        guard row.count == 6, case .text(let id) = row[0], case .integer(let through) = row[1],
+            case .integer(let cursor) = row[3], case .integer(let seen) = row[4], case .integer(let retired) = row[5]
+        else { return nil }
+        var digest: UInt64?
+        if case .integer(let value) = row[2] { digest = UInt64(bitPattern: value) }
+        return ReplicaRecord(
+            replica: id, appliedThrough: through, digest: digest, cursor: cursor,
+            lastSeen: UInt64(bitPattern: seen), isRetired: retired != 0)
+    }
+
+    func replica(_ id: String) throws -> ReplicaRecord? {
+        try rows(
+            "SELECT replica, applied_through, digest, cursor, last_seen, retired FROM boutique_sync_server_replica WHERE tenant = ? AND replica = ?",
+            [.text(tenant), .text(id)]
+        ).first.flatMap(Self.replica(from:))
+    }
+
+    func replicas() throws -> [ReplicaRecord] {
+        try rows(
+            "SELECT replica, applied_through, digest, cursor, last_seen, retired FROM boutique_sync_server_replica WHERE tenant = ? ORDER BY replica",
+            [.text(tenant)]
+        ).compactMap(Self.replica(from:))
+    }
+
+    func setReplica(_ record: ReplicaRecord) throws {
+        try run(
+            """
+            INSERT OR REPLACE INTO boutique_sync_server_replica(tenant, replica, applied_through, digest, cursor, last_seen, retired)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            [.text(tenant), .text(record.replica), .integer(record.appliedThrough),
+             record.digest.map { .integer(Int64(bitPattern: $0)) } ?? .null, .integer(record.cursor),
+             .integer(Int64(bitPattern: record.lastSeen)), .integer(record.isRetired ? 1 : 0)])
+    }
+
+    // MARK: Rows
+
+    func rowState(table: String, key: DatabaseValue) throws -> RowRegister? {
+        guard let row = try rows(
+            "SELECT state FROM boutique_sync_server_row WHERE tenant = ? AND tbl = ? AND key = ?",
+            [.text(tenant), .text(table), key]).first, case .blob(let bytes) = row[0]
+        else { return nil }
+        return try RowRegister(record: bytes)
+    }
+
+    func setRowState(_ state: RowRegister, table: String, key: DatabaseValue, sequence: Int64) throws {
+        try run(
+            "INSERT OR REPLACE INTO boutique_sync_server_row(tenant, tbl, key, state, alive, sequence) VALUES (?, ?, ?, ?, ?, ?)",
+            [.text(tenant), .text(table), key, .blob(state.record()), .integer(state.isVisible ? 1 : 0), .integer(sequence)])
+    }
+
+    func rows(after position: SnapshotPosition?, limit: Int) throws -> [SnapshotRow] {
+        let found: [[DatabaseValue]]
+        if let position {
+            found = try rows(
+                """
+                SELECT tbl, key, state FROM boutique_sync_server_row WHERE tenant = ? AND (tbl > ? OR (tbl = ? AND key > ?))
+                ORDER BY tbl, key LIMIT ?
+                """,
+                [.text(tenant), .text(position.table), .text(position.table), position.key, .integer(Int64(limit))])
+        } else {
+            found = try rows(
+                "SELECT tbl, key, state FROM boutique_sync_server_row WHERE tenant = ? ORDER BY tbl, key LIMIT ?",
+                [.text(tenant), .integer(Int64(limit))])
+        }
+        return try found.map { row in
+            guard case .text(let table) = row[0], case .blob(let bytes) = row[2] else {
+                throw BoutiqueError.decoding(.init(
+                    table: "boutique_sync_server_row", column: "state", expectedType: "a row state", found: "\(row)"))
+            }
+            return SnapshotRow(table: table, key: row[1], state: try RowRegister(record: bytes))
+        }
+    }
+
+    func removeTombstones(through sequence: Int64) throws -> Int {
+        try run("DELETE FROM boutique_sync_server_row WHERE tenant = ? AND alive = 0 AND sequence <= ?",
+                [.text(tenant), .integer(sequence)])
+        return connection.changes
+    }
+
+    // MARK: Log
+
+    func appendChange(_ change: SyncChange, origin: String, batch: Int64?) throws -> (sequence: Int64, batch: Int64) {
+        var state = try tenantRow()
+        let sequence = state.next
+        state.next += 1
+        tenantState = state
+        tenantChanged = true
+        let batch = batch ?? sequence
+        try run(
+            "INSERT INTO boutique_sync_server_log(tenant, sequence, batch, tbl, key, change, origin) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [.text(tenant), .integer(sequence), .integer(batch), .text(change.table), change.key,
+             .blob(ChangeRecord.encode(change)), .text(origin)])
+        return (sequence, batch)
+    }
+
+    func changes(after sequence: Int64, limit: Int) throws -> [LoggedChange] {
+        let found = try rows(
+            """
+            SELECT sequence, batch, tbl, key, change, origin FROM boutique_sync_server_log
+            WHERE tenant = ? AND sequence > ? AND batch <= coalesce((
+                SELECT batch FROM boutique_sync_server_log WHERE tenant = ? AND sequence > ? ORDER BY sequence LIMIT 1 OFFSET ?),
+                9223372036854775807)
+            ORDER BY sequence
+            """,
+            [.text(tenant), .integer(sequence), .text(tenant), .integer(sequence),
+             .integer(Int64(max(limit, 1) - 1))])
+        return try found.map { row in
+            guard case .integer(let seq) = row[0], case .integer(let batch) = row[1], case .text(let table) = row[2],
+                case .blob(let bytes) = row[4], case .text(let origin) = row[5]
+            else {
+                throw BoutiqueError.decoding(.init(
+                    table: "boutique_sync_server_log", column: "change", expectedType: "a logged change", found: "\(row)"))
+            }
+            let change = try ChangeRecord.decode(bytes, table: table, key: row[3])
+            return LoggedChange(entry: ServerChange(sequence: seq, change: change), batch: batch, origin: origin)
+        }
+    }
+
+    func latestSequence() throws -> Int64 { try tenantRow().next - 1 }
+
+    func logHorizon() throws -> Int64 { try tenantRow().horizon }
+
+    func pruneLog(through sequence: Int64) throws {
+        var state = try tenantRow()
+        try run("DELETE FROM boutique_sync_server_log WHERE tenant = ? AND sequence <= ?", [.text(tenant), .integer(sequence)])
+        state.horizon = max(state.horizon, sequence)
+        tenantState = state
+        tenantChanged = true
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// A ``SyncStore`` in a SQLite file, through BoutiqueDB: one writer, every request one transaction.
+///
+/// ```swift
+/// let store = try await SQLiteSyncStore.open(url: URL(fileURLWithPath: "/var/lib/app/sync.db"))
+/// let server = SyncServer(store: store)
+/// ```
+///
+/// Rows are keyed by (tenant, table, key) and hold their merged state as one record; the log holds
+/// (tenant, sequence) → change. Table and column names are bound values in these tables, never part of
+/// a statement's text.
+public final class SQLiteSyncStore: SyncStore {
+    /// The database the store lives in.
+    public let database: DatabaseActor
+
+    private init(database: DatabaseActor) { self.database = database }
+
+    /// Opens (creating when needed) a store at `url`; `BoutiqueDB.inMemoryURL()` for tests.
+    ///
+    /// The server's own tables need no change log, so the file is opened with capture off.
+    public static func open(url: URL) async throws -> SQLiteSyncStore {
+        let database = try await DatabaseActor.open(
+            url: url, migrations: SQLiteSyncStoreSchema.plan,
+            options: DatabaseOptions(changeCapture: ChangeCaptureOptions(mode: .off)))
+        return SQLiteSyncStore(database: database)
+    }
+
+    /// A store on a database that is already open and migrated with ``SQLiteSyncStoreSchema/plan``'s
+    /// migrations (added to the app's own plan).
+    public static func on(_ database: DatabaseActor) -> SQLiteSyncStore { SQLiteSyncStore(database: database) }
+
+    /// Runs `body` in one write transaction of the store's database.
+    public func transaction<T: Sendable>(
+        tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T
+    ) async throws -> T {
+        try await database.write { conn in
+            let transaction = SQLiteStoreTransaction(connection: conn.connection, tenant: tenant)
+            let result = try body(transaction)
+            try transaction.finish()
+            return result
+        }
+    }
+
+    /// Closes the store's database.
+    public func close() async { await database.close() }
+}
+
+/// The store's tables, created by its own migration.
+public enum SQLiteSyncStoreSchema {
+    /// The migrations that create the store's tables; add them to a plan of yours to keep the store in
+    /// an app's database.
+    public static let plan = BoutiqueMigrationPlan {
+        BoutiqueMigration("boutique_sync_server_v1") { conn in
+            try conn.execute("""
+                CREATE TABLE boutique_sync_server_tenant(tenant TEXT PRIMARY KEY NOT NULL, next_sequence INTEGER NOT NULL,
+                    horizon INTEGER NOT NULL, clock INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE TABLE boutique_sync_server_row(tenant TEXT NOT NULL, tbl TEXT NOT NULL, key NOT NULL,
+                    state BLOB NOT NULL, alive INTEGER NOT NULL, sequence INTEGER NOT NULL,
+                    PRIMARY KEY(tenant, tbl, key)) WITHOUT ROWID;
+                CREATE INDEX boutique_sync_server_row_dead ON boutique_sync_server_row(tenant, alive, sequence);
+                CREATE TABLE boutique_sync_server_log(tenant TEXT NOT NULL, sequence INTEGER NOT NULL, batch INTEGER NOT NULL,
+                    tbl TEXT NOT NULL, key NOT NULL, change BLOB NOT NULL, origin TEXT NOT NULL,
+                    PRIMARY KEY(tenant, sequence)) WITHOUT ROWID;
+                CREATE TABLE boutique_sync_server_replica(tenant TEXT NOT NULL, replica TEXT NOT NULL,
+                    applied_through INTEGER NOT NULL, digest INTEGER, cursor INTEGER NOT NULL, last_seen INTEGER NOT NULL,
+                    retired INTEGER NOT NULL, PRIMARY KEY(tenant, replica)) WITHOUT ROWID;
+                """)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+/// Applies one validated push inside a store transaction: checks the replica's watermark and digest,
+/// merges each new transaction's changes into the rows, logs them, runs the resolver, and moves the
+/// watermark, all in the caller's transaction.
+struct PushApplier {
+    let store: any SyncStoreTransaction
+    let wall: UInt64
+    let resolver: SyncResolver?
+
+    func apply(_ request: PushRequest) throws -> PushResponse {
+        var clock = HybridLogicalClock(last: try store.clock())
+        let serverTime = clock.tick(now: wall)
+        let known = try store.replica(request.replica)
+        var record = known
+            ?? ReplicaRecord(
+                replica: request.replica, appliedThrough: request.baseTransactionID, digest: request.baseDigest, cursor: 0,
+                lastSeen: wall, isRetired: false)
+        if known != nil, request.baseTransactionID != record.appliedThrough || request.baseDigest != record.digest {
+            // The device's base is not the server's watermark. A lost acknowledgement makes the device
+            // push the watermark's transaction again: then its digest shows it is the same history.
+            let resent = request.transactions.first { $0.id == record.appliedThrough }
+            guard let resent, resent.digest == record.digest else {
+                try store.setClock(serverTime)
+                return PushResponse(outcome: .mismatch, appliedThrough: record.appliedThrough, digest: record.digest, serverTime: serverTime)
+            }
+        }
+        for transaction in request.transactions where transaction.id > record.appliedThrough {
+            var batch: Int64?
+            for change in transaction.changes {
+                var state = try store.rowState(table: change.table, key: change.key) ?? RowRegister()
+                let previous = state
+                MergeRule.apply(change, to: &state)
+                // A change the row already holds (the same write pushed again by a file that took a new
+                // replica id) or that loses everywhere changes nothing, and is not logged: devices would
+                // apply it to no effect.
+                guard state != previous else {
+                    clock.observe(change.stamp.time)
+                    continue
+                }
+                let logged = try store.appendChange(change, origin: request.replica, batch: batch)
+                batch = logged.batch
+                var sequence = logged.sequence
+                if let resolver, change.kind != .delete,
+                    let columns = resolver(SyncConflict(table: change.table, key: change.key, change: change, previous: previous, merged: state)),
+                    !columns.isEmpty
+                {
+                    let resolution = SyncChange(
+                        table: change.table, key: change.key, kind: .update, columns: columns,
+                        stamp: SyncStamp(time: clock.tick(now: wall), replica: SyncServer.serverReplica))
+                    MergeRule.apply(resolution, to: &state)
+                    sequence = try store.appendChange(resolution, origin: SyncServer.serverReplica, batch: batch).sequence
+                }
+                try store.setRowState(state, table: change.table, key: change.key, sequence: sequence)
+                clock.observe(change.stamp.time)
+            }
+            record.appliedThrough = transaction.id
+            record.digest = transaction.digest
+        }
+        record.lastSeen = wall
+        try store.setReplica(record)
+        if let retired = request.retiredReplica, retired != request.replica, var old = try store.replica(retired) {
+            old.isRetired = true
+            try store.setReplica(old)
+        }
+        try store.setClock(clock.last)
+        return PushResponse(outcome: .accepted, appliedThrough: record.appliedThrough, digest: record.digest, serverTime: clock.last)
+    }
+}

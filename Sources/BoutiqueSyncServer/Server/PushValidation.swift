@@ -1,0 +1,61 @@
+/// The checks a push passes before anything is applied: a refusal names the first problem found.
+enum PushValidation {
+    /// Why `request` is refused, `nil` when it is acceptable.
+    static func problem(in request: PushRequest, wall: UInt64, maximumSkew: UInt64, minimumSchemaVersion: Int) -> String? {
+        guard request.protocolVersion == SyncProtocol.version else {
+            return "protocol version \(request.protocolVersion) is not \(SyncProtocol.version)"
+        }
+        guard !request.replica.isEmpty, request.replica != SyncServer.serverReplica else {
+            return "the replica id '\(request.replica)' cannot push"
+        }
+        guard request.schemaVersion >= minimumSchemaVersion else {
+            return "schema version \(request.schemaVersion) is older than the server's minimum \(minimumSchemaVersion); update the app"
+        }
+        guard request.baseTransactionID >= 0 else { return "a negative base transaction id" }
+        var previous = request.baseTransactionID
+        let (limit, overflow) = wall.addingReportingOverflow(maximumSkew)
+        for transaction in request.transactions {
+            guard transaction.id > 0 else { return "transaction id \(transaction.id) is not positive" }
+            guard transaction.id > previous || transaction.id <= request.baseTransactionID else {
+                return "transaction \(transaction.id) is out of order"
+            }
+            previous = max(previous, transaction.id)
+            // A stamp names the writing session of the device's file (never reused by a restored or
+            // copied file), not the replica id the watermark is kept under.
+            guard !transaction.stamp.replica.isEmpty, transaction.stamp.replica != SyncServer.serverReplica else {
+                return "transaction \(transaction.id) is stamped by '\(transaction.stamp.replica)', which cannot write"
+            }
+            if !overflow, transaction.stamp.time.milliseconds > limit {
+                return "transaction \(transaction.id) is stamped \(transaction.stamp.time.milliseconds) ms, more than \(maximumSkew) ms ahead of the server's \(wall) ms: check the device's clock"
+            }
+            guard transaction.digest == SyncDigest.of(id: transaction.id, time: transaction.stamp.time, changes: transaction.changes) else {
+                return "transaction \(transaction.id)'s digest does not match its content"
+            }
+            var rows: Set<RowIdentity> = []
+            for change in transaction.changes {
+                guard change.stamp == transaction.stamp else { return "a change of transaction \(transaction.id) carries another stamp" }
+                guard !change.table.isEmpty else { return "a change without a table name" }
+                switch change.key {
+                case .text, .blob: break
+                default: return "the key of a change to '\(change.table)' is \(change.key.storageClass), not text or blob"
+                }
+                guard rows.insert(RowIdentity(table: change.table, key: change.key)).inserted else {
+                    return "transaction \(transaction.id) changes one row of '\(change.table)' twice"
+                }
+                var names: Set<String> = []
+                for column in change.columns {
+                    guard !column.name.isEmpty, names.insert(column.name.lowercased()).inserted else {
+                        return "a change to '\(change.table)' names column '\(column.name)' twice or not at all"
+                    }
+                }
+                if change.kind == .delete, !change.columns.isEmpty { return "a delete from '\(change.table)' carries columns" }
+            }
+        }
+        return nil
+    }
+
+    struct RowIdentity: Hashable {
+        let table: String
+        let key: DatabaseValue
+    }
+}

@@ -1,0 +1,36 @@
+/// What a server-side resolver is shown: a pushed change and the row as the merge rule left it.
+///
+/// ```swift
+/// let server = SyncServer(store: store, resolver: { conflict in
+///     // Keep a counter from going below zero, whoever wrote last.
+///     guard conflict.table == "stock", case .integer(let count)? = conflict.merged.visibleValues["count"], count < 0
+///     else { return nil }
+///     return [SyncColumnValue(name: "count", value: 0)]
+/// })
+/// ```
+public struct SyncConflict: Sendable {
+    /// The table of the row.
+    public var table: String
+    /// The row's primary-key value.
+    public var key: DatabaseValue
+    /// The pushed change.
+    public var change: SyncChange
+    /// The row's state before the change.
+    public var previous: RowRegister
+    /// The row's state after merging the change by the rule.
+    public var merged: RowRegister
+
+    /// What the resolver is shown for one pushed change.
+    public init(table: String, key: DatabaseValue, change: SyncChange, previous: RowRegister, merged: RowRegister) {
+        self.table = table
+        self.key = key
+        self.change = change
+        self.previous = previous
+        self.merged = merged
+    }
+}
+
+/// A server-side resolver: runs on the server for every pushed insert or update after the merge, and
+/// returns the column values to write instead, or `nil` to keep the merge's result. What it returns
+/// becomes a new change, stamped by the server, that every device applies by the same rule.
+public typealias SyncResolver = @Sendable (SyncConflict) -> [SyncColumnValue]?

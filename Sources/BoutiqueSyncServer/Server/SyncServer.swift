@@ -1,0 +1,221 @@
+import Foundation
+
+/// The sync server's logic: applies pushes by the merge rule, serves pulls and snapshots, over a
+/// ``SyncStore``.
+///
+/// ```swift
+/// let server = SyncServer(store: try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL()))
+/// let sync = try await BoutiqueSync(database: db, tables: [Note.self], server: .inProcess(server))
+/// ```
+///
+/// Every request runs as one store transaction: a push's changes, the replica's watermark and its
+/// digest commit together, so a retried push changes nothing. The server refuses stamps further ahead
+/// of its own time than ``maximumClockSkewMilliseconds`` and puts its time in every reply, so one
+/// device's wrong clock cannot win for ever.
+public actor SyncServer: SyncEndpoint {
+    /// The replica id of changes the server itself makes (a resolver's).
+    public static let serverReplica = "~server"
+
+    /// Where the data lives.
+    public nonisolated let store: any SyncStore
+    /// How far ahead of the server's clock a pushed stamp may be.
+    public nonisolated let maximumClockSkewMilliseconds: UInt64
+    /// Pushes from app versions whose schema version is lower are refused.
+    public nonisolated let minimumSchemaVersion: Int
+    private nonisolated let resolver: SyncResolver?
+    private nonisolated let wallClock: @Sendable () -> UInt64
+
+    /// Commits per tenant, to wake long-polling pulls.
+    private var commitCounts: [String: Int] = [:]
+    private var waiters: [String: [UUID: CheckedContinuation<Void, Never>]] = [:]
+
+    /// - Parameters:
+    ///   - store: Where the data lives.
+    ///   - resolver: Runs after the merge for each pushed insert or update; see ``SyncResolver``.
+    ///   - maximumClockSkewMilliseconds: How far ahead of the server a stamp may be.
+    ///   - minimumSchemaVersion: The oldest app schema version whose pushes are accepted.
+    public init(
+        store: any SyncStore, resolver: SyncResolver? = nil,
+        maximumClockSkewMilliseconds: UInt64 = SyncProtocol.defaultMaximumClockSkewMilliseconds,
+        minimumSchemaVersion: Int = 0
+    ) {
+        self.init(
+            store: store, resolver: resolver, maximumClockSkewMilliseconds: maximumClockSkewMilliseconds,
+            minimumSchemaVersion: minimumSchemaVersion, wallClock: { UInt64(max(0, Date().timeIntervalSince1970 * 1000)) })
+    }
+
+    /// A server whose wall clock is `wallClock` (milliseconds since 1970), for simulations.
+    public init(
+        store: any SyncStore, resolver: SyncResolver? = nil, maximumClockSkewMilliseconds: UInt64,
+        minimumSchemaVersion: Int = 0, wallClock: @escaping @Sendable () -> UInt64
+    ) {
+        self.store = store
+        self.resolver = resolver
+        self.maximumClockSkewMilliseconds = maximumClockSkewMilliseconds
+        self.minimumSchemaVersion = minimumSchemaVersion
+        self.wallClock = wallClock
+    }
+
+    // MARK: Push
+
+    /// Applies a device's transactions by the merge rule, with its watermark and digest, in one store transaction.
+    public func push(_ request: PushRequest, tenant: String) async throws -> PushResponse {
+        let wall = wallClock()
+        if let reason = PushValidation.problem(
+            in: request, wall: wall, maximumSkew: maximumClockSkewMilliseconds, minimumSchemaVersion: minimumSchemaVersion)
+        {
+            let time = try await store.transaction(tenant: tenant) { store in try Self.tick(store, wall: wall) }
+            return PushResponse(outcome: .refused, appliedThrough: 0, digest: nil, reason: reason, serverTime: time)
+        }
+        let resolver = self.resolver
+        let response = try await store.transaction(tenant: tenant) { store in
+            try PushApplier(store: store, wall: wall, resolver: resolver).apply(request)
+        }
+        if response.outcome == .accepted, !request.transactions.isEmpty { didCommit(tenant: tenant) }
+        return response
+    }
+
+    /// The server's time for a reply: its clock read at `wall`. Only stamps the server hands out (a
+    /// resolver's) are stored; a reply's time is advice that only moves device clocks forward, so it
+    /// need not be.
+    static func tick(_ store: any SyncStoreTransaction, wall: UInt64) throws -> HybridTimestamp {
+        var clock = HybridLogicalClock(last: try store.clock())
+        return clock.tick(now: wall)
+    }
+
+    // MARK: Pull
+
+    /// The whole server transactions after the cursor, waiting up to the request's `waitMilliseconds` when there are none.
+    public func pull(_ request: PullRequest, tenant: String) async throws -> PullResponse {
+        let before = commitCounts[tenant, default: 0]
+        let first = try await pullOnce(request, tenant: tenant)
+        guard request.waitMilliseconds > 0, first.outcome == .changes, first.changes.isEmpty, !first.hasMore,
+            first.nextCursor == request.cursor
+        else { return first }
+        if commitCounts[tenant, default: 0] == before {
+            await waitForCommit(tenant: tenant, milliseconds: request.waitMilliseconds)
+        }
+        return try await pullOnce(request, tenant: tenant)
+    }
+
+    private func pullOnce(_ request: PullRequest, tenant: String) async throws -> PullResponse {
+        let wall = wallClock()
+        return try await store.transaction(tenant: tenant) { store in
+            let time = try Self.tick(store, wall: wall)
+            guard request.protocolVersion == SyncProtocol.version else {
+                return PullResponse(
+                    outcome: .refused, changes: [], nextCursor: request.cursor, hasMore: false,
+                    reason: "protocol version \(request.protocolVersion) is not \(SyncProtocol.version)", serverTime: time)
+            }
+            guard request.cursor >= 0, !request.replica.isEmpty else {
+                return PullResponse(
+                    outcome: .refused, changes: [], nextCursor: request.cursor, hasMore: false,
+                    reason: "a pull needs a replica id and a cursor of at least 0", serverTime: time)
+            }
+            let latest = try store.latestSequence()
+            guard request.cursor >= (try store.logHorizon()), request.cursor <= latest else {
+                return PullResponse(outcome: .resetRequired, changes: [], nextCursor: request.cursor, hasMore: false, serverTime: time)
+            }
+            let logged = try store.changes(after: request.cursor, limit: min(max(request.limit, 1), 10_000))
+            let next = logged.last?.entry.sequence ?? request.cursor
+            var record = try store.replica(request.replica)
+                ?? ReplicaRecord(replica: request.replica, appliedThrough: 0, digest: nil, cursor: -1, lastSeen: wall, isRetired: false)
+            // Written when the cursor moves, and otherwise once a minute: an idle long poll costs no write.
+            if next > record.cursor || wall >= record.lastSeen + 60_000 || wall < record.lastSeen {
+                record.cursor = max(record.cursor, next)
+                record.lastSeen = wall
+                try store.setReplica(record)
+            }
+            // Nothing is left out for the pulling replica: a copied file shares its replica id with the
+            // original until one of them pushes, and must still get the other's changes.
+            return PullResponse(
+                outcome: .changes, changes: logged.map(\.entry),
+                nextCursor: next, hasMore: next < latest, serverTime: time)
+        }
+    }
+
+    // MARK: Snapshot
+
+    /// A page of the merged state, tombstones included, with the log position it includes.
+    public func snapshot(_ request: SnapshotRequest, tenant: String) async throws -> SnapshotResponse {
+        let wall = wallClock()
+        return try await store.transaction(tenant: tenant) { store in
+            let time = try Self.tick(store, wall: wall)
+            guard request.protocolVersion == SyncProtocol.version else {
+                return SnapshotResponse(
+                    rows: [], next: nil, cursor: 0,
+                    reason: "protocol version \(request.protocolVersion) is not \(SyncProtocol.version)", serverTime: time)
+            }
+            let limit = min(max(request.limit, 1), 10_000)
+            let rows = try store.rows(after: request.after, limit: limit)
+            let next = rows.count == limit ? rows.last.map { SnapshotPosition(table: $0.table, key: $0.key) } : nil
+            return SnapshotResponse(rows: rows, next: next, cursor: try store.latestSequence(), serverTime: time)
+        }
+    }
+
+    // MARK: Garbage
+
+    /// What ``collectGarbage(tenant:inactiveAfterMilliseconds:)`` removed.
+    public struct GarbageReport: Hashable, Sendable {
+        /// The log position every active replica has pulled past; the log was pruned through it.
+        public var horizon: Int64
+        /// Deleted rows whose tombstones were dropped.
+        public var tombstonesRemoved: Int
+    }
+
+    /// Drops tombstones and log entries every active replica has pulled past.
+    ///
+    /// ```swift
+    /// let report = try await server.collectGarbage(tenant: "acme", inactiveAfterMilliseconds: 30 * 86_400_000)
+    /// ```
+    ///
+    /// A replica is active unless it retired its id or has not been seen for `inactiveAfterMilliseconds`
+    /// (never, when `nil`). An inactive replica that comes back is told to bootstrap again from a
+    /// snapshot.
+    public func collectGarbage(tenant: String, inactiveAfterMilliseconds: UInt64? = nil) async throws -> GarbageReport {
+        let wall = wallClock()
+        return try await store.transaction(tenant: tenant) { store in
+            let active = try store.replicas().filter { replica in
+                guard !replica.isRetired else { return false }
+                guard let limit = inactiveAfterMilliseconds else { return true }
+                return wall < limit || replica.lastSeen >= wall - limit
+            }
+            let latest = try store.latestSequence()
+            let horizon = active.map(\.cursor).min() ?? latest
+            guard horizon > (try store.logHorizon()) else {
+                return GarbageReport(horizon: try store.logHorizon(), tombstonesRemoved: 0)
+            }
+            let removed = try store.removeTombstones(through: horizon)
+            try store.pruneLog(through: horizon)
+            return GarbageReport(horizon: horizon, tombstonesRemoved: removed)
+        }
+    }
+
+    // MARK: Long polls
+
+    private func didCommit(tenant: String) {
+        commitCounts[tenant, default: 0] += 1
+        if let waiting = waiters.removeValue(forKey: tenant) {
+            for continuation in waiting.values { continuation.resume() }
+        }
+    }
+
+    private func waitForCommit(tenant: String, milliseconds: Int) async {
+        let id = UUID()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                waiters[tenant, default: [:]][id] = continuation
+                Task { [weak self] in
+                    try? await Task.sleep(for: .milliseconds(milliseconds))
+                    await self?.stopWaiting(tenant: tenant, id: id)
+                }
+            }
+        } onCancel: {
+            Task { [weak self] in await self?.stopWaiting(tenant: tenant, id: id) }
+        }
+    }
+
+    private func stopWaiting(tenant: String, id: UUID) {
+        waiters[tenant]?.removeValue(forKey: id)?.resume()
+    }
+}

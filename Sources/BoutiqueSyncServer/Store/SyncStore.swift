@@ -1,0 +1,97 @@
+/// Where a sync server keeps its tenants' data: the merged current state of every row, the
+/// append-only change log, and what it knows of each replica.
+///
+/// ```swift
+/// let store = try await SQLiteSyncStore.open(url: URL(fileURLWithPath: "sync.db"))
+/// let server = SyncServer(store: store)
+/// ```
+///
+/// The server's logic (``SyncServer``) runs every request as one store transaction, so a push's
+/// changes and the replica's watermark are written together or not at all. Table and column names are
+/// values here, never SQL: a store keeps them as data.
+public protocol SyncStore: Sendable {
+    /// Runs `body` in one transaction over `tenant`'s data; commits when it returns, rolls back when
+    /// it throws.
+    func transaction<T: Sendable>(
+        tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T
+    ) async throws -> T
+}
+
+/// A replica as the server knows it.
+public struct ReplicaRecord: Hashable, Sendable {
+    /// The replica's id.
+    public var replica: String
+    /// Its latest transaction applied (its watermark), 0 before the first.
+    public var appliedThrough: Int64
+    /// The digest of that transaction.
+    public var digest: UInt64?
+    /// The latest log position it has pulled to.
+    public var cursor: Int64
+    /// When it last pushed or pulled, in server milliseconds.
+    public var lastSeen: UInt64
+    /// Whether it gave its id up (restored or cloned device).
+    public var isRetired: Bool
+
+    /// A replica's record.
+    public init(replica: String, appliedThrough: Int64, digest: UInt64?, cursor: Int64, lastSeen: UInt64, isRetired: Bool) {
+        self.replica = replica
+        self.appliedThrough = appliedThrough
+        self.digest = digest
+        self.cursor = cursor
+        self.lastSeen = lastSeen
+        self.isRetired = isRetired
+    }
+}
+
+/// A change in a store's log, with where it came from.
+public struct LoggedChange: Hashable, Sendable {
+    /// The change and its sequence number.
+    public var entry: ServerChange
+    /// The server transaction it belongs to: the sequence number of that transaction's first change.
+    public var batch: Int64
+    /// The replica that pushed it (`SyncServer.serverReplica` for the resolver's changes).
+    public var origin: String
+
+    /// A logged change.
+    public init(entry: ServerChange, batch: Int64, origin: String) {
+        self.entry = entry
+        self.batch = batch
+        self.origin = origin
+    }
+}
+
+/// One transaction over a tenant's data, handed to ``SyncStore/transaction(tenant:_:)``'s body.
+public protocol SyncStoreTransaction {
+    /// The replica's record, `nil` for a replica never seen.
+    func replica(_ id: String) throws -> ReplicaRecord?
+    /// Every replica of the tenant.
+    func replicas() throws -> [ReplicaRecord]
+    /// Creates or replaces a replica's record.
+    func setReplica(_ record: ReplicaRecord) throws
+
+    /// The merged state of a row, `nil` when the server has none.
+    func rowState(table: String, key: DatabaseValue) throws -> RowRegister?
+    /// Stores a row's merged state, with the sequence number of the change that last set it.
+    func setRowState(_ state: RowRegister, table: String, key: DatabaseValue, sequence: Int64) throws
+    /// Rows in (table, key) order after `position`, tombstones included.
+    func rows(after position: SnapshotPosition?, limit: Int) throws -> [SnapshotRow]
+    /// Removes deleted rows whose state was last set at or before `sequence`.
+    func removeTombstones(through sequence: Int64) throws -> Int
+
+    /// Appends a change to the log and returns its sequence number. `batch` is the sequence number of
+    /// its transaction's first change, `nil` for the first change of a new one.
+    func appendChange(_ change: SyncChange, origin: String, batch: Int64?) throws -> (sequence: Int64, batch: Int64)
+    /// Changes after `sequence`, at least `limit` of them when there are, ending with a whole batch.
+    func changes(after sequence: Int64, limit: Int) throws -> [LoggedChange]
+    /// The latest sequence number handed out, 0 before the first.
+    func latestSequence() throws -> Int64
+    /// The position at and below which the log was removed: a cursor below it missed changes.
+    func logHorizon() throws -> Int64
+    /// Removes log entries at or below `sequence` and moves the horizon there.
+    func pruneLog(through sequence: Int64) throws
+
+    /// The server clock's latest reading for the tenant.
+    func clock() throws -> HybridTimestamp
+    /// Stores the server clock's latest reading.
+    func setClock(_ time: HybridTimestamp) throws
+}

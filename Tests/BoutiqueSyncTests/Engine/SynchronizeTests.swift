@@ -1,0 +1,63 @@
+import BoutiqueSync
+import BoutiqueSyncServer
+import Foundation
+import Testing
+
+/// Two devices and a server: what one writes, the other gets, by the merge rule.
+@Suite struct SynchronizeTests {
+    @Test func insertsUpdatesAndDeletesReachTheOtherDevice() async throws {
+        let server = try await makeServer()
+        let a = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
+        let b = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
+        let syncA = try await BoutiqueSync(database: a, tables: ["note", "tag"], server: .inProcess(server))
+        let syncB = try await BoutiqueSync(database: b, tables: ["note", "tag"], server: .inProcess(server))
+
+        try await a.write { conn in
+            try conn.execute("INSERT INTO note(id, title, body, rank) VALUES ('n1', 'Groceries', 'milk', 1)")
+            try conn.execute("INSERT INTO note(id, title, body, rank) VALUES ('n2', 'Work', NULL, 2)")
+        }
+        let first = try await syncA.synchronize()
+        #expect(first.pushed == 2)
+        let pulled = try await syncB.synchronize()
+        #expect(pulled.applied == 2)
+        #expect(try await b.rows("note") == [["n1", "Groceries", "milk", "1"], ["n2", "Work", "NULL", "2"]])
+
+        try await b.write { conn in
+            try conn.execute("UPDATE note SET body = 'milk, eggs' WHERE id = 'n1'")
+            try conn.execute("DELETE FROM note WHERE id = 'n2'")
+        }
+        try await a.write { conn in try conn.execute("UPDATE note SET title = 'Shopping' WHERE id = 'n1'") }
+        _ = try await syncB.synchronize()
+        _ = try await syncA.synchronize()
+        _ = try await syncB.synchronize()
+        #expect(try await a.rows("note") == [["n1", "Shopping", "milk, eggs", "1"]], "each device's column survives")
+        #expect(try await b.rows("note") == [["n1", "Shopping", "milk, eggs", "1"]])
+        #expect(syncA.status.pendingCount == 0)
+        #expect(syncA.status.lastSync != nil)
+        await a.close()
+        await b.close()
+    }
+
+    @Test func pulledChangesAreNotPushedBackButReachTheChangeFeed() async throws {
+        let server = try await makeServer()
+        let a = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
+        let b = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
+        let syncA = try await BoutiqueSync(database: a, tables: ["note"], server: .inProcess(server))
+        let syncB = try await BoutiqueSync(database: b, tables: ["note"], server: .inProcess(server))
+        _ = try await syncB.synchronize()
+        let token = try await b.currentToken()
+        try await a.write { conn in try conn.execute("INSERT INTO note(id, title) VALUES ('n1', 'Hi')") }
+        _ = try await syncA.synchronize()
+        _ = try await syncB.synchronize()
+        var seen: [ChangeTransaction] = []
+        for try await transaction in b.changes(since: token) {
+            seen.append(transaction)
+            break
+        }
+        #expect(seen.first?.changes.first?.table == "note", "the pulled insert is in the change log")
+        let again = try await syncB.synchronize()
+        #expect(again.pushed == 0, "a pulled transaction is never pushed back")
+        await a.close()
+        await b.close()
+    }
+}

@@ -1,0 +1,129 @@
+import BoutiqueSync
+import BoutiqueSyncServer
+import Foundation
+import Testing
+
+/// The server's logic on its own: idempotent pushes, digests, clocks, tenants, resolver, tombstones.
+@Suite struct SyncServerTests {
+    static let wall: UInt64 = 1_900_000_000_000
+
+    static func server(resolver: SyncResolver? = nil) async throws -> SyncServer {
+        SyncServer(
+            store: try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL()), resolver: resolver,
+            maximumClockSkewMilliseconds: 60_000, wallClock: { wall })
+    }
+
+    static func transaction(_ id: Int64, at time: UInt64 = wall, table: String = "note", key: String = "k",
+                            kind: SyncChange.Kind = .insert, title: String = "t") -> SyncTransaction {
+        let stamp = SyncStamp(time: HybridTimestamp(milliseconds: time), replica: "writer")
+        let columns = kind == .delete ? [] : [SyncColumnValue(name: "title", value: .text(title))]
+        return SyncTransaction(id: id, stamp: stamp, changes: [SyncChange(table: table, key: .text(key), kind: kind, columns: columns, stamp: stamp)])
+    }
+
+    static func log(_ server: SyncServer, tenant: String = "t") async throws -> [ServerChange] {
+        try await server.pull(PullRequest(replica: "reader", cursor: 0, limit: 1_000), tenant: tenant).changes
+    }
+
+    @Test func aRetriedPushChangesNothing() async throws {
+        let server = try await Self.server()
+        let request = PushRequest(replica: "r", baseTransactionID: 0, baseDigest: nil, schemaVersion: 1,
+                                  transactions: [Self.transaction(5), Self.transaction(9, key: "j")])
+        let first = try await server.push(request, tenant: "t")
+        let again = try await server.push(request, tenant: "t")
+        #expect(first.outcome == .accepted && first.appliedThrough == 9)
+        #expect(again.outcome == .accepted && again.appliedThrough == 9 && again.digest == first.digest)
+        #expect(try await Self.log(server).count == 2, "the retry applied nothing")
+    }
+
+    @Test func anotherHistoryUnderTheSameIdIsAMismatch() async throws {
+        let server = try await Self.server()
+        _ = try await server.push(PushRequest(replica: "r", baseTransactionID: 0, baseDigest: nil, schemaVersion: 1,
+                                              transactions: [Self.transaction(5)]), tenant: "t")
+        // A file restored from before transaction 5 wrote something else as 5.
+        let restored = PushRequest(replica: "r", baseTransactionID: 0, baseDigest: nil, schemaVersion: 1,
+                                   transactions: [Self.transaction(5, title: "other")])
+        let answer = try await server.push(restored, tenant: "t")
+        #expect(answer.outcome == .mismatch)
+        #expect(answer.appliedThrough == 5)
+        #expect(try await Self.log(server).count == 1, "nothing of the mismatched push was applied")
+    }
+
+    @Test func stampsTooFarAheadAreRefusedAndEveryReplyCarriesTheServersTime() async throws {
+        let server = try await Self.server()
+        let ahead = PushRequest(replica: "r", baseTransactionID: 0, baseDigest: nil, schemaVersion: 1,
+                                transactions: [Self.transaction(1, at: Self.wall + 120_000)])
+        let refused = try await server.push(ahead, tenant: "t")
+        #expect(refused.outcome == .refused)
+        #expect(refused.reason?.contains("clock") == true)
+        #expect(refused.serverTime.milliseconds == Self.wall)
+        #expect(try await Self.log(server).isEmpty)
+        let pull = try await server.pull(PullRequest(replica: "r", cursor: 0, limit: 10), tenant: "t")
+        let snapshot = try await server.snapshot(SnapshotRequest(replica: "r", after: nil, limit: 10), tenant: "t")
+        #expect(pull.serverTime.milliseconds == Self.wall && snapshot.serverTime.milliseconds == Self.wall)
+    }
+
+    @Test func malformedPushesAreRefusedWholeAndNamesAreData() async throws {
+        let server = try await Self.server()
+        var tampered = Self.transaction(1)
+        tampered.changes[0].columns[0].value = "changed after the digest"
+        var twice = Self.transaction(2)
+        twice.changes.append(twice.changes[0])
+        let stamp = SyncStamp(time: HybridTimestamp(milliseconds: Self.wall), replica: "w")
+        let integerKey = SyncTransaction(id: 3, stamp: stamp, changes: [
+            SyncChange(table: "note", key: .integer(4), kind: .insert, columns: [], stamp: stamp)])
+        for bad in [tampered, twice, integerKey] {
+            let answer = try await server.push(
+                PushRequest(replica: "r", baseTransactionID: 0, baseDigest: nil, schemaVersion: 1, transactions: [bad]), tenant: "t")
+            #expect(answer.outcome == .refused)
+        }
+        #expect(try await Self.log(server).isEmpty)
+
+        let hostile = "note\"; DROP TABLE boutique_sync_server_log; --"
+        let accepted = try await server.push(
+            PushRequest(replica: "r", baseTransactionID: 0, baseDigest: nil, schemaVersion: 1,
+                        transactions: [Self.transaction(1, table: hostile, key: "'); DELETE FROM x; --")]), tenant: "t")
+        #expect(accepted.outcome == .accepted)
+        let log = try await Self.log(server)
+        #expect(log.map(\.change.table) == [hostile])
+        #expect(log.first?.change.key == .text("'); DELETE FROM x; --"))
+    }
+
+    @Test func tenantsNeverSeeEachOthersRows() async throws {
+        let server = try await Self.server()
+        _ = try await server.push(PushRequest(replica: "r", baseTransactionID: 0, baseDigest: nil, schemaVersion: 1,
+                                              transactions: [Self.transaction(1)]), tenant: "acme")
+        #expect(try await Self.log(server, tenant: "acme").count == 1)
+        #expect(try await Self.log(server, tenant: "globex").isEmpty)
+        let snapshot = try await server.snapshot(SnapshotRequest(replica: "r", after: nil, limit: 10), tenant: "globex")
+        #expect(snapshot.rows.isEmpty)
+    }
+
+    @Test func theResolversAnswerIsANewChangeStampedByTheServer() async throws {
+        let server = try await Self.server(resolver: { conflict in
+            guard case .text(let title)? = conflict.merged.visibleValues["title"], title != title.uppercased() else { return nil }
+            return [SyncColumnValue(name: "title", value: .text(title.uppercased()))]
+        })
+        _ = try await server.push(PushRequest(replica: "r", baseTransactionID: 0, baseDigest: nil, schemaVersion: 1,
+                                              transactions: [Self.transaction(1, title: "quiet")]), tenant: "t")
+        let log = try await Self.log(server)
+        #expect(log.count == 2)
+        #expect(log.last?.change.stamp.replica == SyncServer.serverReplica)
+        #expect(log.last?.change.columns.first?.value == .text("QUIET"))
+    }
+
+    @Test func tombstonesGoOnceEveryActiveReplicaPulledPastThem() async throws {
+        let server = try await Self.server()
+        _ = try await server.push(PushRequest(replica: "a", baseTransactionID: 0, baseDigest: nil, schemaVersion: 1,
+                                              transactions: [Self.transaction(1), Self.transaction(2, at: Self.wall + 1, kind: .delete)]),
+                                  tenant: "t")
+        _ = try await server.pull(PullRequest(replica: "a", cursor: 0, limit: 10), tenant: "t")
+        _ = try await server.pull(PullRequest(replica: "b", cursor: 0, limit: 1), tenant: "t")
+        #expect(try await server.collectGarbage(tenant: "t").tombstonesRemoved == 0, "b has not pulled the delete yet")
+        _ = try await server.pull(PullRequest(replica: "b", cursor: 1, limit: 10), tenant: "t")
+        let report = try await server.collectGarbage(tenant: "t")
+        #expect(report.tombstonesRemoved == 1)
+        #expect(report.horizon == 2)
+        let stale = try await server.pull(PullRequest(replica: "c", cursor: 0, limit: 10), tenant: "t")
+        #expect(stale.outcome == .resetRequired, "a cursor the log no longer reaches must bootstrap again")
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import BoutiqueSync
+import BoutiqueTestSupport
+
+/// The writes a simulated user makes: inserts, updates of random column subsets, deletes, re-inserts
+/// of deleted keys (the key pools are small), and edits of tags whose foreign key points at a note.
+enum LocalWrites {
+    static let noteKeys = (0..<10).map { "n\($0)" }
+    static let tagKeys = (0..<10).map { "t\($0)" }
+
+    static func random(on device: SimulatedDevice, step: Int, random: inout SeededRandom) async throws {
+        guard let database = device.database else { return }
+        let (notes, tags) = try await database.read { conn in
+            (try conn.fetchAll("SELECT id FROM note ORDER BY id").map { $0.values[0] },
+             try conn.fetchAll("SELECT id FROM tag ORDER BY id").map { $0.values[0] })
+        }
+        var statements: [(String, [DatabaseValue])] = []
+        let count = random.chance(20) ? random.int(in: 2...3) : 1
+        var localNotes = notes
+        var localTags = tags
+        for part in 0..<count {
+            let value = DatabaseValue.text("\(device.name)-\(step)-\(part)")
+            switch random.below(100) {
+            case 0..<25:
+                let free = noteKeys.map(DatabaseValue.text).filter { !localNotes.contains($0) }
+                guard !free.isEmpty else { continue }
+                let key = random.pick(free)
+                localNotes.append(key)
+                if device.isUpgraded {
+                    statements.append((
+                        "INSERT INTO note(id, title, body, rank, color) VALUES (?, ?, ?, ?, ?)",
+                        [key, value, random.chance(30) ? .null : value, .integer(Int64(random.below(5))), value]))
+                } else {
+                    statements.append((
+                        "INSERT INTO note(id, title, body, rank) VALUES (?, ?, ?, ?)",
+                        [key, value, random.chance(30) ? .null : value, .integer(Int64(random.below(5)))]))
+                }
+            case 25..<55:
+                guard !localNotes.isEmpty else { continue }
+                var columns = ["title", "body", "rank"] + (device.isUpgraded ? ["color"] : [])
+                columns = columns.filter { _ in random.chance(50) }
+                if columns.isEmpty { columns = ["title"] }
+                let assignments = columns.map { "\($0) = ?" }.joined(separator: ", ")
+                let values: [DatabaseValue] = columns.map { $0 == "rank" ? .integer(Int64(random.below(100))) : value }
+                statements.append(("UPDATE note SET \(assignments) WHERE id = ?", values + [random.pick(localNotes)]))
+            case 55..<67:
+                guard !localNotes.isEmpty else { continue }
+                let key = random.pick(localNotes)
+                localNotes.removeAll { $0 == key }
+                statements.append(("DELETE FROM note WHERE id = ?", [key]))
+            case 67..<82:
+                let free = tagKeys.map(DatabaseValue.text).filter { !localTags.contains($0) }
+                guard !free.isEmpty, !localNotes.isEmpty else { continue }
+                let key = random.pick(free)
+                localTags.append(key)
+                let parent: DatabaseValue = random.chance(15) ? .null : random.pick(localNotes)
+                statements.append(("INSERT INTO tag(id, noteID, label) VALUES (?, ?, ?)", [key, parent, value]))
+            case 82..<92:
+                guard !localTags.isEmpty else { continue }
+                statements.append(("UPDATE tag SET label = ? WHERE id = ?", [value, random.pick(localTags)]))
+            default:
+                guard !localTags.isEmpty else { continue }
+                let key = random.pick(localTags)
+                localTags.removeAll { $0 == key }
+                statements.append(("DELETE FROM tag WHERE id = ?", [key]))
+            }
+        }
+        guard !statements.isEmpty else { return }
+        let batch = statements
+        if SimulationTrace.isOn { print("WRITE \(device.name) step \(step): \(batch)") }
+        let changed = try await database.write { conn -> Int in
+            var changed = 0
+            for (sql, arguments) in batch {
+                try conn.execute(sql, arguments)
+                changed += conn.changes
+            }
+            return changed
+        }
+        if SimulationTrace.isOn, changed > 0 {
+            let last = try await database.read { conn in
+                try conn.fetchAll("SELECT change_type, table_name FROM turso_cdc WHERE change_txn_id = (SELECT max(change_txn_id) FROM turso_cdc)")
+            }
+            print("LOGGED \(device.name) step \(step) changed \(changed): \(last.map { "\($0.values[0]) \($0.values[1])" })")
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import BoutiqueSync
+import BoutiqueSyncServer
+import Foundation
+import Synchronization
+
+/// One device of the simulation: a real database file, real sync, its own clock skew and network.
+final class SimulatedDevice {
+    let name: String
+    let url: URL
+    let network: SimulatedNetwork
+    /// How far this device's clock is from the true time, in milliseconds.
+    let skew: SkewBox
+    var isUpgraded: Bool
+    var database: DatabaseActor?
+    var sync: BoutiqueSync?
+    /// The latest backup of the file, and whether it had the upgrade.
+    var backup: (url: URL, upgraded: Bool)?
+    /// The pull cursor last seen, to check it never goes back (a restore starts a new history).
+    var lastCursor: Int64 = 0
+    let pullLimit: Int
+    /// The replica id last seen, and whether the file was restored or copied (only then may it change).
+    var replica: String?
+    var mayChangeReplica = false
+
+    init(name: String, url: URL, network: SimulatedNetwork, skew: Int64, upgraded: Bool, pullLimit: Int) {
+        self.name = name
+        self.url = url
+        self.network = network
+        self.skew = SkewBox(skew)
+        self.isUpgraded = upgraded
+        self.pullLimit = pullLimit
+    }
+
+    func open(time: VirtualTime, identifiers: SeededIdentifiers) async throws {
+        let database = try await DatabaseActor.open(url: url, migrations: isUpgraded ? SyncTestSchema.upgraded : SyncTestSchema.plan)
+        let skew = self.skew
+        let options = SyncOptions(
+            pushRowLimit: 64, pullLimit: pullLimit,
+            prunesAcknowledgedChanges: !SimulationTrace.isOn,
+            wallClock: { UInt64(max(0, Int64(time.milliseconds) + skew.value.load(ordering: .relaxed))) },
+            makeIdentifier: { identifiers.next() })
+        self.database = database
+        self.sync = try await BoutiqueSync(database: database, tables: ["note", "tag"], server: network, options: options)
+    }
+
+    /// Drops the process state: sync and the database go, the file stays.
+    func crash() async {
+        sync = nil
+        await database?.close()
+        database = nil
+    }
+
+    /// The pull cursor the file holds.
+    func cursor() async throws -> Int64 {
+        guard let database else { return lastCursor }
+        let server = network.serverIdentifier
+        return try await database.read { conn in
+            try conn.fetchValue("SELECT cursor FROM boutique_sync_server WHERE server = ?", [.text(server)])
+        }.flatMap { if case .integer(let value) = $0 { value } else { nil } } ?? 0
+    }
+
+    /// A consistent copy of the file at `target`, as a backup tool would take it: from a connection of
+    /// its own, beside the app's (one snapshot of the committed file).
+    func copy(to target: URL) async throws {
+        try? FileManager.default.removeItem(at: target)
+        let source = url.path
+        try await Task.detached {
+            let connection = try Connection(path: source)
+            defer { connection.close() }
+            try connection.execute("VACUUM INTO ?", [.text(target.path)])
+        }.value
+    }
+
+    /// Replaces the file with its backup.
+    func restore(time: VirtualTime, identifiers: SeededIdentifiers) async throws {
+        guard let backup else { return }
+        await crash()
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        try FileManager.default.copyItem(at: backup.url, to: url)
+        lastCursor = 0
+        try await open(time: time, identifiers: identifiers)
+    }
+}
+
+/// A clock skew that the device's wall-clock closure reads while the simulator changes it.
+final class SkewBox: Sendable {
+    let value: Atomic<Int64>
+    init(_ milliseconds: Int64) { value = Atomic(milliseconds) }
+}

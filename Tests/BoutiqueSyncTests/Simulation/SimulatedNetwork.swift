@@ -1,0 +1,112 @@
+import BoutiqueSync
+import BoutiqueSyncServer
+import BoutiqueTestSupport
+import Synchronization
+
+/// The simulation's network between one device and the server: drops requests, drops answers after
+/// the server committed, duplicates requests, and holds some back to deliver them late (out of order).
+final class SimulatedNetwork: SyncTransport {
+    struct Faults: Sendable {
+        var offline = false
+        var dropRequest = 0
+        var dropResponse = 0
+        var duplicate = 0
+        var delay = 0
+        static let none = Faults()
+    }
+
+    struct Dropped: Error, CustomStringConvertible {
+        let what: String
+        var description: String { "simulated network: \(what)" }
+    }
+
+    /// What the network saw of each push the device got an answer to, for the checks.
+    struct DeliveredPush: Sendable {
+        let request: PushRequest
+        let response: PushResponse
+    }
+
+    private struct State {
+        var random: SeededRandom
+        var faults = Faults.none
+        var delayed: [PushRequest] = []
+        var delivered: [DeliveredPush] = []
+    }
+
+    let server: SyncServer
+    let tenant: String
+    private let state: Mutex<State>
+
+    init(server: SyncServer, tenant: String, seed: UInt64) {
+        self.server = server
+        self.tenant = tenant
+        self.state = Mutex(State(random: SeededRandom(seed: seed)))
+    }
+
+    var serverIdentifier: String { "simulated:\(tenant)" }
+
+    var faults: Faults {
+        get { state.withLock { $0.faults } }
+        set { state.withLock { $0.faults = newValue } }
+    }
+
+    /// Held-back pushes, taken out.
+    func takeDelayed() -> [PushRequest] { state.withLock { state in defer { state.delayed.removeAll() }; return state.delayed } }
+
+    /// Pushes whose answer reached the device.
+    var deliveredPushes: [DeliveredPush] { state.withLock { $0.delivered } }
+
+    private func roll(_ percent: KeyPath<Faults, Int>) -> Bool {
+        state.withLock { state in state.random.chance(state.faults[keyPath: percent]) }
+    }
+
+    private func send<Response: Sendable>(
+        _ name: String, delaying: (() -> Void)? = nil, _ call: () async throws -> Response
+    ) async throws -> Response {
+        if faults.offline { throw Dropped(what: "offline") }
+        if roll(\.dropRequest) { throw Dropped(what: "\(name) request lost") }
+        if let delaying, roll(\.delay) { delaying() }
+        var response = try await call()
+        if roll(\.duplicate) { response = try await call() }
+        if roll(\.dropResponse) { throw Dropped(what: "\(name) answer lost after the server committed") }
+        return response
+    }
+
+    func push(_ request: PushRequest) async throws -> PushResponse {
+        let response = try await send("push", delaying: { self.state.withLock { $0.delayed.append(request) } }) {
+            try await server.push(request, tenant: tenant)
+        }
+        state.withLock { $0.delivered.append(DeliveredPush(request: request, response: response)) }
+        return response
+    }
+
+    func pull(_ request: PullRequest) async throws -> PullResponse {
+        try await send("pull") { try await server.pull(request, tenant: tenant) }
+    }
+
+    func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse {
+        try await send("snapshot") { try await server.snapshot(request, tenant: tenant) }
+    }
+}
+
+/// Time in the simulation: one clock everybody reads, moved by the simulator.
+final class VirtualTime: Sendable {
+    private let now = Atomic<UInt64>(1_800_000_000_000)
+
+    var milliseconds: UInt64 { now.load(ordering: .relaxed) }
+
+    func advance(by milliseconds: UInt64) { now.add(milliseconds, ordering: .relaxed) }
+}
+
+/// Seeded ids, so that a run's replica and writer ids (which break ties) replay exactly.
+final class SeededIdentifiers: Sendable {
+    private let state: Mutex<SeededRandom>
+
+    init(seed: UInt64) { state = Mutex(SeededRandom(seed: seed ^ 0x1D5)) }
+
+    func next() -> String {
+        let value = state.withLock { $0.next() }
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
