@@ -1,6 +1,6 @@
 import Foundation
 import Observation
-import Synchronization
+import BoutiqueSQLite
 
 /// Keeps a database's tables in sync with a server and, through it, with the user's other devices.
 ///
@@ -29,8 +29,8 @@ public final class BoutiqueSync: Sendable, Observable {
     private let database: DatabaseActor
     private let recorder: StampRecorder
     private let registrar = ObservationRegistrar()
-    private let statusBox = Mutex(SyncStatus())
-    private let loop = Mutex<Task<Void, Never>?>(nil)
+    private let statusBox = Lock(SyncStatus())
+    private let loop = Lock<Task<Void, Never>?>(nil)
 
     /// Sets up sync of `tables` (``Table`` types) with `server`.
     ///

@@ -1,4 +1,4 @@
-import Synchronization
+import BoutiqueSQLite
 
 /// Stamps each local write transaction that touches a synced table with the hybrid logical clock, in
 /// that transaction, and marks the transactions sync itself applies as remote.
@@ -24,13 +24,13 @@ final class StampRecorder: TransactionParticipant {
     /// This session's writer id: the replica part of every stamp it hands out (see ``SyncSession``).
     let writer: String
     private let now: @Sendable () -> UInt64
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     init(syncedTables: Set<String>, writer: String, clock: HybridLogicalClock, now: @escaping @Sendable () -> UInt64) {
         self.syncedTables = syncedTables
         self.writer = writer
         self.now = now
-        self.state = Mutex(State(clock: clock))
+        self.state = Lock(State(clock: clock))
     }
 
     /// The next transaction to commit is one sync applies from the server.

@@ -1,3 +1,4 @@
+import BoutiqueSQLite
 import BoutiqueSync
 import BoutiqueSyncServer
 import BoutiqueTestSupport
@@ -35,12 +36,12 @@ final class SimulatedNetwork: SyncTransport {
 
     let server: SyncServer
     let tenant: String
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     init(server: SyncServer, tenant: String, seed: UInt64) {
         self.server = server
         self.tenant = tenant
-        self.state = Mutex(State(random: SeededRandom(seed: seed)))
+        self.state = Lock(State(random: SeededRandom(seed: seed)))
     }
 
     var serverIdentifier: String { "simulated:\(tenant)" }
@@ -100,9 +101,9 @@ final class VirtualTime: Sendable {
 
 /// Seeded ids, so that a run's replica and writer ids (which break ties) replay exactly.
 final class SeededIdentifiers: Sendable {
-    private let state: Mutex<SeededRandom>
+    private let state: Lock<SeededRandom>
 
-    init(seed: UInt64) { state = Mutex(SeededRandom(seed: seed ^ 0x1D5)) }
+    init(seed: UInt64) { state = Lock(SeededRandom(seed: seed ^ 0x1D5)) }
 
     func next() -> String {
         let value = state.withLock { $0.next() }
