@@ -91,3 +91,20 @@ import Testing
         await database.close()
     }
 }
+
+extension ChangeCaptureHiddenChangeTests {
+    @Test func aCascadeAfterAVacuumIntoStillLogsItsParent() async throws {
+        let folder = try TemporaryDirectory()
+        let database = try await DatabaseActor.open(url: folder.file("vacuum.db"), migrations: Self.plan)
+        try await database.write { conn in try conn.execute("DELETE FROM list WHERE id = ?", [.integer(2)]) }
+        let backup = folder.file("backup.db").path
+        try await database.writeWithoutTransaction { conn in try conn.execute("VACUUM INTO ?", [.text(backup)]) }
+        let start = try await database.lastChangeID()
+        try await database.write { conn in try conn.execute("DELETE FROM list WHERE id = ?", [.integer(1)]) }
+        let log = try await database.loggedChanges(after: start)
+        #expect(log.map { "\($0.type) \($0.table ?? "")" } == [
+            "-1 list", "-1 reminder", "-1 reminder_tag", "-1 reminder", "-1 reminder_tag", "2 ",
+        ], "\(log)")
+        await database.close()
+    }
+}

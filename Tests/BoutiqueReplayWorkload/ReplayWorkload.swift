@@ -242,11 +242,15 @@ extension ReplayWorkload.Step {
     }
 
     /// Runs the step, swallowing the statement errors a workload expects. Statements without values go
-    /// through `execute`, the others are prepared and stepped.
+    /// through `execute`, the others through the statement cache or prepared and stepped.
     public func run(on connection: DatabaseConnection) throws {
         switch self {
         case .statement(let sql, let arguments) where arguments.isEmpty:
             do { try connection.connection.execute(sql) } catch {}
+        case .statement(let sql, let arguments) where sql.utf8.count % 2 == 0:
+            // From the connection's statement cache: after a schema change SQLite prepares such a
+            // statement again inside its next step.
+            do { try connection.execute(sql, arguments) } catch {}
         case .statement(let sql, let arguments):
             do {
                 let statement = try connection.connection.prepare(sql)

@@ -96,7 +96,8 @@ public struct StatementProbe {
     public func progress(of statement: OpaquePointer) -> StatementProgress {
         StatementProgress(
             programStarts: sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_RUN, 0),
-            stepsReturned: sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_VM_STEP, 0))
+            stepsReturned: sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_VM_STEP, 0),
+            reprepares: sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_REPREPARE, 0))
     }
 
     /// The SQL text `statement`, a prepared statement of the connection, was prepared from.
@@ -114,20 +115,26 @@ public struct StatementProbe {
 /// returned since the last traced start (SQLite adds a step's virtual-machine operations to the
 /// statement's count when the step returns, so a program started inside the same step sees the count
 /// unchanged), and a statement newly prepared at a finalized one's address has started no program yet.
+/// One exception: a step that finds the schema changed (another connection's `ALTER`, a `VACUUM INTO`)
+/// prepares the statement again and runs it once more without tracing it; its first attempt's
+/// operations are counted by then, so a program started in the second one is told by the re-prepare.
 public struct StatementProgress: Equatable, Sendable {
     /// Programs the statement has started (`SQLITE_STMTSTATUS_RUN`, counted just after each traced start).
     public var programStarts: Int32
     /// Virtual-machine operations of the steps that have returned (`SQLITE_STMTSTATUS_VM_STEP`).
     public var stepsReturned: Int32
+    /// Times SQLite prepared the statement again for a changed schema (`SQLITE_STMTSTATUS_REPREPARE`).
+    public var reprepares: Int32
 
-    public init(programStarts: Int32, stepsReturned: Int32) {
+    public init(programStarts: Int32, stepsReturned: Int32, reprepares: Int32 = 0) {
         self.programStarts = programStarts
         self.stepsReturned = stepsReturned
+        self.reprepares = reprepares
     }
 
     /// Whether a start traced with `self` is a program started by the run traced with `start`, not a new
     /// run of the statement.
     public func isInsideRun(tracedAt start: StatementProgress) -> Bool {
-        stepsReturned == start.stepsReturned && programStarts > start.programStarts
+        programStarts > start.programStarts && (stepsReturned == start.stepsReturned || reprepares > start.reprepares)
     }
 }
