@@ -36,8 +36,9 @@ extension RowRegister {
 
     /// Reads a state written by ``record()``.
     ///
-    /// - Throws: ``BoutiqueError/decoding(_:)`` for bytes that are not such a record.
-    public init(record bytes: [UInt8]) throws(BoutiqueError) {
+    /// - Throws: a ``BoutiqueError`` for bytes that are not such a record (plain `throws`, so that callers
+    ///   may `catch let error as BoutiqueError`).
+    public init(record bytes: [UInt8]) throws {
         let values: [DatabaseValue]
         do { values = try RecordDecoder.decode(bytes) } catch {
             throw Self.malformed(String(describing: error))
