@@ -203,3 +203,14 @@ struct StatementCacheTests {
         #expect(try connection.fetchInt("SELECT count(*) FROM u") == 2)
     }
 }
+
+extension StatementCacheTests {
+    @Test func cachedRowsReusesOneStatementAndBindsAfresh() throws {
+        let connection = try Connection.inMemory()
+        try connection.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1), (2), (3)")
+        let before = connection.cachedStatementCount
+        #expect(try connection.cachedRows("SELECT x FROM t WHERE x >= ? ORDER BY x", [.integer(2)]) == [[.integer(2)], [.integer(3)]])
+        #expect(try connection.cachedRows("SELECT x FROM t WHERE x >= ? ORDER BY x", [.integer(3)]) == [[.integer(3)]])
+        #expect(connection.cachedStatementCount == before + 1)
+    }
+}

@@ -123,6 +123,17 @@ extension Connection {
         try statement.run()
     }
 
+    /// Runs one statement from the statement cache with values bound to its parameters (1, 2, …) and
+    /// returns every row: for SQL that runs again and again.
+    public func cachedRows(_ sql: String, _ arguments: [DatabaseValue] = []) throws(SQLiteError) -> [[DatabaseValue]] {
+        let statement = try cachedStatement(sql)
+        defer { try? statement.reset() }
+        try statement.bind(arguments)
+        var rows: [[DatabaseValue]] = []
+        while try statement.step() { rows.append(try statement.row()) }
+        return rows
+    }
+
     /// Runs one statement and returns its column names and every row.
     public func fetchRows(
         _ sql: String, _ arguments: [DatabaseValue] = []

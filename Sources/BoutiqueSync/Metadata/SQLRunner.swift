@@ -7,13 +7,7 @@ struct SQLRunner {
 
     /// Every row of `sql` with `arguments` bound.
     func rows(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> [[DatabaseValue]] {
-        let statement = try connection.cachedStatement(sql)
-        defer { try? statement.reset() }
-        try statement.clearBindings()
-        for (index, value) in arguments.enumerated() { try statement.bind(value, at: Int32(index + 1)) }
-        var rows: [[DatabaseValue]] = []
-        while try statement.step() { rows.append(try statement.row()) }
-        return rows
+        try connection.cachedRows(sql, arguments)
     }
 
     /// The first column of the first row.
@@ -23,11 +17,7 @@ struct SQLRunner {
 
     /// Runs a statement that returns no rows.
     func run(_ sql: String, _ arguments: [DatabaseValue] = []) throws {
-        let statement = try connection.cachedStatement(sql)
-        defer { try? statement.reset() }
-        try statement.clearBindings()
-        for (index, value) in arguments.enumerated() { try statement.bind(value, at: Int32(index + 1)) }
-        try statement.run()
+        try connection.execute(sql, arguments)
     }
 }
 

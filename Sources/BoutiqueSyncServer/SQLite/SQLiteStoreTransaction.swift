@@ -23,17 +23,11 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
     }
 
     private func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]] {
-        let statement = try connection.cachedStatement(sql)
-        defer { try? statement.reset() }
-        try statement.clearBindings()
-        for (index, value) in arguments.enumerated() { try statement.bind(value, at: Int32(index + 1)) }
-        var rows: [[DatabaseValue]] = []
-        while try statement.step() { rows.append(try statement.row()) }
-        return rows
+        try connection.cachedRows(sql, arguments)
     }
 
     private func run(_ sql: String, _ arguments: [DatabaseValue]) throws {
-        _ = try rows(sql, arguments)
+        try connection.execute(sql, arguments)
     }
 
     // MARK: Tenant
