@@ -28,6 +28,8 @@ public actor SyncServer: SyncEndpoint {
     /// Commits per tenant, to wake long-polling pulls.
     private var commitCounts: [String: Int] = [:]
     private var waiters: [String: [UUID: CheckedContinuation<Void, Never>]] = [:]
+    /// Whether the store was asked to report other processes' commits.
+    private var observingStore = false
 
     /// - Parameters:
     ///   - store: Where the data lives.
@@ -87,6 +89,7 @@ public actor SyncServer: SyncEndpoint {
 
     /// The whole server transactions after the cursor, waiting up to the request's `waitMilliseconds` when there are none.
     public func pull(_ request: PullRequest, tenant: String) async throws -> PullResponse {
+        if request.waitMilliseconds > 0 { try await observeStoreCommits() }
         let before = commitCounts[tenant, default: 0]
         let first = try await pullOnce(request, tenant: tenant)
         guard request.waitMilliseconds > 0, first.outcome == .changes, first.changes.isEmpty, !first.hasMore,
@@ -192,6 +195,21 @@ public actor SyncServer: SyncEndpoint {
     }
 
     // MARK: Long polls
+
+    /// Subscribes to commits other servers make to the store (once), before the first long poll
+    /// reads, so that none committed in between is missed.
+    private func observeStoreCommits() async throws {
+        guard !observingStore else { return }
+        observingStore = true
+        do {
+            try await store.observeCommits { [weak self] tenant in
+                Task { await self?.didCommit(tenant: tenant) }
+            }
+        } catch {
+            observingStore = false
+            throw error
+        }
+    }
 
     private func didCommit(tenant: String) {
         commitCounts[tenant, default: 0] += 1

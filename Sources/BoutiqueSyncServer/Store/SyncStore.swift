@@ -15,6 +15,18 @@ public protocol SyncStore: Sendable {
     func transaction<T: Sendable>(
         tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T
     ) async throws -> T
+
+    /// Calls `wake` with a tenant's name whenever changes for that tenant were committed to the store
+    /// by a server in another process (another instance on the same PostgreSQL database, say), so
+    /// that long-polling pulls waiting on this server return them. Called once per server, before its
+    /// first long poll; a store only one process writes needs nothing here (the default).
+    func observeCommits(_ wake: @escaping @Sendable (String) -> Void) async throws
+}
+
+extension SyncStore {
+    /// Does nothing: the store's commits all come through this process's server, which wakes its
+    /// own long polls.
+    public func observeCommits(_ wake: @escaping @Sendable (String) -> Void) async throws {}
 }
 
 /// A replica as the server knows it.
