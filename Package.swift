@@ -55,6 +55,9 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // The sync server's HTTP (GNU libmicrohttpd) and its tokens' HMAC (OpenSSL's libcrypto).
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "BoutiqueSQLite", dependencies: ["CSQLite"]),
         .macro(
             name: "BoutiqueMacros",
@@ -66,7 +69,7 @@ let package = Package(
         // What devices and the server share: the clock, the merge rule, the protocol's messages.
         .target(name: "BoutiqueSyncCore", dependencies: ["BoutiqueDB"]),
         .target(name: "BoutiqueSync", dependencies: ["BoutiqueSyncCore", "BoutiqueDB"]),
-        .target(name: "BoutiqueSyncServer", dependencies: ["BoutiqueSyncCore", "BoutiqueDB"]),
+        .target(name: "BoutiqueSyncServer", dependencies: ["BoutiqueSyncCore", "BoutiqueDB", "CMicroHTTPD", "CCrypto"]),
         .executableTarget(name: "boutique", dependencies: ["BoutiqueDB", "CSQLite"]),
         .executableTarget(
             name: "BoutiqueBenchmarks", dependencies: ["BoutiqueDB", "CSQLite", "BoutiqueSync", "BoutiqueSyncServer"]),

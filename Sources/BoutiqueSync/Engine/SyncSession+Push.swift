@@ -66,7 +66,7 @@ extension SyncSession {
             case .mismatch:
                 try await resolveMismatch(watermark: response.appliedThrough, digest: response.digest, state: state)
                 scannedThrough = 0
-            case .refused:
+            case .refused, .forbidden:
                 throw BoutiqueError.syncRefused(reason: response.reason ?? "push refused")
             }
         }

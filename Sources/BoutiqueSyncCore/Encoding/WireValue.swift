@@ -45,10 +45,10 @@ struct WireValue: Codable, Hashable, Sendable {
 }
 
 /// Base64 without Foundation, so the core stays small.
-enum Base64 {
+package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
-    static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count + 2) / 3 * 4)
         var index = 0
@@ -66,7 +66,7 @@ enum Base64 {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         var lookup = [Int16](repeating: -1, count: 256)
         for (index, byte) in alphabet.enumerated() { lookup[Int(byte)] = Int16(index) }
         var out: [UInt8] = []

@@ -48,6 +48,9 @@ public struct PushResponse: Hashable, Sendable, Codable {
         case mismatch
         /// Refused; see ``PushResponse/reason``. Nothing was applied.
         case refused
+        /// A change the pushing user may not make (the server's authorization hook said no); see
+        /// ``PushResponse/reason``. Nothing was applied.
+        case forbidden
     }
 
     /// What the server did.

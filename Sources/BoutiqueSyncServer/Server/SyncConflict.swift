@@ -34,3 +34,17 @@ public struct SyncConflict: Sendable {
 /// returns the column values to write instead, or `nil` to keep the merge's result. What it returns
 /// becomes a new change, stamped by the server, that every device applies by the same rule.
 public typealias SyncResolver = @Sendable (SyncConflict) -> [SyncColumnValue]?
+
+/// A server-side authorization hook: whether `user` (from the request's verified token) may make
+/// `change` to its tenant's data. Runs for every change of a push before anything is applied; one
+/// `false` refuses the whole push with ``PushResponse/Outcome/forbidden`` (HTTP 403).
+///
+/// ```swift
+/// let server = SyncServer(store: store, authorize: { user, change in
+///     change.table != "invoice" || user.hasPrefix("admin:")
+/// })
+/// ```
+///
+/// Pushes that carry no user (an ``InProcessTransport`` of trusted code in the server's own process)
+/// are not checked.
+public typealias SyncAuthorizer = @Sendable (_ user: String, _ change: SyncChange) -> Bool

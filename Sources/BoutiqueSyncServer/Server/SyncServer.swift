@@ -23,6 +23,7 @@ public actor SyncServer: SyncEndpoint {
     /// Pushes from app versions whose schema version is lower are refused.
     public nonisolated let minimumSchemaVersion: Int
     private nonisolated let resolver: SyncResolver?
+    private nonisolated let authorize: SyncAuthorizer?
     private nonisolated let wallClock: @Sendable () -> UInt64
 
     /// Commits per tenant, to wake long-polling pulls.
@@ -30,29 +31,33 @@ public actor SyncServer: SyncEndpoint {
     private var waiters: [String: [UUID: CheckedContinuation<Void, Never>]] = [:]
     /// Whether the store was asked to report other processes' commits.
     private var observingStore = false
+    /// Set by ``endLongPolls()``: pulls answer at once.
+    private var longPollsEnded = false
 
     /// - Parameters:
     ///   - store: Where the data lives.
     ///   - resolver: Runs after the merge for each pushed insert or update; see ``SyncResolver``.
+    ///   - authorize: Whether a user may make a change; see ``SyncAuthorizer``.
     ///   - maximumClockSkewMilliseconds: How far ahead of the server a stamp may be.
     ///   - minimumSchemaVersion: The oldest app schema version whose pushes are accepted.
     public init(
-        store: any SyncStore, resolver: SyncResolver? = nil,
+        store: any SyncStore, resolver: SyncResolver? = nil, authorize: SyncAuthorizer? = nil,
         maximumClockSkewMilliseconds: UInt64 = SyncProtocol.defaultMaximumClockSkewMilliseconds,
         minimumSchemaVersion: Int = 0
     ) {
         self.init(
-            store: store, resolver: resolver, maximumClockSkewMilliseconds: maximumClockSkewMilliseconds,
+            store: store, resolver: resolver, authorize: authorize, maximumClockSkewMilliseconds: maximumClockSkewMilliseconds,
             minimumSchemaVersion: minimumSchemaVersion, wallClock: { UInt64(max(0, Date().timeIntervalSince1970 * 1000)) })
     }
 
     /// A server whose wall clock is `wallClock` (milliseconds since 1970), for simulations.
     public init(
-        store: any SyncStore, resolver: SyncResolver? = nil, maximumClockSkewMilliseconds: UInt64,
-        minimumSchemaVersion: Int = 0, wallClock: @escaping @Sendable () -> UInt64
+        store: any SyncStore, resolver: SyncResolver? = nil, authorize: SyncAuthorizer? = nil,
+        maximumClockSkewMilliseconds: UInt64, minimumSchemaVersion: Int = 0, wallClock: @escaping @Sendable () -> UInt64
     ) {
         self.store = store
         self.resolver = resolver
+        self.authorize = authorize
         self.maximumClockSkewMilliseconds = maximumClockSkewMilliseconds
         self.minimumSchemaVersion = minimumSchemaVersion
         self.wallClock = wallClock
@@ -62,12 +67,24 @@ public actor SyncServer: SyncEndpoint {
 
     /// Applies a device's transactions by the merge rule, with its watermark and digest, in one store transaction.
     public func push(_ request: PushRequest, tenant: String) async throws -> PushResponse {
+        try await push(request, tenant: tenant, user: nil)
+    }
+
+    /// Applies a push made by `user` (from the request's verified token): the authorization hook
+    /// sees every change first. `user` is `nil` for trusted code, whose pushes are not checked.
+    public func push(_ request: PushRequest, tenant: String, user: String?) async throws -> PushResponse {
         let wall = wallClock()
         if let reason = PushValidation.problem(
             in: request, wall: wall, maximumSkew: maximumClockSkewMilliseconds, minimumSchemaVersion: minimumSchemaVersion)
         {
             let time = try await store.transaction(tenant: tenant) { store in try Self.tick(store, wall: wall) }
             return PushResponse(outcome: .refused, appliedThrough: 0, digest: nil, reason: reason, serverTime: time)
+        }
+        if let authorize, let user, let denied = request.transactions.lazy.flatMap(\.changes).first(where: { !authorize(user, $0) }) {
+            let time = try await store.transaction(tenant: tenant) { store in try Self.tick(store, wall: wall) }
+            return PushResponse(
+                outcome: .forbidden, appliedThrough: 0, digest: nil,
+                reason: "user '\(user)' may not \(denied.kind) rows of '\(denied.table)'", serverTime: time)
         }
         let resolver = self.resolver
         let response = try await store.transaction(tenant: tenant) { store in
@@ -95,7 +112,7 @@ public actor SyncServer: SyncEndpoint {
         guard request.waitMilliseconds > 0, first.outcome == .changes, first.changes.isEmpty, !first.hasMore,
             first.nextCursor == request.cursor
         else { return first }
-        if commitCounts[tenant, default: 0] == before {
+        if commitCounts[tenant, default: 0] == before, !longPollsEnded {
             await waitForCommit(tenant: tenant, milliseconds: request.waitMilliseconds)
         }
         return try await pullOnce(request, tenant: tenant)
@@ -209,6 +226,19 @@ public actor SyncServer: SyncEndpoint {
             observingStore = false
             throw error
         }
+    }
+
+    /// Answers every waiting long poll now, and every later pull at once: for a server that is
+    /// shutting down and must not keep devices waiting until their polls time out.
+    ///
+    /// ```swift
+    /// await server.endLongPolls()
+    /// ```
+    public func endLongPolls() {
+        longPollsEnded = true
+        let waiting = waiters
+        waiters = [:]
+        for continuation in waiting.values.flatMap(\.values) { continuation.resume() }
     }
 
     private func didCommit(tenant: String) {

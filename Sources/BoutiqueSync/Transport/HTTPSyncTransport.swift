@@ -1,0 +1,147 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A transport to a sync server over HTTP (`URLSession`), authenticated with a bearer token.
+///
+/// ```swift
+/// let server: HTTPSyncTransport = .http(URL(string: "https://sync.example.com")!, token: token)
+/// let sync = try await BoutiqueSync(database: db, tables: [Note.self], server: server)
+/// ```
+///
+/// A request that gets no answer, or a 5xx, 408 or 429 one, is sent again after a jittered,
+/// growing delay (``RetryPolicy``), which is safe: the server recognises a push it already applied. When
+/// the tries run out the call throws ``BoutiqueError/syncUnavailable(reason:)`` (the device is offline
+/// or the server down: ``BoutiqueSync/status`` says so, and a started sync tries again later). A refusal
+/// (400, 401, 403, 413, 426) throws ``BoutiqueError/syncRefused(reason:)`` with the server's reason.
+public struct HTTPSyncTransport: SyncTransport {
+    /// How often and how patiently a request is sent again.
+    public struct RetryPolicy: Hashable, Sendable {
+        /// Tries in all, the first included.
+        public var attempts: Int
+        /// The delay before the first retry; each later one may be up to twice the previous.
+        public var initialDelay: Duration
+        /// The longest delay between two tries.
+        public var maximumDelay: Duration
+
+        /// A policy; the defaults try four times within about three seconds.
+        public init(attempts: Int = 4, initialDelay: Duration = .milliseconds(200), maximumDelay: Duration = .seconds(2)) {
+            self.attempts = max(1, attempts)
+            self.initialDelay = initialDelay
+            self.maximumDelay = maximumDelay
+        }
+    }
+
+    /// The server's base address (`http://host:port`).
+    public let url: URL
+    /// The device's bearer token.
+    public let token: String
+    /// How requests are retried.
+    public let retry: RetryPolicy
+    /// How long a request may take beyond a pull's wait before it counts as unanswered.
+    public let timeout: Duration
+    private let session: URLSession
+
+    /// A transport to the server at `url`, authenticated with `token` (made by the server's
+    /// `boutique token` or `SyncTokenSigner`).
+    public init(url: URL, token: String, retry: RetryPolicy = RetryPolicy(), timeout: Duration = .seconds(30)) {
+        self.url = url
+        self.token = token
+        self.retry = retry
+        self.timeout = timeout
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session = URLSession(configuration: configuration)
+    }
+
+    /// The server's address and the token's tenant: progress with one tenant is kept apart from another's.
+    public var serverIdentifier: String {
+        let tenant = SyncToken.unverifiedClaims(of: token)?.tenant ?? "unknown tenant"
+        return "\(url.absoluteString)#\(tenant)"
+    }
+
+    /// Sends the push; a 409 carries the server's watermark, as ``PushResponse/Outcome/mismatch``.
+    public func push(_ request: PushRequest) async throws -> PushResponse {
+        try await send(request, to: "v1/push", answers: [200, 409], wait: .zero)
+    }
+
+    /// Sends the pull, waiting as long as it asks; a 410 is ``PullResponse/Outcome/resetRequired``.
+    public func pull(_ request: PullRequest) async throws -> PullResponse {
+        try await send(request, to: "v1/pull", answers: [200, 410], wait: .milliseconds(max(0, request.waitMilliseconds)))
+    }
+
+    /// Asks for a snapshot page.
+    public func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse {
+        try await send(request, to: "v1/snapshot", answers: [200], wait: .zero)
+    }
+
+    // MARK: Sending
+
+    private func send<Request: Encodable, Response: Decodable>(
+        _ message: Request, to path: String, answers: Set<Int>, wait: Duration
+    ) async throws -> Response {
+        var request = URLRequest(url: url.appendingPathComponent(path))
+        request.httpMethod = "POST"
+        request.httpBody = try SyncJSON.encoder().encode(message)
+        request.setValue(SyncJSON.contentType, forHTTPHeaderField: "Content-Type")
+        request.setValue(SyncJSON.contentType, forHTTPHeaderField: "Accept")
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        request.timeoutInterval = Self.seconds(wait + timeout)
+        var delay = retry.initialDelay
+        var attempt = 1
+        while true {
+            let failure: String
+            do {
+                let (data, reply) = try await session.data(for: request)
+                let status = (reply as? HTTPURLResponse)?.statusCode ?? 0
+                if answers.contains(status) {
+                    do {
+                        return try SyncJSON.decoder().decode(Response.self, from: data)
+                    } catch {
+                        throw BoutiqueError.syncRefused(reason: "the server's \(status) reply to \(path) is not a \(Response.self): \(error)")
+                    }
+                }
+                let reason = (try? SyncJSON.decoder().decode(SyncHTTPErrorBody.self, from: data))?.error.reason
+                    ?? String(decoding: data.prefix(300), as: UTF8.self)
+                guard Self.isTransient(status) else {
+                    throw BoutiqueError.syncRefused(reason: "the server answered \(status) to \(path): \(reason)")
+                }
+                failure = "the server answered \(status) to \(path): \(reason)"
+            } catch let error as BoutiqueError {
+                throw error
+            } catch {
+                if Task.isCancelled { throw CancellationError() }
+                failure = "no answer from \(url.absoluteString) to \(path): \(error.localizedDescription)"
+            }
+            guard attempt < retry.attempts else { throw BoutiqueError.syncUnavailable(reason: failure) }
+            attempt += 1
+            // Full jitter: devices that lost the server together do not come back together.
+            let ceiling = min(delay, retry.maximumDelay)
+            try await Task.sleep(for: ceiling * Double.random(in: 0.5...1))
+            delay = min(delay * 2, retry.maximumDelay)
+        }
+    }
+
+    private static func isTransient(_ status: Int) -> Bool {
+        status == 0 || status == 408 || status == 429 || status >= 500
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
+
+extension SyncTransport where Self == HTTPSyncTransport {
+    /// A sync server over HTTP at `url`, authenticated with `token`.
+    ///
+    /// ```swift
+    /// let sync = try await BoutiqueSync(database: db, tables: [Note.self],
+    ///                                   server: .http(URL(string: "http://127.0.0.1:8080")!, token: token))
+    /// ```
+    public static func http(_ url: URL, token: String) -> HTTPSyncTransport {
+        HTTPSyncTransport(url: url, token: token)
+    }
+}

@@ -1,0 +1,221 @@
+import BoutiqueSQLite
+import CMicroHTTPD
+import Foundation
+
+/// An HTTP/1.1 listener over GNU libmicrohttpd whose handlers are Swift `async` functions.
+///
+/// One libmicrohttpd thread polls every connection (epoll). A request's body is read into memory up
+/// to ``maximumBodyBytes`` (a longer one is answered 413 and dropped unread where the client said its
+/// length); then the connection is *suspended* while the handler runs as a task, and resumed to send
+/// the handler's response. So a long-polling pull holds a socket and a suspended task, not a thread:
+/// hundreds of idle devices cost little.
+///
+/// ``shutdown(gracePeriod:)`` stops accepting connections at once, lets the requests already in
+/// flight finish (up to the grace period), then closes everything.
+final class HTTPListener: Sendable {
+    typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
+
+    /// The port the listener is bound to.
+    let port: Int
+    /// The longest request body read; a longer one is answered 413.
+    let maximumBodyBytes: Int
+
+    private let handler: Handler
+    private let daemon: Lock<Daemon?>
+    private let context: Box
+    private let state = Lock(ListenerState())
+    /// Whether suspended connections may still be resumed: false once the daemon is stopping, so a
+    /// handler that finishes after the grace period does not touch a freed connection. Its own lock:
+    /// the daemon's thread, which `MHD_stop_daemon` joins, takes `state`'s.
+    private let resumable = Lock(true)
+
+    private struct ListenerState {
+        var inFlight = 0
+        var isShuttingDown = false
+    }
+
+    /// The running daemon; libmicrohttpd's calls on it are thread-safe.
+    private struct Daemon: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    /// What the daemon's callbacks receive as their context: the listener, held weakly so that it
+    /// can go away first. Retained by the listener until the daemon has stopped.
+    private final class Box: @unchecked Sendable {
+        weak var listener: HTTPListener?
+    }
+
+    /// Starts listening on `host:port` (IPv4; port 0 picks a free one).
+    ///
+    /// - Throws: ``BoutiqueError/syncUnavailable(reason:)`` when the address cannot be bound.
+    static func start(
+        host: String, port: Int, maximumBodyBytes: Int, connectionLimit: Int, handler: @escaping Handler
+    ) throws -> HTTPListener {
+        guard (0...65_535).contains(port) else { throw BoutiqueError.syncUnavailable(reason: "port \(port) is not 0…65535") }
+        let box = Box()
+        guard let started = boutique_mhd_start(
+            host, UInt16(port), HTTPListener.access, Unmanaged.passUnretained(box).toOpaque(), HTTPListener.completed,
+            UInt32(max(1, connectionLimit)), 120)
+        else {
+            throw BoutiqueError.syncUnavailable(reason: "cannot listen on \(host):\(port) (in use, or not an IPv4 address)")
+        }
+        let bound = Int(boutique_mhd_port(started))
+        let listener = HTTPListener(
+            daemon: Daemon(pointer: started), context: box, port: bound == 0 ? port : bound,
+            maximumBodyBytes: maximumBodyBytes, handler: handler)
+        // Until here the callbacks find no listener and refuse the connection; nobody knows the port yet.
+        box.listener = listener
+        return listener
+    }
+
+    private init(daemon: Daemon, context: Box, port: Int, maximumBodyBytes: Int, handler: @escaping Handler) {
+        self.daemon = Lock(daemon)
+        self.context = context
+        self.port = port
+        self.maximumBodyBytes = maximumBodyBytes
+        self.handler = handler
+    }
+
+    deinit {
+        if let running = daemon.withLock({ $0 }) {
+            resumable.withLock { $0 = false }
+            MHD_stop_daemon(running.pointer)
+        }
+    }
+
+    /// How many requests are being read, handled or answered.
+    var requestsInFlight: Int { state.withLock { $0.inFlight } }
+
+    /// Stops accepting connections, waits up to `gracePeriod` for the requests in flight to be
+    /// answered, then stops the daemon (closing idle keep-alive connections).
+    func shutdown(gracePeriod: Duration) async {
+        guard let running = daemon.withLock({ $0 }) else { return }
+        let alreadyStopping = state.withLock { state -> Bool in
+            defer { state.isShuttingDown = true }
+            return state.isShuttingDown
+        }
+        guard !alreadyStopping else { return }
+        let listening = MHD_quiesce_daemon(running.pointer)
+        let deadline = ContinuousClock.now.advanced(by: gracePeriod)
+        while requestsInFlight > 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        daemon.withLock { $0 = nil }
+        resumable.withLock { $0 = false }
+        MHD_stop_daemon(running.pointer)
+        if listening >= 0 { close(listening) }
+    }
+
+    // MARK: The daemon's callbacks (on its polling thread)
+
+    /// One request's progress: the parts read so far, then the handler's response.
+    private final class Exchange: @unchecked Sendable {
+        let method: String
+        let path: String
+        let authorization: String?
+        var body: [UInt8] = []
+        var tooLarge = false
+        var handlerStarted = false
+        /// Set by the handler's task, read on the polling thread after the connection resumes.
+        let response = Lock<HTTPResponse?>(nil)
+
+        init(method: String, path: String, authorization: String?) {
+            self.method = method
+            self.path = path
+            self.authorization = authorization
+        }
+    }
+
+    private static let access: MHD_AccessHandlerCallback = { context, connection, url, method, _, uploadData, uploadSize, slot in
+        guard let context, let connection, let uploadSize, let slot,
+            let listener = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().listener
+        else { return .NO }
+        return listener.access(connection, url: url, method: method, uploadData: uploadData, uploadSize: uploadSize, slot: slot)
+    }
+
+    private static let completed: MHD_RequestCompletedCallback = { context, _, slot, _ in
+        guard let slot, let pointer = slot.pointee else { return }
+        slot.pointee = nil
+        Unmanaged<Exchange>.fromOpaque(pointer).release()
+        if let context, let listener = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().listener {
+            listener.state.withLock { $0.inFlight -= 1 }
+        }
+    }
+
+    private func access(
+        _ connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+        uploadData: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>, slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        guard let pointer = slot.pointee else {
+            // The headers have arrived: the first call of a request.
+            let target = url.map { String(cString: $0) } ?? "/"
+            let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? target
+            let exchange = Exchange(
+                method: method.map { String(cString: $0) } ?? "", path: path,
+                authorization: Self.header(connection, "Authorization"))
+            slot.pointee = Unmanaged.passRetained(exchange).toOpaque()
+            state.withLock { $0.inFlight += 1 }
+            if let declared = Self.header(connection, "Content-Length").flatMap(Int.init), declared > maximumBodyBytes {
+                // Answered before the body is read: libmicrohttpd then closes the connection unread.
+                exchange.tooLarge = true
+                return respond(connection, tooLarge())
+            }
+            return .YES
+        }
+        let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeUnretainedValue()
+        if uploadSize.pointee > 0 {
+            let count = uploadSize.pointee
+            if !exchange.tooLarge, let uploadData {
+                if exchange.body.count + count > maximumBodyBytes {
+                    exchange.tooLarge = true
+                    exchange.body = []
+                } else {
+                    uploadData.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+                        exchange.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+                    }
+                }
+            }
+            uploadSize.pointee = 0
+            return .YES
+        }
+        if let response = exchange.response.withLock({ $0 }) { return respond(connection, response) }
+        if exchange.tooLarge { return respond(connection, tooLarge()) }
+        guard !exchange.handlerStarted else { return .YES }
+        exchange.handlerStarted = true
+        let request = HTTPRequest(method: exchange.method, path: exchange.path, authorization: exchange.authorization, body: exchange.body)
+        exchange.body = []
+        MHD_suspend_connection(connection)
+        let handler = self.handler
+        let suspended = SuspendedConnection(connection)
+        let gate = resumable
+        Task {
+            let response = await handler(request)
+            exchange.response.withLock { $0 = response }
+            gate.withLock { open in if open { MHD_resume_connection(suspended.connection) } }
+        }
+        return .YES
+    }
+
+    /// A suspended connection handed to the handler's task, which alone resumes it (libmicrohttpd
+    /// allows that from any thread).
+    private struct SuspendedConnection: @unchecked Sendable {
+        let connection: OpaquePointer
+        init(_ connection: OpaquePointer) { self.connection = connection }
+    }
+
+    private func tooLarge() -> HTTPResponse {
+        .error(413, "too-large", "the request body is larger than the server's limit of \(maximumBodyBytes) bytes")
+    }
+
+    private func respond(_ connection: OpaquePointer, _ response: HTTPResponse) -> MHD_Result {
+        response.body.withUnsafeBytes { body in
+            boutique_mhd_respond(
+                connection, UInt32(response.status), body.baseAddress, body.count, response.contentType,
+                UInt32(max(0, response.retryAfterSeconds)))
+        }
+    }
+
+    private static func header(_ connection: OpaquePointer, _ name: String) -> String? {
+        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+    }
+}

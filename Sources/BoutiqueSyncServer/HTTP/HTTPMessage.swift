@@ -1,0 +1,26 @@
+/// An HTTP request as the sync server's handlers see it: read whole before a handler runs.
+struct HTTPRequest: Sendable {
+    /// `GET`, `POST`, …
+    var method: String
+    /// The path, without the query string.
+    var path: String
+    /// The `Authorization` header, when there is one.
+    var authorization: String?
+    /// The body.
+    var body: [UInt8]
+}
+
+/// An HTTP response: a status and a body of one media type.
+struct HTTPResponse: Sendable {
+    var status: Int
+    var body: [UInt8]
+    var contentType: String = SyncJSON.contentType
+    /// Seconds for a `Retry-After` header, 0 for none.
+    var retryAfterSeconds: Int = 0
+
+    /// A JSON error body (``SyncHTTPErrorBody``) with `status`.
+    static func error(_ status: Int, _ code: String, _ reason: String, retryAfterSeconds: Int = 0) -> HTTPResponse {
+        let body = (try? SyncJSON.encoder().encode(SyncHTTPErrorBody(status: status, code: code, reason: reason))) ?? .init()
+        return HTTPResponse(status: status, body: Array(body), retryAfterSeconds: retryAfterSeconds)
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+
+/// The protocol over HTTP: which request goes where, who is asking, and what each outcome's status is.
+/// (The table is on ``SyncHTTPServer``.)
+struct SyncHTTPRoutes: Sendable {
+    let server: SyncServer
+    let signer: SyncTokenSigner
+    let options: SyncHTTPOptions
+
+    private enum Endpoint: String {
+        case push, pull, snapshot
+    }
+
+    func respond(to request: HTTPRequest) async -> HTTPResponse {
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        if parts == ["v1", "health"] {
+            guard request.method == "GET" || request.method == "HEAD" else { return methodNotAllowed(request) }
+            return HTTPResponse(status: 200, body: Array(#"{"status":"ok","protocolVersion":\#(SyncProtocol.version)}"#.utf8))
+        }
+        let endpoint: Endpoint
+        var pathTenant: String?
+        switch parts.count {
+        case 2 where parts[0] == "v1":
+            guard let named = Endpoint(rawValue: parts[1]) else { return notFound(request) }
+            endpoint = named
+        case 4 where parts[0] == "v1" && parts[1] == "tenants":
+            guard let named = Endpoint(rawValue: parts[3]), let tenant = parts[2].removingPercentEncoding else {
+                return notFound(request)
+            }
+            endpoint = named
+            pathTenant = tenant
+        default:
+            if parts.first != "v1", parts.count >= 2, Endpoint(rawValue: parts.last ?? "") != nil {
+                return .error(426, "upgrade-required", "this server speaks protocol version \(SyncProtocol.version) under /v1/")
+            }
+            return notFound(request)
+        }
+        guard request.method == "POST" else { return methodNotAllowed(request) }
+        let claims: SyncToken
+        switch authenticate(request) {
+        case .success(let verified): claims = verified
+        case .failure(let refusal): return refusal.response
+        }
+        if let pathTenant, pathTenant != claims.tenant {
+            return .error(403, "forbidden", "the token is for another tenant than '\(pathTenant)'")
+        }
+        do {
+            switch endpoint {
+            case .push: return try await push(request.body, claims: claims)
+            case .pull: return try await pull(request.body, claims: claims)
+            case .snapshot: return try await snapshot(request.body, claims: claims)
+            }
+        } catch let refusal as Refusal {
+            return refusal.response
+        } catch {
+            // The store failed (a lost PostgreSQL connection, a full disk): nothing was committed, and
+            // the device retries the same request.
+            return .error(503, "unavailable", "the server could not reach its store: \(error)", retryAfterSeconds: 1)
+        }
+    }
+
+    // MARK: Endpoints
+
+    private func push(_ body: [UInt8], claims: SyncToken) async throws -> HTTPResponse {
+        let request = try decode(PushRequest.self, body)
+        try checkVersion(request.protocolVersion)
+        guard request.schemaVersion >= server.minimumSchemaVersion else {
+            throw Refusal(426, "upgrade-required",
+                "app schema version \(request.schemaVersion) is older than the server's minimum \(server.minimumSchemaVersion); update the app")
+        }
+        let response = try await server.push(request, tenant: claims.tenant, user: claims.user)
+        switch response.outcome {
+        case .accepted: return try encode(response, status: 200)
+        case .mismatch: return try encode(response, status: 409)
+        case .refused: return .error(400, "malformed", response.reason ?? "the push was refused")
+        case .forbidden: return .error(403, "forbidden", response.reason ?? "the user may not make these changes")
+        }
+    }
+
+    private func pull(_ body: [UInt8], claims: SyncToken) async throws -> HTTPResponse {
+        var request = try decode(PullRequest.self, body)
+        try checkVersion(request.protocolVersion)
+        request.waitMilliseconds = min(max(request.waitMilliseconds, 0), options.maximumWaitMilliseconds)
+        let response = try await server.pull(request, tenant: claims.tenant)
+        switch response.outcome {
+        case .changes: return try encode(response, status: 200)
+        case .resetRequired: return try encode(response, status: 410)
+        case .refused: return .error(400, "malformed", response.reason ?? "the pull was refused")
+        }
+    }
+
+    private func snapshot(_ body: [UInt8], claims: SyncToken) async throws -> HTTPResponse {
+        let request = try decode(SnapshotRequest.self, body)
+        try checkVersion(request.protocolVersion)
+        let response = try await server.snapshot(request, tenant: claims.tenant)
+        if let reason = response.reason { return .error(400, "malformed", reason) }
+        return try encode(response, status: 200)
+    }
+
+    // MARK: Checks
+
+    /// A refusal on its way to becoming a response.
+    private struct Refusal: Error {
+        let response: HTTPResponse
+        init(_ status: Int, _ code: String, _ reason: String) { response = .error(status, code, reason) }
+    }
+
+    private func authenticate(_ request: HTTPRequest) -> Result<SyncToken, Refusal> {
+        guard let header = request.authorization, header.count > 7, header.prefix(7).lowercased() == "bearer " else {
+            return .failure(Refusal(401, "unauthorized", "send the device's token as `Authorization: Bearer TOKEN`"))
+        }
+        let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        do {
+            return .success(try signer.verify(token))
+        } catch {
+            return .failure(Refusal(401, "unauthorized", Self.reason(of: error)))
+        }
+    }
+
+    private static func reason(of error: any Error) -> String {
+        if case .syncRefused(let reason)? = error as? BoutiqueError { return reason }
+        return String(describing: error)
+    }
+
+    private func checkVersion(_ version: Int) throws {
+        guard version == SyncProtocol.version else {
+            throw Refusal(
+                426, "upgrade-required",
+                version < SyncProtocol.version
+                    ? "protocol version \(version) is too old; this server speaks \(SyncProtocol.version): update the app"
+                    : "protocol version \(version) is newer than this server's \(SyncProtocol.version): update the server")
+        }
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ body: [UInt8]) throws -> T {
+        guard !body.isEmpty else { throw Refusal(400, "malformed", "the request has no body; send a JSON \(T.self)") }
+        do {
+            return try SyncJSON.decoder().decode(T.self, from: Data(body))
+        } catch {
+            throw Refusal(400, "malformed", "the body is not a JSON \(T.self): \(Self.describe(error))")
+        }
+    }
+
+    /// A decoding error in a line: what was wrong and where, without echoing the body.
+    private static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "unreadable" }
+        switch error {
+        case .dataCorrupted(let context): return "\(context.debugDescription) at \(path(context.codingPath))"
+        case .keyNotFound(let key, let context): return "no '\(key.stringValue)' at \(path(context.codingPath))"
+        case .typeMismatch(let type, let context): return "expected \(type) at \(path(context.codingPath))"
+        case .valueNotFound(let type, let context): return "expected \(type) at \(path(context.codingPath))"
+        @unknown default: return "unreadable"
+        }
+    }
+
+    private static func path(_ codingPath: [any CodingKey]) -> String {
+        codingPath.isEmpty ? "the top" : codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+    }
+
+    private func encode<T: Encodable>(_ value: T, status: Int) throws -> HTTPResponse {
+        HTTPResponse(status: status, body: Array(try SyncJSON.encoder().encode(value)))
+    }
+
+    private func notFound(_ request: HTTPRequest) -> HTTPResponse {
+        .error(404, "not-found", "no such endpoint: \(request.path.prefix(200)); the protocol's are /v1/push, /v1/pull and /v1/snapshot")
+    }
+
+    private func methodNotAllowed(_ request: HTTPRequest) -> HTTPResponse {
+        .error(405, "method-not-allowed", "\(request.method.prefix(20)) is not allowed on \(request.path.prefix(200))")
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// A ``SyncServer`` on the network: the sync protocol over HTTP/1.1 (GNU libmicrohttpd), with bearer
+/// tokens.
+///
+/// ```swift
+/// let store = try await SQLiteSyncStore.open(url: URL(fileURLWithPath: "sync.db"))
+/// let signer = try SyncTokenSigner(secretFile: URL(fileURLWithPath: "secret"))
+/// let http = try SyncHTTPServer(server: SyncServer(store: store), signer: signer, port: 8080)
+/// print("listening on \(http.url)")
+/// // …
+/// await http.shutdown()
+/// ```
+///
+/// Devices connect with `.http(url, token:)`. The tenant of every request is the one its verified
+/// token names (``SyncTokenSigner``). Plain HTTP: put TLS in front of it (a reverse proxy) for anything
+/// but a local network.
+///
+/// | Request | Answer |
+/// |---|---|
+/// | `POST /v1/push` (a ``PushRequest``) | 200 ``PushResponse``; 409 the same when the watermark or digest is not the device's history |
+/// | `POST /v1/pull` (a ``PullRequest``) | 200 ``PullResponse``; 410 the same when the device must bootstrap again |
+/// | `POST /v1/snapshot` (a ``SnapshotRequest``) | 200 ``SnapshotResponse`` |
+/// | `GET /v1/health` | 200 `{"status":"ok","protocolVersion":1}`, no token needed |
+///
+/// `/v1/tenants/NAME/push` (and `pull`, `snapshot`) are the same requests naming their tenant, which
+/// must be the token's (403 otherwise). Every other refusal is a ``SyncHTTPErrorBody``: 400 malformed
+/// body or request, 401 missing, forged or expired token, 403 another tenant or a change the user may
+/// not make, 404, 405, 413 too large, 426 protocol or app schema too old, 503 the store failed (retry).
+public final class SyncHTTPServer: Sendable {
+    /// The server's logic.
+    public let server: SyncServer
+    /// The port it listens on (the one picked when it was started with port 0).
+    public var port: Int { listener.port }
+    /// The address devices reach it at.
+    public let url: URL
+    /// The IPv4 address it listens on.
+    public let host: String
+
+    private let listener: HTTPListener
+
+    /// Starts serving `server` on `host:port`; port 0 picks a free one (read ``port``).
+    ///
+    /// - Throws: ``BoutiqueError/syncUnavailable(reason:)`` when the address cannot be bound.
+    public init(
+        server: SyncServer, signer: SyncTokenSigner, host: String = "127.0.0.1", port: Int = 0,
+        options: SyncHTTPOptions = SyncHTTPOptions()
+    ) throws {
+        self.server = server
+        self.host = host
+        let routes = SyncHTTPRoutes(server: server, signer: signer, options: options)
+        listener = try HTTPListener.start(
+            host: host, port: port, maximumBodyBytes: options.maximumBodyBytes, connectionLimit: options.connectionLimit,
+            handler: { request in await routes.respond(to: request) })
+        // `host` parsed as an IPv4 address, so the URL is well formed.
+        url = URL(string: "http://\(host):\(listener.port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// How many requests are being read, handled or answered now.
+    public var requestsInFlight: Int { listener.requestsInFlight }
+
+    /// Stops accepting connections, answers waiting long polls, lets the requests in flight finish
+    /// (for up to `gracePeriod`), then closes every connection.
+    ///
+    /// ```swift
+    /// await http.shutdown()
+    /// ```
+    public func shutdown(gracePeriod: Duration = .seconds(10)) async {
+        await server.endLongPolls()
+        await listener.shutdown(gracePeriod: gracePeriod)
+    }
+}
