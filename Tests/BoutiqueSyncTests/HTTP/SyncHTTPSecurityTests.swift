@@ -1,0 +1,163 @@
+import BoutiqueSync
+import BoutiqueSyncServer
+import Foundation
+import Testing
+
+/// What a hostile or broken client can send: each is refused with a 4xx and a reason, nothing is
+/// stored, and the server keeps serving.
+@Suite struct SyncHTTPSecurityTests {
+    static func push(_ changes: [SyncChange], replica: String = "device-1", id: Int64 = 1, schemaVersion: Int = 1) -> PushRequest {
+        let stamp = SyncStamp(time: HybridTimestamp(milliseconds: UInt64(Date().timeIntervalSince1970 * 1000)), replica: "writer-1")
+        let stamped = changes.map { change -> SyncChange in
+            var change = change
+            change.stamp = stamp
+            return change
+        }
+        return PushRequest(
+            replica: replica, baseTransactionID: 0, baseDigest: nil, schemaVersion: schemaVersion,
+            transactions: [SyncTransaction(id: id, stamp: stamp, changes: stamped)])
+    }
+
+    static func insert(_ table: String = "note", key: String = "n1", columns: [String: DatabaseValue] = ["title": .text("Hi")]) -> SyncChange {
+        SyncChange(
+            table: table, key: .text(key), kind: .insert,
+            columns: columns.sorted { $0.key < $1.key }.map { SyncColumnValue(name: $0.key, value: $0.value) },
+            stamp: SyncStamp(time: HybridTimestamp(rawValue: 0), replica: "writer-1"))
+    }
+
+    /// How many changes the tenant's log holds.
+    static func logged(_ server: HTTPTestServer, tenant: String = "acme") async throws -> Int64 {
+        try await server.store.transaction(tenant: tenant) { try $0.latestSequence() }
+    }
+
+    /// The server still answers a good request.
+    static func stillServing(_ server: HTTPTestServer) async throws -> Bool {
+        let health = try await RawHTTP.send(server.http.url, "v1/health", method: "GET")
+        let pull = try await RawHTTP.send(
+            server.http.url, "v1/pull", token: try server.token(), body: RawHTTP.json(PullRequest(replica: "probe", cursor: 0, limit: 1)))
+        return health.status == 200 && pull.status == 200
+    }
+
+    @Test func forgedExpiredAndMissingTokensGet401AndChangeNothing() async throws {
+        let server = try await HTTPTestServer()
+        let body = try RawHTTP.json(Self.push([Self.insert()]))
+        let otherSecret = try SyncTokenSigner(secret: Array("another secret of sixteen bytes or more".utf8))
+        let forged = try otherSecret.token(tenant: "acme", user: "ana", expiresAt: Date().addingTimeInterval(3_600))
+        let expired = try server.token(expiresIn: -5)
+        let good = try server.token()
+        // The claims of a good token with another tenant, under the good signature.
+        let parts = good.split(separator: ".")
+        let altered = try server.token(tenant: "globex").split(separator: ".")[1]
+        let spliced = "\(parts[0]).\(altered).\(parts[2])"
+        for (label, token) in [("forged", forged), ("expired", expired), ("spliced", spliced), ("garbage", "bq1.x.y"), ("none", nil as String?)] {
+            let answer = try await RawHTTP.send(server.http.url, "v1/push", token: token, body: body)
+            #expect(answer.status == 401, "\(label)")
+            #expect(answer.errorBody?.error.code == "unauthorized", "\(label)")
+        }
+        let expiredAnswer = try await RawHTTP.send(server.http.url, "v1/pull", token: expired, body: body)
+        #expect(expiredAnswer.errorBody?.error.reason.contains("expired") == true)
+        #expect(try await Self.logged(server) == 0)
+        #expect(try await Self.logged(server, tenant: "globex") == 0)
+        #expect(try await Self.stillServing(server))
+        await server.stop()
+    }
+
+    @Test func malformedTruncatedAndOversizedBodiesGet4xxAndChangeNothing() async throws {
+        let server = try await HTTPTestServer(options: SyncHTTPOptions(maximumBodyBytes: 64 * 1024))
+        let token = try server.token()
+        let good = try RawHTTP.json(Self.push([Self.insert()]))
+        let cases: [(String, Data, Int)] = [
+            ("empty", Data(), 400),
+            ("not JSON", Data("hello".utf8), 400),
+            ("truncated", good.prefix(good.count / 2), 400),
+            ("wrong shape", Data(#"{"replica": 5}"#.utf8), 400),
+            ("bad value tag", Data(String(decoding: good, as: UTF8.self).replacingOccurrences(of: #""t":"s""#, with: #""t":"q""#).utf8), 400),
+            ("oversized", Data(repeating: UInt8(ascii: " "), count: 200 * 1024), 413),
+        ]
+        for (label, body, status) in cases {
+            let answer = try await RawHTTP.send(server.http.url, "v1/push", token: token, body: body)
+            #expect(answer.status == status, "\(label): \(String(decoding: answer.body, as: UTF8.self))")
+            #expect(answer.errorBody != nil, "\(label) has a JSON error body")
+        }
+        // A delete carrying columns, a key that is an integer, a change twice to one row: refused whole.
+        var delete = Self.insert()
+        delete.kind = .delete
+        var integerKey = Self.insert(key: "n2")
+        integerKey.key = .integer(7)
+        for (label, request) in [
+            ("delete with columns", Self.push([delete])),
+            ("integer key", Self.push([integerKey])),
+            ("one row twice", Self.push([Self.insert(), Self.insert(columns: ["title": .text("Again")])])),
+        ] {
+            let answer = try await RawHTTP.send(server.http.url, "v1/push", token: token, body: RawHTTP.json(request))
+            #expect(answer.status == 400, "\(label)")
+        }
+        #expect(try await Self.logged(server) == 0)
+        #expect(try await Self.stillServing(server))
+        await server.stop()
+    }
+
+    @Test func oldProtocolAndOldAppSchemaGet426() async throws {
+        let server = try await HTTPTestServer(minimumSchemaVersion: 3)
+        let token = try server.token()
+        var old = Self.push([Self.insert()], schemaVersion: 5)
+        old.protocolVersion = 0
+        let oldProtocol = try await RawHTTP.send(server.http.url, "v1/push", token: token, body: RawHTTP.json(old))
+        #expect(oldProtocol.status == 426)
+        let oldPull = try await RawHTTP.send(
+            server.http.url, "v1/pull", token: token, body: RawHTTP.json(PullRequest(replica: "r", cursor: 0, limit: 1, protocolVersion: 99)))
+        #expect(oldPull.status == 426)
+        #expect(oldPull.errorBody?.error.reason.contains("update the server") == true)
+        let oldSchema = try await RawHTTP.send(server.http.url, "v1/push", token: token, body: RawHTTP.json(Self.push([Self.insert()], schemaVersion: 2)))
+        #expect(oldSchema.status == 426)
+        #expect(oldSchema.errorBody?.error.reason.contains("update the app") == true)
+        let unversioned = try await RawHTTP.send(server.http.url, "v0/push", token: token, body: RawHTTP.json(old))
+        #expect(unversioned.status == 426)
+        #expect(try await Self.logged(server) == 0)
+        let accepted = try await RawHTTP.send(server.http.url, "v1/push", token: token, body: RawHTTP.json(Self.push([Self.insert()], schemaVersion: 3)))
+        #expect(accepted.status == 200)
+        await server.stop()
+    }
+
+    @Test func unknownPathsAndMethodsGet404And405() async throws {
+        let server = try await HTTPTestServer()
+        let token = try server.token()
+        #expect(try await RawHTTP.send(server.http.url, "v1/everything", token: token, body: Data("{}".utf8)).status == 404)
+        #expect(try await RawHTTP.send(server.http.url, "v1/push", method: "GET", token: token).status == 405)
+        #expect(try await RawHTTP.send(server.http.url, "v1/health", method: "DELETE").status == 405)
+        #expect(try await Self.stillServing(server))
+        await server.stop()
+    }
+
+    @Test func theAuthorizationHookRefusesAWholePushWith403() async throws {
+        let server = try await HTTPTestServer(authorize: { user, change in change.table != "invoice" || user == "admin" })
+        let push = Self.push([Self.insert(), Self.insert("invoice", key: "i1", columns: ["total": .integer(10)])])
+        let asAna = try await RawHTTP.send(server.http.url, "v1/push", token: try server.token(user: "ana"), body: RawHTTP.json(push))
+        #expect(asAna.status == 403)
+        #expect(asAna.errorBody?.error.reason.contains("invoice") == true)
+        #expect(try await Self.logged(server) == 0, "not even the allowed note was stored")
+        let asAdmin = try await RawHTTP.send(server.http.url, "v1/push", token: try server.token(user: "admin"), body: RawHTTP.json(push))
+        #expect(asAdmin.status == 200)
+        #expect(try await Self.logged(server) == 2)
+        await server.stop()
+    }
+
+    @Test func hostileTableColumnAndTenantNamesAreStoredAsData() async throws {
+        let server = try await HTTPTestServer()
+        let hostileTable = #"note"); DROP TABLE boutique_sync_server_log; --"#
+        let hostileColumn = #"title" = 1; DELETE FROM boutique_sync_server_row; --"#
+        let hostileTenant = #"acme'; DROP TABLE boutique_sync_server_tenant; --"#
+        let token = try server.token(tenant: hostileTenant)
+        let push = Self.push([Self.insert(hostileTable, key: "k'1", columns: [hostileColumn: .text("v\u{0}alue")])])
+        let answer = try await RawHTTP.send(server.http.url, "v1/push", token: token, body: RawHTTP.json(push))
+        #expect(answer.status == 200)
+        let pull = try await RawHTTP.send(
+            server.http.url, "v1/pull", token: token, body: RawHTTP.json(PullRequest(replica: "other", cursor: 0, limit: 10)))
+        let pulled = try SyncJSON.decoder().decode(PullResponse.self, from: pull.body)
+        #expect(pulled.changes.map(\.change.table) == [hostileTable])
+        #expect(pulled.changes.first?.change.columns == [SyncColumnValue(name: hostileColumn, value: .text("v\u{0}alue"))])
+        #expect(try await Self.logged(server, tenant: hostileTenant) == 1)
+        #expect(try await Self.stillServing(server), "the store's tables are all still there")
+        await server.stop()
+    }
+}
