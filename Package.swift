@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "BoutiqueSyncCore", dependencies: ["BoutiqueDB"]),
         .target(name: "BoutiqueSync", dependencies: ["BoutiqueSyncCore", "BoutiqueDB"]),
         .target(name: "BoutiqueSyncServer", dependencies: ["BoutiqueSyncCore", "BoutiqueDB", "CMicroHTTPD", "CCrypto"]),
-        .executableTarget(name: "boutique", dependencies: ["BoutiqueDB", "CSQLite"]),
+        .executableTarget(name: "boutique", dependencies: ["BoutiqueDB", "BoutiqueSync", "BoutiqueSyncServer", "CSQLite"]),
         .executableTarget(
             name: "BoutiqueBenchmarks", dependencies: ["BoutiqueDB", "CSQLite", "BoutiqueSync", "BoutiqueSyncServer"]),
         // A child process for the multi-process and crash tests: they start it, kill it, and check the file.

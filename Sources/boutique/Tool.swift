@@ -4,7 +4,7 @@ import CSQLite
 enum Tool {
     static let commands: [any Command.Type] = [
         DemoCommand.self, SQLCommand.self, WatchCommand.self, ChangesCommand.self, MigrationsCommand.self,
-        CheckCommand.self,
+        CheckCommand.self, ServeCommand.self, TokenCommand.self, SyncCommand.self,
     ]
 
     static var usage: String {

@@ -1,3 +1,4 @@
+import BoutiqueSQLite
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -42,7 +43,29 @@ public struct HTTPSyncTransport: SyncTransport {
     public let retry: RetryPolicy
     /// How long a request may take beyond a pull's wait before it counts as unanswered.
     public let timeout: Duration
+    /// The bytes this transport (and its copies) sent and received so far, bodies only.
+    public let traffic = Traffic()
     private let session: URLSession
+
+    /// Bytes sent and received, for progress displays.
+    ///
+    /// ```swift
+    /// print(transport.traffic.sent, transport.traffic.received)
+    /// ```
+    public final class Traffic: Sendable {
+        private let counts = Lock((sent: 0, received: 0))
+        /// Request body bytes sent (retries included).
+        public var sent: Int { counts.withLock { $0.sent } }
+        /// Response body bytes received.
+        public var received: Int { counts.withLock { $0.received } }
+
+        func add(sent: Int = 0, received: Int = 0) {
+            counts.withLock {
+                $0.sent += sent
+                $0.received += received
+            }
+        }
+    }
 
     /// A transport to the server at `url`, authenticated with `token` (made by the server's
     /// `boutique token` or `SyncTokenSigner`).
@@ -94,7 +117,9 @@ public struct HTTPSyncTransport: SyncTransport {
         while true {
             let failure: String
             do {
+                traffic.add(sent: request.httpBody?.count ?? 0)
                 let (data, reply) = try await session.data(for: request)
+                traffic.add(received: data.count)
                 let status = (reply as? HTTPURLResponse)?.statusCode ?? 0
                 if answers.contains(status) {
                     do {

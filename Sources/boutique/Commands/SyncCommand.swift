@@ -1,0 +1,87 @@
+import BoutiqueDB
+import BoutiqueSync
+import Foundation
+
+/// `boutique sync DB --server URL --token TOKEN --tables t1,t2 [--follow]`: a database file as a device.
+enum SyncCommand: Command {
+    static let name = "sync"
+    static let summary = "sync a database file's tables with a sync server"
+    static let help = """
+        usage: boutique sync DB --server URL --token TOKEN --tables t1,t2 [--follow]
+
+        Syncs the named tables of the database file DB with the server at URL (see `boutique serve`),
+        as the user and tenant TOKEN names (see `boutique token`). The first run sets sync up in the
+        file; every run pushes the file's local changes, then pulls until caught up, prints what moved,
+        and exits 0. With --follow it keeps going — pushing after each local commit, pulling as other
+        devices push — until Ctrl-C. Synced tables need a text or blob primary key (a UUID, say).
+        """
+
+    static func run(_ arguments: inout ArgumentParser) async throws {
+        let follow = arguments.takeFlag("--follow")
+        guard let serverText = try arguments.takeOption("--server") else { throw UsageError("--server is required") }
+        guard let token = try arguments.takeOption("--token") else { throw UsageError("--token is required") }
+        guard let tablesText = try arguments.takeOption("--tables") else { throw UsageError("--tables is required") }
+        let path = try arguments.takePositional("DB")
+        try arguments.finish()
+        guard let server = URL(string: serverText), ["http", "https"].contains(server.scheme?.lowercased() ?? ""), server.host != nil else {
+            throw UsageError("--server takes an http:// or https:// address, not '\(serverText)'")
+        }
+        let tables = tablesText.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !tables.isEmpty else { throw UsageError("--tables takes a comma-separated list of table names") }
+
+        let db = try await DatabaseFile.openShared(path)
+        do {
+            try await synchronize(db, server: server, token: token, tables: tables, follow: follow)
+        } catch {
+            await db.close()
+            throw error
+        }
+        await db.close()
+    }
+
+    @MainActor
+    private static func synchronize(_ db: BoutiqueDB, server: URL, token: String, tables: [String], follow: Bool) async throws {
+        let firstUse = try await db.read { conn in
+            try conn.fetchValue("SELECT count(*) FROM sqlite_schema WHERE name = 'boutique_sync_replica'") == .integer(0)
+        }
+        let progress = SyncProgress()
+        let transport = CountingTransport(base: .http(server, token: token), progress: progress)
+        let sync = try await BoutiqueSync(database: db, tables: tables, server: transport)
+        if firstUse {
+            Output.line("set up sync of \(tables.joined(separator: ", ")) with \(server.absoluteString) (replica \(await sync.replicaID))")
+        }
+        guard follow else {
+            let report = try await sync.synchronize()
+            progress.finishLine()
+            Output.line(
+                "pushed \(Plural.count(report.pushed, "change")), pulled \(Plural.count(report.applied, "change")); up to date with \(server.absoluteString)")
+            return
+        }
+        sync.start()
+        Output.line("following \(server.absoluteString); Ctrl-C stops")
+        let watcher = Task { await reportConnectivity(of: sync) }
+        let signal = await Signals.termination()
+        watcher.cancel()
+        await sync.stop()
+        progress.finishLine()
+        Output.line(
+            "\(Signals.name(signal)): stopped after pushing \(Plural.count(progress.changes(.push), "change")) and pulling \(Plural.count(progress.changes(.pull), "change"))")
+    }
+
+    /// Prints a line when the server stops answering and when it answers again.
+    private static func reportConnectivity(of sync: BoutiqueSync) async {
+        var offline = false
+        while !Task.isCancelled {
+            let status = sync.status
+            if status.isOffline != offline {
+                offline = status.isOffline
+                if case .offline(let error) = status.activity {
+                    Output.error("offline: \(error); retrying")
+                } else {
+                    Output.error("back online")
+                }
+            }
+            try? await Task.sleep(for: .milliseconds(250))
+        }
+    }
+}

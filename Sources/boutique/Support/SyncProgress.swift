@@ -1,0 +1,89 @@
+import BoutiqueSync
+import Foundation
+
+/// A transport that counts what moves through it, for `boutique sync`'s progress and summary.
+struct CountingTransport: SyncTransport {
+    let base: HTTPSyncTransport
+    let progress: SyncProgress
+
+    var serverIdentifier: String { base.serverIdentifier }
+
+    func push(_ request: PushRequest) async throws -> PushResponse {
+        let response = try await base.push(request)
+        if response.outcome == .accepted {
+            let changes = request.transactions.filter { $0.id <= response.appliedThrough }.reduce(0) { $0 + $1.changes.count }
+            progress.record(.push, changes: changes, bytes: base.traffic.sent + base.traffic.received)
+        }
+        return response
+    }
+
+    func pull(_ request: PullRequest) async throws -> PullResponse {
+        let response = try await base.pull(request)
+        progress.record(.pull, changes: response.changes.count, bytes: base.traffic.sent + base.traffic.received)
+        return response
+    }
+
+    func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse {
+        let response = try await base.snapshot(request)
+        progress.record(.bootstrap, changes: response.rows.count, bytes: base.traffic.sent + base.traffic.received)
+        return response
+    }
+}
+
+/// What `boutique sync` shows while it works: on a terminal one line rewritten in place (changes and
+/// bytes so far); otherwise a plain line per request that moved something, for logs and pipes.
+final class SyncProgress: Sendable {
+    enum Phase: String, Sendable {
+        case push = "pushed", pull = "pulled", bootstrap = "bootstrapped"
+
+        /// What the phase moves: row changes, or whole rows of a snapshot.
+        var noun: String { self == .bootstrap ? "row" : "change" }
+    }
+
+    private struct Totals {
+        var changes: [Phase: Int] = [:]
+        var bytes = 0
+        var lineShown = false
+    }
+
+    private let totals = Lock(Totals())
+    private let onTerminal = isatty(STDOUT_FILENO) == 1
+
+    func record(_ phase: Phase, changes: Int, bytes: Int) {
+        guard changes > 0 else { return }
+        let line = totals.withLock { totals -> String in
+            totals.changes[phase, default: 0] += changes
+            totals.bytes = bytes
+            totals.lineShown = true
+            if onTerminal {
+                return "\(phase.rawValue) \(Plural.count(totals.changes[phase, default: 0], phase.noun)) so far, \(Self.bytes(bytes))"
+            }
+            return "\(phase.rawValue) \(Plural.count(changes, phase.noun)) (\(Self.bytes(bytes)) so far)"
+        }
+        if onTerminal {
+            FileHandle.standardOutput.write(Data(("\r\u{1B}[K" + line).utf8))
+        } else {
+            Output.line(line)
+        }
+    }
+
+    /// Ends the in-place line on a terminal.
+    func finishLine() {
+        let shown = totals.withLock { totals -> Bool in
+            defer { totals.lineShown = false }
+            return totals.lineShown
+        }
+        if onTerminal, shown { FileHandle.standardOutput.write(Data("\n".utf8)) }
+    }
+
+    /// Changes moved in `phase` so far.
+    func changes(_ phase: Phase) -> Int { totals.withLock { $0.changes[phase, default: 0] } }
+
+    static func bytes(_ count: Int) -> String {
+        switch count {
+        case ..<1_024: return "\(count) B"
+        case ..<(1_024 * 1_024): return String(format: "%.1f KB", Double(count) / 1_024)
+        default: return String(format: "%.1f MB", Double(count) / 1_048_576)
+        }
+    }
+}
