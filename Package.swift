@@ -75,6 +75,9 @@ let package = Package(
             name: "BoutiqueBenchmarks", dependencies: ["BoutiqueDB", "CSQLite", "BoutiqueSync", "BoutiqueSyncServer"]),
         // A child process for the multi-process and crash tests: they start it, kill it, and check the file.
         .executableTarget(name: "BoutiqueTestWorker", dependencies: ["BoutiqueDB", "BoutiqueReplayWorkload"]),
+        // A sync server process that crashes between a push's commit and its reply, for the sync tests.
+        .executableTarget(
+            name: "BoutiqueSyncTestServer", dependencies: ["BoutiqueSyncServer"], path: "Tests/BoutiqueSyncTestServer"),
         // The seeded random generator the fuzz, record and reliability tests share.
         .target(name: "BoutiqueTestSupport", path: "Tests/BoutiqueTestSupport"),
         // A SQLite VFS that fails chosen I/O calls, for the fault-injection tests.
@@ -101,7 +104,10 @@ let package = Package(
             exclude: ["Scripts"]),
         .testTarget(
             name: "BoutiqueSyncTests",
-            dependencies: ["BoutiqueSync", "BoutiqueSyncServer", "BoutiqueSyncCore", "BoutiqueTestSupport"]),
+            dependencies: [
+                "BoutiqueSync", "BoutiqueSyncServer", "BoutiqueSyncCore", "BoutiqueTestSupport", "boutique",
+                "BoutiqueSyncTestServer",
+            ]),
         // Runs the built `boutique` executable as a child process.
         .testTarget(name: "BoutiqueCLITests", dependencies: ["boutique"]),
         // The product description's error handling in every shape an app writes it, and a reminders

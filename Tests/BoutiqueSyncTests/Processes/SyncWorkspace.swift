@@ -1,0 +1,66 @@
+import BoutiqueSQLite
+import Foundation
+
+/// A folder holding a sync server's store and secret and some device files, driven through the built
+/// `boutique` tool as child processes.
+final class SyncWorkspace: Sendable {
+    let directory: SyncTemporaryDirectory
+    var url: URL { directory.url }
+
+    static let schema = "CREATE TABLE note(id TEXT PRIMARY KEY NOT NULL, title TEXT, body TEXT, device TEXT)"
+
+    init() throws {
+        directory = try SyncTemporaryDirectory()
+        try Data("a secret for the sync process tests, long enough\n".utf8).write(to: directory.file("secret"))
+    }
+
+    /// Runs `boutique arguments…` and fails unless it exits 0.
+    @discardableResult
+    func tool(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> String {
+        let exit = try await ChildProcess.run("boutique", arguments, in: url, timeout: timeout)
+        guard exit.status == 0, !exit.signalled else {
+            throw ChildProcessError("boutique \(arguments.joined(separator: " ")) ended with \(exit.status): \(exit.output) \(exit.errors)")
+        }
+        return exit.output
+    }
+
+    /// A token for the workspace's secret.
+    func token(tenant: String = "acme", user: String = "ana") async throws -> String {
+        try await tool(["token", "--secret-file", "secret", "--tenant", tenant, "--user", user, "--expires", "1h"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Starts `boutique serve` on the store `server.db` and returns it with its address.
+    func serve(port: Int = 0) async throws -> (process: ChildProcess, url: String) {
+        let process = try ChildProcess(
+            "boutique", ["serve", "--port", String(port), "--store", "server.db", "--secret-file", "secret"], in: url)
+        let line = try await process.line(startingWith: "listening on ")
+        return (process, String(line.dropFirst("listening on ".count)))
+    }
+
+    /// Creates a device's database file with the `note` table.
+    func makeDevice(_ name: String) async throws {
+        try await tool(["sql", name, Self.schema, "--create"])
+    }
+
+    func sync(_ device: String, server: String, token: String) async throws -> String {
+        try await tool(["sync", device, "--server", server, "--token", token, "--tables", "note"])
+    }
+
+    /// The `note` rows of a file, read directly, in key order.
+    func notes(_ device: String) throws -> [[String]] {
+        let connection = try Connection(path: directory.file(device).path, flags: [.readOnly])
+        defer { connection.close() }
+        return try connection.cachedRows("SELECT id, title, body, device FROM note ORDER BY id", []).map { $0.map(\.description) }
+    }
+
+    /// (changes logged, distinct rows) in the server store's log for `tenant`.
+    func serverLog(tenant: String = "acme") throws -> (changes: Int, rows: Int) {
+        let connection = try Connection(path: directory.file("server.db").path, flags: [.readOnly])
+        defer { connection.close() }
+        let row = try connection.cachedRows(
+            "SELECT count(*), count(DISTINCT tbl || ':' || hex(key)) FROM boutique_sync_server_log WHERE tenant = ?", [.text(tenant)])
+        guard case .integer(let changes)? = row.first?[0], case .integer(let rows)? = row.first?[1] else { return (0, 0) }
+        return (Int(changes), Int(rows))
+    }
+}
