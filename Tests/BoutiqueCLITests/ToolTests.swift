@@ -64,10 +64,18 @@ struct ToolTests {
             #expect(first.output.contains("1 note stored in all."))
             #expect(first.output.contains("update note rowid 1: body=oat milk, lemons, coffee"))
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("boutique-demo.db").path))
+            // The second device: concurrent edits of one note, merged the same on both.
+            #expect(first.output.contains("A second device: a sync server on http://127.0.0.1:"))
+            #expect(first.output.contains("phone  | Trip to Lisbon | passport, charger"))
+            #expect(first.output.contains("laptop | Trip to Lisbon | passport, charger"))
+            #expect(first.output.contains("phone  | Trip to Lisbon | passport only — travelling light"))
+            #expect(first.output.contains("laptop | Trip to Lisbon | passport only — travelling light"))
+            #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("boutique-demo-second-device.db").path))
 
             let second = try ToolProcess.run(["demo"], in: directory)
             #expect(second.status == 0, "\(second.errorOutput)")
-            #expect(second.output.contains("2 notes stored in all."))
+            #expect(second.output.contains("3 notes stored in all."), "the first run's note and its trip note, and this run's")
+            #expect(second.output.contains("laptop | Trip to Lisbon | passport only — travelling light"))
             #expect(second.output.contains("migrations applied this time: none new"))
             #expect(second.output.contains("(already applied before: v1_create_notes, v2_add_pinned_column)"))
 

@@ -10,7 +10,9 @@ enum DemoCommand: Command {
 
         Opens (creating it if needed) the demo database — ./boutique-demo.db unless --db is given —,
         applies the notes app's migrations, then adds, edits and deletes notes while a live query
-        prints what it sees, and finally prints the change log of the story.
+        prints what it sees, and prints the change log of the story. It ends with a second device: a
+        sync server in this process on 127.0.0.1, a second file (PATH's name with -second-device),
+        both editing one note at once, and the merged note on both.
         Running it again continues from the existing file.
         """
 
@@ -47,7 +49,21 @@ enum DemoCommand: Command {
                 if transaction.token >= end { break }
             }
         }
+        do {
+            try await DemoSyncStory(db: db, secondPath: secondDevicePath(for: path)).run()
+        } catch {
+            await db.close()
+            throw error
+        }
         await db.close()
+    }
+
+    /// `notes.db` → `notes-second-device.db`, beside it.
+    static func secondDevicePath(for path: String) -> String {
+        let name = path as NSString
+        let ext = name.pathExtension
+        let base = name.deletingPathExtension + "-second-device"
+        return ext.isEmpty ? base : base + "." + ext
     }
 
     /// The migrations an existing file had applied before this run; none for a new file.

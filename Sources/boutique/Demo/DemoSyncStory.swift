@@ -1,0 +1,105 @@
+import BoutiqueDB
+import BoutiqueSync
+import BoutiqueSyncServer
+import Foundation
+
+/// The demo's last part: a second device. A sync server runs in this process on 127.0.0.1, a second
+/// database file plays another device, both edit the same note at once, and the merged note is shown
+/// on both.
+@MainActor
+struct DemoSyncStory {
+    let db: BoutiqueDB
+    /// The second device's file, made afresh for each run.
+    let secondPath: String
+
+    func run() async throws {
+        let store = try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL())
+        var secret = [UInt8](repeating: 0, count: 32)
+        for index in secret.indices { secret[index] = UInt8.random(in: 0...255) }
+        let signer = try SyncTokenSigner(secret: secret)
+        let http = try SyncHTTPServer(server: SyncServer(store: store), signer: signer, port: 0)
+        let second = try await openSecondDevice()
+        do {
+            try await tell(server: http, signer: signer, second: second)
+        } catch {
+            await second.close()
+            await http.shutdown()
+            await store.close()
+            throw error
+        }
+        await second.close()
+        await http.shutdown()
+        await store.close()
+    }
+
+    private func openSecondDevice() async throws -> BoutiqueDB {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: secondPath + suffix) }
+        return try await BoutiqueDB.open(url: URL(fileURLWithPath: secondPath), migrations: AppMigrations.plan)
+    }
+
+    private func tell(server http: SyncHTTPServer, signer: SyncTokenSigner, second: BoutiqueDB) async throws {
+        Output.line("\nA second device: a sync server on \(http.url.absoluteString), and \(secondPath) as another device.")
+        let expiry = Date().addingTimeInterval(3_600)
+        // The change log of this run stays whole for the listing above; an app leaves pruning on.
+        let options = SyncOptions(prunesAcknowledgedChanges: false)
+        let phone = try await BoutiqueSync(
+            database: db, tables: [Note.self],
+            server: .http(http.url, token: try signer.token(tenant: "demo", user: "phone", expiresAt: expiry)), options: options)
+        let laptop = try await BoutiqueSync(
+            database: second, tables: [Note.self],
+            server: .http(http.url, token: try signer.token(tenant: "demo", user: "laptop", expiresAt: expiry)), options: options)
+
+        let trip = UUID()
+        try await db.write { conn in
+            try Note.insert { Note(id: trip, title: "Trip", body: "passport") }.execute(conn.connection)
+        }
+        _ = try await phone.synchronize()
+        _ = try await laptop.synchronize()
+        try await show("The phone wrote a note and synced; the laptop synced too", trip, on: second, name: "laptop")
+
+        // Both edit the note before either syncs: different fields, then the same one.
+        try await db.write { conn in
+            try Note.update { $0.title = "Trip to Lisbon" }.where { $0.id == trip }.execute(conn.connection)
+        }
+        try await second.write { conn in
+            try Note.update { $0.body = "passport, charger" }.where { $0.id == trip }.execute(conn.connection)
+        }
+        try await syncBoth(phone, laptop)
+        Output.line("\nThe phone changed the title while the laptop changed the body; after syncing, both kept:")
+        try await showBoth(trip, second: second)
+
+        try await db.write { conn in
+            try Note.update { $0.body = "passport, charger, sunscreen" }.where { $0.id == trip }.execute(conn.connection)
+        }
+        try await Task.sleep(for: .milliseconds(5))
+        try await second.write { conn in
+            try Note.update { $0.body = "passport only — travelling light" }.where { $0.id == trip }.execute(conn.connection)
+        }
+        try await syncBoth(phone, laptop)
+        Output.line("\nBoth changed the body; the later write (the laptop's) wins on both:")
+        try await showBoth(trip, second: second)
+    }
+
+    /// Each pushes, then each pulls what the other pushed.
+    private func syncBoth(_ first: BoutiqueSync, _ second: BoutiqueSync) async throws {
+        _ = try await first.synchronize()
+        _ = try await second.synchronize()
+        _ = try await first.synchronize()
+    }
+
+    private func showBoth(_ id: UUID, second: BoutiqueDB) async throws {
+        var rows: [[DatabaseValue]] = []
+        for (name, database) in [("phone", db), ("laptop", second)] {
+            let note = try await database.read { conn in try Note.find(id).fetchOne(conn.connection) }
+            rows.append([.text(name), .text(note?.title ?? "—"), .text(note?.body ?? "—")])
+        }
+        Output.line(TableRenderer.render(columns: ["device", "title", "body"], rows: rows))
+    }
+
+    private func show(_ title: String, _ id: UUID, on database: BoutiqueDB, name: String) async throws {
+        let note = try await database.read { conn in try Note.find(id).fetchOne(conn.connection) }
+        Output.line("\n\(title); the \(name) has:")
+        Output.line(TableRenderer.render(
+            columns: ["title", "body"], rows: [[.text(note?.title ?? "—"), .text(note?.body ?? "—")]]))
+    }
+}
