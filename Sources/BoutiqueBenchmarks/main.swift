@@ -5,6 +5,7 @@
 //   swift run -c release boutique-benchmarks --database  small writes through the actor, read scaling
 //   swift run -c release boutique-benchmarks --changes   change-capture cost, live-query latency
 //   swift run -c release boutique-benchmarks --sync      sync's cost: writes with sync on, pulls, pushes
+//   swift run -c release boutique-benchmarks --network   sync over HTTP: live latency, many pushers, idle polls
 //   swift run -c release boutique-benchmarks --all       everything
 //   swift run -c release boutique-benchmarks --once fetch.layer   one variant once (for callgrind)
 //   swift run -c release boutique-benchmarks --once setup         only the set-up, to subtract
@@ -44,9 +45,11 @@ func run() async throws {
         case "--database": groups.insert("database")
         case "--changes": groups.insert("changes")
         case "--sync": groups.insert("sync")
-        case "--all": groups.formUnion(["core", "database", "changes", "sync"])
+        case "--network": groups.insert("network")
+        case "--serve-for-benchmark": try await ServerProcess.serve(store: arguments.next() ?? "sqlite")
+        case "--all": groups.formUnion(["core", "database", "changes", "sync", "network"])
         default:
-            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--all] [--once WORKLOAD.VARIANT]")
+            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--all] [--once WORKLOAD.VARIANT]")
             exit(2)
         }
     }
@@ -99,6 +102,7 @@ func run() async throws {
         }
         if groups.contains("changes") { try await ChangeBenchmarks.run(rounds: rounds) }
         if groups.contains("sync") { try await SyncWorkloads.run(rounds: rounds) }
+        if groups.contains("network") { try await SyncNetworkWorkloads.run() }
         return
     }
 
@@ -148,6 +152,7 @@ func run() async throws {
     }
     if groups.contains("changes") { try await ChangeBenchmarks.run(rounds: rounds) }
     if groups.contains("sync") { try await SyncWorkloads.run(rounds: rounds) }
+    if groups.contains("network") { try await SyncNetworkWorkloads.run() }
 }
 
 do {
