@@ -48,6 +48,47 @@ final class ObservedNoteListModel {
     }
 
     @MainActor
+    @Test func anObservationWaitingBetweenResultsEndsWhenTheDatabaseCloses() async throws {
+        let db = try await open()
+        try await insertNote(db, "First", at: 1)
+        /// Iterates a live query in a task and says how it ended, or `nil` while it still waits.
+        func iterate() -> (task: Task<Void, Never>, outcome: @Sendable () -> (values: Int, error: BoutiqueError?)?) {
+            let outcome = Mutex<(values: Int, error: BoutiqueError?)?>(nil)
+            let task = Task {
+                var values = 0
+                do {
+                    for try await _ in db.observe(Note.all) { values += 1 }
+                    outcome.withLock { [values] in $0 = (values, nil) }
+                } catch {
+                    outcome.withLock { [values] in $0 = (values, error as? BoutiqueError) }
+                }
+            }
+            return (task, { outcome.withLock { $0 } })
+        }
+        func ended(_ outcome: () -> (values: Int, error: BoutiqueError?)?) async throws -> (values: Int, error: BoutiqueError?)? {
+            for _ in 0..<500 {
+                if let ended = outcome() { return ended }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            return nil
+        }
+
+        let waiting = iterate()
+        try await Task.sleep(for: .milliseconds(100))  // the first value is in; the sequence waits for a commit
+        await db.close()
+        let outcome = try await ended(waiting.outcome)
+        waiting.task.cancel()
+        #expect(outcome?.values == 1, "the sequence was still waiting 10 s after the close")
+        #expect(outcome?.error == .databaseClosed)
+        // One started after the close ends at once, the same way.
+        let late = iterate()
+        let lateOutcome = try await ended(late.outcome)
+        late.task.cancel()
+        #expect(lateOutcome?.values == 0)
+        #expect(lateOutcome?.error == .databaseClosed)
+    }
+
+    @MainActor
     @Test func commitsToOtherTablesCauseNoFetch() async throws {
         let db = try await open()
         let model = NoteListModel(db)

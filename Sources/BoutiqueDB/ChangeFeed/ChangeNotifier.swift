@@ -21,19 +21,35 @@ final class ChangeNotifier: Sendable {
         /// COMMIT ids written by this process that the monitor has not passed yet.
         var localCommits: Set<Int64> = []
         var publishedCount = 0
+        /// Set by ``publishClose()``: later subscribers hear of the close at once.
+        var isClosed = false
     }
 
     private let state = Lock(State())
 
     init() {}
 
-    /// Adds `handler`; it hears every later commit until ``unsubscribe(_:)``.
+    /// Adds `handler`; it hears every later commit until ``unsubscribe(_:)``, and the close. A handler
+    /// added after the close hears of it at once.
     func subscribe(_ handler: @escaping Handler) -> UInt64 {
-        state.withLock { state in
+        let (id, closed) = state.withLock { state in
             state.nextID &+= 1
             state.handlers[state.nextID] = handler
-            return state.nextID
+            return (state.nextID, state.isClosed)
         }
+        if closed { handler(.close) }
+        return id
+    }
+
+    /// Tells every handler, once, that the database closed: no commit follows, so what waits for one
+    /// (a live query between results) must end instead of waiting for ever.
+    func publishClose() {
+        let handlers = state.withLock { state -> [Handler] in
+            guard !state.isClosed else { return [] }
+            state.isClosed = true
+            return Array(state.handlers.values)
+        }
+        for handler in handlers { handler(.close) }
     }
 
     func unsubscribe(_ id: UInt64) {

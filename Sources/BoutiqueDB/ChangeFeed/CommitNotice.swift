@@ -11,6 +11,11 @@ struct CommitNotice: Sendable {
     var tables: Set<String>?
     /// `true` for a commit made by another connection to the file (another process).
     var isExternal: Bool
+    /// `true` for the last notice of all: the database closed, no commit follows, and observers end.
+    var isClose = false
+
+    /// The notice a closing database sends its observers.
+    static let close = CommitNotice(token: nil, tables: [], isExternal: false, isClose: true)
 
     /// Whether the transaction may have changed something a reader of `region` sees. A region of `nil`
     /// (not known yet) is touched by every commit; a schema change touches every region.

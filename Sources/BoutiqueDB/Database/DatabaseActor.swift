@@ -127,6 +127,7 @@ public actor DatabaseActor {
     /// Closes the writer and lets go of a temporary store.
     private func shutDown() {
         isClosed = true
+        changeCenter.notifier.publishClose()
         stopChangeCapture()
         writer?.close()
         writer = nil

@@ -92,6 +92,10 @@ final class QueryObservation<Value: Sendable>: Sendable {
 
     /// Decides, on the committing thread, whether a commit calls for a fetch.
     private func handle(_ notice: CommitNotice) {
+        if notice.isClose {
+            endForClose()
+            return
+        }
         let start = state.withLock { state -> Bool in
             guard !state.isCancelled else { return false }
             if notice.changesSchema { state.regionIsStale = true }
@@ -99,6 +103,16 @@ final class QueryObservation<Value: Sendable>: Sendable {
             return Self.markDirty(&state)
         }
         if start { startTask() }
+    }
+
+    /// The database closed: the receiver hears `databaseClosed` (as a fetch would tell it) and the
+    /// observation ends, instead of waiting for a commit that cannot come.
+    private func endForClose() {
+        guard let deliver = state.withLock({ $0.isCancelled ? nil : $0.deliver }) else { return }
+        Task { [self] in
+            _ = await deliver(.failure(.databaseClosed))
+            cancel()
+        }
     }
 
     private func schedule() {
