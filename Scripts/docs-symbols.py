@@ -13,7 +13,8 @@ then checks, printing every failure and exiting 1 if there is one:
 - that every public symbol declared in the archive's modules has a doc comment of its own, by the rule
   stated in build-docs.sh;
 - that the archive's landing page (Sources/<Archive>/<Archive>.docc/<Archive>.md) links every top-level
-  symbol (each overload of a name) under `## Topics`, so that none is left to DocC's automatic groups.
+  symbol (each overload of a name) under `## Topics`, so that none is left to DocC's automatic groups;
+- that the Errors article links every case of ``BoutiqueError``.
 
 It prints how many symbols each archive documents.
 """
@@ -33,6 +34,9 @@ ARCHIVES = {
     "BoutiqueSync": {"BoutiqueSync", "BoutiqueSyncCore"},
     "BoutiqueSyncServer": {"BoutiqueSyncServer"},
 }
+
+# Enums whose every case an article must link: a new error case is documented where users look for it.
+CASES_IN_ARTICLES = {"BoutiqueDB": [("BoutiqueError", "Errors.md")]}
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -124,7 +128,7 @@ def undocumented(graph, own):
     for relation in graph["relationships"]:
         if "sourceOrigin" in relation and relation["kind"] in ("memberOf", "defaultImplementationOf"):
             implementations.add(relation["source"])
-    missing, documented = [], 0
+    missing, documented = [], collections.Counter()
     for symbol in graph["symbols"]:
         precise = symbol["identifier"]["precise"]
         if symbol.get("accessLevel") not in ("public", "open") or is_synthesized(symbol):
@@ -138,7 +142,7 @@ def undocumented(graph, own):
         has_own = bool(comment) and comment.get("module", module) == module and any(
             line["text"].strip() for line in comment.get("lines", []))
         if has_own:
-            documented += 1
+            documented[module] += 1
         elif precise not in implementations:
             location = symbol["location"]
             path = location["uri"].split("/Sources/", 1)[1]
@@ -184,6 +188,21 @@ def uncurated(graphs, archive, landing):
     return problems
 
 
+def unexplained_cases(graphs, archive):
+    """Cases of the enums of CASES_IN_ARTICLES that their article does not link (``Enum/case``)."""
+    problems = []
+    for enum, article in CASES_IN_ARTICLES.get(archive, []):
+        page = ROOT / "Sources" / archive / f"{archive}.docc" / article
+        text = page.read_text(encoding="utf-8")
+        for graph in graphs.values():
+            for symbol in graph["symbols"]:
+                path = symbol["pathComponents"]
+                if symbol["kind"]["identifier"] == "swift.enum.case" and len(path) == 2 and path[0] == enum:
+                    if f"``{enum}/{path[1]}``" not in text:
+                        problems.append(f"{page.relative_to(ROOT)}: does not explain {enum}.{path[1]} (link ``{enum}/{path[1]}``)")
+    return problems
+
+
 def main():
     source, output = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
     failures = []
@@ -193,15 +212,17 @@ def main():
         for stale in target.glob("*.json"):
             stale.unlink()
         graphs = load_graphs(source, archive, own)
-        documented = 0
+        documented = collections.Counter()
         for name, graph in graphs.items():
             (target / name).write_text(json.dumps(graph))
             count, missing = undocumented(graph, own)
-            documented += count
+            documented.update(count)
             failures += missing
         landing = ROOT / "Sources" / archive / f"{archive}.docc" / f"{archive}.md"
         failures += uncurated(graphs, archive, landing)
-        print(f"{archive}: {documented} public symbols documented ({', '.join(sorted(own))})")
+        failures += unexplained_cases(graphs, archive)
+        detail = ", ".join(f"{module} {documented[module]}" for module in sorted(own)) if len(own) > 1 else ""
+        print(f"{archive}: {sum(documented.values())} public symbols documented" + (f" ({detail})" if detail else ""))
     for failure in failures:
         print(f"error: {failure}", file=sys.stderr)
     return 1 if failures else 0

@@ -70,18 +70,16 @@ public enum Concurrency {
                 for index in 0..<2_000 { Note(id: UUID(), title: "Note \(index)", body: "") }
             }.execute(conn)
         }
-        let started = Latch()
+        let exporter = Exporter()
 
         let export = Task {
             try await db.read { conn in
-                try Note.all.forEach(conn) { note in
-                    started.open()
-                    Thread.sleep(forTimeInterval: 0.001)   // the work done per row
-                }
+                try Note.all.forEach(conn) { note in exporter.write(note) }
             }
         }
-        await started.wait()
-        export.cancel()   // the running statement stops; the read throws BoutiqueError.cancelled
+
+        await exporter.started.wait()
+        export.cancel()
 
         var caught: BoutiqueError?
         do { try await export.value } catch let error as BoutiqueError { caught = error }
@@ -107,6 +105,16 @@ public enum Concurrency {
 
     /// The options a database shared by many concurrent readers might choose.
     static let options = DatabaseOptions(readerCount: 8, busyTimeout: .seconds(10))
+}
+
+/// Writes notes out slowly, and says when it has begun.
+final class Exporter: Sendable {
+    let started = Latch()
+
+    func write(_ note: Concurrency.Note) {
+        started.open()
+        Thread.sleep(forTimeInterval: 0.001)   // the work done per row
+    }
 }
 
 /// A one-shot signal from a synchronous closure to an awaiting task.

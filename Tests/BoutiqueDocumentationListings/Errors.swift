@@ -25,10 +25,12 @@ public enum Errors {
 
     /// The product description's error handling: a `switch` over the cases an app acts on.
     @MainActor
-    public static func describe(_ work: @MainActor () async throws -> Void) async -> String {
+    public static func describeAdding(_ name: String, to db: BoutiqueDB) async -> String {
         do {
-            try await work()
-            return "done"
+            try await db.write { conn in
+                try Tag.insert { Tag.Draft(name: name) }.execute(conn)
+            }
+            return "added"
         } catch let error as BoutiqueError {
             switch error {
             case .sql(let code, let message):
@@ -77,9 +79,7 @@ public enum Errors {
     public static func run() async throws -> [String] {
         let db = try await BoutiqueDB.open(url: BoutiqueDB.inMemoryURL(), migrations: plan)
         var lines = [try await addTag(named: "home", to: db), try await addTag(named: "home", to: db)]
-        lines.append(await describe {
-            try await db.write { conn in try conn.execute("INSERT INTO tag (id, name) VALUES (1, 'again')") }
-        })
+        lines.append(await describeAdding("home", to: db))
         do {
             try await db.write { conn in try conn.execute("INSERT INTO tag (name) VALUES (NULL)") }
         } catch let error as BoutiqueError {
@@ -91,7 +91,7 @@ public enum Errors {
             lines.append(explain(error) ?? "")
         }
         await db.close()
-        lines.append(await describe { _ = try await db.read { conn in try Tag.all.fetchAll(conn) } })
+        lines.append(await describeAdding("work", to: db))
         return lines
     }
 }
