@@ -127,6 +127,15 @@ let package = Package(
         .testTarget(
             name: "BoutiqueQueryShapesTests", dependencies: ["BoutiqueDB", "BoutiqueQueryShapes"],
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=100"])]),
+        // The Swift listings of the DocC articles, one file per article, built with warnings as errors so
+        // that a listing that stops compiling fails the build; Scripts/check-doc-listings.py fails when an
+        // article shows a listing that is not here. The tests run a few of them.
+        .target(
+            name: "BoutiqueDocumentationListings",
+            dependencies: ["BoutiqueDB", "BoutiqueSync", "BoutiqueSyncServer"],
+            path: "Tests/BoutiqueDocumentationListings",
+            swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]),
+        .testTarget(name: "BoutiqueDocumentationListingsTests", dependencies: ["BoutiqueDocumentationListings"]),
         // Models and queries in a module whose declarations are main-actor isolated by default, as new
         // app projects are.
         .testTarget(

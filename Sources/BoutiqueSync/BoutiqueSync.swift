@@ -32,13 +32,13 @@ public final class BoutiqueSync: Sendable, Observable {
     private let statusBox = Lock(SyncStatus())
     private let loop = Lock<Task<Void, Never>?>(nil)
 
-    /// Sets up sync of `tables` (``Table`` types) with `server`.
+    /// Sets up sync of `tables` (``/BoutiqueDB/Table`` types) with `server`.
     ///
     /// ```swift
     /// let sync = try await BoutiqueSync(database: db, tables: [Note.self, Tag.self], server: .inProcess(server))
     /// ```
     ///
-    /// - Throws: ``BoutiqueError/syncConfiguration(table:reason:)`` naming a table that does not exist, has
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncConfiguration(table:reason:)`` naming a table that does not exist, has
     ///   no key unique across devices (an `INTEGER PRIMARY KEY`, a rowid-only or composite key, a key that
     ///   is not text or blob), or has `UNIQUE` constraints besides its key; also when the database does not
     ///   log full change images with unlimited retention (sync reads its outbox from the log). Nothing
@@ -60,7 +60,7 @@ public final class BoutiqueSync: Sendable, Observable {
         try await self.init(database: database.databaseActor, tables: tables, server: server, options: options)
     }
 
-    /// Sets up sync for a ``DatabaseActor`` (code without a main actor).
+    /// Sets up sync for a ``/BoutiqueDB/DatabaseActor`` (code without a main actor).
     ///
     /// ```swift
     /// let sync = try await BoutiqueSync(database: database, tables: [Note.self], server: .inProcess(server))
@@ -71,7 +71,7 @@ public final class BoutiqueSync: Sendable, Observable {
         try await self.init(database: database, tables: tables.map { $0.tableName }, server: server, options: options)
     }
 
-    /// Sets up sync of the tables named `tables` for a ``DatabaseActor``.
+    /// Sets up sync of the tables named `tables` for a ``/BoutiqueDB/DatabaseActor``.
     ///
     /// ```swift
     /// let sync = try await BoutiqueSync(database: database, tables: ["note"], server: .inProcess(server))
@@ -127,9 +127,9 @@ public final class BoutiqueSync: Sendable, Observable {
     /// let report = try await sync.synchronize()
     /// ```
     ///
-    /// - Throws: ``BoutiqueError/syncUnavailable(reason:)`` when the server did not answer (retry later;
-    ///   nothing is lost), ``BoutiqueError/syncRefused(reason:)`` when it refused,
-    ///   ``BoutiqueError/syncSchemaChange(table:reason:)`` when a synced table changed in a way that is not
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the server did not answer (retry later;
+    ///   nothing is lost), ``/BoutiqueDB/BoutiqueError/syncRefused(reason:)`` when it refused,
+    ///   ``/BoutiqueDB/BoutiqueError/syncSchemaChange(table:reason:)`` when a synced table changed in a way that is not
     ///   additive, and the database's own errors.
     public func synchronize() async throws -> SyncReport {
         updateStatus { $0.activity = .syncing }
@@ -212,7 +212,7 @@ public final class BoutiqueSync: Sendable, Observable {
     /// try await sync.checkSchema()
     /// ```
     ///
-    /// - Throws: ``BoutiqueError/syncSchemaChange(table:reason:)`` naming the table and the change.
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncSchemaChange(table:reason:)`` naming the table and the change.
     public func checkSchema() async throws {
         do { try await session.checkSchema() } catch { throw BoutiqueSync.boutiqueError(error) }
     }

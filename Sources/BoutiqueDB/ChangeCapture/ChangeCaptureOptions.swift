@@ -12,6 +12,7 @@ public struct ChangeCaptureOptions: Sendable, Hashable {
     /// How many commits pass between automatic prunings when ``retention`` is limited.
     public var pruneInterval: Int
 
+    /// Options; every parameter has the default described on its property.
     public init(mode: ChangeCaptureMode = .full, retention: ChangeRetention = .unlimited, pruneInterval: Int = 100) {
         self.mode = mode
         self.retention = retention

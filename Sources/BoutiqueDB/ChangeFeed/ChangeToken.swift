@@ -12,6 +12,7 @@ public struct ChangeToken: Sendable, Hashable, Comparable, Codable, CustomString
     /// The `change_id` of the COMMIT row (0 before the first commit).
     public let changeID: Int64
 
+    /// The token of the COMMIT row whose `change_id` is `changeID`.
     public init(changeID: Int64) {
         self.changeID = changeID
     }

@@ -17,6 +17,7 @@ public struct ChangeTransaction: Sendable, Hashable {
     /// The row changes, in order.
     public let changes: [RowChange]
 
+    /// A transaction as the change log holds it.
     public init(token: ChangeToken, transactionID: Int64, time: Int64, changes: [RowChange]) {
         self.token = token
         self.transactionID = transactionID

@@ -34,6 +34,7 @@ public struct RowChange: Sendable, Hashable {
     /// The table's stored columns as the table is now, `nil` when it no longer exists.
     public let columns: [String]?
 
+    /// A row change as the change log holds it.
     public init(
         changeID: Int64, table: String, kind: RowChangeKind, id: DatabaseValue, before: [DatabaseValue]?,
         after: [DatabaseValue]?, assignedColumns: [Int]?, columns: [String]?

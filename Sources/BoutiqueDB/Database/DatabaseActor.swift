@@ -17,7 +17,7 @@ import Foundation
 ///
 /// Writes run one at a time on the actor, each in a `BEGIN IMMEDIATE` transaction on the writer. Reads
 /// run on reader connections, concurrently with each other and with the write (WAL), each in one
-/// snapshot. The actor runs on a thread of its own (``ThreadExecutor``) and every reader on a dispatch
+/// snapshot. The actor runs on a thread of its own and every reader on a dispatch
 /// queue, so blocking SQLite calls never occupy the main thread or the cooperative thread pool.
 public actor DatabaseActor {
     private nonisolated let executor: ThreadExecutor

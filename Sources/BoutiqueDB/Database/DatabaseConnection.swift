@@ -2,7 +2,7 @@ import BoutiqueSQLite
 
 /// The connection a `read`, `write` or migration closure receives.
 ///
-/// It runs raw SQL with typed errors and hands the underlying ``BoutiqueSQLite/Connection`` to the query
+/// It runs raw SQL with typed errors and hands the underlying ``/BoutiqueSQLite/Connection`` to the query
 /// builder. It is only valid inside the closure: it is not `Sendable`, so it cannot be returned or kept.
 ///
 /// ```swift

@@ -13,6 +13,7 @@ public struct DatabaseRow: Sendable, Hashable, RandomAccessCollection, CustomStr
     /// The values, one per column.
     public let values: [DatabaseValue]
 
+    /// A row of `values` under the column names `columns`.
     public init(columns: [String], values: [DatabaseValue]) {
         self.columns = columns
         self.values = values

@@ -18,6 +18,7 @@ public struct LiveQueryResults<Element: Sendable>: AsyncSequence, Sendable {
         return Iterator(base: stream.makeAsyncIterator(), fetchCount: fetchCount)
     }
 
+    /// Produces the results one at a time: the current one first, then each change.
     public struct Iterator: AsyncIteratorProtocol {
         var base: AsyncThrowingStream<Element, any Error>.Iterator
         /// How many times the query ran so far.

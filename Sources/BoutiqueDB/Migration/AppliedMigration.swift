@@ -13,6 +13,7 @@ public struct AppliedMigration: Sendable, Hashable {
     /// When its transaction committed.
     public let appliedAt: Date
 
+    /// A record of migration `id`, applied at `appliedAt`.
     public init(id: String, appliedAt: Date) {
         self.id = id
         self.appliedAt = appliedAt

@@ -18,6 +18,7 @@ public struct TableSchema: Sendable, Hashable {
         /// Whether the column must be declared `NOT NULL`.
         public var isNotNull: Bool
 
+        /// A column named `name`, declared `type`, `NOT NULL` unless `isNotNull` is `false`.
         public init(_ name: String, type: String, isNotNull: Bool = true) {
             self.name = name
             self.type = type
@@ -30,6 +31,7 @@ public struct TableSchema: Sendable, Hashable {
     /// The expected columns. Columns the table has beyond these are not reported.
     public var columns: [Column]
 
+    /// A table named `name` expected to have `columns`.
     public init(_ name: String, columns: [Column]) {
         self.name = name
         self.columns = columns

@@ -101,6 +101,7 @@ extension BoutiqueError {
         /// The statement that failed, when there was one.
         public var sql: String?
 
+        /// SQLite's message `text`, and the statement that failed.
         public init(_ text: String, sql: String? = nil) {
             self.text = text
             self.sql = sql
@@ -124,6 +125,7 @@ extension BoutiqueError {
         /// What was found instead, e.g. `"NULL"`, `"TEXT 'abc'"`, or a parser's message.
         public var found: String
 
+        /// A failure to read `column` of `table` as `expectedType`, having found `found`.
         public init(table: String, column: String, expectedType: String, found: String) {
             self.table = table
             self.column = column
@@ -136,7 +138,7 @@ extension BoutiqueError {
         }
     }
 
-    /// Wraps a ``SQLiteError``; a closed connection becomes ``databaseClosed``.
+    /// Wraps a ``/BoutiqueSQLite/SQLiteError``; a closed connection becomes ``databaseClosed``.
     public init(_ error: SQLiteError) {
         if error.code == .misuse, error.message.hasSuffix("is closed") {
             self = .databaseClosed

@@ -1,5 +1,6 @@
 /// Something `ORDER BY` accepts: an expression (ascending) or an ``OrderingTerm``.
 public protocol QueryOrdering {
+    /// The term's SQL in an `ORDER BY` list: `"note"."updatedAt" DESC`.
     var orderingFragment: QueryFragment { get }
 }
 
@@ -10,7 +11,9 @@ public struct OrderingTerm: QueryOrdering, Sendable {
 
 /// Where NULLs sort.
 public enum NullOrdering: String, Sendable {
+    /// NULLs before every value: `NULLS FIRST`.
     case first = "NULLS FIRST"
+    /// NULLs after every value: `NULLS LAST`.
     case last = "NULLS LAST"
 }
 

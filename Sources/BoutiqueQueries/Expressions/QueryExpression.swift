@@ -18,9 +18,11 @@ public protocol QueryExpression<QueryValue> {
 public struct SQLExpression<QueryValue>: QueryExpression {
     public let queryFragment: QueryFragment
 
+    /// An expression of `fragment`'s SQL and bindings.
     @inlinable
     public init(_ fragment: QueryFragment) { queryFragment = fragment }
 
+    /// An expression of SQL text with `bindings` for its `?` placeholders, in order.
     @inlinable
     public init(_ sql: String, bindings: [BoutiqueSQLite.DatabaseValue] = []) {
         queryFragment = QueryFragment(sql, bindings: bindings)

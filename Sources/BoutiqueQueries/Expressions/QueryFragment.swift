@@ -10,6 +10,7 @@ public struct QueryFragment: Hashable, Sendable {
     /// The values for the placeholders, in order.
     public var bindings: [DatabaseValue]
 
+    /// A fragment of SQL text with `bindings` for its `?` placeholders, in order.
     @inlinable
     public init(_ sql: String = "", bindings: [DatabaseValue] = []) {
         self.sql = sql
@@ -26,25 +27,30 @@ public struct QueryFragment: Hashable, Sendable {
     /// `true` when there is no SQL text.
     public var isEmpty: Bool { sql.isEmpty }
 
+    /// Appends another fragment's SQL and bindings.
     public mutating func append(_ other: QueryFragment) {
         sql += other.sql
         bindings += other.bindings
     }
 
+    /// Appends SQL text that binds nothing.
     public mutating func append(_ text: String) { sql += text }
 
+    /// The two fragments one after the other, SQL and bindings.
     public static func + (lhs: QueryFragment, rhs: QueryFragment) -> QueryFragment {
         var result = lhs
         result.append(rhs)
         return result
     }
 
+    /// The fragment followed by SQL text.
     public static func + (lhs: QueryFragment, rhs: String) -> QueryFragment {
         var result = lhs
         result.sql += rhs
         return result
     }
 
+    /// SQL text followed by the fragment.
     public static func + (lhs: String, rhs: QueryFragment) -> QueryFragment {
         QueryFragment(lhs + rhs.sql, bindings: rhs.bindings)
     }

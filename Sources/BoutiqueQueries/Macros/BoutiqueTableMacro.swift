@@ -1,4 +1,4 @@
-/// Table options for a ``Table()`` struct, and the `CREATE TABLE` statement they give.
+/// Table options for a ``Table(_:)`` struct, and the `CREATE TABLE` statement they give.
 ///
 /// ```swift
 /// @Table @BoutiqueTable(strict: true, withoutRowID: true)

@@ -1,4 +1,4 @@
-/// Describes one column of a ``Table()``: its SQL name, representation, key and generation.
+/// Describes one column of a ``Table(_:)``: its SQL name, representation, key and generation.
 ///
 /// ```swift
 /// @Table struct Event {
@@ -19,7 +19,7 @@ public macro Column(
     generated: GeneratedColumn? = nil
 ) = #externalMacro(module: "BoutiqueMacros", type: "ColumnMacro")
 
-/// Describes one column of a ``Table()`` stored with the representation `as`.
+/// Describes one column of a ``Table(_:)`` stored with the representation `as`.
 ///
 /// ```swift
 /// @Column(as: JSONRepresentation<[String]>.self) var tags: [String]

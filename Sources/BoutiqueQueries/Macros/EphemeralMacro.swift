@@ -1,4 +1,4 @@
-/// Marks a stored property of a ``Table()`` that is not a column: never read from or written to the table.
+/// Marks a stored property of a ``Table(_:)`` that is not a column: never read from or written to the table.
 ///
 /// ```swift
 /// @Table struct Note {

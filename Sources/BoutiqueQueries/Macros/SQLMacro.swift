@@ -14,7 +14,7 @@
 public macro sql(_ query: SQLQuery<Void>) -> SQLQuery<Void> =
     #externalMacro(module: "BoutiqueMacros", type: "SQLMacro")
 
-/// A SQL expression whose type comes from where it is used: see ``sql(_:)``.
+/// A SQL expression whose type comes from where it is used: see ``sql(_:)-2p2y5``.
 ///
 /// ```swift
 /// Note.where { #sql("\($0.title) GLOB 'a*'") }          // a QueryExpression<Bool>
@@ -23,7 +23,7 @@ public macro sql(_ query: SQLQuery<Void>) -> SQLQuery<Void> =
 public macro sql<QueryValue>(_ query: SQLQuery<QueryValue>) -> SQLQuery<QueryValue> =
     #externalMacro(module: "BoutiqueMacros", type: "SQLMacro")
 
-/// A SQL query whose result has the representation `Output`: see ``sql(_:)``.
+/// A SQL query whose result has the representation `Output`: see ``sql(_:)-2p2y5``.
 ///
 /// ```swift
 /// let titles = try #sql("SELECT title FROM note ORDER BY title", as: String.self).fetchAll(connection)

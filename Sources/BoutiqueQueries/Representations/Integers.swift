@@ -39,6 +39,7 @@ extension RowDecoder {
 public protocol QueryBindableInteger: QueryBindable, FixedWidthInteger {}
 
 extension QueryBindableInteger {
+    /// Reads an INTEGER that fits the type; NULL, non-numbers and values out of range are errors.
     @inlinable
     public static func decode(from decoder: inout RowDecoder) throws(BoutiqueError) -> Self {
         let wide = try decoder.decodeInt64(expected: "\(Self.self)")
@@ -49,14 +50,17 @@ extension QueryBindableInteger {
         return value
     }
 
+    /// The value as a 64-bit INTEGER.
     @inlinable
     public static func encode(_ output: Self) -> DatabaseValue {
         // UInt64 values past Int64.max keep their bit pattern; decoding checks the range.
         .integer(Int64(truncatingIfNeeded: output))
     }
 
+    /// Integers are declared `INTEGER`.
     public static var sqlType: SQLType { .integer }
 
+    /// Binds the value as a 64-bit integer, without going through a ``/BoutiqueSQLite/DatabaseValue``.
     @inlinable
     public static func bind(_ output: Self, to statement: Statement, at index: Int32) throws(SQLiteError) {
         try statement.bind(Int64(truncatingIfNeeded: output), at: index)

@@ -3,6 +3,7 @@ import BoutiqueSQLite
 /// Enums and other raw-value types are stored as their raw value. Declare the conformance to use one
 /// in a column: `enum Priority: Int, QueryBindable { case low, medium, high }`.
 extension QueryBindable where Self: RawRepresentable, RawValue: QueryBindable {
+    /// Reads the raw value and the case it names; a raw value that names no case is an error.
     public static func decode(from decoder: inout RowDecoder) throws(BoutiqueError) -> Self {
         let start = decoder.columnIndex
         let raw = try RawValue.decode(from: &decoder)
@@ -13,7 +14,9 @@ extension QueryBindable where Self: RawRepresentable, RawValue: QueryBindable {
         return value
     }
 
+    /// The raw value, stored as its own type stores it.
     public static func encode(_ output: Self) -> DatabaseValue { RawValue.encode(output.rawValue) }
 
+    /// The raw value's SQL type.
     public static var sqlType: SQLType { RawValue.sqlType }
 }

@@ -11,6 +11,7 @@ import BoutiqueSQLite
 /// Text is quoted with embedded quotes doubled, so no value can end the literal early; text holding a
 /// NUL character, which SQL text cannot, is written as a blob cast to text.
 public enum SQLLiteral {
+    /// The SQL literal that reads as `value`.
     public static func render(_ value: DatabaseValue) -> String {
         switch value {
         case .null:

@@ -2,7 +2,7 @@ import BoutiqueSQLite
 
 /// What the schema of one column says: its name, SQL type, nullability, key, default and generation.
 ///
-/// `@Table` generates one per stored property; ``BoutiqueTable`` turns them into `CREATE TABLE`.
+/// `@Table` generates one per stored property; ``BoutiqueTable(strict:withoutRowID:)`` turns them into `CREATE TABLE`.
 public struct ColumnSchema: Hashable, Sendable {
     /// The column's SQL name.
     public var name: String
@@ -17,6 +17,7 @@ public struct ColumnSchema: Hashable, Sendable {
     /// How the column is computed, for generated columns (read-only: never inserted or updated).
     public var generated: GeneratedColumn?
 
+    /// A column's schema, field by field.
     public init(
         name: String, sqlType: SQLType, isNullable: Bool, isPrimaryKey: Bool = false,
         defaultValue: DatabaseValue? = nil, generated: GeneratedColumn? = nil

@@ -94,6 +94,7 @@ public protocol PrimaryKeyedTableDefinition: TableDefinition {
 
 /// A row to insert whose primary key may be left out (`nil`) for the database to assign.
 public protocol TableDraft: Sendable {
+    /// The table the draft is a row of.
     associatedtype Root: PrimaryKeyedTable
     /// Appends the values of the insertable columns, in column order (the key as NULL when unset).
     func encodeColumns(into encoder: inout RowEncoder)

@@ -11,6 +11,7 @@ public struct TableColumn<Root: Table, Value: QueryRepresentable>: QueryExpressi
     /// The column's SQL name.
     public let name: String
 
+    /// The column named `name` of `Root` (`@Table` creates the handles).
     @inlinable
     public init(_ name: String) { self.name = name }
 

@@ -3,7 +3,7 @@ import BoutiqueSQLite
 /// How a Swift value is stored in a column and read back.
 ///
 /// A representation names the Swift type it stands for (``QueryOutput``) and converts it to and from
-/// a ``DatabaseValue``. Most types are their own representation (`String`, `Int`, `UUID`, …, see
+/// a ``/BoutiqueSQLite/DatabaseValue``. Most types are their own representation (`String`, `Int`, `UUID`, …, see
 /// ``QueryBindable``); others choose one per column with `@Column(as:)`:
 ///
 /// ```swift
@@ -31,7 +31,7 @@ public protocol QueryRepresentable<QueryOutput>: SendableMetatype {
     static var isNullable: Bool { get }
 
     /// Binds `output` to parameter `index` of `statement`. The default binds ``encode(_:)``'s value;
-    /// the common types bind directly, without going through a ``DatabaseValue``.
+    /// the common types bind directly, without going through a ``/BoutiqueSQLite/DatabaseValue``.
     static func bind(_ output: QueryOutput, to statement: Statement, at index: Int32) throws(SQLiteError)
 }
 
@@ -46,9 +46,14 @@ extension QueryRepresentable {
 
 /// The SQL types a column is declared with; the names STRICT tables accept.
 public enum SQLType: String, Sendable, Hashable {
+    /// `INTEGER`: integers, `Bool`, integer unix times.
     case integer = "INTEGER"
+    /// `REAL`: `Double`, `Float`, `Date` (seconds since 1970).
     case real = "REAL"
+    /// `TEXT`: `String`, `UUID`, ISO-8601 dates, JSON.
     case text = "TEXT"
+    /// `BLOB`: `Data`, `[UInt8]`, 16-byte UUIDs.
     case blob = "BLOB"
+    /// `ANY`: any storage class (in a table that is not `STRICT`, declared without a type).
     case any = "ANY"
 }

@@ -13,6 +13,8 @@ public struct RowDecoder {
     /// The table or query the row comes from, named in decoding errors.
     public let source: String
 
+    /// A decoder of `statement`'s current row from column `columnIndex` on; `source` names the table or
+    /// query in errors.
     @inlinable
     public init(statement: BoutiqueSQLite.Statement, columnIndex: Int32 = 0, source: String) {
         self.statement = statement

@@ -12,14 +12,24 @@ import BoutiqueSQLite
 /// one function that bound each value through a witness table (an insert of 50,000 rows went from 1.23×
 /// to 1.28× the raw C API's instructions).
 extension RowEncoder {
+    /// Appends a `Int` column's value: the same as `encode(value, as: Int.self)`.
     @inlinable @inline(__always) public mutating func encode(_ value: Int) { encode(value, as: Int.self) }
+    /// Appends a `Int?` column's value: the same as `encode(value, as: Int?.self)`.
     @inlinable @inline(__always) public mutating func encode(_ value: Int?) { encode(value, as: Int?.self) }
+    /// Appends a `Int64` column's value: the same as `encode(value, as: Int64.self)`.
     @inlinable @inline(__always) public mutating func encode(_ value: Int64) { encode(value, as: Int64.self) }
+    /// Appends a `Int64?` column's value: the same as `encode(value, as: Int64?.self)`.
     @inlinable @inline(__always) public mutating func encode(_ value: Int64?) { encode(value, as: Int64?.self) }
+    /// Appends a `Double` column's value: the same as `encode(value, as: Double.self)`.
     @inlinable @inline(__always) public mutating func encode(_ value: Double) { encode(value, as: Double.self) }
+    /// Appends a `Double?` column's value: the same as `encode(value, as: Double?.self)`.
     @inlinable @inline(__always) public mutating func encode(_ value: Double?) { encode(value, as: Double?.self) }
+    /// Appends a `Bool` column's value: the same as `encode(value, as: Bool.self)`.
     @inlinable @inline(__always) public mutating func encode(_ value: Bool) { encode(value, as: Bool.self) }
+    /// Appends a `Bool?` column's value: the same as `encode(value, as: Bool?.self)`.
     @inlinable @inline(__always) public mutating func encode(_ value: Bool?) { encode(value, as: Bool?.self) }
+    /// Appends a `String` column's value: the same as `encode(value, as: String.self)`.
     @inlinable @inline(__always) public mutating func encode(_ value: String) { encode(value, as: String.self) }
+    /// Appends a `String?` column's value: the same as `encode(value, as: String?.self)`.
     @inlinable @inline(__always) public mutating func encode(_ value: String?) { encode(value, as: String?.self) }
 }

@@ -5,7 +5,7 @@ import BoutiqueSQLite
 /// Generated `encodeColumns(into:)` methods call ``encode(_:as:)`` once per insertable column. An encoder
 /// either collects the values (to show a statement's bindings, or to keep a row for later), or binds
 /// them straight to the parameters of a prepared statement, which is how inserts run: no intermediate
-/// array, no ``DatabaseValue`` boxing.
+/// array, no ``/BoutiqueSQLite/DatabaseValue`` boxing.
 public struct RowEncoder {
     /// The collected values, in column order (empty when binding to a statement).
     public var values: [DatabaseValue]

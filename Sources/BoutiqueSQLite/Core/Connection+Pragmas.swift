@@ -2,12 +2,30 @@ import CSQLite
 
 /// SQLite journal modes (`PRAGMA journal_mode`).
 public enum JournalMode: String, Sendable, CaseIterable {
-    case delete, truncate, persist, memory, wal, off
+    /// A rollback journal deleted at the end of each transaction (SQLite's default for files).
+    case delete
+    /// A rollback journal truncated to zero bytes at the end of each transaction.
+    case truncate
+    /// A rollback journal whose header is zeroed at the end of each transaction.
+    case persist
+    /// A rollback journal kept in memory: a crash mid-transaction can corrupt the file.
+    case memory
+    /// Write-ahead logging: readers and one writer run at the same time. What BoutiqueDB uses.
+    case wal
+    /// No journal: no rollback and no atomic commit.
+    case off
 }
 
 /// Durability levels (`PRAGMA synchronous`).
 public enum SynchronousMode: Int64, Sendable, CaseIterable {
-    case off = 0, normal = 1, full = 2, extra = 3
+    /// No syncs: fastest, and a power cut can corrupt the file.
+    case off = 0
+    /// In WAL mode, syncs at checkpoints only: a power cut may lose the last commits, never the file.
+    case normal = 1
+    /// Syncs at every commit: a commit is on disk when it returns.
+    case full = 2
+    /// Like ``full``, and the directory is synced too after a journal is deleted.
+    case extra = 3
 }
 
 extension Connection {

@@ -4,10 +4,15 @@
 /// let value: DatabaseValue = .text("hello")
 /// ```
 public enum DatabaseValue: Hashable, Sendable {
+    /// SQL `NULL`.
     case null
+    /// A 64-bit signed integer.
     case integer(Int64)
+    /// An IEEE 754 double.
     case real(Double)
+    /// UTF-8 text.
     case text(String)
+    /// Bytes, stored as they are.
     case blob([UInt8])
 
     /// The storage class of the value.
@@ -27,10 +32,15 @@ public enum DatabaseValue: Hashable, Sendable {
 
 /// SQLite's storage classes, as `sqlite3_column_type` reports them.
 public enum StorageClass: Int32, Hashable, Sendable, CustomStringConvertible {
+    /// `SQLITE_INTEGER`: a signed integer.
     case integer = 1
+    /// `SQLITE_FLOAT`: a floating-point number.
     case real = 2
+    /// `SQLITE_TEXT`: text.
     case text = 3
+    /// `SQLITE_BLOB`: bytes.
     case blob = 4
+    /// `SQLITE_NULL`: no value.
     case null = 5
 
     public var description: String {

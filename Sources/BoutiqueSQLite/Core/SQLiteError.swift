@@ -17,6 +17,7 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
     @inlinable
     public var code: ResultCode { extendedCode.primary }
 
+    /// An error with the extended result code `code`, a message and the SQL that failed.
     public init(_ code: ResultCode, message: String, sql: String? = nil) {
         self.extendedCode = code
         self.message = message

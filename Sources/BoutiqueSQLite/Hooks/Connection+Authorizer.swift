@@ -13,18 +13,31 @@ public struct AuthorizerEvent: Sendable, Hashable {
     /// The innermost trigger or view that caused the access, if any.
     public var triggerOrView: String?
 
+    /// `SQLITE_CREATE_INDEX`: `parameter1` is the index, `parameter2` its table.
     public static let createIndex = SQLITE_CREATE_INDEX
+    /// `SQLITE_CREATE_TABLE`: `parameter1` is the table.
     public static let createTable = SQLITE_CREATE_TABLE
+    /// `SQLITE_DELETE`: `parameter1` is the table rows are deleted from.
     public static let delete = SQLITE_DELETE
+    /// `SQLITE_DROP_TABLE`: `parameter1` is the table.
     public static let dropTable = SQLITE_DROP_TABLE
+    /// `SQLITE_INSERT`: `parameter1` is the table rows are inserted into.
     public static let insert = SQLITE_INSERT
+    /// `SQLITE_PRAGMA`: `parameter1` is the pragma, `parameter2` its argument.
     public static let pragma = SQLITE_PRAGMA
+    /// `SQLITE_READ`: `parameter1` is the table, `parameter2` the column read.
     public static let read = SQLITE_READ
+    /// `SQLITE_SELECT`: a `SELECT` statement is compiled.
     public static let select = SQLITE_SELECT
+    /// `SQLITE_TRANSACTION`: `parameter1` is the operation (`BEGIN`, `COMMIT`, `ROLLBACK`).
     public static let transaction = SQLITE_TRANSACTION
+    /// `SQLITE_UPDATE`: `parameter1` is the table, `parameter2` the column assigned.
     public static let update = SQLITE_UPDATE
+    /// `SQLITE_ATTACH`: `parameter1` is the file name.
     public static let attach = SQLITE_ATTACH
+    /// `SQLITE_ALTER_TABLE`: `parameter1` is the database, `parameter2` the table.
     public static let alterTable = SQLITE_ALTER_TABLE
+    /// `SQLITE_FUNCTION`: `parameter2` is the function called.
     public static let function = SQLITE_FUNCTION
 }
 

@@ -2,7 +2,12 @@ import CSQLite
 
 /// The kind of row change an update or preupdate hook reports.
 public enum RowChangeKind: Sendable, Hashable {
-    case insert, update, delete
+    /// A row was inserted.
+    case insert
+    /// A row was updated.
+    case update
+    /// A row was deleted.
+    case delete
 
     init?(operation: Int32) {
         switch operation {
@@ -16,9 +21,13 @@ public enum RowChangeKind: Sendable, Hashable {
 
 /// A row change reported by the update hook, after it happened.
 public struct UpdateEvent: Sendable, Hashable {
+    /// Insert, update or delete.
     public var kind: RowChangeKind
+    /// The database the table is in (`main`, `temp`, or an attached name).
     public var databaseName: String
+    /// The changed table.
     public var tableName: String
+    /// The rowid of the changed row.
     public var rowID: Int64
 }
 

@@ -63,6 +63,7 @@ extension Connection {
 public struct StatementProbe {
     private let db: OpaquePointer
 
+    /// A probe of `connection`, which must be open.
     public init(_ connection: Connection) throws(SQLiteError) {
         db = try connection.requireHandle()
     }
@@ -126,6 +127,7 @@ public struct StatementProgress: Equatable, Sendable {
     /// Times SQLite prepared the statement again for a changed schema (`SQLITE_STMTSTATUS_REPREPARE`).
     public var reprepares: Int32
 
+    /// Counters as given.
     public init(programStarts: Int32, stepsReturned: Int32, reprepares: Int32 = 0) {
         self.programStarts = programStarts
         self.stepsReturned = stepsReturned

@@ -36,6 +36,7 @@ public struct RecordFormatError: Error, Sendable, Hashable, CustomStringConverti
     /// The offset, from the first byte of the record, where the problem starts.
     public let offset: Int
 
+    /// An error for `reason`, found at byte `offset` of the record.
     public init(_ reason: Reason, at offset: Int) {
         self.reason = reason
         self.offset = offset

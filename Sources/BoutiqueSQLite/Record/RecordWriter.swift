@@ -9,12 +9,15 @@
 /// writer.varint(UInt64(headerSize))
 /// ```
 public struct RecordWriter {
+    /// The storage written into.
     public let buffer: UnsafeMutableBufferPointer<UInt8>
     /// How many bytes have been written, from the start of `buffer`.
     public private(set) var written = 0
 
+    /// A writer that fills `buffer` from its start.
     public init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
 
+    /// Appends one byte (nothing once the buffer is full).
     @inline(__always)
     public mutating func byte(_ byte: UInt8) {
         guard written < buffer.count else { return }

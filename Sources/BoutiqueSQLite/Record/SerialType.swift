@@ -19,18 +19,27 @@ public struct SerialType: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// The code as it appears, as a varint, in the record header.
     public let rawValue: UInt64
 
+    /// The serial type with header code `rawValue`.
     @inlinable
     public init(rawValue: UInt64) { self.rawValue = rawValue }
 
     // Computed rather than stored: a stored static is read through a one-time-initialization accessor
     // on every use, which showed in profiles of record encoding; these fold to constants.
+    /// Code 0: NULL, no body bytes.
     @inlinable public static var null: SerialType { SerialType(rawValue: 0) }
+    /// Code 1: a 1-byte integer.
     @inlinable public static var int8: SerialType { SerialType(rawValue: 1) }
+    /// Code 2: a 2-byte big-endian integer.
     @inlinable public static var int16: SerialType { SerialType(rawValue: 2) }
+    /// Code 3: a 3-byte big-endian integer.
     @inlinable public static var int24: SerialType { SerialType(rawValue: 3) }
+    /// Code 4: a 4-byte big-endian integer.
     @inlinable public static var int32: SerialType { SerialType(rawValue: 4) }
+    /// Code 5: a 6-byte big-endian integer.
     @inlinable public static var int48: SerialType { SerialType(rawValue: 5) }
+    /// Code 6: an 8-byte big-endian integer.
     @inlinable public static var int64: SerialType { SerialType(rawValue: 6) }
+    /// Code 7: an 8-byte big-endian IEEE 754 double.
     @inlinable public static var float64: SerialType { SerialType(rawValue: 7) }
     /// The integer 0, stored in the header alone.
     @inlinable public static var zero: SerialType { SerialType(rawValue: 8) }

@@ -79,7 +79,7 @@ final class SyncedTable: Sendable {
 extension SyncedTable {
     /// Reads `table` and checks that it can sync.
     ///
-    /// - Throws: ``BoutiqueError/syncConfiguration(table:reason:)`` naming the table and the reason.
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncConfiguration(table:reason:)`` naming the table and the reason.
     static func read(_ table: String, rowLevel: Bool, from connection: DatabaseConnection) throws -> SyncedTable {
         let lowered = table.lowercased()
         if lowered.hasPrefix("boutique_") || lowered.hasPrefix("turso_") || lowered.hasPrefix("sqlite_") {

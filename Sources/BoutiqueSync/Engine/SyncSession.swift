@@ -129,7 +129,7 @@ actor SyncSession {
         }
     }
 
-    /// Runs a request, reporting a failure to get a reply as ``BoutiqueError/syncUnavailable(reason:)``.
+    /// Runs a request, reporting a failure to get a reply as ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)``.
     func send<T: Sendable>(_ request: () async throws -> T) async throws -> T {
         do {
             return try await request()

@@ -6,7 +6,7 @@
 ///
 /// ``InProcessTransport`` calls a server's logic in the same process (tests, previews, a server that
 /// syncs its own database); a network transport sends the same messages over HTTP. A transport throws
-/// ``BoutiqueError/syncUnavailable(reason:)`` when no reply came; any other error it throws is
+/// ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when no reply came; any other error it throws is
 /// reported as that too.
 public protocol SyncTransport: Sendable {
     /// Names the server, so that a database's progress with one server is kept apart from another's.

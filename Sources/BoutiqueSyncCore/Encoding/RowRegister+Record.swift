@@ -36,7 +36,7 @@ extension RowRegister {
 
     /// Reads a state written by ``record()``.
     ///
-    /// - Throws: a ``BoutiqueError`` for bytes that are not such a record (plain `throws`, so that callers
+    /// - Throws: a ``/BoutiqueDB/BoutiqueError`` for bytes that are not such a record (plain `throws`, so that callers
     ///   may `catch let error as BoutiqueError`).
     public init(record bytes: [UInt8]) throws {
         let values: [DatabaseValue]

@@ -1,4 +1,4 @@
-/// A ``DatabaseValue`` as JSON carries it: `{"t":"i","v":42}`, with blobs in base64 and reals by
+/// A ``/BoutiqueSQLite/DatabaseValue`` as JSON carries it: `{"t":"i","v":42}`, with blobs in base64 and reals by
 /// their bit pattern, so that every value comes back exactly as it went.
 struct WireValue: Codable, Hashable, Sendable {
     let value: DatabaseValue

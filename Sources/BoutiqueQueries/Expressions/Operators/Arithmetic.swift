@@ -14,67 +14,68 @@ extension Float: QueryNumeric {}
 extension Optional: QueryNumeric where Wrapped: QueryNumeric {}
 
 extension QueryExpression where QueryValue: QueryNumeric {
+    /// `(x + y)`: the sum of two numeric expressions.
     @_disfavoredOverload
     public static func + (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "+", rhs.queryFragment))
     }
 
+    /// `(x - y)`: the difference of two numeric expressions.
     @_disfavoredOverload
-
     public static func - (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "-", rhs.queryFragment))
     }
 
+    /// `(x * y)`: the product of two numeric expressions.
     @_disfavoredOverload
-
     public static func * (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "*", rhs.queryFragment))
     }
 
+    /// `(x / y)`: the quotient (integer division for integers, NULL for a zero divisor).
     @_disfavoredOverload
-
     public static func / (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "/", rhs.queryFragment))
     }
 
+    /// `(x % y)`: the remainder (NULL for a zero divisor).
     @_disfavoredOverload
-
     public static func % (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "%", rhs.queryFragment))
     }
 
+    /// `(x + ?)`: the expression plus a bound value: `$0.views + 1`.
     @_disfavoredOverload
-
     public static func + (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "+", QueryValue.bound(rhs)))
     }
 
+    /// `(x - ?)`: the expression minus a bound value.
     @_disfavoredOverload
-
     public static func - (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "-", QueryValue.bound(rhs)))
     }
 
+    /// `(x * ?)`: the expression times a bound value.
     @_disfavoredOverload
-
     public static func * (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "*", QueryValue.bound(rhs)))
     }
 
+    /// `(x / ?)`: the expression divided by a bound value.
     @_disfavoredOverload
-
     public static func / (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "/", QueryValue.bound(rhs)))
     }
 
+    /// `(x % ?)`: the remainder of the expression divided by a bound value.
     @_disfavoredOverload
-
     public static func % (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "%", QueryValue.bound(rhs)))
     }
 
+    /// `(-x)`: the expression negated.
     @_disfavoredOverload
-
     public static prefix func - (expression: Self) -> SQLExpression<QueryValue> {
         SQLExpression("(-" + expression.queryFragment + ")")
     }

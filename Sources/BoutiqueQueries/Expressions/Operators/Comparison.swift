@@ -5,76 +5,77 @@ import BoutiqueSQLite
 // means for `nil` (SQL's `=` is never true for NULL).
 
 extension QueryExpression where QueryValue: QueryRepresentable {
+    /// `(x = y)` between two expressions; `(x IS y)` when they are optional, so that `nil == nil` holds.
     @_disfavoredOverload
     public static func == (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
         SQLExpression(Operators.binary(lhs.queryFragment, QueryValue.isNullable ? "IS" : "=", rhs.queryFragment))
     }
 
+    /// `(x <> y)` between two expressions; `(x IS NOT y)` when they are optional.
     @_disfavoredOverload
-
     public static func != (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
         SQLExpression(Operators.binary(lhs.queryFragment, QueryValue.isNullable ? "IS NOT" : "<>", rhs.queryFragment))
     }
 
+    /// `(x = ?)` with a bound value; `(x IS NULL)` for `nil`: `$0.title == "Groceries"`, `$0.dueDate == nil`.
     @_disfavoredOverload
-
     public static func == (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<Bool> {
         let value = QueryValue.encode(rhs)
         return SQLExpression(Operators.binary(lhs.queryFragment, value.isNull ? "IS" : "=", QueryFragment(binding: value)))
     }
 
+    /// `(x <> ?)` with a bound value; `(x IS NOT NULL)` for `nil`.
     @_disfavoredOverload
-
     public static func != (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<Bool> {
         let value = QueryValue.encode(rhs)
         return SQLExpression(
             Operators.binary(lhs.queryFragment, value.isNull ? "IS NOT" : "<>", QueryFragment(binding: value)))
     }
 
+    /// `(x < y)` between two expressions.
     @_disfavoredOverload
-
     public static func < (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
         SQLExpression(Operators.binary(lhs.queryFragment, "<", rhs.queryFragment))
     }
 
+    /// `(x <= y)` between two expressions.
     @_disfavoredOverload
-
     public static func <= (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
         SQLExpression(Operators.binary(lhs.queryFragment, "<=", rhs.queryFragment))
     }
 
+    /// `(x > y)` between two expressions.
     @_disfavoredOverload
-
     public static func > (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
         SQLExpression(Operators.binary(lhs.queryFragment, ">", rhs.queryFragment))
     }
 
+    /// `(x >= y)` between two expressions.
     @_disfavoredOverload
-
     public static func >= (lhs: Self, rhs: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
         SQLExpression(Operators.binary(lhs.queryFragment, ">=", rhs.queryFragment))
     }
 
+    /// `(x < ?)` with a bound value.
     @_disfavoredOverload
-
     public static func < (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<Bool> {
         SQLExpression(Operators.binary(lhs.queryFragment, "<", QueryValue.bound(rhs)))
     }
 
+    /// `(x <= ?)` with a bound value.
     @_disfavoredOverload
-
     public static func <= (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<Bool> {
         SQLExpression(Operators.binary(lhs.queryFragment, "<=", QueryValue.bound(rhs)))
     }
 
+    /// `(x > ?)` with a bound value.
     @_disfavoredOverload
-
     public static func > (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<Bool> {
         SQLExpression(Operators.binary(lhs.queryFragment, ">", QueryValue.bound(rhs)))
     }
 
+    /// `(x >= ?)` with a bound value.
     @_disfavoredOverload
-
     public static func >= (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<Bool> {
         SQLExpression(Operators.binary(lhs.queryFragment, ">=", QueryValue.bound(rhs)))
     }
@@ -118,6 +119,7 @@ extension Sequence {
 // An optional column compared with a column of its wrapped type, as a join condition on an optional
 // foreign key reads: `$1.assigneeID == $2.id`. A NULL side matches nothing, as SQL's `=` says.
 extension QueryExpression {
+    /// `(x = y)`: an optional expression against one of its wrapped type, as a join on an optional foreign key (`$1.assigneeID == $2.id`); NULL matches nothing.
     @_disfavoredOverload
     public static func == <Wrapped: QueryRepresentable>(
         lhs: Self, rhs: some QueryExpression<Wrapped>
@@ -125,6 +127,7 @@ extension QueryExpression {
         SQLExpression(Operators.binary(lhs.queryFragment, "=", rhs.queryFragment))
     }
 
+    /// `(x = y)`: an expression against an optional one of its type; NULL matches nothing.
     @_disfavoredOverload
     public static func == <Wrapped: QueryRepresentable>(
         lhs: Self, rhs: some QueryExpression<Wrapped?>

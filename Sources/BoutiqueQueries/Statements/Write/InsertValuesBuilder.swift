@@ -3,7 +3,9 @@ import BoutiqueSQLite
 /// One row to insert: a whole row, kept as the Swift value until the statement runs, or the encoded
 /// values of a draft.
 public enum InsertRow<Root: Table> {
+    /// A whole row.
     case row(Root)
+    /// The encoded values of the insertable columns, in column order (a draft's).
     case values([DatabaseValue])
 
     /// The values of the insertable columns, in column order.
@@ -41,7 +43,9 @@ public enum InsertRow<Root: Table> {
 /// A single row is kept inline, so a `for` loop over thousands of rows allocates nothing per row: the
 /// builder gathers all iterations into one array at the end.
 public enum InsertRows<Root: Table> {
+    /// A single row.
     case one(InsertRow<Root>)
+    /// Any number of rows, in order.
     case many([InsertRow<Root>])
 
     /// Every row, in order.
@@ -86,42 +90,51 @@ public enum InsertRows<Root: Table> {
 /// ```
 @resultBuilder
 public enum InsertValuesBuilder<Root: Table> {
+    /// A row listed on its own.
     @inlinable
     public static func buildExpression(_ row: Root) -> InsertRows<Root> { .one(.row(row)) }
 
+    /// An array of rows.
     @inlinable
     public static func buildExpression(_ rows: [Root]) -> InsertRows<Root> { .many(rows.map { .row($0) }) }
 
+    /// The rows of every line, in order.
     @inlinable
     public static func buildBlock(_ components: InsertRows<Root>...) -> InsertRows<Root> {
         if components.count == 1 { return components[0] }
         return .gathering(components)
     }
 
+    /// The rows of every iteration of a `for` loop.
     @inlinable
     public static func buildArray(_ components: [InsertRows<Root>]) -> InsertRows<Root> {
         .gathering(components)
     }
 
+    /// The rows of an `if` without `else`; none when the condition is false.
     @inlinable
     public static func buildOptional(_ component: InsertRows<Root>?) -> InsertRows<Root> {
         component ?? .many([])
     }
 
+    /// The rows of an `if` branch.
     @inlinable
     public static func buildEither(first component: InsertRows<Root>) -> InsertRows<Root> { component }
 
+    /// The rows of an `else` branch.
     @inlinable
     public static func buildEither(second component: InsertRows<Root>) -> InsertRows<Root> { component }
 }
 
 extension InsertValuesBuilder where Root: PrimaryKeyedTable {
+    /// A draft: a row whose primary key the database assigns.
     public static func buildExpression(_ draft: Root.Draft) -> InsertRows<Root> {
         var encoder = RowEncoder(capacity: Root.TableColumns.allColumns.count)
         draft.encodeColumns(into: &encoder)
         return .one(.values(encoder.values))
     }
 
+    /// An array of drafts.
     public static func buildExpression(_ drafts: [Root.Draft]) -> InsertRows<Root> {
         .gathering(drafts.map { buildExpression($0) })
     }

@@ -23,6 +23,7 @@ public struct Returning<Root: Table, Base: QueryStatement, Output>: QueryStateme
 
 /// The write statements that accept `RETURNING`.
 public protocol ReturningStatement: QueryStatement {
+    /// The table the statement writes.
     associatedtype Root: Table
 }
 

@@ -128,8 +128,8 @@ public prefix func ! (expression: any QueryExpression<Bool>) -> SQLExpression<Bo
     SQLExpression("(NOT " + expression.queryFragment + ")")
 }
 
+/// `x = (x + ?)` for a column in an `update { }` closure: `$0.views += 1`.
 @_disfavoredOverload
-
 public func += <Value: QueryNumeric>(lhs: inout any QueryExpression<Value>, rhs: Value.QueryOutput) {
     lhs = SQLExpression<Value>(Operators.binary(lhs.queryFragment, "+", Value.bound(rhs)))
 }
@@ -140,14 +140,14 @@ public func += <Value: QueryNumeric>(lhs: inout any QueryExpression<Value>, rhs:
     lhs = SQLExpression<Value>(Operators.binary(lhs.queryFragment, "+", rhs.queryFragment))
 }
 
+/// `x = (x - ?)` for a column in an `update { }` closure: `$0.stock -= 1`.
 @_disfavoredOverload
-
 public func -= <Value: QueryNumeric>(lhs: inout any QueryExpression<Value>, rhs: Value.QueryOutput) {
     lhs = SQLExpression<Value>(Operators.binary(lhs.queryFragment, "-", Value.bound(rhs)))
 }
 
+/// `x = (x * ?)` for a column in an `update { }` closure: `$0.estimate *= 2`.
 @_disfavoredOverload
-
 public func *= <Value: QueryNumeric>(lhs: inout any QueryExpression<Value>, rhs: Value.QueryOutput) {
     lhs = SQLExpression<Value>(Operators.binary(lhs.queryFragment, "*", Value.bound(rhs)))
 }

@@ -1,0 +1,130 @@
+import BoutiqueDB
+import BoutiqueSync
+import BoutiqueSyncServer
+import Foundation
+
+// The listings of the Sync article.
+
+public enum Sync {
+    @Table
+    struct Note: Sendable {
+        @Column(primaryKey: true) let id: UUID
+        var title: String
+        var body: String
+        var updatedAt: Date = Date()
+    }
+
+    @Table
+    struct Tag: Sendable {
+        @Column(primaryKey: true) let id: UUID
+        var noteID: UUID
+        var label: String
+    }
+
+    enum AppMigrations {
+        static let plan = BoutiqueMigrationPlan {
+            BoutiqueMigration("v1_create_notes") { conn in
+                try conn.execute("""
+                    CREATE TABLE note (id TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL, body TEXT NOT NULL,
+                                       updatedAt REAL NOT NULL);
+                    CREATE TABLE tag (id TEXT PRIMARY KEY NOT NULL, noteID TEXT NOT NULL REFERENCES note(id) ON DELETE CASCADE,
+                                      label TEXT NOT NULL);
+                    """)
+            }
+            BoutiqueMigration("v2_note_color") { conn in
+                try conn.execute("ALTER TABLE note ADD COLUMN color TEXT")
+            }
+        }
+    }
+
+    /// Two devices and a server in one process: a note written on one arrives on the other.
+    @MainActor
+    public static func twoDevices() async throws -> (pushed: Int, applied: Int, titles: [String]) {
+        let server = SyncServer(store: try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL()))
+
+        let phone = try await BoutiqueDB.open(url: BoutiqueDB.inMemoryURL(), migrations: AppMigrations.plan)
+        let laptop = try await BoutiqueDB.open(url: BoutiqueDB.inMemoryURL(), migrations: AppMigrations.plan)
+        let phoneSync = try await BoutiqueSync(database: phone, tables: [Note.self, Tag.self], server: .inProcess(server))
+        let laptopSync = try await BoutiqueSync(database: laptop, tables: [Note.self, Tag.self], server: .inProcess(server))
+
+        try await phone.write { conn in
+            try Note.insert { Note(id: UUID(), title: "Groceries", body: "oat milk") }.execute(conn)
+        }
+        let sent = try await phoneSync.synchronize()        // pushes the note
+        let received = try await laptopSync.synchronize()   // pulls and applies it
+        let titles = try await laptop.read { conn in try Note.all.select { $0.title }.fetchAll(conn) }
+
+        await phone.close()
+        await laptop.close()
+        return (sent.pushed, received.applied, titles)
+    }
+
+    /// Starts background sync, reads its status, stops it.
+    @MainActor
+    public static func background() async throws -> String {
+        let server = SyncServer(store: try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL()))
+        let db = try await BoutiqueDB.open(url: BoutiqueDB.inMemoryURL(), migrations: AppMigrations.plan)
+        let sync = try await BoutiqueSync(database: db, tables: ["note", "tag"], server: .inProcess(server),
+                                          options: SyncOptions(pullWait: .seconds(1)))
+        sync.start()
+        try await db.write { conn in
+            try Note.insert { Note(id: UUID(), title: "Plumber", body: "") }.execute(conn)
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while sync.status.pendingCount > 0 || sync.status.lastSync == nil, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        await sync.stop()
+        let line = describe(sync.status)
+        await db.close()
+        return line
+    }
+
+    static func describe(_ status: SyncStatus) -> String {
+        switch status.activity {
+        case .idle: return status.pendingCount == 0 ? "Up to date" : "\(status.pendingCount) changes to send"
+        case .syncing: return "Syncing…"
+        case .offline(let error): return "Offline: \(error)"
+        }
+    }
+
+    /// A server that keeps a counter from going below zero, whoever wrote last.
+    static func serverWithResolver(store: any SyncStore) -> SyncServer {
+        SyncServer(store: store, resolver: { conflict in
+            guard conflict.table == "stock", case .integer(let count)? = conflict.merged.visibleValues["count"], count < 0
+            else { return nil }
+            return [SyncColumnValue(name: "count", value: 0)]
+        })
+    }
+
+    /// A server that refuses pushes from app versions before the fourth migration.
+    static func serverRequiringVersion4(store: any SyncStore) -> SyncServer {
+        SyncServer(store: store, minimumSchemaVersion: 4)
+    }
+
+    /// The options of a device whose tags merge as whole rows.
+    static let rowLevelTags = SyncOptions(rowLevelTables: ["tag"])
+
+    /// Drops tombstones every device has pulled past, forgetting devices unseen for 90 days.
+    static func collectGarbage(_ server: SyncServer) async throws -> Int {
+        let report = try await server.collectGarbage(tenant: "default", inactiveAfterMilliseconds: 90 * 86_400_000)
+        return report.tombstonesRemoved
+    }
+
+    /// A table the merge rule cannot sync: its key is an integer rowid.
+    @MainActor
+    public static func refusedTable() async throws -> String {
+        let server = SyncServer(store: try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL()))
+        let db = try await BoutiqueDB.open(url: BoutiqueDB.inMemoryURL(), migrations: BoutiqueMigrationPlan {
+            BoutiqueMigration("v1_counter") { conn in try conn.execute("CREATE TABLE counter (id INTEGER PRIMARY KEY, n INTEGER)") }
+        })
+        var reason = ""
+        do {
+            _ = try await BoutiqueSync(database: db, tables: ["counter"], server: .inProcess(server))
+        } catch let error as BoutiqueError {
+            if case .syncConfiguration(let table, let why) = error { reason = "\(table): \(why)" }
+        }
+        await db.close()
+        return reason
+    }
+}
