@@ -127,4 +127,21 @@ public enum Sync {
         await db.close()
         return reason
     }
+
+    /// A device reaching its server over HTTP.
+    @MainActor
+    public static func httpDevice(_ db: BoutiqueDB, token: String) async throws -> BoutiqueSync {
+        let sync = try await BoutiqueSync(database: db, tables: [Note.self, Tag.self],
+                                          server: .http(URL(string: "https://sync.example.com")!, token: token))
+        sync.start()
+        return sync
+    }
+
+    /// A server that lets only administrators change invoices.
+    public static func authorizingServer(_ store: SQLiteSyncStore) -> SyncServer {
+        let server = SyncServer(store: store, authorize: { user, change in
+            change.table != "invoice" || user.hasPrefix("admin:")
+        })
+        return server
+    }
 }

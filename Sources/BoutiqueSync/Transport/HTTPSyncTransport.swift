@@ -14,9 +14,9 @@ import Foundation
 ///
 /// A request that gets no answer, or a 5xx, 408 or 429 one, is sent again after a jittered,
 /// growing delay (``RetryPolicy``), which is safe: the server recognises a push it already applied. When
-/// the tries run out the call throws ``BoutiqueError/syncUnavailable(reason:)`` (the device is offline
+/// the tries run out the call throws ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` (the device is offline
 /// or the server down: ``BoutiqueSync/status`` says so, and a started sync tries again later). A refusal
-/// (400, 401, 403, 413, 426) throws ``BoutiqueError/syncRefused(reason:)`` with the server's reason.
+/// (400, 401, 403, 413, 426) throws ``/BoutiqueDB/BoutiqueError/syncRefused(reason:)`` with the server's reason.
 public struct HTTPSyncTransport: SyncTransport {
     /// How often and how patiently a request is sent again.
     public struct RetryPolicy: Hashable, Sendable {

@@ -47,7 +47,7 @@ final class HTTPListener: Sendable {
 
     /// Starts listening on `host:port` (IPv4; port 0 picks a free one).
     ///
-    /// - Throws: ``BoutiqueError/syncUnavailable(reason:)`` when the address cannot be bound.
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the address cannot be bound.
     static func start(
         host: String, port: Int, maximumBodyBytes: Int, connectionLimit: Int, handler: @escaping Handler
     ) throws -> HTTPListener {

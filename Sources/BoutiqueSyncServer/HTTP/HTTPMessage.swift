@@ -18,7 +18,7 @@ struct HTTPResponse: Sendable {
     /// Seconds for a `Retry-After` header, 0 for none.
     var retryAfterSeconds: Int = 0
 
-    /// A JSON error body (``SyncHTTPErrorBody``) with `status`.
+    /// A JSON error body (``/BoutiqueSync/SyncHTTPErrorBody``) with `status`.
     static func error(_ status: Int, _ code: String, _ reason: String, retryAfterSeconds: Int = 0) -> HTTPResponse {
         let body = (try? SyncJSON.encoder().encode(SyncHTTPErrorBody(status: status, code: code, reason: reason))) ?? .init()
         return HTTPResponse(status: status, body: Array(body), retryAfterSeconds: retryAfterSeconds)

@@ -18,13 +18,13 @@ import Foundation
 ///
 /// | Request | Answer |
 /// |---|---|
-/// | `POST /v1/push` (a ``PushRequest``) | 200 ``PushResponse``; 409 the same when the watermark or digest is not the device's history |
-/// | `POST /v1/pull` (a ``PullRequest``) | 200 ``PullResponse``; 410 the same when the device must bootstrap again |
-/// | `POST /v1/snapshot` (a ``SnapshotRequest``) | 200 ``SnapshotResponse`` |
+/// | `POST /v1/push` (a ``/BoutiqueSync/PushRequest``) | 200 ``/BoutiqueSync/PushResponse``; 409 the same when the watermark or digest is not the device's history |
+/// | `POST /v1/pull` (a ``/BoutiqueSync/PullRequest``) | 200 ``/BoutiqueSync/PullResponse``; 410 the same when the device must bootstrap again |
+/// | `POST /v1/snapshot` (a ``/BoutiqueSync/SnapshotRequest``) | 200 ``/BoutiqueSync/SnapshotResponse`` |
 /// | `GET /v1/health` | 200 `{"status":"ok","protocolVersion":1}`, no token needed |
 ///
 /// `/v1/tenants/NAME/push` (and `pull`, `snapshot`) are the same requests naming their tenant, which
-/// must be the token's (403 otherwise). Every other refusal is a ``SyncHTTPErrorBody``: 400 malformed
+/// must be the token's (403 otherwise). Every other refusal is a ``/BoutiqueSync/SyncHTTPErrorBody``: 400 malformed
 /// body or request, 401 missing, forged or expired token, 403 another tenant or a change the user may
 /// not make, 404, 405, 413 too large, 426 protocol or app schema too old, 503 the store failed (retry).
 public final class SyncHTTPServer: Sendable {
@@ -41,7 +41,7 @@ public final class SyncHTTPServer: Sendable {
 
     /// Starts serving `server` on `host:port`; port 0 picks a free one (read ``port``).
     ///
-    /// - Throws: ``BoutiqueError/syncUnavailable(reason:)`` when the address cannot be bound.
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the address cannot be bound.
     public init(
         server: SyncServer, signer: SyncTokenSigner, host: String = "127.0.0.1", port: Int = 0,
         options: SyncHTTPOptions = SyncHTTPOptions()

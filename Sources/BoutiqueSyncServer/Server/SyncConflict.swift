@@ -37,7 +37,7 @@ public typealias SyncResolver = @Sendable (SyncConflict) -> [SyncColumnValue]?
 
 /// A server-side authorization hook: whether `user` (from the request's verified token) may make
 /// `change` to its tenant's data. Runs for every change of a push before anything is applied; one
-/// `false` refuses the whole push with ``PushResponse/Outcome/forbidden`` (HTTP 403).
+/// `false` refuses the whole push with ``/BoutiqueSync/PushResponse/Outcome/forbidden`` (HTTP 403).
 ///
 /// ```swift
 /// let server = SyncServer(store: store, authorize: { user, change in
@@ -45,6 +45,6 @@ public typealias SyncResolver = @Sendable (SyncConflict) -> [SyncColumnValue]?
 /// })
 /// ```
 ///
-/// Pushes that carry no user (an ``InProcessTransport`` of trusted code in the server's own process)
+/// Pushes that carry no user (an ``/BoutiqueSync/InProcessTransport`` of trusted code in the server's own process)
 /// are not checked.
 public typealias SyncAuthorizer = @Sendable (_ user: String, _ change: SyncChange) -> Bool

@@ -20,7 +20,7 @@ public struct SyncTokenSigner: Sendable {
 
     /// A signer with `secret`.
     ///
-    /// - Throws: ``BoutiqueError/syncConfiguration(table:reason:)`` (with an empty table) when the secret
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncConfiguration(table:reason:)`` (with an empty table) when the secret
     ///   is shorter than ``minimumSecretLength`` bytes.
     public init(secret: [UInt8]) throws {
         guard secret.count >= Self.minimumSecretLength else {
@@ -32,7 +32,7 @@ public struct SyncTokenSigner: Sendable {
 
     /// A signer whose secret is the contents of `secretFile`, without surrounding whitespace.
     ///
-    /// - Throws: ``BoutiqueError/syncConfiguration(table:reason:)`` when the file cannot be read or its
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncConfiguration(table:reason:)`` when the file cannot be read or its
     ///   secret is too short.
     public init(secretFile: URL) throws {
         guard let data = FileManager.default.contents(atPath: secretFile.path) else {
@@ -50,7 +50,7 @@ public struct SyncTokenSigner: Sendable {
 
     /// A token for `user` of `tenant` that works until `expiresAt`.
     ///
-    /// - Throws: ``BoutiqueError/syncConfiguration(table:reason:)`` when the tenant or user is empty,
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncConfiguration(table:reason:)`` when the tenant or user is empty,
     ///   longer than 256 bytes, or holds control characters.
     public func token(tenant: String, user: String, expiresAt: Date) throws -> String {
         for (label, value) in [("tenant", tenant), ("user", user)] {
@@ -66,7 +66,7 @@ public struct SyncTokenSigner: Sendable {
 
     /// The claims of `token`, after checking its signature and expiry at `date`.
     ///
-    /// - Throws: ``BoutiqueError/syncRefused(reason:)`` saying whether the token is malformed, not
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncRefused(reason:)`` saying whether the token is malformed, not
     ///   signed with this server's secret, or expired.
     public func verify(_ token: String, at date: Date = Date()) throws -> SyncToken {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
