@@ -55,6 +55,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // libpq, for the sync server's PostgreSQL store (Debian's `libpq-dev`).
+        .systemLibrary(
+            name: "CPostgreSQL",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
         .target(name: "BoutiqueSQLite", dependencies: ["CSQLite"]),
         .macro(
             name: "BoutiqueMacros",
@@ -66,7 +72,7 @@ let package = Package(
         // What devices and the server share: the clock, the merge rule, the protocol's messages.
         .target(name: "BoutiqueSyncCore", dependencies: ["BoutiqueDB"]),
         .target(name: "BoutiqueSync", dependencies: ["BoutiqueSyncCore", "BoutiqueDB"]),
-        .target(name: "BoutiqueSyncServer", dependencies: ["BoutiqueSyncCore", "BoutiqueDB"]),
+        .target(name: "BoutiqueSyncServer", dependencies: ["BoutiqueSyncCore", "BoutiqueDB", "CPostgreSQL"]),
         .executableTarget(name: "boutique", dependencies: ["BoutiqueDB", "CSQLite"]),
         .executableTarget(
             name: "BoutiqueBenchmarks", dependencies: ["BoutiqueDB", "CSQLite", "BoutiqueSync", "BoutiqueSyncServer"]),
