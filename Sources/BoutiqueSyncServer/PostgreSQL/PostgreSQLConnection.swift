@@ -22,12 +22,13 @@ final class PostgreSQLConnection {
     ///
     /// Unless `url` says otherwise, a connection attempt gives up after 10 seconds (libpq's default
     /// is to wait for the operating system) and names itself `BoutiqueSyncServer` in
-    /// `pg_stat_activity`.
+    /// `pg_stat_activity`. The client encoding is always UTF-8, which the text this code sends and
+    /// reads is.
     init(url: String) throws(BoutiqueError) {
-        // Keywords are applied in order and the expanded `dbname` (the URL) comes last, so the URL's
-        // own settings win over these defaults.
-        let keywords = ["connect_timeout", "fallback_application_name", "dbname"]
-        let values = ["10", "BoutiqueSyncServer", url]
+        // Keywords are applied in order, the expanded `dbname` (the URL) overriding those before it:
+        // the URL's own settings win over the defaults, and nothing overrides the encoding.
+        let keywords = ["connect_timeout", "fallback_application_name", "dbname", "client_encoding"]
+        let values = ["10", "BoutiqueSyncServer", url, "UTF8"]
         let connection = Self.withCStrings(keywords) { keywords in
             Self.withCStrings(values) { values in PQconnectdbParams(keywords, values, 1) }
         }
@@ -37,15 +38,10 @@ final class PostgreSQLConnection {
             PQfinish(connection)
             throw .syncUnavailable(reason: "cannot connect to PostgreSQL: \(message)")
         }
-        handle = connection
         // libpq prints the server's notices ("relation already exists, skipping") to stderr by
         // default; a server process has no business writing them there.
-        PQsetNoticeProcessor(handle, { _, _ in }, nil)
-        guard PQsetClientEncoding(handle, "UTF8") == 0 else {
-            let message = Self.text(PQerrorMessage(handle))
-            PQfinish(handle)
-            throw .syncUnavailable(reason: "PostgreSQL refused the UTF8 client encoding: \(message)")
-        }
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        handle = connection
     }
 
     deinit { PQfinish(handle) }
@@ -77,7 +73,11 @@ final class PostgreSQLConnection {
         for parameter in parameters {
             let start = buffer.count
             offsets.append(parameter.append(to: &buffer) ? start : nil)
-            lengths.append(Int32(clamping: buffer.count - start))
+            // PostgreSQL's own limit for one value is 1 GB; libpq's lengths are 32-bit.
+            guard let length = Int32(exactly: buffer.count - start) else {
+                throw .invalidArgument("a value of \(buffer.count - start) bytes is too long for PostgreSQL")
+            }
+            lengths.append(length)
             types.append(parameter.type.rawValue)
         }
         // One byte more, so that an empty value still has an address (a null pointer would be NULL).

@@ -2,7 +2,7 @@
 /// is bound.
 ///
 /// ```swift
-/// let sequence = try worker.transaction { connection in
+/// let sequence = try await worker.transaction { connection in
 ///     let transaction = try PostgreSQLStoreTransaction(connection: connection, tenant: "acme")
 ///     let logged = try transaction.appendChange(change, origin: "device-1", batch: nil)
 ///     try transaction.finish()

@@ -10,8 +10,9 @@
 ///
 /// libpq blocks its thread for as long as the network and the server take (and a transaction waits
 /// there for the tenant's lock): on the cooperative pool that would stall every task of the process.
-/// The connection opens on first use and again after it broke, so a server restart costs each
-/// connection one failed request at most.
+/// The connection opens on first use and again after it broke; one that broke while idle (the
+/// server restarted) is replaced at the next `BEGIN`, so a restart fails only the transactions it
+/// interrupted.
 actor PostgreSQLWorker {
     private nonisolated let executor = QueueExecutor(label: "BoutiqueSyncServer.postgresql")
 

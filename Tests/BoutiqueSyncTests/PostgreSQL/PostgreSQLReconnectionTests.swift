@@ -13,18 +13,21 @@ import Testing
     /// caller's by default), as a restart would, and waits until they are gone. (`CASE`, because the
     /// conditions of a `WHERE` may be evaluated in any order: the caller's own session must never be
     /// ended.)
-    static func dropSessions(on url: String, matching query: String = "%") async throws -> [Int64] {
+    ///
+    /// - Parameter server: where to connect to end them (the test's database itself by default).
+    static func dropSessions(on url: String, matching query: String = "%", from server: String? = nil) async throws -> [Int64] {
+        guard let database = URLComponents(string: url)?.path.dropFirst() else { return [] }
         let ended = try await PostgreSQLTestDatabase.integers(
             """
             SELECT pid::int8 FROM pg_stat_activity WHERE CASE
-                WHEN datname = current_database() AND pid <> pg_backend_pid() AND query LIKE $1 THEN pg_terminate_backend(pid)
+                WHEN datname = $1 AND pid <> pg_backend_pid() AND query LIKE $2 THEN pg_terminate_backend(pid)
                 ELSE false END
             """,
-            [.text(query)], on: url)
+            [.text(String(database)), .text(query)], on: server ?? url)
         try await waitUntil("the ended sessions are gone") {
             try await PostgreSQLTestDatabase.integers(
                 "SELECT count(*) FROM pg_stat_activity WHERE pid = ANY($1::text::int8[])", [.text("{\(ended.map(String.init).joined(separator: ","))}")],
-                on: url) == [0]
+                on: server ?? url) == [0]
         }
         return ended
     }
@@ -85,6 +88,56 @@ import Testing
             await storeA.close()
             await storeB.close()
         }
+    }
+
+    @Test func aCommitAnnouncedWhileTheListenerWasAwayStillWakesItsTenantsLongPolls() async throws {
+        try await PostgreSQLTestDatabase.withFresh { url in
+            guard let server = PostgreSQLTestDatabase.serverURL(test: #function),
+                let database = URLComponents(string: url)?.path.dropFirst()
+            else { return }
+            let storeA = try await PostgreSQLSyncStore.open(url: url)
+            let storeB = try await PostgreSQLSyncStore.open(url: url)
+            let a = SyncServer(store: storeA, maximumClockSkewMilliseconds: 60_000, wallClock: { Self.wall })
+            let b = SyncServer(store: storeB, maximumClockSkewMilliseconds: 60_000, wallClock: { Self.wall })
+            // B's listener hears of acme once.
+            let first = Task { try await b.pull(PullRequest(replica: "reader", cursor: 0, limit: 10, waitMilliseconds: 5_000), tenant: "acme") }
+            try await Task.sleep(for: .milliseconds(300))
+            _ = try await a.push(Self.push(id: 1, key: "one"), tenant: "acme")
+            #expect(try await first.value.changes.count == 1)
+
+            // The listener is cut off, and cannot come back while the database refuses new sessions
+            // (the stores' other connections stay).
+            try await PostgreSQLTestDatabase.execute("ALTER DATABASE \(database) ALLOW_CONNECTIONS false", on: server)
+            #expect(try await Self.dropSessions(on: url, matching: "LISTEN%", from: server).count == 1)
+            let clock = ContinuousClock()
+            let poll = Task {
+                let start = clock.now
+                let response = try await b.pull(
+                    PullRequest(replica: "reader", cursor: 1, limit: 10, waitMilliseconds: 5_000), tenant: "acme")
+                return (response, clock.now - start)
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            // Announced while nobody on B listens.
+            _ = try await a.push(Self.push(id: 2, key: "two", base: 1), tenant: "acme")
+            try await Task.sleep(for: .milliseconds(300))
+            try await PostgreSQLTestDatabase.execute("ALTER DATABASE \(database) ALLOW_CONNECTIONS true", on: server)
+
+            let (response, elapsed) = try await poll.value
+            #expect(response.changes.map(\.change.key) == [.text("two")])
+            #expect(elapsed < .milliseconds(4_000), "the long poll took \(elapsed): the reconnected listener did not wake acme")
+            await storeA.close()
+            await storeB.close()
+        }
+    }
+
+    /// A device's push of one insert as transaction `id`.
+    static func push(id: Int64, key: String, base: Int64 = 0) -> PushRequest {
+        let stamp = SyncStamp(time: HybridTimestamp(milliseconds: wall, counter: UInt16(id)), replica: "session")
+        let change = SyncChange(table: "note", key: .text(key), kind: .insert, columns: [], stamp: stamp)
+        let previous = base == 0 ? nil : push(id: base, key: "one").transactions.first?.digest
+        return PushRequest(
+            replica: "device", baseTransactionID: base, baseDigest: previous, schemaVersion: 1,
+            transactions: [SyncTransaction(id: id, stamp: stamp, changes: [change])])
     }
 
     @Test func aStoreLetGoWithoutClosingEndsItsSessions() async throws {
