@@ -1,8 +1,9 @@
 // swift-tools-version: 6.2
 //
 // BoutiqueDB builds with the toolchain alone: SQLite comes from the system (Debian's `libsqlite3-dev`,
-// or the SDK on Apple platforms) and the macro plugin links the SwiftSyntax modules that ship inside the
-// toolchain, so the package has no remote dependency and builds offline.
+// or the SDK on Apple platforms), so does libpq for the sync server's PostgreSQL store (`libpq-dev`), and
+// the macro plugin links the SwiftSyntax modules that ship inside the toolchain, so the package has no
+// remote dependency and builds offline.
 import CompilerPluginSupport
 import Foundation
 import PackageDescription

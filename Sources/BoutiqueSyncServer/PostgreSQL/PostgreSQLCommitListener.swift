@@ -89,8 +89,11 @@ final class PostgreSQLCommitListener: Sendable {
             case .closed: continuation.resume(throwing: BoutiqueError.databaseClosed)
             case .wait: break
             case .start:
-                let thread = Thread { [self] in run() }
-                thread.name = "BoutiqueSyncServer.listener"
+                let thread = Thread { [self] in
+                    // Named from the thread itself: on Linux only that reaches the system's name for it.
+                    Thread.current.name = "BoutiqueSyncServer.listener"
+                    run()
+                }
                 thread.start()
             }
         }

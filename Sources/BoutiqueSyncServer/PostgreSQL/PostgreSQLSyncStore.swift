@@ -60,7 +60,9 @@ public final class PostgreSQLSyncStore: SyncStore {
     ///   server has upgraded its tables past what this one knows (nothing is changed then);
     ///   ``BoutiqueError/invalidArgument(_:)`` for fewer than one connection.
     public static func open(url: String, connections: Int = 4) async throws -> PostgreSQLSyncStore {
-        guard connections >= 1 else { throw BoutiqueError.invalidArgument("a PostgreSQL store needs at least 1 connection, not \(connections)") }
+        guard connections >= 1 else {
+            throw BoutiqueError.invalidArgument("a PostgreSQL store needs at least 1 connection, not \(connections)")
+        }
         let store = PostgreSQLSyncStore(
             pool: PostgreSQLConnectionPool(url: url, size: connections), listener: PostgreSQLCommitListener(url: url))
         do {
@@ -133,7 +135,9 @@ public final class PostgreSQLSyncStore: SyncStore {
     private static func problem(with tenant: String) -> String? {
         if tenant.utf8.contains(0) { return "a tenant name cannot contain a NUL character in a PostgreSQL store" }
         // NOTIFY payloads are shorter than 8000 bytes.
-        if tenant.utf8.count >= 4_000 { return "a tenant name of \(tenant.utf8.count) bytes is too long for a PostgreSQL store (the limit is 4000)" }
+        if tenant.utf8.count >= 4_000 {
+            return "a tenant name of \(tenant.utf8.count) bytes is too long for a PostgreSQL store (the limit is 4000)"
+        }
         return nil
     }
 }
