@@ -52,7 +52,7 @@ import Testing
             let newer = Int32(PostgreSQLStoreSchema.version + 1)
             try await PostgreSQLTestDatabase.execute(
                 "INSERT INTO boutique_sync_server_schema(version, name) VALUES ($1, 'boutique_sync_server_from_the_future')",
-                parameters: [.int4(newer)], on: url)
+                [.int4(newer)], on: url)
             let error = await Self.openingError(url)
             let known = PostgreSQLStoreSchema.migrations.map(\.name)
             #expect(error == .migrationHistoryMismatch(applied: known + ["boutique_sync_server_from_the_future"], planned: known))

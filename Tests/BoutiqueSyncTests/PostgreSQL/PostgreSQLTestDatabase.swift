@@ -54,36 +54,22 @@ enum PostgreSQLTestDatabase {
         return url
     }
 
-    /// Runs statements outside any transaction on a connection of their own, off the cooperative pool.
-    static func execute(_ statements: String..., parameters: [PostgreSQLValue] = [], on url: String) async throws {
-        _ = try await query(statements, parameters: parameters, on: url)
+    /// Runs one statement outside any transaction, on a connection of its own, off the cooperative pool.
+    static func execute(_ sql: String, _ parameters: [PostgreSQLValue] = [], on url: String) async throws {
+        _ = try await integers(sql, parameters, on: url)
     }
 
-    /// The first column of the last statement's rows, as bigints.
+    /// Runs one statement like ``execute(_:_:on:)`` and returns the first column of its rows, as bigints.
     static func integers(_ sql: String, _ parameters: [PostgreSQLValue] = [], on url: String) async throws -> [Int64] {
-        try await query([sql], parameters: parameters, on: url)
-    }
-
-    private static func query(_ statements: [String], parameters: [PostgreSQLValue], on url: String) async throws -> [Int64] {
-        let parameters = Parameters(values: parameters)
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[Int64], any Error>) in
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[Int64], any Error>) in
             DispatchQueue.global().async {
                 continuation.resume(with: Result { () throws -> [Int64] in
-                    let connection = try PostgreSQLConnection(url: url)
-                    var values: [Int64] = []
-                    for statement in statements {
-                        let result = try connection.execute(statement, parameters.values)
-                        values = result.columnCount == 0 ? [] : try (0..<result.rowCount).map { try result.int64($0, 0) }
-                    }
-                    return values
+                    let result = try PostgreSQLConnection(url: url).execute(sql, parameters)
+                    guard result.columnCount > 0 else { return [] }
+                    return try (0..<result.rowCount).map { try result.int64($0, 0) }
                 })
             }
         }
-    }
-
-    /// Parameters handed to the queue that runs them (plain values, only read there).
-    private struct Parameters: @unchecked Sendable {
-        let values: [PostgreSQLValue]
     }
 }
 
