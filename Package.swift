@@ -1,8 +1,9 @@
 // swift-tools-version: 6.2
 //
 // BoutiqueDB builds with the toolchain alone: SQLite comes from the system (Debian's `libsqlite3-dev`,
-// or the SDK on Apple platforms) and the macro plugin links the SwiftSyntax modules that ship inside the
-// toolchain, so the package has no remote dependency and builds offline.
+// or the SDK on Apple platforms), so does libpq for the sync server's PostgreSQL store (`libpq-dev`), and
+// the macro plugin links the SwiftSyntax modules that ship inside the toolchain, so the package has no
+// remote dependency and builds offline.
 import CompilerPluginSupport
 import Foundation
 import PackageDescription
@@ -58,6 +59,12 @@ let package = Package(
         // The sync server's HTTP (GNU libmicrohttpd) and its tokens' HMAC (OpenSSL's libcrypto).
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // libpq, for the sync server's PostgreSQL store (Debian's `libpq-dev`).
+        .systemLibrary(
+            name: "CPostgreSQL",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
         .target(name: "BoutiqueSQLite", dependencies: ["CSQLite"]),
         .macro(
             name: "BoutiqueMacros",
@@ -69,7 +76,7 @@ let package = Package(
         // What devices and the server share: the clock, the merge rule, the protocol's messages.
         .target(name: "BoutiqueSyncCore", dependencies: ["BoutiqueDB"]),
         .target(name: "BoutiqueSync", dependencies: ["BoutiqueSyncCore", "BoutiqueDB"]),
-        .target(name: "BoutiqueSyncServer", dependencies: ["BoutiqueSyncCore", "BoutiqueDB", "CMicroHTTPD", "CCrypto"]),
+        .target(name: "BoutiqueSyncServer", dependencies: ["BoutiqueSyncCore", "BoutiqueDB", "CMicroHTTPD", "CCrypto", "CPostgreSQL"]),
         .executableTarget(name: "boutique", dependencies: ["BoutiqueDB", "BoutiqueSync", "BoutiqueSyncServer", "CSQLite"]),
         .executableTarget(
             name: "BoutiqueBenchmarks", dependencies: ["BoutiqueDB", "CSQLite", "BoutiqueSync", "BoutiqueSyncServer"]),

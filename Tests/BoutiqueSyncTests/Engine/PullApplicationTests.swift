@@ -58,6 +58,9 @@ import Testing
         _ = try await syncA.synchronize()
         _ = try await syncB.synchronize()
         try await a.write { conn in try conn.execute("UPDATE note SET title = 'a title' WHERE id = 'n1'") }
+        // Both clocks read the wall clock: in the same millisecond the two stamps are equal and the
+        // writer ids, random, decide. A later millisecond makes b's write the later one.
+        try await Task.sleep(for: .milliseconds(3))
         try await b.write { conn in try conn.execute("UPDATE note SET body = 'b body' WHERE id = 'n1'") }
         _ = try await syncA.synchronize()
         _ = try await syncB.synchronize()

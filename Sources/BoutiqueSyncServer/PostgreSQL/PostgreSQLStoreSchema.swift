@@ -1,0 +1,89 @@
+/// The PostgreSQL store's tables, which the store creates and upgrades itself when it opens.
+///
+/// ```swift
+/// let store = try await PostgreSQLSyncStore.open(url: url)   // applies what the database lacks
+/// print(PostgreSQLStoreSchema.version)                        // the version this code brings it to
+/// ```
+///
+/// `boutique_sync_server_schema` records each migration applied, by version and name. Migrations run
+/// in order, each once, in one transaction that first takes a transaction-scoped advisory lock: server
+/// instances that start together on a new database wait for each other instead of racing to create
+/// the same tables (which PostgreSQL does not make safe, not even with `IF NOT EXISTS`). A database a
+/// newer server has already upgraded past what this code knows is refused and left alone.
+///
+/// Names that devices send (tables, keys, replica ids) are kept as their UTF-8 bytes in `bytea`
+/// columns: PostgreSQL text cannot hold the NUL character a Swift string can, and `bytea` compares byte
+/// by byte as SQLite's BINARY collation does; a key is a type tag followed by its bytes, so snapshot
+/// pages come in the SQLite store's order (text keys before blob keys). Tenants come from the server's
+/// own tokens and are `text`. Unsigned 64-bit values (stamps, digests, times) are stored as the bigint
+/// with the same bit pattern, as in the SQLite store.
+public enum PostgreSQLStoreSchema {
+    /// The schema version this code creates and understands: the number of its migrations.
+    public static var version: Int { migrations.count }
+
+    struct Migration {
+        let version: Int
+        let name: String
+        let statements: [String]
+    }
+
+    /// Every migration, oldest first; a migration once released never changes, later ones add to it.
+    static let migrations: [Migration] = [
+        Migration(version: 1, name: "boutique_sync_server_v1", statements: [
+            """
+            CREATE TABLE boutique_sync_server_tenant(
+                tenant text COLLATE "C" PRIMARY KEY, next_sequence bigint NOT NULL, horizon bigint NOT NULL,
+                clock bigint NOT NULL)
+            """,
+            """
+            CREATE TABLE boutique_sync_server_row(
+                tenant text COLLATE "C" NOT NULL, tbl bytea NOT NULL, key bytea NOT NULL, state bytea NOT NULL,
+                alive boolean NOT NULL, sequence bigint NOT NULL, PRIMARY KEY (tenant, tbl, key))
+            """,
+            "CREATE INDEX boutique_sync_server_row_dead ON boutique_sync_server_row(tenant, sequence) WHERE NOT alive",
+            """
+            CREATE TABLE boutique_sync_server_log(
+                tenant text COLLATE "C" NOT NULL, sequence bigint NOT NULL, batch bigint NOT NULL, tbl bytea NOT NULL,
+                key bytea NOT NULL, change bytea NOT NULL, origin bytea NOT NULL, PRIMARY KEY (tenant, sequence))
+            """,
+            """
+            CREATE TABLE boutique_sync_server_replica(
+                tenant text COLLATE "C" NOT NULL, replica bytea NOT NULL, applied_through bigint NOT NULL, digest bigint,
+                pull_cursor bigint NOT NULL, last_seen bigint NOT NULL, retired boolean NOT NULL,
+                PRIMARY KEY (tenant, replica))
+            """,
+        ])
+    ]
+
+    /// The advisory lock the migrations run under: the two-integer form ("Bout", "Sync"), whose keys
+    /// never meet the one-bigint keys of the tenants' locks.
+    private static let lockKeys: (Int32, Int32) = (0x426F_7574, 0x5379_6E63)
+
+    /// Brings the database to ``version``, inside the caller's transaction.
+    ///
+    /// - Throws: ``BoutiqueError/migrationHistoryMismatch(applied:planned:)`` when the database records
+    ///   a migration this code does not know (a newer server upgraded it) or another under a known
+    ///   version; nothing is changed then.
+    static func upgrade(_ connection: PostgreSQLConnection) throws(BoutiqueError) {
+        try connection.execute("SELECT pg_advisory_xact_lock($1, $2)", [.int4(lockKeys.0), .int4(lockKeys.1)])
+        // Created if missing here, under the lock, so that concurrent first opens do not collide.
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS boutique_sync_server_schema(
+                version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())
+            """)
+        let found = try connection.execute("SELECT version, name FROM boutique_sync_server_schema ORDER BY version")
+        var applied: [(version: Int, name: String)] = []
+        for row in 0..<found.rowCount {
+            applied.append((Int(try found.int32(row, 0)), try found.string(row, 1)))
+        }
+        let known = applied.count <= migrations.count
+            && zip(applied, migrations).allSatisfy { $0.version == $1.version && $0.name == $1.name }
+        guard known else { throw .migrationHistoryMismatch(applied: applied.map(\.name), planned: migrations.map(\.name)) }
+        for migration in migrations.dropFirst(applied.count) {
+            for statement in migration.statements { try connection.execute(statement) }
+            try connection.execute(
+                "INSERT INTO boutique_sync_server_schema(version, name) VALUES ($1, $2)",
+                [.int4(Int32(migration.version)), .text(migration.name)])
+        }
+    }
+}

@@ -1,0 +1,245 @@
+/// One store transaction on a PostgreSQL connection, holding its tenant's advisory lock. Every value
+/// is bound.
+///
+/// ```swift
+/// let sequence = try await worker.transaction { connection in
+///     let transaction = try PostgreSQLStoreTransaction(connection: connection, tenant: "acme")
+///     let logged = try transaction.appendChange(change, origin: "device-1", batch: nil)
+///     try transaction.finish()
+///     return logged.sequence
+/// }
+/// ```
+///
+/// **Sequence order is commit order.** A pull returns the changes after its cursor and moves the cursor
+/// to the last one; if sequence 7 could commit while 6 was still open, a pull that read 7 would never go
+/// back for 6. So each transaction first takes `pg_advisory_xact_lock` on a 64-bit hash of its tenant
+/// (`hashtextextended`), and sequence numbers come from the tenant's counter row, read and written
+/// under that lock: the tenant's transactions run one after another across every server instance, and
+/// each commits before the next can take a number. (A PostgreSQL `SEQUENCE` hands numbers out in the
+/// order transactions ask, not the order they commit.) Two tenants whose hashes collide only wait for
+/// each other.
+///
+/// **Isolation is READ COMMITTED**, on purpose: each statement reads what was committed when it
+/// started, and every statement after the lock starts after the previous holder committed (PostgreSQL
+/// makes a commit visible before it releases the transaction's locks). Under REPEATABLE READ the
+/// snapshot would be taken by the first statement, the one that waits for the lock, and would miss
+/// the commit it waited for.
+///
+/// **Reads take the lock too.** A pull writes the replica's record (its cursor) from what it read, as
+/// a push does (its watermark): without the lock one would overwrite the other's update. A snapshot
+/// reads rows, then the latest sequence, in two statements: without the lock a commit between them
+/// would give a cursor past changes the rows do not include. Pull and snapshot transactions are short
+/// (a long poll waits outside any transaction), so the lock costs a few round trips per request.
+///
+/// The tenant's counters are read once and written back once, by ``finish()``, which also sends
+/// `pg_notify('boutique_sync', tenant)` when changes were appended: PostgreSQL delivers it when the
+/// transaction commits, and not at all when it rolls back.
+final class PostgreSQLStoreTransaction: SyncStoreTransaction {
+    /// The channel commits are announced on (``PostgreSQLCommitListener`` listens on it).
+    static let channel = "boutique_sync"
+
+    private let connection: PostgreSQLConnection
+    private let tenant: String
+    private var tenantState: (next: Int64, horizon: Int64, clock: Int64)?
+    private var tenantChanged = false
+    private var appended = false
+
+    /// Takes the tenant's lock, waiting for any transaction of that tenant in progress elsewhere.
+    init(connection: PostgreSQLConnection, tenant: String) throws(BoutiqueError) {
+        self.connection = connection
+        self.tenant = tenant
+        try connection.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [.text(tenant)])
+    }
+
+    /// Writes the counters back and announces the commit, when there is one to announce.
+    func finish() throws(BoutiqueError) {
+        if tenantChanged, let state = tenantState {
+            try connection.execute(
+                "UPDATE boutique_sync_server_tenant SET next_sequence = $2, horizon = $3, clock = $4 WHERE tenant = $1",
+                [.text(tenant), .int8(state.next), .int8(state.horizon), .int8(state.clock)])
+            tenantChanged = false
+        }
+        if appended {
+            try connection.execute("SELECT pg_notify($1, $2)", [.text(Self.channel), .text(tenant)])
+            appended = false
+        }
+    }
+
+    private func run(_ sql: String, _ parameters: [PostgreSQLValue]) throws(BoutiqueError) -> PostgreSQLResult {
+        try connection.execute(sql, [.text(tenant)] + parameters)
+    }
+
+    // MARK: Tenant
+
+    private func tenantRow() throws(BoutiqueError) -> (next: Int64, horizon: Int64, clock: Int64) {
+        if let tenantState { return tenantState }
+        let found = try run("SELECT next_sequence, horizon, clock FROM boutique_sync_server_tenant WHERE tenant = $1", [])
+        let state: (next: Int64, horizon: Int64, clock: Int64)
+        if found.rowCount > 0 {
+            state = (try found.int64(0, 0), try found.int64(0, 1), try found.int64(0, 2))
+        } else {
+            _ = try run(
+                "INSERT INTO boutique_sync_server_tenant(tenant, next_sequence, horizon, clock) VALUES ($1, 1, 0, 0) ON CONFLICT DO NOTHING",
+                [])
+            state = (1, 0, 0)
+        }
+        tenantState = state
+        return state
+    }
+
+    func clock() throws -> HybridTimestamp {
+        HybridTimestamp(rawValue: UInt64(bitPattern: try tenantRow().clock))
+    }
+
+    func setClock(_ time: HybridTimestamp) throws {
+        var state = try tenantRow()
+        state.clock = Int64(bitPattern: time.rawValue)
+        tenantState = state
+        tenantChanged = true
+    }
+
+    // MARK: Replicas
+
+    private static let replicaColumns = "replica, applied_through, digest, pull_cursor, last_seen, retired"
+
+    private static func replica(_ result: PostgreSQLResult, _ row: Int) throws(BoutiqueError) -> ReplicaRecord {
+        ReplicaRecord(
+            replica: try result.string(row, 0), appliedThrough: try result.int64(row, 1),
+            digest: try result.optionalInt64(row, 2).map { UInt64(bitPattern: $0) }, cursor: try result.int64(row, 3),
+            lastSeen: UInt64(bitPattern: try result.int64(row, 4)), isRetired: try result.bool(row, 5))
+    }
+
+    func replica(_ id: String) throws -> ReplicaRecord? {
+        let found = try run(
+            "SELECT \(Self.replicaColumns) FROM boutique_sync_server_replica WHERE tenant = $1 AND replica = $2",
+            [.bytea(Array(id.utf8))])
+        return found.rowCount > 0 ? try Self.replica(found, 0) : nil
+    }
+
+    func replicas() throws -> [ReplicaRecord] {
+        let found = try run(
+            "SELECT \(Self.replicaColumns) FROM boutique_sync_server_replica WHERE tenant = $1 ORDER BY replica", [])
+        return try (0..<found.rowCount).map { row throws(BoutiqueError) in try Self.replica(found, row) }
+    }
+
+    func setReplica(_ record: ReplicaRecord) throws {
+        _ = try run(
+            """
+            INSERT INTO boutique_sync_server_replica(tenant, \(Self.replicaColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7)
+            ON CONFLICT (tenant, replica) DO UPDATE SET applied_through = excluded.applied_through, digest = excluded.digest,
+                pull_cursor = excluded.pull_cursor, last_seen = excluded.last_seen, retired = excluded.retired
+            """,
+            [.bytea(Array(record.replica.utf8)), .int8(record.appliedThrough), .optionalInt8(record.digest.map { Int64(bitPattern: $0) }),
+             .int8(record.cursor), .int8(Int64(bitPattern: record.lastSeen)), .bool(record.isRetired)])
+    }
+
+    // MARK: Rows
+
+    func rowState(table: String, key: DatabaseValue) throws -> RowRegister? {
+        let found = try run(
+            "SELECT state FROM boutique_sync_server_row WHERE tenant = $1 AND tbl = $2 AND key = $3",
+            [.bytea(Array(table.utf8)), .bytea(PostgreSQLKey.encode(key))])
+        guard found.rowCount > 0 else { return nil }
+        return try RowRegister(record: try found.bytes(0, 0))
+    }
+
+    func setRowState(_ state: RowRegister, table: String, key: DatabaseValue, sequence: Int64) throws {
+        _ = try run(
+            """
+            INSERT INTO boutique_sync_server_row(tenant, tbl, key, state, alive, sequence) VALUES ($1, $2, $3, $4, $5, $6)
+            ON CONFLICT (tenant, tbl, key) DO UPDATE SET state = excluded.state, alive = excluded.alive, sequence = excluded.sequence
+            """,
+            [.bytea(Array(table.utf8)), .bytea(PostgreSQLKey.encode(key)), .bytea(state.record()), .bool(state.isVisible),
+             .int8(sequence)])
+    }
+
+    func rows(after position: SnapshotPosition?, limit: Int) throws -> [SnapshotRow] {
+        // A negative limit means no limit, as in SQLite (PostgreSQL refuses one; NULL is "all").
+        let count = PostgreSQLValue.optionalInt8(limit < 0 ? nil : Int64(limit))
+        let found: PostgreSQLResult
+        switch position {
+        case nil:
+            found = try run("SELECT tbl, key, state FROM boutique_sync_server_row WHERE tenant = $1 ORDER BY tbl, key LIMIT $2", [count])
+        case let position? where position.key.isNull:
+            // SQLite's `key > NULL` is never true: only the tables after the position's follow.
+            found = try run(
+                "SELECT tbl, key, state FROM boutique_sync_server_row WHERE tenant = $1 AND tbl > $2 ORDER BY tbl, key LIMIT $3",
+                [.bytea(Array(position.table.utf8)), count])
+        case let position?:
+            found = try run(
+                """
+                SELECT tbl, key, state FROM boutique_sync_server_row WHERE tenant = $1 AND (tbl, key) > ($2, $3)
+                ORDER BY tbl, key LIMIT $4
+                """,
+                [.bytea(Array(position.table.utf8)), .bytea(PostgreSQLKey.encode(position.key)), count])
+        }
+        return try (0..<found.rowCount).map { row throws(BoutiqueError) in
+            SnapshotRow(
+                table: try found.string(row, 0), key: try PostgreSQLKey.decode(try found.bytes(row, 1)),
+                state: try Self.rowRegister(try found.bytes(row, 2)))
+        }
+    }
+
+    func removeTombstones(through sequence: Int64) throws -> Int {
+        try run("DELETE FROM boutique_sync_server_row WHERE tenant = $1 AND NOT alive AND sequence <= $2", [.int8(sequence)])
+            .affectedRows
+    }
+
+    /// `RowRegister(record:)` with a typed error, for the typed closures above.
+    private static func rowRegister(_ bytes: [UInt8]) throws(BoutiqueError) -> RowRegister {
+        do { return try RowRegister(record: bytes) } catch {
+            throw (error as? BoutiqueError) ?? .decoding(.init(
+                table: "boutique_sync_server_row", column: "state", expectedType: "a row state", found: "\(error)"))
+        }
+    }
+
+    // MARK: Log
+
+    func appendChange(_ change: SyncChange, origin: String, batch: Int64?) throws -> (sequence: Int64, batch: Int64) {
+        var state = try tenantRow()
+        let sequence = state.next
+        state.next += 1
+        tenantState = state
+        tenantChanged = true
+        appended = true
+        let batch = batch ?? sequence
+        _ = try run(
+            "INSERT INTO boutique_sync_server_log(tenant, sequence, batch, tbl, key, change, origin) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            [.int8(sequence), .int8(batch), .bytea(Array(change.table.utf8)), .bytea(PostgreSQLKey.encode(change.key)),
+             .bytea(ChangeRecord.encode(change)), .bytea(Array(origin.utf8))])
+        return (sequence, batch)
+    }
+
+    func changes(after sequence: Int64, limit: Int) throws -> [LoggedChange] {
+        // The SQLite store's query: every change after `sequence` whose batch is at most the batch of
+        // the `limit`-th one (all of them when there are fewer), so the answer ends with a whole batch.
+        let found = try run(
+            """
+            SELECT sequence, batch, tbl, key, change, origin FROM boutique_sync_server_log
+            WHERE tenant = $1 AND sequence > $2 AND batch <= coalesce((
+                SELECT batch FROM boutique_sync_server_log WHERE tenant = $1 AND sequence > $2 ORDER BY sequence LIMIT 1 OFFSET $3),
+                9223372036854775807)
+            ORDER BY sequence
+            """,
+            [.int8(sequence), .int8(Int64(max(limit, 1) - 1))])
+        return try (0..<found.rowCount).map { row throws(BoutiqueError) in
+            let change = try ChangeRecord.decode(
+                try found.bytes(row, 4), table: try found.string(row, 2), key: try PostgreSQLKey.decode(try found.bytes(row, 3)))
+            return LoggedChange(
+                entry: ServerChange(sequence: try found.int64(row, 0), change: change), batch: try found.int64(row, 1),
+                origin: try found.string(row, 5))
+        }
+    }
+
+    func latestSequence() throws -> Int64 { try tenantRow().next - 1 }
+
+    func logHorizon() throws -> Int64 { try tenantRow().horizon }
+
+    func pruneLog(through sequence: Int64) throws {
+        var state = try tenantRow()
+        _ = try run("DELETE FROM boutique_sync_server_log WHERE tenant = $1 AND sequence <= $2", [.int8(sequence)])
+        state.horizon = max(state.horizon, sequence)
+        tenantState = state
+        tenantChanged = true
+    }
+}

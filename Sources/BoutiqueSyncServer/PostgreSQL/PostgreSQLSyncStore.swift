@@ -1,0 +1,143 @@
+/// A ``SyncStore`` in a PostgreSQL database, through libpq: for several stateless server instances
+/// behind a load balancer, all on one database.
+///
+/// ```swift
+/// let store = try await PostgreSQLSyncStore.open(url: "postgresql://sync@db.internal/sync", connections: 8)
+/// let server = SyncServer(store: store)
+/// // … serve requests …
+/// await store.close()
+/// ```
+///
+/// Each instance opens its own store on the same database. A tenant's transactions run one at a time
+/// across all of them: each takes a transaction-scoped advisory lock on the tenant first, and sequence
+/// numbers come from the tenant's counter row under that lock. So sequence order is commit order, and
+/// a pull, which moves its cursor to the last change it read, never skips a change that committed
+/// late (with a bare PostgreSQL `SEQUENCE`, 7 could commit before 6, and a pull that read 7 would never
+/// go back for 6). Pulls and snapshots take the lock too: a pull writes the replica's cursor, as a
+/// push writes its watermark, and a snapshot's rows and cursor must come from the same commits. A
+/// commit is announced with `NOTIFY`, which wakes the long polls waiting on every instance
+/// (``observeCommits(_:)``).
+///
+/// The store creates its tables when the database has none and upgrades them when it opens
+/// (``PostgreSQLStoreSchema``). Every value (tenants, table names, keys, column values) is a bound
+/// parameter, never part of a statement's text. libpq blocks its thread, so every call runs on a
+/// connection's own dispatch queue, never on the cooperative pool: up to `connections` transactions
+/// run at once, the others wait in line for a connection.
+///
+/// The commit listener's `LISTEN` needs a session of its own: connect directly, or through a pooler
+/// in session mode. The tenant locks are bigint advisory locks on a hash of the tenant: another
+/// application that takes bigint advisory locks on the same database can, rarely, make a request
+/// wait for one of its transactions, never break one.
+public final class PostgreSQLSyncStore: SyncStore {
+    private let pool: PostgreSQLConnectionPool
+    private let listener: PostgreSQLCommitListener
+
+    private init(pool: PostgreSQLConnectionPool, listener: PostgreSQLCommitListener) {
+        self.pool = pool
+        self.listener = listener
+    }
+
+    deinit {
+        // The listener's thread keeps itself alive; a store let go without `close()` still ends it.
+        // (The pool's connections close with their workers.)
+        listener.requestStop()
+    }
+
+    /// Connects to the database `url` names, creating or upgrading the store's tables.
+    ///
+    /// ```swift
+    /// let store = try await PostgreSQLSyncStore.open(url: "postgresql://sync:secret@db.internal:5432/sync")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - url: a libpq connection URI (`postgresql://user:password@host:port/database?option=value`)
+    ///     or key/value string (`host=… dbname=…`). A connection attempt gives up after 10 seconds
+    ///     unless it sets `connect_timeout`.
+    ///   - connections: how many transactions may run at once (at least 1). Long polls hold none while
+    ///     they wait; the commit listener has a connection of its own besides these.
+    /// - Throws: ``BoutiqueError/syncUnavailable(reason:)`` with PostgreSQL's message when the database
+    ///   cannot be reached; ``BoutiqueError/migrationHistoryMismatch(applied:planned:)`` when a newer
+    ///   server has upgraded its tables past what this one knows (nothing is changed then);
+    ///   ``BoutiqueError/invalidArgument(_:)`` for fewer than one connection.
+    public static func open(url: String, connections: Int = 4) async throws -> PostgreSQLSyncStore {
+        guard connections >= 1 else {
+            throw BoutiqueError.invalidArgument("a PostgreSQL store needs at least 1 connection, not \(connections)")
+        }
+        let store = PostgreSQLSyncStore(
+            pool: PostgreSQLConnectionPool(url: url, size: connections), listener: PostgreSQLCommitListener(url: url))
+        do {
+            let worker = try await store.pool.acquire()
+            defer { store.pool.release(worker) }
+            try await worker.transaction { connection in try PostgreSQLStoreSchema.upgrade(connection) }
+        } catch {
+            await store.close()
+            throw error
+        }
+        return store
+    }
+
+    /// Runs `body` in one transaction over `tenant`'s data, holding the tenant's lock: commits when it
+    /// returns, rolls back when it throws.
+    ///
+    /// ```swift
+    /// let latest = try await store.transaction(tenant: "acme") { store in try store.latestSequence() }
+    /// ```
+    ///
+    /// `body` runs on the connection's queue and may block it (it waits for PostgreSQL on each call).
+    ///
+    /// - Throws: what `body` throws; ``BoutiqueError/syncUnavailable(reason:)`` when PostgreSQL fails
+    ///   (nothing was committed, unless the connection dropped during the commit itself);
+    ///   ``BoutiqueError/databaseClosed`` after ``close()``; ``BoutiqueError/invalidArgument(_:)`` for
+    ///   a tenant that PostgreSQL text cannot hold.
+    public func transaction<T: Sendable>(
+        tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T
+    ) async throws -> T {
+        if let problem = Self.problem(with: tenant) { throw BoutiqueError.invalidArgument(problem) }
+        let worker = try await pool.acquire()
+        defer { pool.release(worker) }
+        return try await worker.transaction { connection in
+            let transaction = try PostgreSQLStoreTransaction(connection: connection, tenant: tenant)
+            let result = try body(transaction)
+            try transaction.finish()
+            return result
+        }
+    }
+
+    /// Reports the tenant of every commit any server instance makes to the database, this one's
+    /// included, by `LISTEN`/`NOTIFY`; returns once listening.
+    ///
+    /// ```swift
+    /// try await store.observeCommits { tenant in print("new changes for \(tenant)") }
+    /// ```
+    ///
+    /// ``SyncServer`` calls this before its first long poll. The store keeps one listening connection
+    /// however many observers it has, and reconnects it when it drops; it then wakes every tenant it
+    /// has heard of, since a commit announced meanwhile may have been missed. (A tenant it had not
+    /// heard of before cannot be woken: its long polls return at their timeout and the next pull finds
+    /// the changes.) ``close()`` stops it.
+    public func observeCommits(_ wake: @escaping @Sendable (String) -> Void) async throws {
+        try await listener.observe(wake)
+    }
+
+    /// Stops the commit listener, waits for the transactions in progress, and closes every
+    /// connection. Transactions started afterwards throw ``BoutiqueError/databaseClosed``.
+    ///
+    /// ```swift
+    /// await store.close()
+    /// ```
+    public func close() async {
+        await listener.stop()
+        await pool.close()
+    }
+
+    /// Why PostgreSQL cannot take `tenant`, `nil` when it can: a tenant is text, and travels as the
+    /// payload of a notification.
+    private static func problem(with tenant: String) -> String? {
+        if tenant.utf8.contains(0) { return "a tenant name cannot contain a NUL character in a PostgreSQL store" }
+        // NOTIFY payloads are shorter than 8000 bytes.
+        if tenant.utf8.count >= 4_000 {
+            return "a tenant name of \(tenant.utf8.count) bytes is too long for a PostgreSQL store (the limit is 4000)"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,60 @@
+import CPostgreSQL
+
+/// A value bound to a statement parameter (`$1`, `$2`, …), sent in PostgreSQL's binary format.
+///
+/// ```swift
+/// try connection.execute("DELETE FROM boutique_sync_server_log WHERE tenant = $1 AND sequence <= $2",
+///                        [.text("acme"), .int8(42)])
+/// ```
+///
+/// Every value a statement uses travels this way, apart from its text: names and keys that devices
+/// send are data, never SQL. Binary format means no value is ever parsed from or printed to text on
+/// either side (an `Int64` arrives as its eight bytes, a blob as its bytes).
+enum PostgreSQLValue {
+    case int4(Int32)
+    case int8(Int64)
+    case bool(Bool)
+    /// UTF-8 text. PostgreSQL text cannot hold a NUL character: the server refuses such a value.
+    case text(String)
+    case bytea([UInt8])
+    /// SQL NULL, of the type the parameter has.
+    case null(PostgreSQLType)
+
+    /// `.int8(value)`, or NULL when `value` is `nil`.
+    static func optionalInt8(_ value: Int64?) -> PostgreSQLValue {
+        value.map { .int8($0) } ?? .null(.int8)
+    }
+
+    var type: PostgreSQLType {
+        switch self {
+        case .int4: .int4
+        case .int8: .int8
+        case .bool: .bool
+        case .text: .text
+        case .bytea: .bytea
+        case .null(let type): type
+        }
+    }
+
+    /// Appends the value's binary form to `buffer`; `false` for NULL (which has none).
+    func append(to buffer: inout [UInt8]) -> Bool {
+        switch self {
+        case .int4(let value): withUnsafeBytes(of: value.bigEndian) { buffer.append(contentsOf: $0) }
+        case .int8(let value): withUnsafeBytes(of: value.bigEndian) { buffer.append(contentsOf: $0) }
+        case .bool(let value): buffer.append(value ? 1 : 0)
+        case .text(let value): buffer.append(contentsOf: value.utf8)
+        case .bytea(let value): buffer.append(contentsOf: value)
+        case .null: return false
+        }
+        return true
+    }
+}
+
+/// The PostgreSQL types the store binds and reads, by their built-in type ids (`pg_type.oid`).
+enum PostgreSQLType: Oid {
+    case bool = 16
+    case bytea = 17
+    case int8 = 20
+    case int4 = 23
+    case text = 25
+}

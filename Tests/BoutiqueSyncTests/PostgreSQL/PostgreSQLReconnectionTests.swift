@@ -1,0 +1,160 @@
+import BoutiqueSync
+@testable import BoutiqueSyncServer
+import Foundation
+import Testing
+
+/// Connections PostgreSQL drops (a server restart, a failover, an administrator) are replaced: the
+/// store's connections at the next transaction, the commit listener on its own. And a store's
+/// connections end with it.
+@Suite struct PostgreSQLReconnectionTests {
+    static let wall: UInt64 = 1_900_000_000_000
+
+    /// Ends the sessions on the test's database whose last statement is like `query` (all but the
+    /// caller's by default), as a restart would, and waits until they are gone. (`CASE`, because the
+    /// conditions of a `WHERE` may be evaluated in any order: the caller's own session must never be
+    /// ended.)
+    ///
+    /// - Parameter server: where to connect to end them (the test's database itself by default).
+    static func dropSessions(on url: String, matching query: String = "%", from server: String? = nil) async throws -> [Int64] {
+        guard let database = URLComponents(string: url)?.path.dropFirst() else { return [] }
+        let ended = try await PostgreSQLTestDatabase.integers(
+            """
+            SELECT pid::int8 FROM pg_stat_activity WHERE CASE
+                WHEN datname = $1 AND pid <> pg_backend_pid() AND query LIKE $2 THEN pg_terminate_backend(pid)
+                ELSE false END
+            """,
+            [.text(String(database)), .text(query)], on: server ?? url)
+        try await waitUntil("the ended sessions are gone") {
+            try await PostgreSQLTestDatabase.integers(
+                "SELECT count(*) FROM pg_stat_activity WHERE pid = ANY($1::text::int8[])", [.text("{\(ended.map(String.init).joined(separator: ","))}")],
+                on: server ?? url) == [0]
+        }
+        return ended
+    }
+
+    static func listeningSessions(on url: String) async throws -> [Int64] {
+        try await PostgreSQLTestDatabase.integers(
+            "SELECT pid::int8 FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN boutique_sync'", on: url)
+    }
+
+    @Test func transactionsAfterTheServerDroppedEveryConnectionSucceed() async throws {
+        try await PostgreSQLTestDatabase.withFresh { url in
+            let store = try await PostgreSQLSyncStore.open(url: url, connections: 2)
+            let server = SyncServer(store: store, maximumClockSkewMilliseconds: 60_000, wallClock: { Self.wall })
+            _ = try await server.pull(PullRequest(replica: "r", cursor: 0, limit: 10), tenant: "t")
+            #expect(try await Self.dropSessions(on: url).isEmpty == false)
+            // Each idle connection finds out at its next BEGIN, and is replaced before anything was done.
+            for _ in 0..<4 {
+                let answer = try await server.pull(PullRequest(replica: "r", cursor: 0, limit: 10), tenant: "t")
+                #expect(answer.outcome == .changes)
+            }
+            await store.close()
+        }
+    }
+
+    @Test func theCommitListenerReconnectsAndLongPollsStillWake() async throws {
+        try await PostgreSQLTestDatabase.withFresh { url in
+            let storeA = try await PostgreSQLSyncStore.open(url: url)
+            let storeB = try await PostgreSQLSyncStore.open(url: url)
+            let a = SyncServer(store: storeA, maximumClockSkewMilliseconds: 60_000, wallClock: { Self.wall })
+            let b = SyncServer(store: storeB, maximumClockSkewMilliseconds: 60_000, wallClock: { Self.wall })
+            // B listens from its first long poll on.
+            _ = try await b.pull(PullRequest(replica: "reader", cursor: 0, limit: 10, waitMilliseconds: 1), tenant: "acme")
+            let before = try await Self.listeningSessions(on: url)
+            #expect(before.count == 1)
+            _ = try await Self.dropSessions(on: url, matching: "LISTEN%")
+            try await waitUntil("the listener reconnected") {
+                let now = try await Self.listeningSessions(on: url)
+                return now.count == 1 && now != before
+            }
+
+            let clock = ContinuousClock()
+            let poll = Task {
+                let start = clock.now
+                let response = try await b.pull(
+                    PullRequest(replica: "reader", cursor: 0, limit: 100, waitMilliseconds: 5_000), tenant: "acme")
+                return (response, clock.now - start)
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            let stamp = SyncStamp(time: HybridTimestamp(milliseconds: Self.wall), replica: "session")
+            let change = SyncChange(table: "note", key: .text("n"), kind: .insert, columns: [], stamp: stamp)
+            _ = try await a.push(
+                PushRequest(replica: "device", baseTransactionID: 0, baseDigest: nil, schemaVersion: 1,
+                            transactions: [SyncTransaction(id: 1, stamp: stamp, changes: [change])]),
+                tenant: "acme")
+            let (response, elapsed) = try await poll.value
+            #expect(response.changes.count == 1)
+            #expect(elapsed < .milliseconds(3_500), "the long poll took \(elapsed): the new listener did not wake it")
+            await storeA.close()
+            await storeB.close()
+        }
+    }
+
+    @Test func aCommitAnnouncedWhileTheListenerWasAwayStillWakesItsTenantsLongPolls() async throws {
+        try await PostgreSQLTestDatabase.withFresh { url in
+            guard let server = PostgreSQLTestDatabase.serverURL(test: #function),
+                let database = URLComponents(string: url)?.path.dropFirst()
+            else { return }
+            let storeA = try await PostgreSQLSyncStore.open(url: url)
+            let storeB = try await PostgreSQLSyncStore.open(url: url)
+            let a = SyncServer(store: storeA, maximumClockSkewMilliseconds: 60_000, wallClock: { Self.wall })
+            let b = SyncServer(store: storeB, maximumClockSkewMilliseconds: 60_000, wallClock: { Self.wall })
+            // B's listener hears of acme once.
+            let first = Task { try await b.pull(PullRequest(replica: "reader", cursor: 0, limit: 10, waitMilliseconds: 5_000), tenant: "acme") }
+            try await Task.sleep(for: .milliseconds(300))
+            _ = try await a.push(Self.push(id: 1, key: "one"), tenant: "acme")
+            #expect(try await first.value.changes.count == 1)
+
+            // The listener is cut off, and cannot come back while the database refuses new sessions
+            // (the stores' other connections stay).
+            try await PostgreSQLTestDatabase.execute("ALTER DATABASE \(database) ALLOW_CONNECTIONS false", on: server)
+            #expect(try await Self.dropSessions(on: url, matching: "LISTEN%", from: server).count == 1)
+            let clock = ContinuousClock()
+            let poll = Task {
+                let start = clock.now
+                let response = try await b.pull(
+                    PullRequest(replica: "reader", cursor: 1, limit: 10, waitMilliseconds: 5_000), tenant: "acme")
+                return (response, clock.now - start)
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            // Announced while nobody on B listens.
+            _ = try await a.push(Self.push(id: 2, key: "two", base: 1), tenant: "acme")
+            try await Task.sleep(for: .milliseconds(300))
+            try await PostgreSQLTestDatabase.execute("ALTER DATABASE \(database) ALLOW_CONNECTIONS true", on: server)
+
+            let (response, elapsed) = try await poll.value
+            #expect(response.changes.map(\.change.key) == [.text("two")])
+            #expect(elapsed < .milliseconds(4_000), "the long poll took \(elapsed): the reconnected listener did not wake acme")
+            await storeA.close()
+            await storeB.close()
+        }
+    }
+
+    /// A device's push of one insert as transaction `id`.
+    static func push(id: Int64, key: String, base: Int64 = 0) -> PushRequest {
+        let stamp = SyncStamp(time: HybridTimestamp(milliseconds: wall, counter: UInt16(id)), replica: "session")
+        let change = SyncChange(table: "note", key: .text(key), kind: .insert, columns: [], stamp: stamp)
+        let previous = base == 0 ? nil : push(id: base, key: "one").transactions.first?.digest
+        return PushRequest(
+            replica: "device", baseTransactionID: base, baseDigest: previous, schemaVersion: 1,
+            transactions: [SyncTransaction(id: id, stamp: stamp, changes: [change])])
+    }
+
+    @Test func aStoreLetGoWithoutClosingEndsItsSessions() async throws {
+        try await PostgreSQLTestDatabase.withFresh { url in
+            try await Self.openAndForget(url)
+            try await waitUntil("the forgotten store's sessions ended") {
+                try await PostgreSQLTestDatabase.integers(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()", on: url) == [0]
+            }
+        }
+    }
+
+    /// Opens a store, listens, runs a transaction, and lets the store go.
+    private static func openAndForget(_ url: String) async throws {
+        let store = try await PostgreSQLSyncStore.open(url: url)
+        try await store.observeCommits { _ in }
+        _ = try await store.transaction(tenant: "t") { store in try store.latestSequence() }
+        #expect(try await listeningSessions(on: url).count == 1)
+    }
+}

@@ -1,0 +1,125 @@
+import BoutiqueSync
+@testable import BoutiqueSyncServer
+import Foundation
+import Testing
+
+/// The PostgreSQL store makes and upgrades its own tables: once, whoever opens first, and never past
+/// what it knows.
+@Suite struct PostgreSQLSchemaTests {
+    /// The error `open` threw, `nil` when it opened (the store is closed again).
+    static func openingError(_ url: String) async -> BoutiqueError? {
+        do {
+            let store = try await PostgreSQLSyncStore.open(url: url)
+            await store.close()
+            return nil
+        } catch {
+            return error as? BoutiqueError ?? .invalidArgument("not a BoutiqueError: \(error)")
+        }
+    }
+
+    static func appliedVersions(_ url: String) async throws -> [Int64] {
+        try await PostgreSQLTestDatabase.integers("SELECT version::int8 FROM boutique_sync_server_schema ORDER BY version", on: url)
+    }
+
+    @Test func storesOpeningTogetherOnANewDatabaseCreateTheSchemaOnce() async throws {
+        try await PostgreSQLTestDatabase.withFresh { url in
+            let stores = try await withThrowingTaskGroup(of: PostgreSQLSyncStore.self) { group in
+                for _ in 0..<4 { group.addTask { try await PostgreSQLSyncStore.open(url: url, connections: 1) } }
+                var stores: [PostgreSQLSyncStore] = []
+                for try await store in group { stores.append(store) }
+                return stores
+            }
+            #expect(stores.count == 4)
+            #expect(try await Self.appliedVersions(url) == Array(1...Int64(PostgreSQLStoreSchema.version)))
+            _ = try await stores[0].transaction(tenant: "t") { store in
+                try store.appendChange(
+                    SyncChange(table: "note", key: .text("k"), kind: .delete, columns: [], stamp: SyncStamp(time: .zero, replica: "w")),
+                    origin: "r", batch: nil)
+            }
+            for store in stores { await store.close() }
+
+            // Reopened, the data is there and nothing is applied twice.
+            let reopened = try await PostgreSQLSyncStore.open(url: url)
+            #expect(try await reopened.transaction(tenant: "t") { store in try store.latestSequence() } == 1)
+            await reopened.close()
+            #expect(try await Self.appliedVersions(url) == Array(1...Int64(PostgreSQLStoreSchema.version)))
+        }
+    }
+
+    @Test func aDatabaseANewerServerUpgradedIsRefusedAndLeftAlone() async throws {
+        try await PostgreSQLTestDatabase.withFresh { url in
+            #expect(await Self.openingError(url) == nil)
+            let newer = Int32(PostgreSQLStoreSchema.version + 1)
+            try await PostgreSQLTestDatabase.execute(
+                "INSERT INTO boutique_sync_server_schema(version, name) VALUES ($1, 'boutique_sync_server_from_the_future')",
+                [.int4(newer)], on: url)
+            let error = await Self.openingError(url)
+            let known = PostgreSQLStoreSchema.migrations.map(\.name)
+            #expect(error == .migrationHistoryMismatch(applied: known + ["boutique_sync_server_from_the_future"], planned: known))
+            #expect(try await Self.appliedVersions(url).last == Int64(newer), "the database was left as it was")
+        }
+    }
+
+    @Test func anUnreachableServerIsAClearError() async throws {
+        guard let server = PostgreSQLTestDatabase.serverURL(test: #function), var components = URLComponents(string: server) else { return }
+        // Port 1 on the same host: nothing listens there.
+        components.port = 1
+        let error = await Self.openingError(components.string ?? server)
+        guard case .syncUnavailable(let reason)? = error else {
+            Issue.record("expected syncUnavailable, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("cannot connect to PostgreSQL"), "\(reason)")
+    }
+
+    @Test func aStoreRefusesTenantsPostgreSQLCannotHoldAndWorkAfterClose() async throws {
+        try await PostgreSQLTestDatabase.withFresh { url in
+            let store = try await PostgreSQLSyncStore.open(url: url)
+            let nul = await Self.transactionError(store, tenant: "a\u{0}b")
+            #expect(nul.map { if case .invalidArgument = $0 { true } else { false } } == true, "\(String(describing: nul))")
+            #expect(await Self.transactionError(store, tenant: "fine") == nil)
+            await store.close()
+            #expect(await Self.transactionError(store, tenant: "fine") == .databaseClosed)
+        }
+    }
+
+    @Test func aStatementThatFailedInsideATransactionIsNeverPassedOffAsACommit() async throws {
+        try await PostgreSQLTestDatabase.withFresh { url in
+            try await PostgreSQLTestDatabase.execute("CREATE TABLE scratch(n int8 NOT NULL)", on: url)
+            let worker = PostgreSQLWorker(url: url)
+            let failure: BoutiqueError?
+            do {
+                try await worker.transaction { connection in
+                    try connection.execute("INSERT INTO scratch VALUES (1)")
+                    // A body that swallows a statement's error: PostgreSQL then answers COMMIT by
+                    // rolling back, which must not pass for a commit.
+                    _ = try? connection.execute("SELECT 1 / $1", [.int8(0)])
+                }
+                failure = nil
+            } catch {
+                failure = error as? BoutiqueError
+            }
+            guard case .syncUnavailable(let reason)? = failure else {
+                Issue.record("expected syncUnavailable, got \(String(describing: failure))")
+                return
+            }
+            #expect(reason.contains("rolled back"))
+            #expect(try await PostgreSQLTestDatabase.integers("SELECT count(*) FROM scratch", on: url) == [0])
+            // The connection is usable again.
+            let count = try await worker.transaction { connection in try connection.execute("SELECT count(*) FROM scratch").int64(0, 0) }
+            #expect(count == 0)
+            await worker.close()
+        }
+    }
+
+    static func transactionError(
+        _ store: PostgreSQLSyncStore, tenant: String, _ body: @escaping @Sendable (any SyncStoreTransaction) throws -> Void = { _ in }
+    ) async -> BoutiqueError? {
+        do {
+            try await store.transaction(tenant: tenant, body)
+            return nil
+        } catch {
+            return error as? BoutiqueError ?? .invalidArgument("not a BoutiqueError: \(error)")
+        }
+    }
+}
