@@ -293,6 +293,8 @@ final class ServerProcess: @unchecked Sendable {
         let syncStore: any SyncStore
         if store.hasPrefix("sqlite:") {
             syncStore = try await SQLiteSyncStore.open(url: URL(fileURLWithPath: String(store.dropFirst("sqlite:".count))))
+        } else if store.hasPrefix("postgres:") {
+            syncStore = try await PostgreSQLSyncStore.open(url: String(store.dropFirst("postgres:".count)))
         } else {
             throw BoutiqueError.syncUnavailable(reason: "unknown store \(store)")
         }

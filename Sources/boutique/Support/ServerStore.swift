@@ -9,7 +9,10 @@ struct ServerStore {
 
     /// PostgreSQL when `postgres` names a database, otherwise the SQLite file at `sqlite`.
     static func open(sqlite: String?, postgres: String?) async throws -> ServerStore {
-        if postgres != nil { throw UsageError("--postgres is not available in this build") }
+        if let postgres {
+            let store = try await PostgreSQLSyncStore.open(url: postgres)
+            return ServerStore(store: store, close: { await store.close() })
+        }
         guard let sqlite else { throw UsageError("--store FILE (or --postgres URL) is required") }
         let store = try await SQLiteSyncStore.open(url: URL(fileURLWithPath: sqlite))
         return ServerStore(store: store, close: { await store.close() })

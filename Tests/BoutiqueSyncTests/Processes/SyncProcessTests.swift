@@ -142,6 +142,50 @@ import Testing
         _ = await server.wait(timeout: .seconds(20))
     }
 
+    @Test func devicesSpreadOverTwoServerProcessesOnOnePostgreSQLConverge() async throws {
+        try await PostgreSQLTestDatabase.withFresh { database in
+            let workspace = try SyncWorkspace()
+            let (first, firstURL) = try await workspace.serve(postgres: database)
+            let (second, secondURL) = try await workspace.serve(postgres: database)
+            let token = try await workspace.token()
+            let names = (0..<4).map { "device\($0).db" }
+            for name in names { try await workspace.makeDevice(name) }
+            // A device following the second server: woken by pushes to the first, through NOTIFY.
+            try await workspace.makeDevice("follower.db")
+            let follower = try ChildProcess(
+                "boutique", ["sync", "follower.db", "--server", secondURL, "--token", token, "--tables", "note", "--follow"],
+                in: workspace.url)
+            _ = try await follower.line(startingWith: "following ")
+            for (index, name) in names.enumerated() {
+                try await workspace.tool(["sql", name, "INSERT INTO note VALUES ('n\(index)', 'From \(index)', NULL, 'd\(index)')"])
+            }
+            let servers = [firstURL, secondURL]
+            for _ in 0..<2 {
+                try await withThrowingTaskGroup(of: String.self) { group in
+                    for (index, name) in names.enumerated() {
+                        group.addTask { try await workspace.sync(name, server: servers[index % 2], token: token) }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            let expected = try workspace.notes(names[0])
+            #expect(expected.map { $0[0] } == ["n0", "n1", "n2", "n3"])
+            for name in names.dropFirst() { #expect(try workspace.notes(name) == expected, "\(name)") }
+            var followed: [[String]] = []
+            for _ in 0..<500 where followed != expected {
+                followed = (try? workspace.notes("follower.db")) ?? []
+                if followed != expected { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(followed == expected, "the follower of the second server got the first server's pushes")
+            follower.send(SIGINT)
+            _ = await follower.wait(timeout: .seconds(20))
+            for server in [first, second] {
+                server.send(SIGTERM)
+                #expect(await server.wait(timeout: .seconds(20)).status == 0)
+            }
+        }
+    }
+
     @Test func theToolRefusesBadUsage() async throws {
         let workspace = try SyncWorkspace()
         try Data("short".utf8).write(to: workspace.directory.file("short-secret"))

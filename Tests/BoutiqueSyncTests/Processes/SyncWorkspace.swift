@@ -30,10 +30,12 @@ final class SyncWorkspace: Sendable {
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Starts `boutique serve` on the store `server.db` and returns it with its address.
-    func serve(port: Int = 0) async throws -> (process: ChildProcess, url: String) {
+    /// Starts `boutique serve` on the store `server.db` (or the PostgreSQL database `postgres`) and
+    /// returns it with its address.
+    func serve(port: Int = 0, postgres: String? = nil) async throws -> (process: ChildProcess, url: String) {
+        let store = postgres.map { ["--postgres", $0] } ?? ["--store", "server.db"]
         let process = try ChildProcess(
-            "boutique", ["serve", "--port", String(port), "--store", "server.db", "--secret-file", "secret"], in: url)
+            "boutique", ["serve", "--port", String(port), "--secret-file", "secret"] + store, in: url)
         let line = try await process.line(startingWith: "listening on ")
         return (process, String(line.dropFirst("listening on ".count)))
     }
