@@ -200,6 +200,7 @@ enum SyncNetworkWorkloads {
             pushers.append(pusher)
         }
         let cpuBefore = server.cpuSeconds()
+        let databaseBefore = ServerProcess.cpuSeconds(ofProcessesNamed: "postgres")
         let start = now()
         let accepted = try await withThrowingTaskGroup(of: Int.self) { group -> Int in
             for (_, sync) in pushers { group.addTask { try await sync.push() } }
@@ -207,6 +208,7 @@ enum SyncNetworkWorkloads {
         }
         let seconds = now() - start
         let cpu = server.cpuSeconds() - cpuBefore
+        let databaseCPU = ServerProcess.cpuSeconds(ofProcessesNamed: "postgres") - databaseBefore
         let total = devices * transactions
         // Exactly once: a fresh device pulls the tenant's whole log.
         let (checker, checkSync) = try await device(url: url, tenant: tenant, user: "checker", options: SyncOptions(pullLimit: 10_000))
@@ -218,6 +220,11 @@ enum SyncNetworkWorkloads {
         let perChange = cpu / Double(total)
         print(String(format: "  server CPU per change: %.1f µs = %.2f× a one-row local transaction, %.2f× a row of a 1,000-row one",
                      perChange * 1e6, perChange / local.oneRowTransaction, perChange / local.batched))
+        if store.hasPrefix("postgres") {
+            let both = (cpu + databaseCPU) / Double(total)
+            print(String(format: "  with PostgreSQL's own processes: %.1f µs per change = %.2f× a one-row local transaction",
+                         both * 1e6, both / local.oneRowTransaction))
+        }
         for (database, _) in pushers { await database.close() }
         await checker.close()
     }
@@ -271,8 +278,19 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// The server's user + system CPU time so far.
-    func cpuSeconds() -> Double {
-        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+    func cpuSeconds() -> Double { Self.cpuSeconds(of: process.processIdentifier) }
+
+    /// The CPU time so far of every process whose name is `name` (PostgreSQL's backends, say).
+    static func cpuSeconds(ofProcessesNamed name: String) -> Double {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).reduce(0) { total, pid in
+            let command = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            return command == name ? total + cpuSeconds(of: pid) : total
+        }
+    }
+
+    static func cpuSeconds(of pid: Int32) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = stat.lastIndex(of: ")")
         else { return 0 }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
