@@ -24,10 +24,17 @@ final class HTTPListener: Sendable {
     private let daemon: Lock<Daemon?>
     private let context: Box
     private let state = Lock(ListenerState())
-    /// Whether suspended connections may still be resumed: false once the daemon is stopping, so a
-    /// handler that finishes after the grace period does not touch a freed connection. Its own lock:
-    /// the daemon's thread, which `MHD_stop_daemon` joins, takes `state`'s.
-    private let resumable = Lock(true)
+    /// The connections suspended while their handlers run, by exchange. Whoever removes one resumes
+    /// it: the handler's task when it has its response, or ``shutdown(gracePeriod:)`` (with a 503) when
+    /// the grace period ran out — libmicrohttpd aborts the process if it is stopped while a connection
+    /// is suspended. Its own lock: the daemon's thread, which `MHD_stop_daemon` joins, takes `state`'s.
+    private let suspended = Lock(Suspended())
+
+    private struct Suspended {
+        var connections: [ObjectIdentifier: SuspendedConnection] = [:]
+        /// Set once the daemon is stopping: a handler finishing later finds its connection gone.
+        var isStopping = false
+    }
 
     private struct ListenerState {
         var inFlight = 0
@@ -77,10 +84,12 @@ final class HTTPListener: Sendable {
     }
 
     deinit {
-        if let running = daemon.withLock({ $0 }) {
-            resumable.withLock { $0 = false }
-            MHD_stop_daemon(running.pointer)
+        guard let running = daemon.withLock({ $0 }) else { return }
+        // Dropped without shutdown(): the same end, without the grace period.
+        if resumeEveryConnection() > 0 {
+            for _ in 0..<200 where requestsInFlight > 0 { usleep(5_000) }
         }
+        MHD_stop_daemon(running.pointer)
     }
 
     /// How many requests are being read, handled or answered.
@@ -100,10 +109,33 @@ final class HTTPListener: Sendable {
         while requestsInFlight > 0, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(5))
         }
+        // Handlers still running after the grace period: their connections are answered 503 and
+        // resumed, and given a moment to be sent, so that none is suspended when the daemon stops.
+        if resumeEveryConnection() > 0 {
+            let sent = ContinuousClock.now.advanced(by: .seconds(1))
+            while requestsInFlight > 0, ContinuousClock.now < sent { try? await Task.sleep(for: .milliseconds(5)) }
+        }
         daemon.withLock { $0 = nil }
-        resumable.withLock { $0 = false }
         MHD_stop_daemon(running.pointer)
         if listening >= 0 { close(listening) }
+    }
+
+    /// Resumes every suspended connection with a 503, stops later resumptions, and says how many there were.
+    private func resumeEveryConnection() -> Int {
+        suspended.withLock { suspended in
+            suspended.isStopping = true
+            let waiting = suspended.connections.values
+            suspended.connections = [:]
+            for connection in waiting {
+                connection.exchange.response.withLock { response in
+                    if response == nil {
+                        response = .error(503, "unavailable", "the server is shutting down; try again", retryAfterSeconds: 1)
+                    }
+                }
+                MHD_resume_connection(connection.connection)
+            }
+            return waiting.count
+        }
     }
 
     // MARK: The daemon's callbacks (on its polling thread)
@@ -184,23 +216,34 @@ final class HTTPListener: Sendable {
         exchange.handlerStarted = true
         let request = HTTPRequest(method: exchange.method, path: exchange.path, authorization: exchange.authorization, body: exchange.body)
         exchange.body = []
-        MHD_suspend_connection(connection)
+        let id = ObjectIdentifier(exchange)
+        let accepted = suspended.withLock { suspended -> Bool in
+            guard !suspended.isStopping else { return false }
+            MHD_suspend_connection(connection)
+            suspended.connections[id] = SuspendedConnection(connection: connection, exchange: exchange)
+            return true
+        }
+        guard accepted else {
+            return respond(connection, .error(503, "unavailable", "the server is shutting down; try again", retryAfterSeconds: 1))
+        }
         let handler = self.handler
-        let suspended = SuspendedConnection(connection)
-        let gate = resumable
+        let registry = suspended
         Task {
             let response = await handler(request)
             exchange.response.withLock { $0 = response }
-            gate.withLock { open in if open { MHD_resume_connection(suspended.connection) } }
+            registry.withLock { suspended in
+                // Gone when shutdown already answered and resumed it.
+                guard let waiting = suspended.connections.removeValue(forKey: id) else { return }
+                MHD_resume_connection(waiting.connection)
+            }
         }
         return .YES
     }
 
-    /// A suspended connection handed to the handler's task, which alone resumes it (libmicrohttpd
-    /// allows that from any thread).
+    /// A connection suspended while its handler runs (libmicrohttpd allows resuming it from any thread).
     private struct SuspendedConnection: @unchecked Sendable {
         let connection: OpaquePointer
-        init(_ connection: OpaquePointer) { self.connection = connection }
+        let exchange: Exchange
     }
 
     private func tooLarge() -> HTTPResponse {

@@ -122,4 +122,34 @@ import Testing
         await #expect(throws: (any Error).self) { _ = try await RawHTTP.send(url, "v1/health", method: "GET") }
         await server.store.close()
     }
+
+    /// A store whose transactions take `delay` first: a request still running when the grace period ends.
+    struct SlowStore: SyncStore {
+        let base: SQLiteSyncStore
+        let delay: Duration
+        func transaction<T: Sendable>(tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T) async throws -> T {
+            try await Task.sleep(for: delay)
+            return try await base.transaction(tenant: tenant, body)
+        }
+    }
+
+    @Test func aRequestOutlastingTheGracePeriodIsAnswered503AndTheServerStops() async throws {
+        let base = try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL())
+        let signer = try SyncTokenSigner(secret: HTTPTestServer.secret)
+        let http = try SyncHTTPServer(server: SyncServer(store: SlowStore(base: base, delay: .seconds(3))), signer: signer)
+        let token = try signer.token(tenant: "acme", user: "ana", expiresAt: Date().addingTimeInterval(60))
+        let url = http.url
+        let slow = Task {
+            try await RawHTTP.send(url, "v1/snapshot", token: token, body: RawHTTP.json(SnapshotRequest(replica: "r", after: nil, limit: 10)))
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(http.requestsInFlight == 1)
+        let started = ContinuousClock.now
+        await http.shutdown(gracePeriod: .milliseconds(200))
+        #expect(ContinuousClock.now - started < .seconds(2), "shutdown did not wait for the slow handler")
+        let answer = try await slow.value
+        #expect(answer.status == 503)
+        #expect(answer.errorBody?.error.reason.contains("shutting down") == true)
+        await base.close()
+    }
 }
