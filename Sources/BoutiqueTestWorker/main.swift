@@ -21,6 +21,14 @@ import Darwin
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
+// A worker outlives no test run: when the process that started it is gone (a crashed test process),
+// it ends too, so that nothing keeps the run's output pipes open.
+let parent = getppid()
+Thread.detachNewThread {
+    while getppid() == parent { usleep(200_000) }
+    exit(3)
+}
+
 do {
     let output: String
     if let changeCommand = try ChangeWorkerCommand(arguments: arguments) {

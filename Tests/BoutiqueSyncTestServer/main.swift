@@ -55,6 +55,12 @@ else {
     FileHandle.standardError.write(Data("usage: BoutiqueSyncTestServer --store FILE --secret-file FILE --crash-after-push-commits N [--port PORT]\n".utf8))
     exit(2)
 }
+// It outlives no test run: when the process that started it is gone, it ends too.
+let parent = getppid()
+Thread.detachNewThread {
+    while getppid() == parent { usleep(200_000) }
+    exit(3)
+}
 let port = option("--port").flatMap(Int.init) ?? 0
 let store = CrashingStore(base: try await SQLiteSyncStore.open(url: URL(fileURLWithPath: storePath)), limit: limit)
 let signer = try SyncTokenSigner(secretFile: URL(fileURLWithPath: secretPath))
