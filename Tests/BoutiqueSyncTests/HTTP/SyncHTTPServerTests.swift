@@ -37,7 +37,7 @@ import Testing
         let b = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
         let syncA = try await BoutiqueSync(database: a, tables: ["note"], server: try server.transport())
         let syncB = try await BoutiqueSync(
-            database: b, tables: ["note"], server: try server.transport(), options: SyncOptions(pullWait: .seconds(20)))
+            database: b, tables: ["note"], server: try server.transport(), options: SyncOptions(pullWait: .seconds(20) * syncTimeoutScale))
         _ = try await syncB.synchronize()
         let started = ContinuousClock.now
         syncB.start()
@@ -50,7 +50,7 @@ import Testing
             if rows.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
         }
         #expect(rows == [["n1", "Hello", "NULL", "NULL"]])
-        #expect(ContinuousClock.now - started < .seconds(10), "woken by the push, not by the poll's 20 s timeout")
+        #expect(ContinuousClock.now - started < .seconds(10) * syncTimeoutScale, "woken by the push, not by the poll's timeout")
         await syncB.stop()
         await a.close()
         await b.close()
@@ -115,10 +115,10 @@ import Testing
         try await Task.sleep(for: .milliseconds(300))
         #expect(server.http.requestsInFlight == 1)
         let started = ContinuousClock.now
-        await server.http.shutdown(gracePeriod: .seconds(5))
+        await server.http.shutdown(gracePeriod: .seconds(5) * syncTimeoutScale)
         let answer = try await waiting.value
         #expect(answer.status == 200, "the waiting poll got its (empty) answer")
-        #expect(ContinuousClock.now - started < .seconds(4))
+        #expect(ContinuousClock.now - started < .seconds(4) * syncTimeoutScale)
         await #expect(throws: (any Error).self) { _ = try await RawHTTP.send(url, "v1/health", method: "GET") }
         await server.store.close()
     }

@@ -54,7 +54,7 @@ import Testing
             let storeA = try await PostgreSQLSyncStore.open(url: url)
             let storeB = try await PostgreSQLSyncStore.open(url: url)
             let (a, b) = (Self.server(storeA), Self.server(storeB))
-            let wait = 5_000
+            let wait = Int(5_000 * syncTimeoutScale)
             let clock = ContinuousClock()
             let poll = Task {
                 let start = clock.now
