@@ -31,7 +31,9 @@ struct Stamp: Sendable {
         let unrelated = try await Worker.run(["stamp", path, "other", "20"])
         #expect(unrelated.succeeded, "\(unrelated)")
         try await Task.sleep(for: .milliseconds(50))
-        #expect(model.$stamps.fetchCount == 1, "another process's commits to other tables ran the query")
+        // Never once per commit. On a loaded machine the monitor can see a file change whose log rows
+        // it cannot attribute to tables yet, and then refetches once rather than miss a change.
+        #expect(model.$stamps.fetchCount <= 2, "another process's 20 commits to other tables ran the query \(model.$stamps.fetchCount - 1) times")
 
         let related = try await Worker.run(["stamp", path, "stamp", "10", "--pause", "0.002"])
         #expect(related.succeeded, "\(related)")

@@ -112,8 +112,8 @@ import Testing
                 url, "v1/pull", token: token,
                 body: RawHTTP.json(PullRequest(replica: "r", cursor: 0, limit: 10, waitMilliseconds: 20_000)))
         }
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(server.http.requestsInFlight == 1)
+        #expect(try await Self.inFlight(server.http), "the poll reached the server")
+        try await Task.sleep(for: .milliseconds(100))  // and waits there
         let started = ContinuousClock.now
         await server.http.shutdown(gracePeriod: .seconds(5) * syncTimeoutScale)
         let answer = try await waiting.value
@@ -142,8 +142,7 @@ import Testing
         let slow = Task {
             try await RawHTTP.send(url, "v1/snapshot", token: token, body: RawHTTP.json(SnapshotRequest(replica: "r", after: nil, limit: 10)))
         }
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(http.requestsInFlight == 1)
+        #expect(try await Self.inFlight(http), "the request reached the server")
         let started = ContinuousClock.now
         await http.shutdown(gracePeriod: .milliseconds(200))
         #expect(ContinuousClock.now - started < .seconds(2), "shutdown did not wait for the slow handler")
@@ -151,5 +150,12 @@ import Testing
         #expect(answer.status == 503)
         #expect(answer.errorBody?.error.reason.contains("shutting down") == true)
         await base.close()
+    }
+
+    /// Waits (up to 10 s, scaled) until the server has a request in flight.
+    static func inFlight(_ http: SyncHTTPServer) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10) * syncTimeoutScale
+        while http.requestsInFlight == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        return http.requestsInFlight > 0
     }
 }
