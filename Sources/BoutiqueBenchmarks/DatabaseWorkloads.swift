@@ -20,14 +20,23 @@ enum DatabaseWorkloads {
         let names = [
             "raw Connection", "DatabaseActor.write, CDC off", "DatabaseActor.write, CDC full",
             "  same, CDC off, caller off main", "  hop alone (empty closure)",
-            "  raw Connection on another thread",
+            "  raw Connection on another thread", "  floor: raw + log row + COMMIT row",
         ]
         var samples = Array(repeating: [Double](), count: names.count)
+        var loaded = Array(repeating: [Double](), count: 3)
         for round in 0...rounds {
             for index in names.indices {
                 let seconds = try await smallWritesOnce(variant: index)
                 if round > 0 { samples[index].append(seconds) }
             }
+            // The same raw, log-off and full-log writes beside a thread that keeps a core busy, so that
+            // neither setting is tuned at the other's expense.
+            let neighbour = BusyNeighbour()
+            for index in loaded.indices {
+                let seconds = try await smallWritesOnce(variant: index)
+                if round > 0 { loaded[index].append(seconds) }
+            }
+            neighbour.stop()
         }
         print("\n\(smallWrites) one-row write transactions (WAL) — median of \(rounds) rounds (min … max), ratio to raw")
         let baseline = BenchmarkStatistics.median(samples[0])
@@ -36,12 +45,61 @@ enum DatabaseWorkloads {
                 name, median: BenchmarkStatistics.median(samples[index]), min: samples[index].min() ?? .nan,
                 max: samples[index].max() ?? .nan, baseline: baseline)
         }
+        let floorAndTrip = BenchmarkStatistics.median(samples[6]) + BenchmarkStatistics.median(samples[4])
+        print(String(format: "  full change log ÷ (floor + hop alone): %.3f×", BenchmarkStatistics.median(samples[2]) / floorAndTrip))
+        print("\nthe same beside a busy neighbour thread — ratio to raw, loaded")
+        let loadedBaseline = BenchmarkStatistics.median(loaded[0])
+        for (index, name) in names.prefix(3).enumerated() {
+            BenchmarkStatistics.printLine(
+                name, median: BenchmarkStatistics.median(loaded[index]), min: loaded[index].min() ?? .nan,
+                max: loaded[index].max() ?? .nan, baseline: loadedBaseline)
+        }
+    }
+
+    /// The floor under a one-row transaction with the full change log: the same insert, its log row
+    /// (with the row's after-image record) and the COMMIT row, on a raw connection on the calling thread.
+    static func floorOnce(path: String, count: Int) throws -> Double {
+        let connection = try Connection(path: path)
+        try connection.setJournalMode(.wal)
+        try connection.setSynchronous(.normal)
+        try connection.execute("""
+            CREATE TABLE item (i0 INT, i1 INT, i2 INT, i3 INT, i4 INT, i5 INT, i6 INT, i7 INT, i8 INT, i9 INT);
+            CREATE TABLE turso_cdc (change_id INTEGER PRIMARY KEY AUTOINCREMENT, change_time INTEGER,
+              change_txn_id INTEGER, change_type INTEGER, table_name TEXT, id, "before" BLOB, "after" BLOB, updates BLOB);
+            """)
+        let start = DispatchTime.now().uptimeNanoseconds
+        for row in 0..<count {
+            let firstID = Int64(2 * row + 1)
+            let time = Int64(Date().timeIntervalSince1970)
+            try connection.beginTransaction(.immediate)
+            let insert = try connection.cachedStatement("INSERT INTO item (i0) VALUES (?)")
+            try insert.bind(row, at: 1)
+            try insert.run()
+            let log = try connection.cachedStatement("""
+                INSERT INTO turso_cdc(change_time, change_txn_id, change_type, table_name, id, "before", "after", updates)
+                VALUES (?, ?, 1, 'item', ?, NULL, ?, NULL)
+                """)
+            try log.bind(time, at: 1)
+            try log.bind(firstID, at: 2)
+            try log.bind(connection.lastInsertRowID, at: 3)
+            try log.bind(RecordEncoder.encode([.integer(Int64(row))] + Array(repeating: .null, count: 9)), at: 4)
+            try log.run()
+            let commit = try connection.cachedStatement("INSERT INTO turso_cdc(change_time, change_txn_id, change_type) VALUES (?, ?, 2)")
+            try commit.bind(time, at: 1)
+            try commit.bind(firstID, at: 2)
+            try commit.run()
+            try connection.commit()
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        connection.close()
+        return seconds
     }
 
     static func smallWritesOnce(variant: Int) async throws -> Double {
         let path = temporaryPath("writes")
         defer { remove(path) }
         let count = smallWrites
+        if variant == 6 { return try floorOnce(path: path, count: count) }
         if variant == 0 || variant == 5 {
             let connection = try Connection(path: path)
             try connection.setJournalMode(.wal)
@@ -159,6 +217,21 @@ enum DatabaseWorkloads {
     static func remove(_ path: String) {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
+}
+
+/// A thread that keeps one core busy until stopped: the loaded-machine variant's neighbour.
+private final class BusyNeighbour: Sendable {
+    private let running = Atomic<Bool>(true)
+
+    init() {
+        Thread { [self] in
+            var x: UInt64 = 1
+            while self.running.load(ordering: .relaxed) { x = x &* 6_364_136_223_846_793_005 &+ 1 }
+            if x == 0 { print("") }
+        }.start()
+    }
+
+    func stop() { running.store(false, ordering: .relaxed) }
 }
 
 /// Runs work on a thread of its own while the caller waits, with no Swift concurrency in between: the

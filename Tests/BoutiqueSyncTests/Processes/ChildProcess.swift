@@ -45,6 +45,12 @@ final class ChildProcess: Sendable {
         try process.run()
     }
 
+    /// A child still running when the test lets go of it (a test that failed early) is killed, so
+    /// that it neither outlives the run nor keeps its output pipes open.
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
     var pid: Int32 { process.processIdentifier }
     var isRunning: Bool { process.isRunning }
 
