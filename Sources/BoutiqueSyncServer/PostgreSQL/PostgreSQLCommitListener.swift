@@ -57,8 +57,8 @@ final class PostgreSQLCommitListener: Sendable {
     /// Calls `wake` with the tenant of every announced commit from now on; returns once the listener is
     /// listening, so that no commit after the call goes unheard.
     ///
-    /// - Throws: ``BoutiqueError/syncUnavailable(reason:)`` when the first connection cannot be made
-    ///   (a later call tries again), ``BoutiqueError/databaseClosed`` after ``stop()``.
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the first connection cannot be made
+    ///   (a later call tries again), ``/BoutiqueDB/BoutiqueError/databaseClosed`` after ``stop()``.
     func observe(_ wake: @escaping @Sendable (String) -> Void) async throws {
         let id = state.withLock { state in
             state.nextObserverID &+= 1

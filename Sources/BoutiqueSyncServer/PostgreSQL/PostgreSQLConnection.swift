@@ -11,7 +11,7 @@ import Foundation
 /// Every call blocks its thread (the network, the server, a lock another session holds): callers
 /// run it on a queue of their own (``PostgreSQLWorker``), never on the cooperative pool.
 ///
-/// Failures are ``BoutiqueError/syncUnavailable(reason:)`` carrying PostgreSQL's message and
+/// Failures are ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` carrying PostgreSQL's message and
 /// SQLSTATE: for the sync server every failure of its store means the same thing, "this request did
 /// not happen, try again later", whether the connection dropped, the server is shutting down, or a
 /// statement failed.

@@ -19,7 +19,7 @@ final class PostgreSQLConnectionPool: Sendable {
 
     /// A worker for the caller's use until ``release(_:)``.
     ///
-    /// - Throws: ``BoutiqueError/databaseClosed`` after ``close()``, ``BoutiqueError/cancelled`` when
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/databaseClosed`` after ``close()``, ``/BoutiqueDB/BoutiqueError/cancelled`` when
     ///   the task is cancelled while waiting.
     func acquire() async throws(BoutiqueError) -> PostgreSQLWorker { try await pool.acquire() }
 

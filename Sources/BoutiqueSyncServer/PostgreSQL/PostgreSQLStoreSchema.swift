@@ -61,7 +61,7 @@ public enum PostgreSQLStoreSchema {
 
     /// Brings the database to ``version``, inside the caller's transaction.
     ///
-    /// - Throws: ``BoutiqueError/migrationHistoryMismatch(applied:planned:)`` when the database records
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/migrationHistoryMismatch(applied:planned:)`` when the database records
     ///   a migration this code does not know (a newer server upgraded it) or another under a known
     ///   version; nothing is changed then.
     static func upgrade(_ connection: PostgreSQLConnection) throws(BoutiqueError) {

@@ -55,10 +55,10 @@ public final class PostgreSQLSyncStore: SyncStore {
     ///     unless it sets `connect_timeout`.
     ///   - connections: how many transactions may run at once (at least 1). Long polls hold none while
     ///     they wait; the commit listener has a connection of its own besides these.
-    /// - Throws: ``BoutiqueError/syncUnavailable(reason:)`` with PostgreSQL's message when the database
-    ///   cannot be reached; ``BoutiqueError/migrationHistoryMismatch(applied:planned:)`` when a newer
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` with PostgreSQL's message when the database
+    ///   cannot be reached; ``/BoutiqueDB/BoutiqueError/migrationHistoryMismatch(applied:planned:)`` when a newer
     ///   server has upgraded its tables past what this one knows (nothing is changed then);
-    ///   ``BoutiqueError/invalidArgument(_:)`` for fewer than one connection.
+    ///   ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` for fewer than one connection.
     public static func open(url: String, connections: Int = 4) async throws -> PostgreSQLSyncStore {
         guard connections >= 1 else {
             throw BoutiqueError.invalidArgument("a PostgreSQL store needs at least 1 connection, not \(connections)")
@@ -85,9 +85,9 @@ public final class PostgreSQLSyncStore: SyncStore {
     ///
     /// `body` runs on the connection's queue and may block it (it waits for PostgreSQL on each call).
     ///
-    /// - Throws: what `body` throws; ``BoutiqueError/syncUnavailable(reason:)`` when PostgreSQL fails
+    /// - Throws: what `body` throws; ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when PostgreSQL fails
     ///   (nothing was committed, unless the connection dropped during the commit itself);
-    ///   ``BoutiqueError/databaseClosed`` after ``close()``; ``BoutiqueError/invalidArgument(_:)`` for
+    ///   ``/BoutiqueDB/BoutiqueError/databaseClosed`` after ``close()``; ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` for
     ///   a tenant that PostgreSQL text cannot hold.
     public func transaction<T: Sendable>(
         tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T
@@ -120,7 +120,7 @@ public final class PostgreSQLSyncStore: SyncStore {
     }
 
     /// Stops the commit listener, waits for the transactions in progress, and closes every
-    /// connection. Transactions started afterwards throw ``BoutiqueError/databaseClosed``.
+    /// connection. Transactions started afterwards throw ``/BoutiqueDB/BoutiqueError/databaseClosed``.
     ///
     /// ```swift
     /// await store.close()
