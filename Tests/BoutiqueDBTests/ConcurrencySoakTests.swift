@@ -151,9 +151,14 @@ import Testing
         return stuck
     }
 
+    /// Between two calls a task pauses a little: the soak is after interleavings, not throughput, and
+    /// must not starve the suites running beside it of the cooperative pool's few threads.
+    static func pause() async { try? await Task.sleep(for: .microseconds(Int.random(in: 200...1_000))) }
+
     static func writes(_ database: DatabaseActor, ledger: Ledger, tag: String) async {
         var n = 0
         while true {
+            await pause()
             n += 1
             do {
                 try await database.write { [n] conn in
@@ -192,6 +197,7 @@ import Testing
 
     static func reads(_ database: DatabaseActor, ledger: Ledger) async {
         while true {
+            await pause()
             do {
                 _ = try await database.read { conn in try conn.fetchAll("SELECT tag, n FROM row ORDER BY id DESC LIMIT 50") }
                 ledger.returned()
@@ -204,6 +210,7 @@ import Testing
     /// Opens a live query, takes one to three values, drops it; again.
     static func liveQueries(_ database: DatabaseActor, ledger: Ledger) async {
         while true {
+            await pause()
             let wanted = Int.random(in: 1...3)
             do {
                 var seen = 0
@@ -222,6 +229,7 @@ import Testing
 
     static func feedReads(_ database: DatabaseActor, ledger: Ledger) async {
         while true {
+            await pause()
             do {
                 let start = try await database.currentToken()
                 var seen = 0
