@@ -157,7 +157,7 @@ import Testing
             url: url, migrations: SweepMigrations.plan, options: .init(multiProcess: true, busyTimeout: .milliseconds(200)))
         try await database.write { conn in try conn.execute("INSERT INTO keep(id, value) VALUES (1, 'before')") }
 
-        let holder = try Worker.start(["hold-exclusive", url.path, "3"])
+        let holder = try Worker.start(["hold-exclusive", url.path, String(3 * timeoutScale)])
         let locked = await Reliability.poll(seconds: 20) { holder.output.contains("locked") }
         try #require(locked, "the other process did not take the lock: \(holder.output)")
         await #expect(throws: BoutiqueError.transactionInProgress) {
