@@ -90,18 +90,25 @@ import Testing
         _ = directory
     }
 
+    /// Two readers run at once and a third waits. Each read holds its reader until two have been seen
+    /// together (or a deadline passes), so the overlap does not depend on how quickly a loaded machine
+    /// starts the second task; with a pool of one it never comes and the count stays at one.
     @Test func readsBeyondThePoolSizeWaitForAFreeReader() async throws {
         let (database, directory) = try await open("file", readerCount: 2)
         let running = Counter()
         let mostAtOnce = Counter()
-        try await withTimeout(10) {
+        try await withTimeout(20) {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<8 {
                     group.addTask {
                         try await database.read { conn in
                             let now = running.add(1)
                             mostAtOnce.raise(to: now)
-                            Thread.sleep(forTimeInterval: 0.02)
+                            let deadline = Date().addingTimeInterval(2 * timeoutScale)
+                            while mostAtOnce.value < 2, Date() < deadline {
+                                Thread.sleep(forTimeInterval: 0.002)
+                            }
+                            Thread.sleep(forTimeInterval: 0.01)
                             running.add(-1)
                             _ = try conn.count("counter")
                         }
