@@ -114,6 +114,40 @@ struct PragmaTests {
         }
     }
 
+    /// The writer's use: the number after its own commit is the number at its next `BEGIN` unless
+    /// another connection committed in between (WAL: seen when the next transaction starts).
+    @Test func fileDataVersionChangesWithEveryCommitOfAnyConnection() throws {
+        try withScratchDatabasePath { path in
+            let writer = try Connection(path: path)
+            try writer.setJournalMode(.wal)
+            try writer.execute("CREATE TABLE t(x)")
+            let other = try Connection(path: path)
+
+            let start = try writer.fileDataVersion()
+            try writer.execute("INSERT INTO t VALUES (1)")
+            let afterOwnCommit = try writer.fileDataVersion()
+            #expect(afterOwnCommit != start)
+            try writer.beginTransaction(.immediate)
+            #expect(try writer.fileDataVersion() == afterOwnCommit)
+            try writer.rollback()
+            #expect(try writer.fileDataVersion() == afterOwnCommit)
+
+            try other.execute("INSERT INTO t VALUES (2)")
+            try writer.beginTransaction(.immediate)
+            #expect(try writer.fileDataVersion() != afterOwnCommit)
+            try writer.commit()
+
+            // A rolled-back transaction of the other connection changes nothing.
+            let settled = try writer.fileDataVersion()
+            try other.beginTransaction(.immediate)
+            try other.execute("INSERT INTO t VALUES (3)")
+            try other.rollback()
+            try writer.beginTransaction(.immediate)
+            #expect(try writer.fileDataVersion() == settled)
+            try writer.rollback()
+        }
+    }
+
     @Test func userVersionRoundTripsAndPersists() throws {
         try withScratchDatabasePath { path in
             let connection = try Connection(path: path)

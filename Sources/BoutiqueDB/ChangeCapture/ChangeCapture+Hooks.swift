@@ -16,7 +16,11 @@ extension ChangeCapture {
             if lastTableIsLogged { touchedTables.insert(table.lowercased()) }
             lastTableLayout = layoutsVersion == liveSchemaVersion ? layouts[table] : nil
         }
-        guard lastTableIsLogged, mode.writesLog else { return }
+        guard lastTableIsLogged else {
+            noteUnloggedChange(change, to: table)
+            return
+        }
+        guard mode.writesLog else { return }
         // WITHOUT ROWID tables: SQLite's documentation says the hook is for rowid tables, but the
         // SQLite we build on reports their changes too, with rowid 0 (checked; the session extension
         // relies on it). So they are logged like the others, with the row's key as the log's `id`:
@@ -53,6 +57,17 @@ extension ChangeCapture {
                 pending.append(CapturedChange(
                     kind: .update, table: table, rowID: change.oldRowID, before: before, after: after, statement: statement))
             }
+        }
+    }
+
+    /// Notes a change the capture did not make to the log or to its `AUTOINCREMENT` counter (a
+    /// `sqlite_sequence` row named `turso_cdc`): the log's next id is then read again at commit.
+    private func noteUnloggedChange(_ change: PreupdateChange, to table: String) {
+        if table == ChangeLogSchema.logTable {
+            logWrittenDirectly = true
+        } else if table == "sqlite_sequence" {
+            let name = change.kind == .delete ? try? change.oldValue(at: 0) : try? change.newValue(at: 0)
+            if name == .text(ChangeLogSchema.logTable) { logWrittenDirectly = true }
         }
     }
 
@@ -110,6 +125,7 @@ extension ChangeCapture {
         guard !isWritingLog else { return }
         let kind = StatementKind(text: sql)
         if kind == .triggerProgram { return }
+        if kind.mayChangeSchema { mayHaveChangedSchema = true }
         let progress = probe.progress(of: statement)
         // A foreign-key action's program, traced as the statement whose row change fired it: the
         // statement is still running.
@@ -136,7 +152,7 @@ extension ChangeCapture {
             // The table's layout may change with the statement: later changes are encoded at commit.
             lastTouchedTable = ""
             lastTableLayout = nil
-        case .triggerProgram, .other:
+        case .triggerProgram, .rows, .other:
             break
         }
         if let last = frames.indices.last, frames[last].end == nil { frames[last].end = pending.count }

@@ -100,15 +100,30 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
     var expectsManagedCommit = false
     /// Set while the capture itself writes, so that its own statements are not captured.
     @exclusivity(unchecked) var isWritingLog = false
+    /// Set when a statement that may change the schema started (watched only while the log is
+    /// written): without one, the schema version at commit is the one at the start.
+    @exclusivity(unchecked) var mayHaveChangedSchema = false
+    /// Set when something other than the capture wrote the log or its counter: its next id is read again.
+    @exclusivity(unchecked) var logWrittenDirectly = false
+    /// What the last commit left, when nothing has changed the file since (read at the start).
+    var stateAtBegin: CommittedFileState?
+    /// The log's next id once this transaction's rows are appended, kept from `willCommit` to the commit.
+    var nextChangeIDAtCommit: Int64?
+    /// The id of the transaction's first log row (its `change_txn_id`), once `willCommit` appended them.
+    var transactionID: Int64?
     var committedGroups: [CommittedGroup] = []
 
     /// The schema as the transaction's statements have left it so far.
     var liveSchema: SchemaSnapshot?
 
     // Between transactions.
+    /// What the writer knew of the file after its last managed commit; `nil` after anything else.
+    var committedState: CommittedFileState?
     /// The committed schema.
     var schema: SchemaSnapshot?
     var schemaVersionAtBegin: Int64 = 0
+    /// The schema version `willCommit` found, kept until the commit.
+    var schemaVersionAtCommit: Int64 = 0
     /// The `schema_version` the transaction's statements have left so far (``liveSchema``'s).
     @exclusivity(unchecked) var liveSchemaVersion: Int64 = 0
     /// The schema as this transaction leaves it, kept from `willCommit` until it commits.
@@ -167,7 +182,9 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
         resetTransaction()
         committedGroups.removeAll()
         isInManagedTransaction = true
-        schemaVersionAtBegin = try SchemaSnapshot.schemaVersion(connection)
+        stateAtBegin = committedState?.ifUnchanged(on: connection)
+        committedState = nil
+        schemaVersionAtBegin = try stateAtBegin?.schemaVersion ?? SchemaSnapshot.schemaVersion(connection)
         liveSchemaVersion = schemaVersionAtBegin
         guard mode.writesLog else { return }
         if schema?.version != schemaVersionAtBegin {
@@ -195,8 +212,13 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
         resolveFinishedStatements()
         notice = nil
         schemaAtCommit = nil
-        let version = try SchemaSnapshot.schemaVersion(connection)
+        // Statements are watched only while the log is written; unwatched, any may have changed it.
+        let version = mode.writesLog && !mayHaveChangedSchema ? schemaVersionAtBegin : try SchemaSnapshot.schemaVersion(connection)
         if version != schemaVersionAtBegin { touchedTables.insert("sqlite_schema") }
+        schemaVersionAtCommit = version
+        // Rows logged before this transaction's (below) or not by the capture move the next id on.
+        let knownNextID = committedGroups.isEmpty && !logWrittenDirectly ? stateAtBegin?.nextChangeID : nil
+        nextChangeIDAtCommit = knownNextID
         guard mode.writesLog else {
             if !touchedTables.isEmpty { notice = CommitNotice(token: nil, tables: touchedTables, isExternal: false) }
             groupNotices = committedGroups.map { CommitNotice(token: nil, tables: $0.tables, isExternal: false) }
@@ -231,8 +253,10 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
             expectsManagedCommit = true
             return
         }
-        let firstID = try ChangeLogWriter.nextID(on: connection)
+        let firstID = try knownNextID ?? ChangeLogWriter.nextID(on: connection)
         let commitID = try ChangeLogWriter.append(rows, firstID: firstID, time: ChangeLogWriter.now(), on: connection)
+        transactionID = firstID
+        nextChangeIDAtCommit = commitID + 1
         try pruneIfDue(connection)
         if tracksLocalCommits { notifier.willCommitLocally(commitID) }
         notice = CommitNotice(token: ChangeToken(changeID: commitID), tables: touchedTables, isExternal: false)
@@ -241,6 +265,9 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
 
     func didCommit(_ connection: Connection) {
         if let schemaAtCommit { schema = schemaAtCommit }
+        committedState = (try? connection.fileDataVersion()).map {
+            CommittedFileState(dataVersion: $0, schemaVersion: schemaVersionAtCommit, nextChangeID: nextChangeIDAtCommit)
+        }
         let announced = groupNotices + (notice.map { [$0] } ?? [])
         groupNotices = []
         committedGroups.removeAll()
@@ -259,6 +286,7 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
 
     func willWriteOutsideTransaction(_ connection: Connection) {
         resetTransaction()
+        committedState = nil
         guard mode.writesLog, let version = try? SchemaSnapshot.schemaVersion(connection) else { return }
         // Another process may have changed the schema since this one last looked: each schema statement
         // is compared with the schema as it is now.
@@ -293,5 +321,10 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
         expectsManagedCommit = false
         notice = nil
         schemaAtCommit = nil
+        mayHaveChangedSchema = false
+        logWrittenDirectly = false
+        stateAtBegin = nil
+        nextChangeIDAtCommit = nil
+        transactionID = nil
     }
 }

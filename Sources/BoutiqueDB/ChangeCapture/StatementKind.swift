@@ -18,20 +18,34 @@ enum StatementKind: Equatable {
     case schemaChange
     /// A trigger program's start, which SQLite traces as a comment (`-- TRIGGER name`).
     case triggerProgram
-    /// Anything else.
+    /// `INSERT`, `UPDATE`, `DELETE`, `REPLACE`, `SELECT`, `VALUES`, `WITH …`: reads and writes rows, and
+    /// never the schema.
+    case rows
+    /// Anything else (`PRAGMA`, `ANALYZE`, `BEGIN`, …), which may change the schema.
     case other
+
+    /// Whether the statement may change `sqlite_schema` or take changes to it back.
+    var mayChangeSchema: Bool {
+        switch self {
+        case .rows, .triggerProgram, .savepoint, .release: false
+        case .schemaChange, .rollbackTo, .other: true
+        }
+    }
 
     init(text: UnsafePointer<CChar>) {
         var scanner = SQLScanner(text)
         if scanner.startsWithComment { self = .triggerProgram; return }
         scanner.skipTrivia()
-        // Most statements are INSERT, UPDATE, DELETE or SELECT: one byte decides.
+        // Most statements are INSERT, UPDATE, DELETE or SELECT: one byte decides the first two.
         switch scanner.peekUppercased {
-        case UInt8(ascii: "S"), UInt8(ascii: "R"), UInt8(ascii: "C"), UInt8(ascii: "D"), UInt8(ascii: "A"): break
+        case UInt8(ascii: "I"), UInt8(ascii: "U"), UInt8(ascii: "W"): self = .rows; return
+        case UInt8(ascii: "S"), UInt8(ascii: "R"), UInt8(ascii: "C"), UInt8(ascii: "D"), UInt8(ascii: "A"), UInt8(ascii: "V"): break
         default: self = .other; return
         }
         let first = scanner.keyword()
         switch first {
+        case "SELECT", "DELETE", "REPLACE", "VALUES":
+            self = .rows
         case "CREATE", "DROP", "ALTER":
             self = .schemaChange
         case "SAVEPOINT":

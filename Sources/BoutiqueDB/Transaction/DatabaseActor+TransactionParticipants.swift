@@ -40,15 +40,9 @@ final class ParticipantObserver: WriteTransactionObserver {
 
     func willCommit(_ connection: Connection) throws {
         let notice = capture?.notice
-        var transactionID: Int64?
-        if let token = notice?.token {
-            let statement = try connection.cachedStatement("SELECT change_txn_id FROM turso_cdc WHERE change_id = ?")
-            defer { try? statement.reset() }
-            try statement.bind(token.changeID, at: 1)
-            if try statement.step(), !statement.isNull(at: 0) { transactionID = statement.int64(at: 0) }
-        }
         try participant.willCommit(CommittingTransaction(
-            connection: DatabaseConnection(connection, isReadOnly: false), transactionID: transactionID,
+            connection: DatabaseConnection(connection, isReadOnly: false),
+            transactionID: notice?.token == nil ? nil : capture?.transactionID,
             token: notice?.token, tables: notice?.tables ?? []))
     }
 

@@ -95,6 +95,25 @@ extension Connection {
         return version
     }
 
+    /// A number that changes whenever the main database's content changes, by this connection's commits
+    /// or another's (`SQLITE_FCNTL_DATA_VERSION`): equal values mean nothing changed in between.
+    ///
+    /// ```swift
+    /// let seen = try connection.fileDataVersion()
+    /// // … later, inside a transaction:
+    /// if try connection.fileDataVersion() == seen { /* the file is as this connection left it */ }
+    /// ```
+    ///
+    /// Read without running a statement, so it costs a function call. Another connection's commit
+    /// shows once this connection starts its next read or write transaction.
+    public func fileDataVersion() throws(SQLiteError) -> UInt32 {
+        let db = try requireHandle()
+        var version: UInt32 = 0
+        let rc = sqlite3_file_control(db, "main", SQLITE_FCNTL_DATA_VERSION, &version)
+        guard rc == SQLITE_OK else { throw SQLiteError(db: db, rc: rc, sql: nil) }
+        return version
+    }
+
     /// `PRAGMA user_version`.
     public func userVersion() throws(SQLiteError) -> Int64 {
         guard case .integer(let version)? = try fetchValue("PRAGMA user_version") else { return 0 }
