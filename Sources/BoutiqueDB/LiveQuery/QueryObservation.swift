@@ -11,7 +11,9 @@ import BoutiqueSQLite
 /// // … observation.cancel()
 /// ```
 ///
-/// Fetches run on the reader pool, never on the caller's thread, one at a time. Commits that arrive
+/// Fetches run on the reader pool, never on the caller's thread, one at a time. A fetch a commit calls
+/// for starts on a free reader's queue, straight from the committing thread: the new result is on its
+/// way to the receiver after one thread wake-up, not three. Commits that arrive
 /// while a fetch runs are folded into one more fetch, so a burst of commits costs at most two. A commit
 /// that touched none of the query's tables costs nothing but a set intersection. Results equal to the
 /// previous one are not delivered. The observation holds its owner only weakly (through `deliver`),
@@ -136,14 +138,19 @@ final class QueryObservation<Value: Sendable>: Sendable {
     }
 
     private func startTask() {
-        let task = Task { [self] in await self.fetchUntilCurrent() }
+        // A reader leased here, on the committing thread, lets the task start on its queue.
+        let reader = database.readers.tryAcquire()
+        let task = Task(executorPreference: reader?.taskExecutor) { [self] in await self.fetchUntilCurrent(startingWith: reader) }
         state.withLock { state in
             if state.isCancelled { task.cancel() } else { state.task = task }
         }
     }
 
-    /// Fetches until no commit arrived during the last fetch, delivering each changed result.
-    private func fetchUntilCurrent() async {
+    /// Fetches until no commit arrived during the last fetch, delivering each changed result. The first
+    /// fetch runs on `leased` when given (the task owns it until that read gives it back).
+    private func fetchUntilCurrent(startingWith leased: ReaderConnection?) async {
+        var leased = leased
+        defer { if let leased { database.readers.release(leased) } }
         while true {
             let (computeRegion, deliver) = state.withLock { state in
                 state.fetchCount += 1
@@ -151,9 +158,17 @@ final class QueryObservation<Value: Sendable>: Sendable {
             }
             guard let deliver else { return }
             let fetch = self.fetch
+            let read: @Sendable (DatabaseConnection) throws -> (value: Value?, region: ReadRegion?) = { conn in
+                try fetch(conn.connection, computeRegion)
+            }
             let result: Result<(value: Value?, region: ReadRegion?), BoutiqueError>
             do {
-                result = .success(try await database.read { conn in try fetch(conn.connection, computeRegion) })
+                if let reader = leased {
+                    leased = nil
+                    result = .success(try await reader.read(read, thenReturnTo: database.readers))
+                } else {
+                    result = .success(try await database.read(read))
+                }
             } catch {
                 result = .failure(BoutiqueError.library(error, writing: false))
             }

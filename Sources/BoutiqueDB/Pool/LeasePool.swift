@@ -47,6 +47,9 @@ package final class LeasePool<Resource: Sendable>: Sendable {
     /// `true` while some caller holds a resource (read without taking the pool's lock).
     package var hasLentResources: Bool { lent.load(ordering: .relaxed) > 0 }
 
+    /// How many callers wait in line (for diagnostics and tests).
+    package var waitingCount: Int { state.withLock { $0.waiters.count } }
+
     /// A resource for the caller's exclusive use until ``release(_:)``.
     ///
     /// - Throws: ``BoutiqueError/databaseClosed`` after ``close(closing:)``, ``BoutiqueError/cancelled``
@@ -77,6 +80,17 @@ package final class LeasePool<Resource: Sendable>: Sendable {
             waiter?.continuation.resume(returning: .failure(.cancelled))
         }
         return try lease.get()
+    }
+
+    /// A resource at once, when one is idle (or can be made); `nil` otherwise, and after
+    /// ``close(closing:)``. For callers that must not wait: the caller that gets one must ``release(_:)``
+    /// it. It never overtakes a caller in line: while one waits, every resource is lent (a resource
+    /// given back goes straight to the first in line).
+    package func tryAcquire() -> Resource? {
+        state.withLock { state in
+            guard !state.isClosed else { return nil }
+            return lend(&state)
+        }
     }
 
     /// Gives a resource back: to the first caller in line, else to the idle ones.

@@ -13,6 +13,10 @@ actor ReaderConnection {
 
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
+    /// The reader's queue as a task executor: a task that prefers it reaches ``read(_:thenReturnTo:)``
+    /// without another thread waking up.
+    nonisolated var taskExecutor: QueueTaskExecutor { executor.taskExecutor }
+
     private let location: DatabaseLocation
     private let options: DatabaseOptions
     private var connection: Connection?

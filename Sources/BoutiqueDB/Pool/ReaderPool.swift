@@ -27,6 +27,9 @@ final class ReaderPool: Sendable {
         try await pool.acquire()
     }
 
+    /// A reader at once, if one is free and no read waits in line; `nil` otherwise (and after ``close()``).
+    func tryAcquire() -> ReaderConnection? { pool.tryAcquire() }
+
     /// Gives a reader back: to the first read in line, else to the idle readers.
     func release(_ reader: ReaderConnection) { pool.release(reader) }
 
