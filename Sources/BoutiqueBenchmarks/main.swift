@@ -90,7 +90,7 @@ func run() async throws {
         for _ in 0..<rounds { print(try await workload()) }
         return
     }
-    if let once, let variant = ["writes.raw": 0, "writes.off": 1, "writes.full": 2, "writes.detached": 3, "writes.hop": 4, "writes.handoff": 5][once] {
+    if let once, let variant = ["writes.raw": 0, "writes.off": 1, "writes.full": 2, "writes.detached": 3, "writes.hop": 4, "writes.handoff": 5, "writes.floor": 6, "writes.detached.full": 7, "writes.floor.handoff": 8][once] {
         // One run of 10,000 small write transactions, for a profiler.
         print(try await DatabaseWorkloads.smallWritesOnce(variant: variant))
         return

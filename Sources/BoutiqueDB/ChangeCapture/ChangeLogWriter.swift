@@ -12,7 +12,9 @@ import Foundation
 /// row is written: AUTOINCREMENT gives the next row the larger of its counter and the largest id
 /// present, plus one, and the rows of one statement consecutive ids after it (the write lock is held,
 /// so nobody else inserts). The ids are left to SQLite, which appends fastest that way, and checked
-/// once at the end. Rows go 64 to a statement, records bound in place from the batch's buffer.
+/// once at the end. Rows go 64 to a statement, records bound in place from the batch's buffer, and the
+/// COMMIT row goes with the last of them: a one-row transaction's log is one statement (one
+/// `sqlite_sequence` update), not two.
 enum ChangeLogWriter {
     private static let rowsPerStatement = 64
 
@@ -21,9 +23,10 @@ enum ChangeLogWriter {
         let commitID = firstID + Int64(batch.count)
         try batch.bytes.withUnsafeBytes { bytes in
             var index = 0
-            while index < batch.rows.count {
+            repeat {
                 let count = min(rowsPerStatement, batch.rows.count - index)
-                let statement = try connection.cachedStatement(count == rowsPerStatement ? fullInsertSQL : insertSQL(rows: count))
+                let isLast = index + count == batch.rows.count
+                let statement = try connection.cachedStatement(isLast ? lastInsertSQL[count] : fullInsertSQL)
                 try statement.bind(time, at: 1)
                 try statement.bind(firstID, at: 2)
                 var parameter: Int32 = 3
@@ -45,13 +48,8 @@ enum ChangeLogWriter {
                 // Nothing may keep pointing into the buffer once this closure returns.
                 try statement.clearBindings()
                 index += count
-            }
+            } while index < batch.rows.count
         }
-        let commit = try connection.cachedStatement(
-            "INSERT INTO turso_cdc(change_time, change_txn_id, change_type) VALUES (?, ?, 2)")
-        try commit.bind(time, at: 1)
-        try commit.bind(firstID, at: 2)
-        try commit.run()
         guard connection.lastInsertRowID == commitID else {
             throw BoutiqueError.invalidArgument(
                 "turso_cdc numbered the transaction's COMMIT row \(connection.lastInsertRowID), not \(commitID)")
@@ -84,12 +82,17 @@ enum ChangeLogWriter {
         try statement.bindNoCopy(UnsafeRawBufferPointer(rebasing: bytes[range]), at: index)
     }
 
-    /// The statement for a full batch, built once.
-    private static let fullInsertSQL = insertSQL(rows: rowsPerStatement)
+    /// The statement for a full batch that is not the last, built once.
+    private static let fullInsertSQL = insertSQL(rows: rowsPerStatement, withCommit: false)
 
-    private static func insertSQL(rows: Int) -> String {
+    /// A transaction's last statement, its last data rows (0 to 64) and the COMMIT row, for each
+    /// number of data rows, built once.
+    private static let lastInsertSQL = (0...rowsPerStatement).map { insertSQL(rows: $0, withCommit: true) }
+
+    private static func insertSQL(rows: Int, withCommit: Bool) -> String {
         let one = "(?1, ?2, ?, ?, ?, ?, ?, ?)"
+        let values = Array(repeating: one, count: rows) + (withCommit ? ["(?1, ?2, 2, NULL, NULL, NULL, NULL, NULL)"] : [])
         return "INSERT INTO turso_cdc(change_time, change_txn_id, change_type, table_name, id, \"before\", \"after\", updates) VALUES "
-            + Array(repeating: one, count: rows).joined(separator: ", ")
+            + values.joined(separator: ", ")
     }
 }
