@@ -79,12 +79,19 @@ public enum SyncDigest {
             case .text(let text):
                 byte(3)
                 word(UInt64(text.utf8.count))
-                for unit in text.utf8 { byte(unit) }
-            case .blob(let bytes):
+                // Native strings hand over their UTF-8 in place; a bridged one is walked unit by unit.
+                if text.utf8.withContiguousStorageIfAvailable({ bytes($0) }) == nil {
+                    for unit in text.utf8 { byte(unit) }
+                }
+            case .blob(let blob):
                 byte(4)
-                word(UInt64(bytes.count))
-                for unit in bytes { byte(unit) }
+                word(UInt64(blob.count))
+                blob.withUnsafeBufferPointer { bytes($0) }
             }
+        }
+
+        mutating func bytes(_ buffer: UnsafeBufferPointer<UInt8>) {
+            for unit in buffer { byte(unit) }
         }
     }
 }
