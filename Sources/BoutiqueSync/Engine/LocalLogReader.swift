@@ -20,6 +20,8 @@ enum LocalLogReader {
         var changes: [LocalTransaction.LoggedRowChange] = []
         var readThrough = changeID
         var rows = 0
+        var lastName: [UInt8] = []
+        var lastTable: SyncedTable?
         while try statement.step() {
             rows += 1
             let id = statement.int64(at: 0)
@@ -43,8 +45,14 @@ enum LocalLogReader {
                 continue
             }
             guard !statement.isNull(at: 3) else { continue }
-            let name = try statement.string(at: 3).lowercased()
-            guard let table = tables[name] else { continue }
+            // Most rows name the table of the row before: its bytes are compared instead of making,
+            // lowercasing and looking up a string per row.
+            let sameTable = statement.withUnsafeBlob(at: 3) { $0.elementsEqual(lastName) }
+            if !sameTable {
+                lastName = statement.blob(at: 3)
+                lastTable = tables[try statement.string(at: 3).lowercased()]
+            }
+            guard let table = lastTable else { continue }
             let kind: SyncChange.Kind = type == 1 ? .insert : type == -1 ? .delete : .update
             let before = try record(statement, 4)
             let after = try record(statement, 5)

@@ -24,75 +24,110 @@ struct LocalTransaction: Sendable {
     /// The transaction as the wire carries it: at most one change per row (a row inserted then updated
     /// is one insert with the final values), inserts with every synced column, updates with the columns
     /// they assigned (every column for a row-level table), deletes with the key alone.
+    ///
+    /// A push reads tens of thousands of changes through here: see ``NetRows``.
     func syncChanges(stamp: SyncStamp) -> [SyncChange] {
+        var rows = NetRows(capacity: changes.count)
+        for change in changes {
+            let table = change.table
+            switch change.kind {
+            case .insert:
+                guard let after = change.after, let key = Self.key(after, table) else { continue }
+                rows.set(table, key, .insert(after))
+            case .delete:
+                guard let before = change.before, let key = Self.key(before, table) else { continue }
+                rows.set(table, key, .delete)
+            case .update:
+                guard let after = change.after, let newKey = Self.key(after, table) else { continue }
+                if let before = change.before, let oldKey = Self.key(before, table), oldKey != newKey {
+                    rows.set(table, oldKey, .delete)
+                    rows.set(table, newKey, .insert(after))
+                    continue
+                }
+                let positions = table.rowLevel || change.assigned == nil ? Array(after.indices) : change.assigned ?? []
+                var columns: [Int: DatabaseValue] = [:]
+                switch rows.net(table, newKey) {
+                case .insert?:
+                    rows.set(table, newKey, .insert(after))
+                    continue
+                case .update(let earlier)?: columns = earlier
+                case .delete?: continue
+                case nil: break
+                }
+                for position in positions where after.indices.contains(position) { columns[position] = after[position] }
+                rows.set(table, newKey, .update(columns))
+            }
+        }
+        return rows.rows.compactMap { $0.syncChange(stamp: stamp) }
+    }
+
+    /// The rows a transaction changed, in first-seen order, each with its net change so far: one array
+    /// and one hash lookup per change, rows told apart by their table's identity (one ``SyncedTable``
+    /// instance per table) and key, so no table name is hashed.
+    private struct NetRows {
+        private(set) var rows: [NetChange] = []
+        private var slots: [RowIdentity: Int] = [:]
+
+        init(capacity: Int) {
+            rows.reserveCapacity(capacity)
+            slots.reserveCapacity(capacity)
+        }
+
+        func net(_ table: SyncedTable, _ key: DatabaseValue) -> NetChange.Net? {
+            slots[RowIdentity(table: ObjectIdentifier(table), key: key)].map { rows[$0].net }
+        }
+
+        mutating func set(_ table: SyncedTable, _ key: DatabaseValue, _ net: NetChange.Net) {
+            let identity = RowIdentity(table: ObjectIdentifier(table), key: key)
+            if let index = slots[identity] {
+                rows[index].net = net
+            } else {
+                slots[identity] = rows.count
+                rows.append(NetChange(table: table, key: key, net: net))
+            }
+        }
+    }
+
+    /// A row as the log's changes to it net out so far.
+    private struct NetChange {
         enum Net {
             case insert([DatabaseValue])
             case update([Int: DatabaseValue])
             case delete
         }
-        struct RowID: Hashable {
-            let table: String
-            let key: DatabaseValue
-        }
-        var order: [(RowID, SyncedTable)] = []
-        var net: [RowID: Net] = [:]
-        func set(_ id: RowID, _ table: SyncedTable, _ value: Net) {
-            if net[id] == nil { order.append((id, table)) }
-            net[id] = value
-        }
-        for change in changes {
-            let table = change.table
-            let name = table.lowercasedName
-            switch change.kind {
-            case .insert:
-                guard let after = change.after, let key = Self.key(after, table) else { continue }
-                set(RowID(table: name, key: key), table, .insert(after))
-            case .delete:
-                guard let before = change.before, let key = Self.key(before, table) else { continue }
-                set(RowID(table: name, key: key), table, .delete)
-            case .update:
-                guard let after = change.after, let newKey = Self.key(after, table) else { continue }
-                if let before = change.before, let oldKey = Self.key(before, table), oldKey != newKey {
-                    set(RowID(table: name, key: oldKey), table, .delete)
-                    set(RowID(table: name, key: newKey), table, .insert(after))
-                    continue
-                }
-                let id = RowID(table: name, key: newKey)
-                let positions = table.rowLevel || change.assigned == nil ? Array(after.indices) : change.assigned ?? []
-                switch net[id] {
-                case .insert?:
-                    set(id, table, .insert(after))
-                case .update(var columns)?:
-                    for position in positions where after.indices.contains(position) { columns[position] = after[position] }
-                    set(id, table, .update(columns))
-                case .delete?:
-                    continue
-                case nil:
-                    var columns: [Int: DatabaseValue] = [:]
-                    for position in positions where after.indices.contains(position) { columns[position] = after[position] }
-                    set(id, table, .update(columns))
-                }
-            }
-        }
-        return order.compactMap { id, table -> SyncChange? in
-            guard let value = net[id] else { return nil }
-            switch value {
+
+        let table: SyncedTable
+        let key: DatabaseValue
+        var net: Net
+
+        /// The wire's change; `nil` for an update that assigned no synced column.
+        func syncChange(stamp: SyncStamp) -> SyncChange? {
+            switch net {
             case .insert(let values):
-                let columns = values.indices.filter { $0 < table.syncs.count && table.syncs[$0] }.map {
-                    SyncColumnValue(name: table.lowercasedColumns[$0], value: values[$0])
+                var columns: [SyncColumnValue] = []
+                columns.reserveCapacity(values.count)
+                for position in values.indices where position < table.syncs.count && table.syncs[position] {
+                    columns.append(SyncColumnValue(name: table.lowercasedColumns[position], value: values[position]))
                 }
-                return SyncChange(table: id.table, key: id.key, kind: .insert, columns: columns, stamp: stamp)
+                return SyncChange(table: table.lowercasedName, key: key, kind: .insert, columns: columns, stamp: stamp)
             case .update(let assigned):
-                let columns = assigned.keys.sorted().filter { $0 < table.syncs.count && table.syncs[$0] && $0 != table.keyPosition }
+                let columns = assigned.keys.sorted()
+                    .filter { $0 < table.syncs.count && table.syncs[$0] && $0 != table.keyPosition }
                     .compactMap { position in
                         assigned[position].map { SyncColumnValue(name: table.lowercasedColumns[position], value: $0) }
                     }
                 guard !columns.isEmpty else { return nil }
-                return SyncChange(table: id.table, key: id.key, kind: .update, columns: columns, stamp: stamp)
+                return SyncChange(table: table.lowercasedName, key: key, kind: .update, columns: columns, stamp: stamp)
             case .delete:
-                return SyncChange(table: id.table, key: id.key, kind: .delete, columns: [], stamp: stamp)
+                return SyncChange(table: table.lowercasedName, key: key, kind: .delete, columns: [], stamp: stamp)
             }
         }
+    }
+
+    /// A row of a synced table: one ``SyncedTable`` instance per table, so its identity names it.
+    private struct RowIdentity: Hashable {
+        let table: ObjectIdentifier
+        let key: DatabaseValue
     }
 
     /// A row's key from its image, when it is one sync can carry (text or blob).
