@@ -17,23 +17,32 @@ public enum RecordEncoder {
         // The exact size is known, so the bytes are written straight into the new array's storage.
         return [UInt8](unsafeUninitializedCapacity: total) { buffer, initializedCount in
             var writer = RecordWriter(buffer)
-            writer.varint(UInt64(headerSize))
-            for value in values {
-                writer.varint(SerialType(for: value).rawValue)
-            }
-            for value in values {
-                writer.body(of: value)
-            }
+            write(values, headerSize: headerSize, to: &writer)
             initializedCount = writer.written
         }
     }
 
     /// Appends the record holding `values` to `bytes`, which lets a caller collect several in one buffer.
+    ///
+    /// The record is written in place, at the end of `bytes`: collecting thousands of records costs no
+    /// array per record.
     public static func append(_ values: [DatabaseValue], to bytes: inout [UInt8]) {
-        if bytes.isEmpty {
-            bytes = encode(values)
-        } else {
-            bytes.append(contentsOf: encode(values))
+        let (headerSize, bodyLength) = sizes(of: values)
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: headerSize + bodyLength))
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            var writer = RecordWriter(UnsafeMutableBufferPointer(rebasing: buffer[start...]))
+            write(values, headerSize: headerSize, to: &writer)
+        }
+    }
+
+    private static func write(_ values: [DatabaseValue], headerSize: Int, to writer: inout RecordWriter) {
+        writer.varint(UInt64(headerSize))
+        for value in values {
+            writer.varint(SerialType(for: value).rawValue)
+        }
+        for value in values {
+            writer.body(of: value)
         }
     }
 

@@ -40,9 +40,24 @@ final class SyncedTable: Sendable {
         self.wholeRowUpsert = "INSERT INTO \(SQLIdentifier.quote(name))(\(quoted.joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: quoted.count).joined(separator: ", ") + ") ON CONFLICT(\(quoted[0])) "
             + (updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + updates.joined(separator: ", "))
+        self.wholeRowsInsertPrefix = "INSERT INTO \(SQLIdentifier.quote(name))(\(quoted.joined(separator: ", "))) VALUES "
+        self.wholeRowPlaceholders = "(" + Array(repeating: "?", count: quoted.count).joined(separator: ", ") + ")"
+        self.fullWholeRowsInsert = wholeRowsInsertPrefix
+            + Array(repeating: wholeRowPlaceholders, count: RowProjector.rowsPerInsert).joined(separator: ", ")
         self.wholeRowOrder = ordered.map { storedColumns[$0].lowercased() }
         self.lowercasedColumns = storedColumns.map { $0.lowercased() }
         self.lowercasedName = name.lowercased()
+    }
+
+    private let wholeRowsInsertPrefix: String
+    private let wholeRowPlaceholders: String
+    /// ``wholeRowsInsert(count:)`` for the rows of a full statement, built once.
+    private let fullWholeRowsInsert: String
+
+    /// The statement that inserts `count` whole rows (every synced column, in ``wholeRowOrder``).
+    func wholeRowsInsert(count: Int) -> String {
+        if count == RowProjector.rowsPerInsert { return fullWholeRowsInsert }
+        return wholeRowsInsertPrefix + Array(repeating: wholeRowPlaceholders, count: count).joined(separator: ", ")
     }
 
     /// The lowercased column names in ``wholeRowUpsert``'s order (the key first).

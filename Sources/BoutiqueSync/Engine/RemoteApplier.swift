@@ -3,8 +3,13 @@
 ///
 /// A batch is applied row by row, not change by change: every state the batch touches is read in a
 /// few statements, the changes are merged in memory, each row is written once from its final state
-/// (new rows many to a statement), and the states are written back many to a statement. A pull of
-/// ten thousand changes is then a few hundred statements beside the rows' own.
+/// (new rows many to a statement, ``NewRows``), and the states are written back many to a statement
+/// (``RowStateWriter``). A pull of ten thousand changes is then a few hundred statements beside the
+/// rows' own.
+///
+/// Most of a pull is rows the device has no state for, each changed once: their merged state is the
+/// change itself, so its record is written straight from the change and the row straight from the
+/// change's values (``PulledColumns``), without building the state in between.
 ///
 /// Values for a table this app version does not sync, or a column its schema lacks, stay in the row
 /// states and are noted in `boutique_sync_parked`; ``ParkedValues`` writes them once a migration adds
@@ -16,21 +21,20 @@ struct RemoteApplier {
     let states: RowStates
     private var parked: Set<ParkedName> = []
     /// How many rows of a table changed.
-    private(set) var appliedRows = 0
+    var appliedRows = 0
     /// The tables that had rows deleted (their children may have gone with them, by a cascade).
     var deletedTables: Set<String> = []
     /// The tables that had rows written.
     var touchedTables: Set<String> = []
+    /// Per table, the columns its latest change named.
+    private var layouts: [String: PulledColumns] = [:]
 
     struct ParkedName: Hashable {
         let table: String
         let column: String
     }
 
-    struct RowID: Hashable {
-        let table: String
-        let key: DatabaseValue
-    }
+    typealias RowID = PendingRows.RowID
 
     init(sql: SQLRunner, tables: [String: SyncedTable]) throws {
         self.sql = sql
@@ -44,66 +48,100 @@ struct RemoteApplier {
 
     /// Merges pulled changes, in order.
     mutating func apply(_ changes: [SyncChange]) throws {
-        try merge(changes.map { change in
+        var rows = PendingRows(capacity: changes.count)
+        for change in changes {
             var normalized = change
             normalized.table = Self.lowercased(change.table)
             if change.columns.contains(where: { Self.hasUppercase($0.name) }) {
                 normalized.columns = change.columns.map { SyncColumnValue(name: $0.name.lowercased(), value: $0.value) }
             }
-            return (RowID(table: normalized.table, key: normalized.key), MergeRule.register(for: normalized))
-        })
+            rows.add(RowID(table: normalized.table, key: normalized.key), .change(normalized))
+        }
+        try merge(rows)
     }
 
     /// Merges snapshot rows.
-    mutating func apply(_ rows: [SnapshotRow]) throws {
-        try merge(rows.map { (RowID(table: Self.lowercased($0.table), key: $0.key), $0.state) })
+    mutating func apply(_ snapshot: [SnapshotRow]) throws {
+        var rows = PendingRows(capacity: snapshot.count)
+        for row in snapshot { rows.add(RowID(table: Self.lowercased(row.table), key: row.key), .state(row.state)) }
+        try merge(rows)
     }
 
-    private mutating func merge(_ incoming: [(id: RowID, state: RowRegister)]) throws {
-        guard !incoming.isEmpty else { return }
-        var keysByTable: [String: [DatabaseValue]] = [:]
-        for (id, _) in incoming { keysByTable[id.table, default: []].append(id.key) }
-        var before: [RowID: RowRegister] = [:]
-        for (table, keys) in keysByTable {
-            for (key, state) in try states.states(table: table, keys: keys) { before[RowID(table: table, key: key)] = state }
+    private mutating func merge(_ pending: PendingRows) throws {
+        guard !pending.isEmpty else { return }
+        var pending = pending
+        for (table, indices) in pending.tables {
+            let found = try states.states(table: table, keys: indices.map { pending.rows[$0].id.key })
+            guard !found.isEmpty else { continue }
+            for index in indices {
+                if let state = found[pending.rows[index].id.key] { pending.setBefore(state, at: index) }
+            }
         }
-        var order: [RowID] = []
-        var after: [RowID: RowRegister] = [:]
-        for (id, state) in incoming {
-            let earlier = after[id]
-            if earlier == nil { order.append(id) }
-            var merged = earlier ?? before[id] ?? RowRegister()
-            MergeRule.join(state, into: &merged)
-            after[id] = merged
-            if let table = tables[id.table] {
-                for name in state.cells.keys where table.position(of: name) == nil {
-                    park(ParkedName(table: id.table, column: name))
+        var writer = RowStateWriter(states: states)
+        var inserts = NewRows.Queue()
+        var lastTable: (name: String, table: SyncedTable?)?
+        for index in pending.rows.indices {
+            let row = pending.rows[index]
+            let table = lastTable?.name == row.id.table ? lastTable?.table : tables[row.id.table]
+            lastTable = (row.id.table, table)
+            if row.before == nil, row.later.isEmpty, case .change(let change) = row.first {
+                let layout = layout(of: change, table: table)
+                // A row new to this device, changed once: the change is its merged state.
+                if layout.distinct {
+                    try writer.write(stateOf: change, table: row.id.table, key: row.id.key)
+                    guard let table, change.kind == .insert else { continue }
+                    if layout.complete {
+                        try queue(row: index, of: table, in: &inserts, pending: pending) { values in
+                            layout.appendWholeRow(change.columns, key: row.id.key, to: &values)
+                        }
+                        continue
+                    }
+                    let state = MergeRule.register(for: change)
+                    try projectOrPark(state, key: row.id.key, table: table, effect: Self.difference(from: RowRegister(), to: state))
+                    continue
                 }
-            } else {
-                park(ParkedName(table: id.table, column: ""))
             }
-        }
-        try states.write(order.compactMap { id in
-            guard let state = after[id], state != before[id] else { return nil }
-            return (id.table, id.key, state)
-        })
-        var inserts: [String: [[DatabaseValue]]] = [:]
-        var insertOrder: [String] = []
-        for id in order {
-            guard let table = tables[id.table], let state = after[id] else { continue }
-            let old = before[id]
-            if !(old?.isVisible ?? false), state.isVisible, let values = RowProjector.wholeRow(state, key: id.key, table: table) {
-                // A new row with every column: written with others in one statement.
-                if inserts[id.table] == nil { insertOrder.append(id.table) }
-                inserts[id.table, default: []].append(values)
-            } else {
-                try projectOrPark(state, key: id.key, table: table, effect: Self.difference(from: old ?? RowRegister(), to: state))
+            let state = row.merged
+            for arrival in row.arrivals { parkUnknown(arrival.columnNames, of: row.id.table, in: table) }
+            if state != row.before { try writer.write(state, table: row.id.table, key: row.id.key) }
+            guard let table else { continue }
+            let wasVisible = row.before?.isVisible ?? false
+            if !wasVisible, state.isVisible, let values = RowProjector.wholeRow(state, key: row.id.key, table: table) {
+                try queue(row: index, of: table, in: &inserts, pending: pending) { $0.append(contentsOf: values) }
+                continue
             }
+            try projectOrPark(
+                state, key: row.id.key, table: table, effect: Self.difference(from: row.before ?? RowRegister(), to: state))
         }
-        for name in insertOrder {
-            guard let table = tables[name], let rows = inserts[name] else { continue }
-            try insert(rows, into: table, states: after)
+        try writer.flush()
+        try insertQueued(&inserts, pending: pending)
+    }
+
+    /// The layout of `change`'s columns, the table's last one when the names match; unknown columns
+    /// (and an unknown table) are parked.
+    private mutating func layout(of change: SyncChange, table: SyncedTable?) -> PulledColumns {
+        let layout: PulledColumns
+        if let last = layouts[change.table], last.matches(change.columns) {
+            layout = last
+        } else {
+            layout = PulledColumns(names: change.columns.map(\.name), table: table)
+            layouts[change.table] = layout
         }
+        if table == nil {
+            park(ParkedName(table: change.table, column: ""))
+        } else {
+            for name in layout.unknown { park(ParkedName(table: change.table, column: name)) }
+        }
+        return layout
+    }
+
+    /// Parks the columns among `names` that the table lacks, or the table when this app has no such table.
+    private mutating func parkUnknown(_ names: [String], of name: String, in table: SyncedTable?) {
+        guard let table else {
+            park(ParkedName(table: name, column: ""))
+            return
+        }
+        for column in names where table.position(of: column) == nil { park(ParkedName(table: name, column: column)) }
     }
 
     /// What a row's table must change to go from showing `old` to showing `new`.
@@ -124,27 +162,6 @@ struct RemoteApplier {
         return MergeRule.Effect(wasVisible: old.isVisible, isVisible: new.isVisible, changedColumns: changed, hiddenColumns: hidden)
     }
 
-    /// Inserts new rows many to a statement; a statement the table refuses is retried row by row.
-    private mutating func insert(_ rows: [[DatabaseValue]], into table: SyncedTable, states: [RowID: RowRegister]) throws {
-        let name = table.name.lowercased()
-        var start = 0
-        while start < rows.count {
-            let chunk = Array(rows[start..<min(start + RowProjector.rowsPerInsert, rows.count)])
-            start += chunk.count
-            do {
-                try RowProjector(sql: sql).insert(chunk, into: table)
-                appliedRows += chunk.count
-                touchedTables.insert(name)
-            } catch let error as SQLiteError where error.code == .constraint {
-                for values in chunk {
-                    guard let key = values.first, let state = states[RowID(table: name, key: key)] else { continue }
-                    try projectOrPark(
-                        state, key: key, table: table, effect: MergeRule.Effect(wasVisible: false, isVisible: true, changedColumns: []))
-                }
-            }
-        }
-    }
-
     /// Projects a row; a row the table refuses is parked and the transaction goes on.
     mutating func projectOrPark(_ state: RowRegister, key: DatabaseValue, table: SyncedTable, effect: MergeRule.Effect) throws {
         do {
@@ -162,7 +179,7 @@ struct RemoteApplier {
         }
     }
 
-    private mutating func park(_ name: ParkedName) {
+    mutating func park(_ name: ParkedName) {
         guard parked.insert(name).inserted else { return }
         try? sql.run("INSERT OR IGNORE INTO boutique_sync_parked(tbl, col) VALUES (?, ?)", [.text(name.table), .text(name.column)])
     }

@@ -56,23 +56,15 @@ struct RowProjector {
         return whole
     }
 
-    /// Inserts whole rows (``wholeRow(_:key:table:)``), all in one statement.
-    func insert(_ rows: [[DatabaseValue]], into table: SyncedTable) throws {
-        guard let width = rows.first?.count else { return }
-        let quoted = table.wholeRowOrder.indices.map { index -> String in
-            SQLIdentifier.quote(table.storedColumns[table.position(of: table.wholeRowOrder[index]) ?? table.keyPosition])
-        }
-        let one = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
-        let text = "INSERT INTO \(SQLIdentifier.quote(table.name))(\(quoted.joined(separator: ", "))) VALUES "
-            + Array(repeating: one, count: rows.count).joined(separator: ", ")
-        let statement = try sql.connection.cachedStatement(text)
+    /// Inserts `rows` whole rows (``wholeRow(_:key:table:)``), their values back to back, all in one statement.
+    func insert(_ values: ArraySlice<DatabaseValue>, rows: Int, into table: SyncedTable) throws {
+        guard rows > 0 else { return }
+        let statement = try sql.connection.cachedStatement(table.wholeRowsInsert(count: rows))
         defer { try? statement.reset() }
         var index: Int32 = 1
-        for row in rows {
-            for value in row {
-                try statement.bind(value, at: index)
-                index += 1
-            }
+        for value in values {
+            try statement.bind(value, at: index)
+            index += 1
         }
         try statement.run()
     }

@@ -67,25 +67,41 @@ struct RowStates {
         return found
     }
 
-    /// Writes states, a hundred to a statement.
-    func write(_ rows: [(table: String, key: DatabaseValue, state: RowRegister)]) throws {
-        var start = 0
-        while start < rows.count {
-            let chunk = rows[start..<min(start + 100, rows.count)]
-            start += chunk.count
-            let text = "INSERT OR REPLACE INTO boutique_sync_row(tbl, key, state) VALUES "
-                + Array(repeating: "(?, ?, ?)", count: chunk.count).joined(separator: ", ")
-            let statement = try sql.connection.cachedStatement(text)
-            defer { try? statement.reset() }
-            var index: Int32 = 1
-            for row in chunk {
-                try statement.bind(row.table, at: index)
-                try statement.bind(row.key, at: index + 1)
-                try statement.bind(row.state.record(), at: index + 2)
-                index += 3
+    /// How many states one statement writes.
+    static let rowsPerWrite = 100
+
+    /// Writes states, ``rowsPerWrite`` to a statement: each row's record is its range of `records`, bound
+    /// in place.
+    func write(_ rows: [(table: String, key: DatabaseValue, record: Range<Int>)], records: RowRecordBuffer) throws {
+        try records.bytes.withUnsafeBytes { bytes in
+            var start = 0
+            while start < rows.count {
+                let chunk = rows[start..<min(start + Self.rowsPerWrite, rows.count)]
+                start += chunk.count
+                let statement = try sql.connection.cachedStatement(
+                    chunk.count == Self.rowsPerWrite ? Self.fullWrite : Self.writeSQL(rows: chunk.count))
+                defer {
+                    // Nothing may keep pointing into the buffer once this closure returns.
+                    try? statement.reset()
+                    try? statement.clearBindings()
+                }
+                var index: Int32 = 1
+                for row in chunk {
+                    try statement.bind(row.table, at: index)
+                    try statement.bind(row.key, at: index + 1)
+                    try statement.bindNoCopy(UnsafeRawBufferPointer(rebasing: bytes[row.record]), at: index + 2)
+                    index += 3
+                }
+                try statement.run()
             }
-            try statement.run()
         }
+    }
+
+    private static let fullWrite = writeSQL(rows: rowsPerWrite)
+
+    private static func writeSQL(rows: Int) -> String {
+        "INSERT OR REPLACE INTO boutique_sync_row(tbl, key, state) VALUES "
+            + Array(repeating: "(?, ?, ?)", count: rows).joined(separator: ", ")
     }
 
     /// Every state of `table`.

@@ -11,7 +11,13 @@ extension RowRegister {
     /// (NULL when none), then per column its name, value, time and replica.
     public func record() -> [UInt8] {
         var values: [DatabaseValue] = []
-        values.reserveCapacity(5 + cells.count * 4)
+        appendRecordValues(to: &values)
+        return RecordEncoder.encode(values)
+    }
+
+    /// The values of ``record()``, in order.
+    func appendRecordValues(to values: inout [DatabaseValue]) {
+        values.reserveCapacity(values.count + 5 + cells.count * 4)
         if let existence {
             values.append(.integer(existence.exists ? 1 : 0))
             values.append(Self.time(existence.stamp.time))
@@ -31,7 +37,28 @@ extension RowRegister {
             values.append(Self.time(cell.stamp.time))
             values.append(.text(cell.stamp.replica))
         }
-        return RecordEncoder.encode(values)
+    }
+
+    /// The values of the record of the state one change describes (``MergeRule/register(for:)``),
+    /// without building that state.
+    ///
+    /// The change should name each column once: a repeated name is written twice, and reading the
+    /// record back keeps the last value, as the register does.
+    static func appendRecordValues(for change: SyncChange, to values: inout [DatabaseValue]) {
+        let time = Self.time(change.stamp.time)
+        let replica = DatabaseValue.text(change.stamp.replica)
+        values.reserveCapacity(values.count + 5 + change.columns.count * 4)
+        switch change.kind {
+        case .insert: values.append(contentsOf: [.integer(1), time, replica, .null, .null])
+        case .delete: values.append(contentsOf: [.integer(0), time, replica, time, replica])
+        case .update: values.append(contentsOf: [.null, .null, .null, .null, .null])
+        }
+        for column in change.columns {
+            values.append(.text(column.name))
+            values.append(column.value)
+            values.append(time)
+            values.append(replica)
+        }
     }
 
     /// Reads a state written by ``record()``.

@@ -105,4 +105,29 @@ import Testing
         #expect(throws: BoutiqueError.self) { try RowRegister(record: [0x05, 0x01, 0x02]) }
         #expect(throws: BoutiqueError.self) { try RowRegister(record: RecordEncoder.encode([.text("x")])) }
     }
+
+    @Test func statesWrittenBackToBackReadBackAsTheirRegisters() throws {
+        var random = SeededRandom(seed: 14)
+        var buffer = RowRecordBuffer()
+        var written: [(range: Range<Int>, state: RowRegister)] = []
+        for _ in 0..<300 {
+            let columns = ["id", "title", "body", "rank"].filter { _ in random.chance(70) }.map {
+                SyncColumnValue(name: $0, value: random.pick([.null, .integer(7), .real(1.5), .text("x"), .blob([1, 2])]))
+            }
+            let change = SyncChange(
+                table: "note", key: "k", kind: random.pick([.insert, .update, .delete]), columns: columns,
+                stamp: SyncStamp(time: HybridTimestamp(milliseconds: UInt64(random.int(in: 1...9))), replica: random.pick(["a", "b"])))
+            // A change's state straight from the change, and now and then a whole state, in one buffer.
+            written.append((buffer.append(stateOf: change), MergeRule.register(for: change)))
+            if random.chance(20) {
+                let row = Self.randomRow(&random)
+                written.append((buffer.append(row), row))
+            }
+        }
+        for (range, state) in written {
+            #expect(try RowRegister(record: Array(buffer.bytes[range])) == state)
+        }
+        buffer.removeAll()
+        #expect(buffer.bytes.isEmpty)
+    }
 }
