@@ -47,24 +47,26 @@ extension SyncSession {
         let retry = !retriedRefusedRows
         retriedRefusedRows = true
         let orphans = try await database.write { conn -> [OrphanRow] in
-            recorder.markNextCommitRemote()
-            try conn.execute("PRAGMA defer_foreign_keys = ON")
-            let sql = SQLRunner(conn)
-            try LocalFolder.fold(tables: tables, recorder: recorder, on: conn.connection)
-            try ParkedValues.apply(tables: tables, retryingRefusedRows: retry, sql: sql)
-            var applier = try RemoteApplier(sql: sql, tables: tables)
-            // What this session wrote is in the states already (folded above).
-            try applier.apply(changes.filter { $0.stamp.replica != recorder.writer })
-            recorder.observe(changes.map(\.stamp.time).max().map { max($0, serverTime) } ?? serverTime)
-            let orphans = try OrphanRepair.detach(
-                touched: applier.touchedTables, deleted: applier.deletedTables, tables: tables, foreignKeys: foreignKeys, sql: sql)
-            var state = try ServerState.read(server: server, sql)
-            state.cursor = max(state.cursor, cursor)
-            try state.write(server: server, sql)
-            try sql.run(
-                "UPDATE boutique_sync_replica SET clock = max(clock, ?) WHERE singleton = 1",
-                [.integer(Int64(bitPattern: recorder.lastReading.rawValue))])
-            return orphans
+            try PullPageCache.enlarged(on: conn.connection) {
+                recorder.markNextCommitRemote()
+                try conn.execute("PRAGMA defer_foreign_keys = ON")
+                let sql = SQLRunner(conn)
+                try LocalFolder.fold(tables: tables, recorder: recorder, on: conn.connection)
+                try ParkedValues.apply(tables: tables, retryingRefusedRows: retry, sql: sql)
+                var applier = try RemoteApplier(sql: sql, tables: tables)
+                // What this session wrote is in the states already (folded above).
+                try applier.apply(changes.filter { $0.stamp.replica != recorder.writer })
+                recorder.observe(changes.map(\.stamp.time).max().map { max($0, serverTime) } ?? serverTime)
+                let orphans = try OrphanRepair.detach(
+                    touched: applier.touchedTables, deleted: applier.deletedTables, tables: tables, foreignKeys: foreignKeys, sql: sql)
+                var state = try ServerState.read(server: server, sql)
+                state.cursor = max(state.cursor, cursor)
+                try state.write(server: server, sql)
+                try sql.run(
+                    "UPDATE boutique_sync_replica SET clock = max(clock, ?) WHERE singleton = 1",
+                    [.integer(Int64(bitPattern: recorder.lastReading.rawValue))])
+                return orphans
+            }
         }
         if !orphans.isEmpty { try await deleteOrphans(orphans) }
     }
