@@ -2,13 +2,27 @@ extension RemoteApplier {
     /// New rows of one table with every column, waiting to be inserted many to a statement: their values
     /// back to back in whole-row order, and which pending row each is.
     struct NewRows {
+        let table: SyncedTable
         var rows: [Int] = []
         var values: [DatabaseValue] = []
 
-        /// Each table's waiting rows, and the order in which the batch first inserted into the tables.
+        /// Each table's waiting rows, tables in the order the batch first inserted into them. A batch
+        /// inserts into a few tables, mostly one after the other: the table of the last row is tried
+        /// first, and the others are found by identity, without hashing names.
         struct Queue {
-            var tables: [String: NewRows] = [:]
-            var order: [String] = []
+            var tables: [NewRows] = []
+            private var last = 0
+
+            mutating func index(of table: SyncedTable) -> Int {
+                if tables.indices.contains(last), tables[last].table === table { return last }
+                if let known = tables.firstIndex(where: { $0.table === table }) {
+                    last = known
+                } else {
+                    last = tables.count
+                    tables.append(NewRows(table: table))
+                }
+                return last
+            }
         }
 
         /// Adds a row (`write` appends its values); returns how many rows wait now.
@@ -30,25 +44,21 @@ extension RemoteApplier {
         row: Int, of table: SyncedTable, in queue: inout NewRows.Queue, pending: PendingRows,
         _ write: (inout [DatabaseValue]) -> Void
     ) throws {
-        let name = table.lowercasedName
-        if queue.tables[name] == nil { queue.order.append(name) }
-        let waiting = queue.tables[name, default: NewRows()].add(row: row, write)
-        guard waiting == RowProjector.rowsPerInsert, let full = queue.tables[name] else { return }
-        try insert(full, into: table, pending: pending)
-        queue.tables[name]?.removeAll()
+        let index = queue.index(of: table)
+        guard queue.tables[index].add(row: row, write) == RowProjector.rowsPerInsert else { return }
+        try insert(queue.tables[index], pending: pending)
+        queue.tables[index].removeAll()
     }
 
     /// Inserts the rows still waiting, table by table.
     mutating func insertQueued(_ queue: inout NewRows.Queue, pending: PendingRows) throws {
-        for name in queue.order {
-            guard let table = tables[name], let waiting = queue.tables[name], !waiting.rows.isEmpty else { continue }
-            try insert(waiting, into: table, pending: pending)
-        }
+        for waiting in queue.tables where !waiting.rows.isEmpty { try insert(waiting, pending: pending) }
         queue = NewRows.Queue()
     }
 
     /// Inserts new rows in one statement; a statement the table refuses is retried row by row.
-    private mutating func insert(_ new: NewRows, into table: SyncedTable, pending: PendingRows) throws {
+    private mutating func insert(_ new: NewRows, pending: PendingRows) throws {
+        let table = new.table
         do {
             try RowProjector(sql: sql).insert(new.values[...], rows: new.rows.count, into: table)
             appliedRows += new.rows.count

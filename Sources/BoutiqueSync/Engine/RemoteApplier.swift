@@ -26,8 +26,9 @@ struct RemoteApplier {
     var deletedTables: Set<String> = []
     /// The tables that had rows written.
     var touchedTables: Set<String> = []
-    /// Per table, the columns its latest change named.
+    /// Per table, the columns its latest change named; and the latest change's table and columns.
     private var layouts: [String: PulledColumns] = [:]
+    private var lastLayout: (table: String, columns: PulledColumns)?
 
     struct ParkedName: Hashable {
         let table: String
@@ -43,18 +44,25 @@ struct RemoteApplier {
     }
 
     /// Names arrive lowercased from devices of this library; others are lowercased here.
-    static func hasUppercase(_ name: String) -> Bool { name.utf8.contains { $0 >= 65 && $0 <= 90 } }
+    static func hasUppercase(_ name: String) -> Bool {
+        // A native string's bytes are read in place (the generic path costs a call per byte).
+        name.utf8.withContiguousStorageIfAvailable { $0.contains { $0 >= 65 && $0 <= 90 } }
+            ?? name.utf8.contains { $0 >= 65 && $0 <= 90 }
+    }
+
     static func lowercased(_ name: String) -> String { hasUppercase(name) ? name.lowercased() : name }
 
     /// Merges pulled changes, in order.
-    mutating func apply(_ changes: [SyncChange]) throws {
+    mutating func apply(_ changes: some Collection<SyncChange>) throws {
         var rows = PendingRows(capacity: changes.count)
         for change in changes {
+            guard Self.hasUppercase(change.table) || change.columns.contains(where: { Self.hasUppercase($0.name) }) else {
+                rows.add(RowID(table: change.table, key: change.key), .change(change))
+                continue
+            }
             var normalized = change
             normalized.table = Self.lowercased(change.table)
-            if change.columns.contains(where: { Self.hasUppercase($0.name) }) {
-                normalized.columns = change.columns.map { SyncColumnValue(name: $0.name.lowercased(), value: $0.value) }
-            }
+            normalized.columns = change.columns.map { SyncColumnValue(name: Self.lowercased($0.name), value: $0.value) }
             rows.add(RowID(table: normalized.table, key: normalized.key), .change(normalized))
         }
         try merge(rows)
@@ -117,15 +125,21 @@ struct RemoteApplier {
         try insertQueued(&inserts, pending: pending)
     }
 
-    /// The layout of `change`'s columns, the table's last one when the names match; unknown columns
-    /// (and an unknown table) are parked.
+    /// The layout of `change`'s columns, its table's last one when the names match (looked up by name
+    /// only when the table differs from the last change's); unknown columns (and an unknown table) are
+    /// parked.
     private mutating func layout(of change: SyncChange, table: SyncedTable?) -> PulledColumns {
         let layout: PulledColumns
-        if let last = layouts[change.table], last.matches(change.columns) {
-            layout = last
+        if let last = lastLayout, last.table == change.table, last.columns.matches(change.columns) {
+            layout = last.columns
         } else {
-            layout = PulledColumns(names: change.columns.map(\.name), table: table)
-            layouts[change.table] = layout
+            if let known = layouts[change.table], known.matches(change.columns) {
+                layout = known
+            } else {
+                layout = PulledColumns(names: change.columns.map(\.name), table: table)
+                layouts[change.table] = layout
+            }
+            lastLayout = (change.table, layout)
         }
         if table == nil {
             park(ParkedName(table: change.table, column: ""))
