@@ -30,7 +30,7 @@ extension SyncSession {
                 throw BoutiqueError.syncRefused(reason: "the server's next cursor \(response.nextCursor) is before \(requestedCursor)")
             }
             if !response.changes.isEmpty || response.nextCursor != requestedCursor || !parkedChecked {
-                try await applyRemote(response.changes.map(\.change), cursor: response.nextCursor, serverTime: response.serverTime)
+                try await applyRemote(response.changes, cursor: response.nextCursor, serverTime: response.serverTime)
                 parkedChecked = true
             }
             return PullStep(applied: response.changes.count, hasMore: response.hasMore)
@@ -39,7 +39,7 @@ extension SyncSession {
 
     /// Applies pulled changes and moves the cursor, in one local transaction marked remote, with
     /// foreign keys checked only at its end (a batch may hold a child before its parent).
-    func applyRemote(_ changes: [SyncChange], cursor: Int64, serverTime: HybridTimestamp) async throws {
+    func applyRemote(_ changes: [ServerChange], cursor: Int64, serverTime: HybridTimestamp) async throws {
         let tables = self.tables
         let recorder = self.recorder
         let server = serverID
@@ -55,8 +55,8 @@ extension SyncSession {
                 try ParkedValues.apply(tables: tables, retryingRefusedRows: retry, sql: sql)
                 var applier = try RemoteApplier(sql: sql, tables: tables)
                 // What this session wrote is in the states already (folded above).
-                try applier.apply(changes.lazy.filter { $0.stamp.replica != recorder.writer })
-                recorder.observe(changes.map(\.stamp.time).max().map { max($0, serverTime) } ?? serverTime)
+                try applier.apply(changes.lazy.map(\.change).filter { $0.stamp.replica != recorder.writer })
+                recorder.observe(changes.lazy.map(\.change.stamp.time).max().map { max($0, serverTime) } ?? serverTime)
                 let orphans = try OrphanRepair.detach(
                     touched: applier.touchedTables, deleted: applier.deletedTables, tables: tables, foreignKeys: foreignKeys, sql: sql)
                 var state = try ServerState.read(server: server, sql)
