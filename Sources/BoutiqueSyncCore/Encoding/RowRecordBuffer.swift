@@ -6,17 +6,17 @@
 /// let range = buffer.append(state)
 /// try buffer.bytes.withUnsafeBytes { bytes in … bytes[range] … }   // the state's record
 /// ```
-public struct RowRecordBuffer: Sendable {
+package struct RowRecordBuffer: Sendable {
     /// The records, back to back.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
     /// The values of the record being written, kept between records for their storage.
     private var values: [DatabaseValue] = []
 
     /// An empty buffer.
-    public init() {}
+    package init() {}
 
     /// Appends `state`'s record; returns where it is in ``bytes``.
-    public mutating func append(_ state: RowRegister) -> Range<Int> {
+    package mutating func append(_ state: RowRegister) -> Range<Int> {
         values.removeAll(keepingCapacity: true)
         state.appendRecordValues(to: &values)
         return flush()
@@ -27,14 +27,14 @@ public struct RowRecordBuffer: Sendable {
     ///
     /// The change should name each column once: a repeated name is written twice, and reading the
     /// record back keeps the last value, as the register does.
-    public mutating func append(stateOf change: SyncChange) -> Range<Int> {
+    package mutating func append(stateOf change: SyncChange) -> Range<Int> {
         values.removeAll(keepingCapacity: true)
         RowRegister.appendRecordValues(for: change, to: &values)
         return flush()
     }
 
     /// Empties the buffer, keeping its storage for the next records.
-    public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+    package mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
 
     private mutating func flush() -> Range<Int> {
         let start = bytes.count
