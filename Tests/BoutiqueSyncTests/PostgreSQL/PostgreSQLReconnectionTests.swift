@@ -69,10 +69,12 @@ import Testing
             }
 
             let clock = ContinuousClock()
+            // Long enough that a wake-up is told from the wait running out, also under a sanitizer.
+            let wait = min(30_000, Int(5_000 * syncTimeoutScale))
             let poll = Task {
                 let start = clock.now
                 let response = try await b.pull(
-                    PullRequest(replica: "reader", cursor: 0, limit: 100, waitMilliseconds: 5_000), tenant: "acme")
+                    PullRequest(replica: "reader", cursor: 0, limit: 100, waitMilliseconds: wait), tenant: "acme")
                 return (response, clock.now - start)
             }
             try await Task.sleep(for: .milliseconds(300))
@@ -84,7 +86,7 @@ import Testing
                 tenant: "acme")
             let (response, elapsed) = try await poll.value
             #expect(response.changes.count == 1)
-            #expect(elapsed < .milliseconds(3_500), "the long poll took \(elapsed): the new listener did not wake it")
+            #expect(elapsed < .milliseconds(wait * 7 / 10), "the long poll took \(elapsed): the new listener did not wake it")
             await storeA.close()
             await storeB.close()
         }
@@ -110,10 +112,12 @@ import Testing
             try await PostgreSQLTestDatabase.execute("ALTER DATABASE \(database) ALLOW_CONNECTIONS false", on: server)
             #expect(try await Self.dropSessions(on: url, matching: "LISTEN%", from: server).count == 1)
             let clock = ContinuousClock()
+            // Long enough that a wake-up is told from the wait running out, also under a sanitizer.
+            let wait = min(30_000, Int(5_000 * syncTimeoutScale))
             let poll = Task {
                 let start = clock.now
                 let response = try await b.pull(
-                    PullRequest(replica: "reader", cursor: 1, limit: 10, waitMilliseconds: 5_000), tenant: "acme")
+                    PullRequest(replica: "reader", cursor: 1, limit: 10, waitMilliseconds: wait), tenant: "acme")
                 return (response, clock.now - start)
             }
             try await Task.sleep(for: .milliseconds(300))
@@ -124,7 +128,7 @@ import Testing
 
             let (response, elapsed) = try await poll.value
             #expect(response.changes.map(\.change.key) == [.text("two")])
-            #expect(elapsed < .milliseconds(4_000), "the long poll took \(elapsed): the reconnected listener did not wake acme")
+            #expect(elapsed < .milliseconds(wait * 4 / 5), "the long poll took \(elapsed): the reconnected listener did not wake acme")
             await storeA.close()
             await storeB.close()
         }
