@@ -85,8 +85,9 @@ let package = Package(
         // A sync server process that crashes between a push's commit and its reply, for the sync tests.
         .executableTarget(
             name: "BoutiqueSyncTestServer", dependencies: ["BoutiqueSyncServer"], path: "Tests/BoutiqueSyncTestServer"),
-        // The seeded random generator the fuzz, record and reliability tests share.
-        .target(name: "BoutiqueTestSupport", path: "Tests/BoutiqueTestSupport"),
+        // What the tests share: the seeded random generator of the fuzz, record and reliability tests,
+        // and the child processes of the ones that run executables.
+        .target(name: "BoutiqueTestSupport", dependencies: ["BoutiqueSQLite"], path: "Tests/BoutiqueTestSupport"),
         // A SQLite VFS that fails chosen I/O calls, for the fault-injection tests.
         .target(name: "CFaultInjection", dependencies: ["CSQLite"], path: "Tests/CFaultInjection"),
         // The change-log workload the replay tests and their child processes run.
@@ -101,7 +102,7 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=100"])]),
         .testTarget(
             name: "BoutiqueMacrosTests",
-            dependencies: ["BoutiqueMacros"],
+            dependencies: ["BoutiqueMacros", "BoutiqueTestSupport"],
             swiftSettings: macroSwiftSettings,
             linkerSettings: macroLinkerSettings
         ),
@@ -116,7 +117,7 @@ let package = Package(
                 "BoutiqueSyncTestServer",
             ]),
         // Runs the built `boutique` executable as a child process.
-        .testTarget(name: "BoutiqueCLITests", dependencies: ["boutique"]),
+        .testTarget(name: "BoutiqueCLITests", dependencies: ["boutique", "BoutiqueTestSupport"]),
         // The product description's error handling in every shape an app writes it, and a reminders
         // app's queries, each in a module built with warnings as errors: a shape that warns ("'as' test
         // is always true"), crashes the compiler, or has an expression that takes over 100 ms to

@@ -3,59 +3,59 @@ import Testing
 
 @Suite("boutique command-line tool")
 struct ToolTests {
-    @Test func helpListsEveryCommand() throws {
-        try withTemporaryDirectory { directory in
-            let result = try ToolProcess.run(["--help"], in: directory)
+    @Test func helpListsEveryCommand() async throws {
+        try await withTemporaryDirectory { directory in
+            let result = try await ToolProcess.run(["--help"], in: directory)
             #expect(result.status == 0)
             for command in ["demo", "sql", "watch", "changes", "migrations", "check"] {
                 #expect(result.output.contains("  \(command) "))
             }
-            let commandHelp = try ToolProcess.run(["changes", "--help"], in: directory)
+            let commandHelp = try await ToolProcess.run(["changes", "--help"], in: directory)
             #expect(commandHelp.status == 0)
             #expect(commandHelp.output.contains("usage: boutique changes FILE"))
         }
     }
 
-    @Test func badArgumentsExitWithTwoAndAMessage() throws {
-        try withTemporaryDirectory { directory in
-            let none = try ToolProcess.run([], in: directory)
+    @Test func badArgumentsExitWithTwoAndAMessage() async throws {
+        try await withTemporaryDirectory { directory in
+            let none = try await ToolProcess.run([], in: directory)
             #expect(none.status == 2)
-            let unknown = try ToolProcess.run(["frobnicate"], in: directory)
+            let unknown = try await ToolProcess.run(["frobnicate"], in: directory)
             #expect(unknown.status == 2)
             #expect(unknown.errorOutput.contains("unknown command 'frobnicate'"))
-            let missing = try ToolProcess.run(["sql"], in: directory)
+            let missing = try await ToolProcess.run(["sql"], in: directory)
             #expect(missing.status == 2)
             #expect(missing.errorOutput.contains("missing FILE"))
-            let extra = try ToolProcess.run(["check", "a.db", "b.db"], in: directory)
+            let extra = try await ToolProcess.run(["check", "a.db", "b.db"], in: directory)
             #expect(extra.status == 2)
             #expect(extra.errorOutput.contains("unexpected argument 'b.db'"))
             #expect(!none.errorOutput.contains("Fatal error"))
         }
     }
 
-    @Test func badFilesFailWithOneAndLeaveTheFileAlone() throws {
-        try withTemporaryDirectory { directory in
+    @Test func badFilesFailWithOneAndLeaveTheFileAlone() async throws {
+        try await withTemporaryDirectory { directory in
             let text = directory.appendingPathComponent("notes.txt")
             let bytes = Data("this is not a database, just some text that is long enough".utf8)
             try bytes.write(to: text)
             for command in [["check", "notes.txt"], ["sql", "notes.txt", "SELECT 1"], ["migrations", "notes.txt"]] {
-                let result = try ToolProcess.run(command, in: directory)
+                let result = try await ToolProcess.run(command, in: directory)
                 #expect(result.status == 1, "\(command)")
                 #expect(result.errorOutput.contains("file is not a database"), "\(command)")
             }
             #expect(try Data(contentsOf: text) == bytes)
-            let folder = try ToolProcess.run(["check", "."], in: directory)
+            let folder = try await ToolProcess.run(["check", "."], in: directory)
             #expect(folder.status == 2)
             #expect(folder.errorOutput.contains("is a directory"))
-            let missing = try ToolProcess.run(["changes", "missing.db"], in: directory)
+            let missing = try await ToolProcess.run(["changes", "missing.db"], in: directory)
             #expect(missing.status == 2)
             #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("missing.db").path))
         }
     }
 
-    @Test func demoTellsItsStoryAndContinuesOnTheSecondRun() throws {
-        try withTemporaryDirectory { directory in
-            let first = try ToolProcess.run(["demo"], in: directory)
+    @Test func demoTellsItsStoryAndContinuesOnTheSecondRun() async throws {
+        try await withTemporaryDirectory { directory in
+            let first = try await ToolProcess.run(["demo"], in: directory)
             #expect(first.status == 0, "\(first.errorOutput)")
             #expect(first.output.contains("migrations applied this time: v1_create_notes, v2_add_pinned_column"))
             #expect(!first.output.contains("already applied before"))
@@ -72,30 +72,30 @@ struct ToolTests {
             #expect(first.output.contains("laptop | Trip to Lisbon | passport only — travelling light"))
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("boutique-demo-second-device.db").path))
 
-            let second = try ToolProcess.run(["demo"], in: directory)
+            let second = try await ToolProcess.run(["demo"], in: directory)
             #expect(second.status == 0, "\(second.errorOutput)")
             #expect(second.output.contains("3 notes stored in all."), "the first run's note and its trip note, and this run's")
             #expect(second.output.contains("laptop | Trip to Lisbon | passport only — travelling light"))
             #expect(second.output.contains("migrations applied this time: none new"))
             #expect(second.output.contains("(already applied before: v1_create_notes, v2_add_pinned_column)"))
 
-            let check = try ToolProcess.run(["check", "boutique-demo.db"], in: directory)
+            let check = try await ToolProcess.run(["check", "boutique-demo.db"], in: directory)
             #expect(check.status == 0)
             #expect(check.output.contains("integrity:     ok"))
             #expect(check.output.contains("journal mode:  wal"))
             #expect(check.output.contains("turso_cdc v2"))
-            let migrations = try ToolProcess.run(["migrations", "boutique-demo.db"], in: directory)
+            let migrations = try await ToolProcess.run(["migrations", "boutique-demo.db"], in: directory)
             #expect(migrations.output.contains("v2_add_pinned_column"))
         }
     }
 
-    @Test func sqlPrintsAnAlignedTableAndLogsWrites() throws {
-        try withTemporaryDirectory { directory in
-            let create = try ToolProcess.run(
+    @Test func sqlPrintsAnAlignedTableAndLogsWrites() async throws {
+        try await withTemporaryDirectory { directory in
+            let create = try await ToolProcess.run(
                 ["sql", "t.db", "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO t(name) VALUES ('a;b'), ('it''s')",
                  "--create"], in: directory)
             #expect(create.status == 0, "\(create.errorOutput)")
-            let select = try ToolProcess.run(["sql", "t.db", "SELECT id, name FROM t ORDER BY id"], in: directory)
+            let select = try await ToolProcess.run(["sql", "t.db", "SELECT id, name FROM t ORDER BY id"], in: directory)
             #expect(select.output == """
                 id | name
                 ---+-----
@@ -104,7 +104,7 @@ struct ToolTests {
                 (2 rows)
 
                 """)
-            let changes = try ToolProcess.run(["changes", "t.db", "--json"], in: directory)
+            let changes = try await ToolProcess.run(["changes", "t.db", "--json"], in: directory)
             #expect(changes.status == 0)
             let lines = changes.output.split(separator: "\n")
             let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
@@ -112,17 +112,17 @@ struct ToolTests {
                 .filter { $0["table"] as? String == "t" }
             #expect(inserted.count == 2)
             #expect((inserted.last?["after"] as? [String: Any])?["name"] as? String == "it's")
-            let failed = try ToolProcess.run(["sql", "t.db", "INSERT INTO missing VALUES (1)"], in: directory)
+            let failed = try await ToolProcess.run(["sql", "t.db", "INSERT INTO missing VALUES (1)"], in: directory)
             #expect(failed.status == 1)
             #expect(failed.errorOutput.contains("no such table: missing"))
         }
     }
 
-    @Test func changesSinceTheLatestTokenPrintsThatThereAreNoneAndAChangeIDInsideATransactionListsItWhole() throws {
-        try withTemporaryDirectory { directory in
-            _ = try ToolProcess.run(["sql", "c.db", "CREATE TABLE t(id INTEGER PRIMARY KEY)", "--create"], in: directory)
-            _ = try ToolProcess.run(["sql", "c.db", "INSERT INTO t VALUES (1), (2)"], in: directory)
-            let all = try ToolProcess.run(["changes", "c.db"], in: directory)
+    @Test func changesSinceTheLatestTokenPrintsThatThereAreNoneAndAChangeIDInsideATransactionListsItWhole() async throws {
+        try await withTemporaryDirectory { directory in
+            _ = try await ToolProcess.run(["sql", "c.db", "CREATE TABLE t(id INTEGER PRIMARY KEY)", "--create"], in: directory)
+            _ = try await ToolProcess.run(["sql", "c.db", "INSERT INTO t VALUES (1), (2)"], in: directory)
+            let all = try await ToolProcess.run(["changes", "c.db"], in: directory)
             let tokens = all.output.split(separator: "\n").compactMap { line -> Int? in
                 guard line.hasPrefix("transaction"), let range = line.range(of: "token ") else { return nil }
                 return Int(line[range.upperBound...].prefix { $0.isNumber })
@@ -130,26 +130,29 @@ struct ToolTests {
             #expect(tokens.count == 2, "\(all.output)")
             guard let latest = tokens.last, let first = tokens.first else { return }
 
-            let none = try ToolProcess.run(["changes", "c.db", "--since", "\(latest)"], in: directory)
+            let none = try await ToolProcess.run(["changes", "c.db", "--since", "\(latest)"], in: directory)
             #expect(none.status == 0)
             #expect(none.output == "no changes after \(latest)\n")
 
             // The insert's first row change: its transaction is listed with both rows.
-            let inside = try ToolProcess.run(["changes", "c.db", "--since", "\(first + 1)"], in: directory)
+            let inside = try await ToolProcess.run(["changes", "c.db", "--since", "\(first + 1)"], in: directory)
             #expect(inside.status == 0)
             #expect(inside.output.hasPrefix("transaction \(first + 1) — token \(latest), 2 changes"), "\(inside.output)")
         }
     }
 
-    @Test func watchReprintsWhenAnotherProcessCommits() throws {
-        try withTemporaryDirectory { directory in
-            _ = try ToolProcess.run(["sql", "w.db", "CREATE TABLE item(name TEXT)", "--create"], in: directory)
+    @Test func watchReprintsWhenAnotherProcessCommits() async throws {
+        try await withTemporaryDirectory { directory in
+            _ = try await ToolProcess.run(["sql", "w.db", "CREATE TABLE item(name TEXT)", "--create"], in: directory)
             let watch = try ToolProcess.start(["watch", "w.db", "SELECT count(*) AS n FROM item", "--count", "2"], in: directory)
-            // Give the watcher time to print its first table, then commit from another process.
-            Thread.sleep(forTimeInterval: 1.0)
-            let insert = try ToolProcess.run(["sql", "w.db", "INSERT INTO item VALUES ('one'), ('two')"], in: directory)
+            // Once the watcher has printed its first table (the count, 0), commit from another process.
+            let printed = ContinuousClock.now + .seconds(120)
+            while !watch.process.output.contains("0"), watch.process.isRunning, ContinuousClock.now < printed {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            let insert = try await ToolProcess.run(["sql", "w.db", "INSERT INTO item VALUES ('one'), ('two')"], in: directory)
             #expect(insert.status == 0)
-            let result = watch.finish()
+            let result = await watch.finish()
             #expect(result.status == 0, "\(result.errorOutput)")
             let tables = result.output.components(separatedBy: "\n\n")
             #expect(tables.count == 2)

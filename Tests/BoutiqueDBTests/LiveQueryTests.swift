@@ -51,34 +51,40 @@ final class ObservedNoteListModel {
     @Test func anObservationWaitingBetweenResultsEndsWhenTheDatabaseCloses() async throws {
         let db = try await open()
         try await insertNote(db, "First", at: 1)
-        /// Iterates a live query in a task and says how it ended, or `nil` while it still waits.
-        func iterate() -> (task: Task<Void, Never>, outcome: @Sendable () -> (values: Int, error: BoutiqueError?)?) {
+        /// Iterates a live query in a task: how many values it has seen, and how it ended (`nil` while it waits).
+        func iterate() -> (task: Task<Void, Never>, seen: @Sendable () -> Int, outcome: @Sendable () -> (values: Int, error: BoutiqueError?)?) {
+            let seen = Mutex(0)
             let outcome = Mutex<(values: Int, error: BoutiqueError?)?>(nil)
             let task = Task {
                 var values = 0
                 do {
-                    for try await _ in db.observe(Note.all) { values += 1 }
+                    for try await _ in db.observe(Note.all) {
+                        values += 1
+                        seen.withLock { [values] in $0 = values }
+                    }
                     outcome.withLock { [values] in $0 = (values, nil) }
                 } catch {
                     outcome.withLock { [values] in $0 = (values, error as? BoutiqueError) }
                 }
             }
-            return (task, { outcome.withLock { $0 } })
+            return (task, { seen.withLock { $0 } }, { outcome.withLock { $0 } })
         }
         func ended(_ outcome: () -> (values: Int, error: BoutiqueError?)?) async throws -> (values: Int, error: BoutiqueError?)? {
-            for _ in 0..<500 {
+            let deadline = ContinuousClock.now + .seconds(10 * timeoutScale)
+            while ContinuousClock.now < deadline {
                 if let ended = outcome() { return ended }
                 try await Task.sleep(for: .milliseconds(20))
             }
-            return nil
+            return outcome()
         }
 
         let waiting = iterate()
-        try await Task.sleep(for: .milliseconds(100))  // the first value is in; the sequence waits for a commit
+        // Once the first value is in, the sequence waits for a commit.
+        try await eventually("the first value") { waiting.seen() == 1 }
         await db.close()
         let outcome = try await ended(waiting.outcome)
         waiting.task.cancel()
-        #expect(outcome?.values == 1, "the sequence was still waiting 10 s after the close")
+        #expect(outcome?.values == 1, "the sequence was still waiting \(10 * timeoutScale) s after the close")
         #expect(outcome?.error == .databaseClosed)
         // One started after the close ends at once, the same way.
         let late = iterate()

@@ -71,7 +71,7 @@ public enum ChangeLog {
             try Note.where { $0.title == "Plumber" }.delete().execute(conn)
         }
         let end = try await db.currentToken
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while index.savedToken < end, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         follower.cancel()
         try await follower.value

@@ -96,7 +96,7 @@ public enum GettingStarted {
         try await db.write { conn in
             try Note.insert { Note(id: UUID(), title: "New Note", body: "") }.execute(conn)
         }
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while model.notes.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         let count = model.notes.count
         await db.close()

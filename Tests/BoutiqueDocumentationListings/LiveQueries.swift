@@ -85,7 +85,7 @@ public enum LiveQueries {
                 try Note.insert { Note(id: UUID(), title: title, body: "", isPinned: title == "Plumber") }.execute(conn)
             }
         }
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while model.notes.count < 3 || model.pinned == nil, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(5))
         }

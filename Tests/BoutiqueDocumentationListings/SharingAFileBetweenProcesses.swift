@@ -42,7 +42,7 @@ public enum SharingAFileBetweenProcesses {
         try await widget.write { conn in
             try Note.insert { Note(id: UUID(), title: "From the widget", body: "") }.execute(conn)
         }
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while model.notes.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         let external = try await didSomeoneElseWrite(app.databaseActor)
         await app.close()

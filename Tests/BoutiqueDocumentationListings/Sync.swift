@@ -70,7 +70,7 @@ public enum Sync {
         try await db.write { conn in
             try Note.insert { Note(id: UUID(), title: "Plumber", body: "") }.execute(conn)
         }
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while sync.status.pendingCount > 0 || sync.status.lastSync == nil, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }

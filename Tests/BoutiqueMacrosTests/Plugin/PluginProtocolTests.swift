@@ -1,3 +1,4 @@
+import BoutiqueTestSupport
 import Foundation
 import Testing
 
@@ -23,48 +24,35 @@ import Testing
     }
 
     /// Runs the plugin with `input` on its standard input: its exit status and standard error.
-    static func run(input: [UInt8]) throws -> (status: Int32, errors: String) {
-        let process = Process()
-        process.executableURL = try pluginURL()
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input))
-        try stdin.fileHandleForWriting.close()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-        _ = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: errors, as: UTF8.self))
+    static func run(input: [UInt8]) async throws -> (status: Int32, errors: String) {
+        let exit = try await ChildProcess.run(executable: pluginURL(), [], input: Data(input))
+        return (exit.status, exit.errors)
     }
 
-    @Test func aClosedPipeStopsThePluginQuietly() throws {
-        let result = try Self.run(input: [])
+    @Test func aClosedPipeStopsThePluginQuietly() async throws {
+        let result = try await Self.run(input: [])
         #expect(result.status == 0)
         #expect(result.errors.isEmpty)
     }
 
     /// An empty message (a length of zero) stops it too, rather than failing as bad JSON.
-    @Test func anEmptyMessageStopsThePluginQuietly() throws {
-        let result = try Self.run(input: Array(repeating: 0, count: 8))
+    @Test func anEmptyMessageStopsThePluginQuietly() async throws {
+        let result = try await Self.run(input: Array(repeating: 0, count: 8))
         #expect(result.status == 0)
         #expect(result.errors.isEmpty)
     }
 
     /// A length no message can have is an error the plugin reports, not a crash.
-    @Test func anImpossibleLengthIsAnError() throws {
-        let result = try Self.run(input: Array(repeating: 0xFF, count: 8))
+    @Test func anImpossibleLengthIsAnError() async throws {
+        let result = try await Self.run(input: Array(repeating: 0xFF, count: 8))
         #expect(result.status != 0)
         #expect(result.errors.contains("message of 18446744073709551615 bytes"))
     }
 
-    @Test func aMessageCutShortIsAnError() throws {
+    @Test func aMessageCutShortIsAnError() async throws {
         var input: [UInt8] = [10, 0, 0, 0, 0, 0, 0, 0]
         input += Array("{\"a\"".utf8)
-        let result = try Self.run(input: input)
+        let result = try await Self.run(input: input)
         #expect(result.status != 0)
         #expect(result.errors.contains("stream ended inside a message"))
     }

@@ -12,21 +12,23 @@ struct QueryBuilderFuzzTests {
     static let programsPerDatabase = 25
 
     @Test("single-table filters, orders, limits and projections", arguments: 0..<4)
-    func singleTable(seed: UInt64) throws {
-        try run(SingleTableProgram.self, seed: 0xF022_0100 + seed)
+    func singleTable(seed: UInt64) async throws {
+        try await run(SingleTableProgram.self, seed: 0xF022_0100 + seed)
     }
 
     @Test("inner joins with filters and orders on both sides", arguments: 0..<2)
-    func innerJoins(seed: UInt64) throws {
-        try run(InnerJoinProgram.self, seed: 0xF022_0200 + seed)
+    func innerJoins(seed: UInt64) async throws {
+        try await run(InnerJoinProgram.self, seed: 0xF022_0200 + seed)
     }
 
     @Test("left joins whose reminder filters restrict the match", arguments: 0..<2)
-    func leftJoins(seed: UInt64) throws {
-        try run(LeftJoinProgram.self, seed: 0xF022_0300 + seed)
+    func leftJoins(seed: UInt64) async throws {
+        try await run(LeftJoinProgram.self, seed: 0xF022_0300 + seed)
     }
 
-    private func run<P: FuzzProgram>(_ program: P.Type, seed: UInt64) throws {
+    /// Yields between programs: the suites share the cooperative pool (a thread per core), and a loop
+    /// that never suspends would hold a thread the others' awaits need.
+    private func run<P: FuzzProgram>(_ program: P.Type, seed: UInt64) async throws {
         var random = SeededRandom(seed: seed)
         var connection: Connection?
         var data = FuzzData()
@@ -38,6 +40,7 @@ struct QueryBuilderFuzzTests {
                 (connection, data) = try FuzzModels.makeDatabase(&random)
             }
             guard let connection else { return }
+            await Task.yield()
             let program = P.random(&random, data: data)
             let (sql, arguments) = program.handWritten()
             let expected = Result { try connection.fetchRows(sql, arguments).rows }

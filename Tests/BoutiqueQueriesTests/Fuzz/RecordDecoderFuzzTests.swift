@@ -52,10 +52,11 @@ struct RecordDecoderFuzzTests {
     }
 
     @Test("every proper prefix of a valid record is an error")
-    func truncatedRecords() {
+    func truncatedRecords() async {
         var random = SeededRandom(seed: 0xDEC0_0001)
         var prefixes = 0
-        for _ in 0..<300 {
+        for round in 0..<300 {
+            if round % 50 == 0 { await Task.yield() }  // the suites share the cooperative pool
             let bytes = Self.record(&random)
             #expect(throws: Never.self) { try RecordDecoder.decode(bytes) }
             // Every cut inside the header, and a sample of cuts inside the body.
@@ -75,10 +76,11 @@ struct RecordDecoderFuzzTests {
     }
 
     @Test("valid records with bytes changed, inserted or removed decode or throw")
-    func mutatedRecords() {
+    func mutatedRecords() async {
         var random = SeededRandom(seed: 0xDEC0_0002)
         var outcomes = (decoded: 0, rejected: 0)
-        for _ in 0..<4_000 {
+        for round in 0..<4_000 {
+            if round % 50 == 0 { await Task.yield() }  // the suites share the cooperative pool
             var bytes = Self.record(&random)
             for _ in 0..<random.int(in: 1...3) {
                 let index = random.below(bytes.count)
@@ -100,13 +102,14 @@ struct RecordDecoderFuzzTests {
     }
 
     @Test("huge header sizes and serial types, in nine-byte varints, are errors and do not overflow")
-    func hugeVarints() {
+    func hugeVarints() async {
         var random = SeededRandom(seed: 0xDEC0_0003)
         let extremes: [UInt64] = [
             .max, .max - 1, UInt64(Int64.max), UInt64(Int64.max) + 1, UInt64(Int64.max) - 12, UInt64.max - 12, UInt64.max - 13,
             1 << 32, (1 << 32) + 13, (1 << 56) + 12, 0xFF_FFFF_FFFF_FFFF,
         ]
-        for _ in 0..<3_000 {
+        for round in 0..<3_000 {
+            if round % 50 == 0 { await Task.yield() }  // the suites share the cooperative pool
             var record: [UInt8] = []
             var types: [UInt8] = []
             for _ in 0..<random.int(in: 1...4) {

@@ -1,4 +1,5 @@
 import BoutiqueSQLite
+import BoutiqueTestSupport
 import Foundation
 import Testing
 

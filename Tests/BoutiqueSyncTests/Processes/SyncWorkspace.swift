@@ -1,4 +1,5 @@
 import BoutiqueSQLite
+import BoutiqueTestSupport
 import Foundation
 
 /// A folder holding a sync server's store and secret and some device files, driven through the built
