@@ -8,7 +8,10 @@ extension RowRegister {
     /// ```
     ///
     /// Layout: existence (NULL, 0 or 1), its time and replica, the latest delete's time and replica
-    /// (NULL when none), then per column its name, value, time and replica.
+    /// (NULL when none), then per column its name, value, time and replica — the time and replica both
+    /// NULL when the column's stamp is the existence's. A row written whole by one insert (most rows)
+    /// so stores its stamp once: a state of four columns takes about a third of the bytes, which is most of
+    /// what a pull writes besides the rows themselves.
     public func record() -> [UInt8] {
         var values: [DatabaseValue] = []
         appendRecordValues(to: &values)
@@ -31,11 +34,16 @@ extension RowRegister {
         } else {
             values.append(contentsOf: [.null, .null])
         }
+        let shared = existence?.stamp
         for (name, cell) in cells {
             values.append(.text(name))
             values.append(cell.value)
-            values.append(Self.time(cell.stamp.time))
-            values.append(.text(cell.stamp.replica))
+            if cell.stamp == shared {
+                values.append(contentsOf: [.null, .null])
+            } else {
+                values.append(Self.time(cell.stamp.time))
+                values.append(.text(cell.stamp.replica))
+            }
         }
     }
 
@@ -53,11 +61,13 @@ extension RowRegister {
         case .delete: values.append(contentsOf: [.integer(0), time, replica, time, replica])
         case .update: values.append(contentsOf: [.null, .null, .null, .null, .null])
         }
+        // An insert's or a delete's columns share the existence's stamp; an update's carry their own.
+        let (cellTime, cellReplica) = change.kind == .update ? (time, replica) : (.null, .null)
         for column in change.columns {
             values.append(.text(column.name))
             values.append(column.value)
-            values.append(time)
-            values.append(replica)
+            values.append(cellTime)
+            values.append(cellReplica)
         }
     }
 
@@ -82,7 +92,14 @@ extension RowRegister {
         var index = 5
         while index < values.count {
             guard case .text(let name) = values[index] else { throw Self.malformed("column name \(values[index])") }
-            cells[name] = CellRegister(value: values[index + 1], stamp: try Self.stamp(values[index + 2], values[index + 3]))
+            let stamp: SyncStamp
+            if values[index + 2].isNull, values[index + 3].isNull {
+                guard let shared = existence?.stamp else { throw Self.malformed("column \(name) without a stamp in a row without one") }
+                stamp = shared
+            } else {
+                stamp = try Self.stamp(values[index + 2], values[index + 3])
+            }
+            cells[name] = CellRegister(value: values[index + 1], stamp: stamp)
             index += 4
         }
     }

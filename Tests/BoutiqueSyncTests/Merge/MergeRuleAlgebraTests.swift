@@ -106,6 +106,36 @@ import Testing
         #expect(throws: BoutiqueError.self) { try RowRegister(record: RecordEncoder.encode([.text("x")])) }
     }
 
+    /// A row written whole by one insert stores that insert's stamp once, not once per column; a column
+    /// stamped otherwise keeps its own, and a column without a stamp in a row without one is refused.
+    @Test func aStampSharedWithTheRowsExistenceIsStoredOnce() throws {
+        let replica = "5D3C9B0E-8F1A-4C2B-9E7D-6A5B4C3D2E1F"
+        var row = MergeRule.register(for: SyncChange(
+            table: "note", key: "k", kind: .insert,
+            columns: ["title", "body", "rank", "color"].map { SyncColumnValue(name: $0, value: .text("v")) },
+            stamp: SyncStamp(time: HybridTimestamp(milliseconds: 5), replica: replica)))
+        let whole = row.record()
+        let values = try RecordDecoder.decode(whole)
+        #expect(values.filter { $0 == .text(replica) }.count == 1, "the replica id once, for the existence: \(values)")
+        #expect(try RowRegister(record: whole) == row)
+        var buffer = RowRecordBuffer()
+        let range = buffer.append(stateOf: SyncChange(
+            table: "note", key: "k", kind: .insert,
+            columns: ["title", "body", "rank", "color"].map { SyncColumnValue(name: $0, value: .text("v")) },
+            stamp: SyncStamp(time: HybridTimestamp(milliseconds: 5), replica: replica)))
+        #expect(range.count == whole.count, "a change's state is as short as the register's")
+        #expect(try RowRegister(record: Array(buffer.bytes[range])) == row)
+
+        MergeRule.apply(Self.change(.update, at: 9, by: "b", title: "later"), to: &row)
+        let updated = row.record()
+        #expect(updated.count > whole.count, "the updated column carries its own stamp")
+        #expect(try RowRegister(record: updated) == row)
+        #expect(try RowRegister(record: updated).cells["title"]?.stamp.replica == "b")
+
+        let unstamped = RecordEncoder.encode([.null, .null, .null, .null, .null, .text("title"), .text("x"), .null, .null])
+        #expect(throws: BoutiqueError.self) { try RowRegister(record: unstamped) }
+    }
+
     @Test func statesWrittenBackToBackReadBackAsTheirRegisters() throws {
         var random = SeededRandom(seed: 14)
         var buffer = RowRecordBuffer()
