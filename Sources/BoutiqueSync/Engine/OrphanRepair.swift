@@ -23,12 +23,7 @@ enum OrphanRepair {
         var orphans: [OrphanRow] = []
         for child in children.sorted() where touched.contains(child) || foreignKeys.keys.contains(where: touched.contains) {
             guard let table = tables[child] else { continue }
-            for violation in try sql.rows("SELECT rowid FROM pragma_foreign_key_check(?)", [.text(table.name)]) {
-                guard case .integer(let rowID) = violation[0],
-                    let key = try sql.value(
-                        "SELECT \(SQLIdentifier.quote(table.keyColumn)) FROM \(SQLIdentifier.quote(table.name)) WHERE rowid = ?",
-                        [.integer(rowID)])
-                else { continue }
+            for key in try keysBreakingForeignKeys(in: table, sql: sql) {
                 try RowProjector(sql: sql).delete(key: key, table: table)
                 orphans.append(OrphanRow(table: child, key: key))
             }
@@ -71,10 +66,59 @@ enum OrphanRepair {
             }
         }
         for table in written.values {
-            for violation in try sql.rows("SELECT rowid FROM pragma_foreign_key_check(?)", [.text(table.name)]) {
-                guard case .integer(let rowID) = violation[0] else { continue }
-                try sql.run("DELETE FROM \(SQLIdentifier.quote(table.name)) WHERE rowid = ?", [.integer(rowID)])
+            for key in try keysBreakingForeignKeys(in: table, sql: sql) {
+                try sql.run(
+                    "DELETE FROM \(SQLIdentifier.quote(table.name)) WHERE \(SQLIdentifier.quote(table.keyColumn)) = ?", [key])
             }
         }
+    }
+
+    /// The keys of `table`'s rows whose foreign keys find no parent row.
+    ///
+    /// `pragma_foreign_key_check` names a rowid table's rows by rowid; a `WITHOUT ROWID` table's it
+    /// names by the foreign key alone (the rowid is NULL), so those rows are found by querying each
+    /// such key: a row breaks it when all its columns are set and no parent row matches them. Every
+    /// name in the SQL comes from the schema, quoted.
+    static func keysBreakingForeignKeys(in table: SyncedTable, sql: SQLRunner) throws -> [DatabaseValue] {
+        let quotedTable = SQLIdentifier.quote(table.name)
+        let quotedKey = SQLIdentifier.quote(table.keyColumn)
+        var keys: [DatabaseValue] = []
+        var brokenWithoutRowID: Set<Int64> = []
+        for violation in try sql.rows("SELECT rowid, fkid FROM pragma_foreign_key_check(?)", [.text(table.name)]) {
+            switch (violation[0], violation[1]) {
+            case (.integer(let rowID), _):
+                if let key = try sql.value("SELECT \(quotedKey) FROM \(quotedTable) WHERE rowid = ?", [.integer(rowID)]) {
+                    keys.append(key)
+                }
+            case (.null, .integer(let foreignKey)):
+                brokenWithoutRowID.insert(foreignKey)
+            default:
+                continue
+            }
+        }
+        for foreignKey in brokenWithoutRowID.sorted() {
+            let columns = try sql.rows(
+                #"SELECT "table", "from", "to" FROM pragma_foreign_key_list(?) WHERE id = ? ORDER BY seq"#,
+                [.text(table.name), .integer(foreignKey)])
+            guard case .text(let parent)? = columns.first?[0] else { continue }
+            let from = columns.compactMap { $0[1].textValue }
+            var to = columns.compactMap { $0[2].textValue }
+            if to.count != from.count {
+                // `REFERENCES parent` without columns: the parent's primary key, in its order.
+                to = try sql.rows("SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk", [.text(parent)])
+                    .compactMap { $0.first?.textValue }
+            }
+            guard !from.isEmpty, to.count == from.count else { continue }
+            let set = from.map { "child.\(SQLIdentifier.quote($0)) IS NOT NULL" }.joined(separator: " AND ")
+            let matches = zip(from, to).map { "parent.\(SQLIdentifier.quote($1)) = child.\(SQLIdentifier.quote($0))" }
+                .joined(separator: " AND ")
+            keys += try sql.rows(
+                """
+                SELECT child.\(quotedKey) FROM \(quotedTable) AS child WHERE \(set)
+                AND NOT EXISTS (SELECT 1 FROM \(SQLIdentifier.quote(parent)) AS parent WHERE \(matches))
+                """
+            ).compactMap(\.first)
+        }
+        return keys
     }
 }

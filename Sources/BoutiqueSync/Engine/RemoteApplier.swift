@@ -52,9 +52,10 @@ struct RemoteApplier {
 
     static func lowercased(_ name: String) -> String { hasUppercase(name) ? name.lowercased() : name }
 
-    /// Merges pulled changes, in order.
-    mutating func apply(_ changes: some Collection<SyncChange>) throws {
-        var rows = PendingRows(capacity: changes.count)
+    /// Merges pulled changes, in order; `expectedCount` sizes the batch's tables (a filtered
+    /// sequence would be walked once more to count it).
+    mutating func apply(_ changes: some Sequence<SyncChange>, expectedCount: Int) throws {
+        var rows = PendingRows(capacity: expectedCount)
         for change in changes {
             guard Self.hasUppercase(change.table) || change.columns.contains(where: { Self.hasUppercase($0.name) }) else {
                 rows.add(RowID(table: change.table, key: change.key), .change(change))

@@ -55,7 +55,7 @@ extension SyncSession {
                 try ParkedValues.apply(tables: tables, retryingRefusedRows: retry, sql: sql)
                 var applier = try RemoteApplier(sql: sql, tables: tables)
                 // What this session wrote is in the states already (folded above).
-                try applier.apply(changes.lazy.map(\.change).filter { $0.stamp.replica != recorder.writer })
+                try applier.apply(changes.lazy.map(\.change).filter { $0.stamp.replica != recorder.writer }, expectedCount: changes.count)
                 recorder.observe(changes.lazy.map(\.change.stamp.time).max().map { max($0, serverTime) } ?? serverTime)
                 let orphans = try OrphanRepair.detach(
                     touched: applier.touchedTables, deleted: applier.deletedTables, tables: tables, foreignKeys: foreignKeys, sql: sql)
