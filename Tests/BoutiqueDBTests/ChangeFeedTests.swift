@@ -30,6 +30,32 @@ import Testing
         #expect(Set([token, ChangeToken(changeID: 42)]).count == 1)
     }
 
+    /// Cancelled while its read waits for a reader (the only one is busy), the feed ends as it does when
+    /// cancelled between reads: no error.
+    @Test func aFeedCancelledDuringItsReadEnds() async throws {
+        let database = try await DatabaseActor.open(
+            url: BoutiqueDB.inMemoryURL(), migrations: LiveQueryMigrations.plan, options: .init(readerCount: 1))
+        let holding = Latch()
+        let release = Latch()
+        let busy = Task { try await database.read { _ in holding.open(); return release.waitBlocking(seconds: 10) } }
+        #expect(await holding.wait(seconds: 5))
+        let feed = database.changes(since: .beginning)
+        let follower = Task {
+            var seen = 0
+            for try await _ in feed { seen += 1 }
+            return seen
+        }
+        let deadline = ContinuousClock.now + .seconds(5 * timeoutScale)
+        while database.readers.waitingCount == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(database.readers.waitingCount == 1, "the feed's read waits for the reader")
+        follower.cancel()
+        let seen = try await follower.value
+        #expect(seen == 0)
+        release.open()
+        #expect(try await busy.value)
+        await database.close()
+    }
+
     @MainActor
     @Test func theFeedReadsCommittedTransactionsAsTypedChanges() async throws {
         let db = try await open()

@@ -113,9 +113,10 @@ import Testing
             longestCycle = max(longestCycle, ContinuousClock.now - cycleStarted)
             // At least two cycles, however slow the machine: the second opens what the first's close left.
         } while ContinuousClock.now < deadline || cycles < 2
+        func inSeconds(_ duration: Duration) -> String { String(format: "%.1f s", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18) }
         print(
-            "concurrency soak: \(cycles) cycles in \(ContinuousClock.now - started) (longest \(longestCycle)), \(totals.calls) calls, "
-                + "\(totals.acknowledged) writes acknowledged, \(totals.closedOrCancelled) ended by the close or a cancellation")
+            "concurrency soak: \(cycles) cycles in \(inSeconds(ContinuousClock.now - started)) (longest \(inSeconds(longestCycle))), "
+                + "\(totals.calls) calls, \(totals.acknowledged) writes acknowledged, \(totals.closedOrCancelled) ended by the close or a cancellation")
     }
 
     /// Runs the tasks until the database closes under them; false when some did not end in time.

@@ -46,8 +46,14 @@ public struct ChangeFeed: AsyncSequence, Sendable {
                 // Armed before reading, so that a commit landing during the read wakes the next wait.
                 let generation = wakeUps.generation
                 let after = cursor
-                buffered = try await database.read { conn in
-                    try ChangeLogReader.transactions(after: after, on: conn.connection)
+                do {
+                    buffered = try await database.read { conn in
+                        try ChangeLogReader.transactions(after: after, on: conn.connection)
+                    }
+                } catch {
+                    // A cancellation that stopped the read ends the feed, as one between reads does.
+                    if Task.isCancelled, (error as? BoutiqueError) == .cancelled { return nil }
+                    throw error
                 }
                 if buffered.isEmpty {
                     guard await wakeUps.wait(after: generation) else { return nil }

@@ -33,6 +33,9 @@ final class ReaderPool: Sendable {
     /// Gives a reader back: to the first read in line, else to the idle readers.
     func release(_ reader: ReaderConnection) { pool.release(reader) }
 
+    /// How many reads wait in line for a reader (for diagnostics and tests).
+    var waitingCount: Int { pool.waitingCount }
+
     /// Refuses new reads, waits for the reads in progress, and closes every reader.
     func close() async {
         await pool.close { reader in await reader.close() }
