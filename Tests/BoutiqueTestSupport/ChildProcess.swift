@@ -35,8 +35,11 @@ public final class ChildProcess: Sendable {
     }
 
     /// Starts `executable arguments…` in `directory` (the test's own when `nil`), with `input` on its
-    /// standard input (none when `nil`).
-    public init(executable: URL, _ arguments: [String], in directory: URL? = nil, input: Data? = nil) throws {
+    /// standard input (none when `nil`). With `mergingErrors`, standard error goes to ``output`` too,
+    /// interleaved as the child wrote them, and ``errors`` stays empty.
+    public init(
+        executable: URL, _ arguments: [String], in directory: URL? = nil, input: Data? = nil, mergingErrors: Bool = false
+    ) throws {
         process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -44,10 +47,12 @@ public final class ChildProcess: Sendable {
         let standardInput = input.map { _ in Pipe() }
         process.standardInput = standardInput ?? FileHandle.nullDevice
         let output = Pipe()
-        let errors = Pipe()
+        let errors = mergingErrors ? output : Pipe()
         process.standardOutput = output
         process.standardError = errors
-        for (pipe, isOutput) in [(output, true), (errors, false)] {
+        let pipes = mergingErrors ? [(output, true)] : [(output, true), (errors, false)]
+        collected.withLock { $0.openPipes = pipes.count }
+        for (pipe, isOutput) in pipes {
             let handle = pipe.fileHandleForReading
             Thread.detachNewThread { [collected] in
                 while true {
@@ -101,11 +106,11 @@ public final class ChildProcess: Sendable {
     /// Sends `signal` (SIGKILL, SIGINT, SIGTERM).
     public func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
-    /// Waits for the process to end (killing it after `timeout`) and for its output to be read, and
-    /// returns how it ended.
+    /// Waits for the process to end (killing it after `timeout`, or when the waiting task is
+    /// cancelled) and for its output to be read, and returns how it ended.
     public func wait(timeout: Duration = .seconds(60)) async -> Exit {
         let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        while process.isRunning, ContinuousClock.now < deadline, !Task.isCancelled { try? await Task.sleep(for: .milliseconds(10)) }
         if process.isRunning { send(SIGKILL) }
         while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
         // The pipes close when the child (and anything it started) has let go of them.

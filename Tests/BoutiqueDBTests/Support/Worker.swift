@@ -1,3 +1,4 @@
+import BoutiqueTestSupport
 import Foundation
 
 /// Runs `BoutiqueTestWorker`, the package's helper executable, as a real child process.
@@ -44,77 +45,34 @@ enum Worker {
         return await finish(process)
     }
 
-    /// Starts the worker without waiting for it.
+    /// Starts the worker without waiting for it; its standard error is part of its output.
     static func start(_ arguments: [String]) throws -> RunningWorker {
-        let process = Process()
-        process.executableURL = try executableURL()
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let running = RunningWorker()
-        process.terminationHandler = { finished in running.exited(status: finished.terminationStatus) }
-        try process.run()
-        // A thread of its own reads the output as it comes (blocking reads stay off the cooperative pool).
-        let output = pipe.fileHandleForReading
-        Thread.detachNewThread {
-            while true {
-                let data = output.availableData
-                running.received(data)
-                if data.isEmpty { break }
-            }
-        }
-        running.started(processIdentifier: process.processIdentifier)
-        return running
+        RunningWorker(try ChildProcess(executable: executableURL(), arguments, mergingErrors: true))
     }
 
     static func finish(_ worker: RunningWorker) async -> Outcome {
-        let status = await worker.status()
-        let output = await worker.completeOutput().trimmingCharacters(in: .whitespacesAndNewlines)
-        return Outcome(status: status, output: output)
+        let exit = await worker.exit()
+        return Outcome(status: exit.status, output: exit.output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
 
-/// A worker process that was started; its output arrives from a reading thread, its exit status from
-/// the termination handler.
+/// A worker process that was started, read and waited for by a ``ChildProcess``.
 final class RunningWorker: Sendable {
-    private let exitStatus = Box<Int32?>(nil)
-    private let processIdentifier = Box<Int32?>(nil)
-    private let outputBytes = Box<Data>(Data())
-    private let outputEnded = Box(false)
+    private let process: ChildProcess
 
-    func started(processIdentifier: Int32) { self.processIdentifier.value = processIdentifier }
-
-    func exited(status: Int32) { exitStatus.value = status }
-
-    /// Called with each chunk of output; an empty chunk is the end of it.
-    func received(_ data: Data) {
-        if data.isEmpty {
-            outputEnded.value = true
-        } else {
-            outputBytes.update { $0.append(data) }
-        }
-    }
+    init(_ process: ChildProcess) { self.process = process }
 
     /// The output so far.
-    var output: String { String(decoding: outputBytes.value, as: UTF8.self) }
-
-    /// The whole output, once the process has closed it (or what came within ten seconds).
-    func completeOutput() async -> String {
-        let deadline = Date().addingTimeInterval(10)
-        while !outputEnded.value, Date() < deadline { try? await Task.sleep(for: .milliseconds(5)) }
-        return output
-    }
+    var output: String { process.output }
 
     /// Ends the process at once, as a crash or `kill -9` would.
-    func kill() {
-        if let processIdentifier = processIdentifier.value { _ = Foundation.kill(processIdentifier, SIGKILL) }
-    }
+    func kill() { process.send(SIGKILL) }
 
-    func status() async -> Int32 {
-        while true {
-            if let status = exitStatus.value { return status }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-    }
+    /// How it ended, once it has (a worker still running after ten minutes is killed).
+    func exit() async -> ChildProcess.Exit { await process.wait(timeout: .seconds(600)) }
+
+    func status() async -> Int32 { await exit().status }
+
+    /// The whole output, once the process has ended and closed it.
+    func completeOutput() async -> String { await exit().output }
 }
