@@ -16,7 +16,7 @@ import Testing
             }
             // The first fetch leases the only reader here; cancelled at once, its task finds nothing to
             // deliver to.
-            observation.start { _ in true }
+            observation.start { _ in .taken }
             observation.cancel()
             try await database.write { conn in try conn.execute("INSERT INTO counter(label) VALUES (?)", [.text("\(round)")]) }
         }

@@ -272,7 +272,12 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
         groupNotices = []
         committedGroups.removeAll()
         resetTransaction()
-        for notice in announced { notifier.publish(notice) }
+        // Published on the writer's thread, just after COMMIT: quick live queries may refresh here.
+        let budget = InlineFetchBudget()
+        for var notice in announced {
+            notice.inlineFetchBudget = budget
+            notifier.publish(notice)
+        }
     }
 
     func didRollback(_ connection: Connection) {

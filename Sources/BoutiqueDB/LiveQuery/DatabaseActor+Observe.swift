@@ -37,11 +37,11 @@ extension DatabaseActor {
             observation.start { result in
                 switch result {
                 case .success(let value):
-                    if case .terminated = continuation.yield(value) { return false }
-                    return true
+                    if case .terminated = continuation.yield(value) { return .receiverGone }
+                    return .taken
                 case .failure(let error):
                     continuation.finish(throwing: error)
-                    return false
+                    return .receiverGone
                 }
             }
             return (stream, { observation.fetchCount })

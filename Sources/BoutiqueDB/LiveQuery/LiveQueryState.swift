@@ -29,12 +29,16 @@ public final class LiveQueryState<Value: Sendable> {
     init(initialValue: Value, observation: QueryObservation<Value>) {
         self.value = initialValue
         self.observation = observation
-        observation.start { [weak self] result in
-            await MainActor.run {
-                guard let self else { return false }
+        observation.start { [weak self, weak observation] result in
+            // Detached: a task made on the committing thread would inherit the write's task-locals.
+            // The observation fetches nothing more until the main actor has this result, so results
+            // do not queue up behind a busy main actor.
+            Task.detached(priority: Task.currentPriority) { @MainActor in
+                guard let self else { return }
                 self.apply(result)
-                return true
+                observation?.receiverCaughtUp()
             }
+            return .inFlight
         }
     }
 

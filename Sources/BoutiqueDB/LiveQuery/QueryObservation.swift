@@ -7,25 +7,40 @@ import BoutiqueSQLite
 /// let observation = QueryObservation(database: database) { connection, region in
 ///     try fetcher.fetch(on: connection, computingRegion: region)
 /// }
-/// observation.start { result in print(result) }
+/// observation.start { result in print(result); return .taken }
 /// // … observation.cancel()
 /// ```
 ///
-/// Fetches run on the reader pool, never on the caller's thread, one at a time. A fetch a commit calls
-/// for starts on a free reader's queue, straight from the committing thread: the new result is on its
-/// way to the receiver after one thread wake-up, not three. Commits that arrive
-/// while a fetch runs are folded into one more fetch, so a burst of commits costs at most two. A commit
-/// that touched none of the query's tables costs nothing but a set intersection. Results equal to the
-/// previous one are not delivered. The observation holds its owner only weakly (through `deliver`),
-/// and stops when cancelled or deinitialised.
+/// Fetches never run on the caller's thread, and one at a time. After a commit in this process, a
+/// query whose last fetch was quick is fetched right there, on the committing thread, on a reader it
+/// leases (see ``InlineFetchBudget``); any other fetch starts on a free reader's queue, straight from
+/// the committing thread. Either way the new result is one thread wake-up from its receiver. Commits
+/// that arrive while a fetch runs, or while its result is on its way to a receiver that takes it later
+/// (the main actor), are folded into one more fetch, so a burst of commits costs at most two and a busy
+/// main actor does not pile results up. A commit that touched none of the query's tables costs nothing
+/// but a set intersection. Results equal to the previous one are not delivered. The observation holds
+/// its owner only weakly (through `deliver`), and stops when cancelled or deinitialised.
 final class QueryObservation<Value: Sendable>: Sendable {
     typealias Fetch = @Sendable (_ connection: Connection, _ computingRegion: Bool) throws -> (value: Value?, region: ReadRegion?)
-    typealias Deliver = @Sendable (Result<Value, BoutiqueError>) async -> Bool
+    /// Hands a result to the receiver, on whichever thread fetched it, without waiting for the receiver.
+    typealias Deliver = @Sendable (Result<Value, BoutiqueError>) -> Delivery
+
+    /// What became of a result handed to the receiver.
+    enum Delivery: Sendable {
+        /// The receiver has it (a stream buffered it).
+        case taken
+        /// It is on its way (to the main actor); the receiver calls ``receiverCaughtUp()`` when it has it.
+        /// No fetch starts meanwhile.
+        case inFlight
+        /// The receiver is gone: the observation ends.
+        case receiverGone
+    }
 
     private enum Phase {
         case idle
+        /// A fetch runs, or its result is on its way to the receiver.
         case fetching
-        /// Fetching, and a commit arrived since the fetch began: fetch again when it ends.
+        /// The same, and a commit arrived since the fetch began: fetch again once it is over.
         case fetchingAgain
     }
 
@@ -38,6 +53,9 @@ final class QueryObservation<Value: Sendable>: Sendable {
         var deliver: Deliver?
         var fetchCount = 0
         var task: Task<Void, Never>?
+        /// How long the query took the last time it ran (its read transaction excluded): whether the
+        /// committing thread may fetch it.
+        var lastFetchDuration: Duration?
     }
 
     private let state = Lock(State())
@@ -55,8 +73,8 @@ final class QueryObservation<Value: Sendable>: Sendable {
         task?.cancel()
     }
 
-    /// Subscribes to commits and runs the first fetch. `deliver` returns `false` when its receiver is
-    /// gone, which ends the observation.
+    /// Subscribes to commits and runs the first fetch. `deliver` returns ``Delivery/receiverGone`` when
+    /// its receiver is gone, which ends the observation.
     func start(_ deliver: @escaping Deliver) {
         let id = database.changeCenter.subscribe { [weak self] notice in self?.handle(notice) }
         let alreadyCancelled = state.withLock { state in
@@ -68,7 +86,11 @@ final class QueryObservation<Value: Sendable>: Sendable {
             database.changeCenter.unsubscribe(id)
             return
         }
-        schedule()
+        let start = state.withLock { state -> Bool in
+            guard !state.isCancelled else { return false }
+            return Self.markDirty(&state)
+        }
+        if start { startTask() }
     }
 
     /// Stops observing: no fetch starts and nothing is delivered after this returns.
@@ -86,13 +108,19 @@ final class QueryObservation<Value: Sendable>: Sendable {
         task?.cancel()
     }
 
+    /// Called by a receiver once it has a result that was ``Delivery/inFlight``: the fetch that
+    /// commits called for meanwhile starts now.
+    func receiverCaughtUp() {
+        if nextFetchIsDue() { startTask() }
+    }
+
     /// How many times the query ran (the first fetch included).
     var fetchCount: Int { state.withLock { $0.fetchCount } }
 
     /// The tables the query reads, once the first fetch has found them.
     var region: ReadRegion? { state.withLock { $0.region } }
 
-    /// Decides, on the committing thread, whether a commit calls for a fetch.
+    /// Decides, on the committing thread, whether a commit calls for a fetch, and where it runs.
     private func handle(_ notice: CommitNotice) {
         if notice.isClose {
             endForClose()
@@ -104,25 +132,17 @@ final class QueryObservation<Value: Sendable>: Sendable {
             guard notice.touches(state.region) else { return false }
             return Self.markDirty(&state)
         }
-        if start { startTask() }
+        guard start else { return }
+        if let budget = notice.inlineFetchBudget, fetchOnCallingThread(within: budget) { return }
+        startTask()
     }
 
     /// The database closed: the receiver hears `databaseClosed` (as a fetch would tell it) and the
     /// observation ends, instead of waiting for a commit that cannot come.
     private func endForClose() {
         guard let deliver = state.withLock({ $0.isCancelled ? nil : $0.deliver }) else { return }
-        Task { [self] in
-            _ = await deliver(.failure(.databaseClosed))
-            cancel()
-        }
-    }
-
-    private func schedule() {
-        let start = state.withLock { state -> Bool in
-            guard !state.isCancelled else { return false }
-            return Self.markDirty(&state)
-        }
-        if start { startTask() }
+        _ = deliver(.failure(.databaseClosed))
+        cancel()
     }
 
     /// Records that a fetch is needed; `true` when the caller must start one.
@@ -135,6 +155,30 @@ final class QueryObservation<Value: Sendable>: Sendable {
             state.phase = .fetchingAgain
             return false
         }
+    }
+
+    /// Runs the fetch a commit called for here, on the committing thread, when the query was quick last
+    /// time, `budget` allows it and a reader with an open connection is free; `false` when it did not
+    /// run (the caller starts a task instead). A fetch that fails here runs again on a reader's queue,
+    /// which reports the error.
+    private func fetchOnCallingThread(within budget: InlineFetchBudget) -> Bool {
+        let estimate = state.withLock { $0.regionIsStale ? nil : $0.lastFetchDuration }
+        guard let estimate, estimate <= InlineFetchBudget.queryLimit,
+              let reader = database.readers.tryAcquire() else { return false }
+        guard budget.spend(estimate) else {
+            database.readers.release(reader)
+            return false
+        }
+        let outcome: (value: Value?, region: ReadRegion?)?
+        do {
+            outcome = try reader.readOnCallingThread(timedRead(computingRegion: false), thenReturnTo: database.readers)
+        } catch {
+            outcome = nil
+        }
+        guard let outcome else { return false }
+        state.withLock { $0.fetchCount += 1 }
+        if settle(.success(outcome)) { startTask() }
+        return true
     }
 
     private func startTask() {
@@ -152,15 +196,13 @@ final class QueryObservation<Value: Sendable>: Sendable {
         var leased = leased
         defer { if let leased { database.readers.release(leased) } }
         while true {
-            let (computeRegion, deliver) = state.withLock { state in
+            let computeRegion = state.withLock { state -> Bool? in
+                guard state.deliver != nil else { return nil }
                 state.fetchCount += 1
-                return (state.regionIsStale, state.deliver)
+                return state.regionIsStale
             }
-            guard let deliver else { return }
-            let fetch = self.fetch
-            let read: @Sendable (DatabaseConnection) throws -> (value: Value?, region: ReadRegion?) = { conn in
-                try fetch(conn.connection, computeRegion)
-            }
+            guard let computeRegion else { return }
+            let read = timedRead(computingRegion: computeRegion)
             let result: Result<(value: Value?, region: ReadRegion?), BoutiqueError>
             do {
                 if let reader = leased {
@@ -172,34 +214,66 @@ final class QueryObservation<Value: Sendable>: Sendable {
             } catch {
                 result = .failure(BoutiqueError.library(error, writing: false))
             }
-            var keepGoing = true
-            switch result {
-            case .success(let outcome):
-                if let region = outcome.region {
-                    state.withLock { state in
-                        state.region = region
-                        state.regionIsStale = false
-                    }
-                }
-                if let value = outcome.value { keepGoing = await deliver(.success(value)) }
-            case .failure(let error):
-                if error == .cancelled, state.withLock({ $0.isCancelled }) { return }
-                keepGoing = await deliver(.failure(error))
+            if !settle(result) { return }
+        }
+    }
+
+    /// The fetch as a read, recording how long the query took.
+    private func timedRead(computingRegion: Bool) -> @Sendable (DatabaseConnection) throws -> (value: Value?, region: ReadRegion?) {
+        let fetch = self.fetch
+        return { [state] connection in
+            let clock = ContinuousClock()
+            let started = clock.now
+            let outcome = try fetch(connection.connection, computingRegion)
+            let duration = started.duration(to: clock.now)
+            state.withLock { $0.lastFetchDuration = duration }
+            return outcome
+        }
+    }
+
+    /// Records a fetch's region, hands its result to the receiver and settles what follows; `true`
+    /// when a commit arrived meanwhile and another fetch must start now.
+    private func settle(_ result: Result<(value: Value?, region: ReadRegion?), BoutiqueError>) -> Bool {
+        let deliver = state.withLock { state -> Deliver? in
+            if case .success(let outcome) = result, let region = outcome.region {
+                state.region = region
+                state.regionIsStale = false
             }
-            if !keepGoing { cancel() }
-            let again = state.withLock { state -> Bool in
-                guard !state.isCancelled else { return false }
-                switch state.phase {
-                case .fetchingAgain:
-                    state.phase = .fetching
-                    return true
-                case .fetching, .idle:
-                    state.phase = .idle
-                    state.task = nil
-                    return false
-                }
+            return state.deliver
+        }
+        guard let deliver else { return false }
+        let delivery: Delivery
+        switch result {
+        case .success(let outcome):
+            delivery = outcome.value.map { deliver(.success($0)) } ?? .taken
+        case .failure(let error):
+            if error == .cancelled, state.withLock({ $0.isCancelled }) { return false }
+            delivery = deliver(.failure(error))
+        }
+        switch delivery {
+        case .taken:
+            return nextFetchIsDue()
+        case .inFlight:
+            return false
+        case .receiverGone:
+            cancel()
+            return false
+        }
+    }
+
+    /// Ends the current fetch; `true` when a commit arrived during it and another must start.
+    private func nextFetchIsDue() -> Bool {
+        state.withLock { state in
+            guard !state.isCancelled else { return false }
+            switch state.phase {
+            case .fetchingAgain:
+                state.phase = .fetching
+                return true
+            case .fetching, .idle:
+                state.phase = .idle
+                state.task = nil
+                return false
             }
-            if !again { return }
         }
     }
 }
