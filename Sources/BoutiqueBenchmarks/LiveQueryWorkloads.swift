@@ -53,6 +53,39 @@ enum LiveQueryWorkloads {
         BenchmarkStatistics.printLatencies("db.observe(_:) (a task)", streamLatencies)
     }
 
+    /// What a live query costs the writes it follows: 2,000 awaited one-row writes to the table a
+    /// `@LiveQuery` of 5 rows reads, against the same writes with nobody observing, interleaved.
+    /// A quick query is refreshed on the writer's thread right after each commit, so the write pays for
+    /// its fetch; without it each commit would wake a reader's queue instead.
+    @MainActor
+    static func measureObservedWrites(rounds: Int) async throws {
+        let count = 2_000
+        var plain: [Double] = []
+        var observed: [Double] = []
+        for round in 0...rounds {
+            for isObserved in [false, true] {
+                let directory = try BenchmarkDirectory()
+                let db = try await BoutiqueDB.open(url: directory.file("observed.db"), migrations: counterPlan)
+                let model = isObserved ? CounterModel(db) : nil
+                while model?.$counters.isLoading == true { await Task.yield() }
+                let start = now()
+                for index in 0..<count { _ = try await insertCounter(db, index) }
+                let seconds = now() - start
+                if let model { while model.counters.first?.id != Int64(count) { await Task.yield() } }
+                await db.close()
+                guard round > 0 else { continue }
+                if isObserved { observed.append(seconds) } else { plain.append(seconds) }
+            }
+        }
+        let baseline = BenchmarkStatistics.median(plain)
+        print("\n\(count) awaited one-row writes, median of \(rounds) rounds (min … max), ratio to unobserved")
+        BenchmarkStatistics.printLine(
+            "nobody observing", median: baseline, min: plain.min() ?? .nan, max: plain.max() ?? .nan, baseline: baseline)
+        BenchmarkStatistics.printLine(
+            "a @LiveQuery on the table", median: BenchmarkStatistics.median(observed), min: observed.min() ?? .nan,
+            max: observed.max() ?? .nan, baseline: baseline)
+    }
+
     @MainActor
     static func measureUnrelatedCommits() async throws {
         let directory = try BenchmarkDirectory()
@@ -202,6 +235,7 @@ enum ChangeBenchmarks {
     static func run(rounds: Int) async throws {
         try await CDCWorkloads.measureInsertCost(rounds: rounds)
         try await LiveQueryWorkloads.measureInProcessLatency()
+        try await LiveQueryWorkloads.measureObservedWrites(rounds: rounds)
         try await LiveQueryWorkloads.measureUnrelatedCommits()
         try await LiveQueryWorkloads.measureCrossProcessLatency()
     }
