@@ -151,7 +151,9 @@ enum LiveQueryWorkloads {
         }
     }
 
-    /// Inserts counter row `index + 1`; returns the time just before its commit.
+    /// Inserts counter row `index + 1` from the main actor, as an app's code writes; returns the time
+    /// just before its commit.
+    @MainActor
     static func insertCounter(_ db: BoutiqueDB, _ index: Int) async throws -> Double {
         try await db.write { conn in
             try conn.execute("INSERT INTO counter(id, label) VALUES (?, ?)", [.integer(Int64(index + 1)), .text("\(index)")])
