@@ -80,7 +80,9 @@ import Testing
             try await insert(database, bumping: [probe])
             if probe.delivered.last == round { deliveredBeforeTheWriteReturned += 1 }
         }
-        try await eventually("every refresh") { probe.delivered == [0, 1, 2, 3, 4, 5] }
+        // A refresh that went to a reader may fold into the next commit's: values only move forward.
+        try await eventually("the last refresh") { probe.delivered.last == 5 }
+        #expect(probe.delivered == probe.delivered.sorted() && Set(probe.delivered).count == probe.delivered.count)
         // A refresh goes to a reader only when the fetch before it was preempted for 100 µs.
         let onWriter = probe.fetchedOnWriter.dropFirst().filter { $0 }.count
         #expect(onWriter >= 3, "refreshes on the writer's thread: \(probe.fetchedOnWriter)")
