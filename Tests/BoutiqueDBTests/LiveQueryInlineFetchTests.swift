@@ -134,6 +134,8 @@ import Testing
         #expect(!budget.spend(.microseconds(90)), "past the commit's 250 µs")
         #expect(budget.spend(.microseconds(70)), "what is left still serves a quicker query")
         #expect(!budget.spend(.microseconds(1)))
+        budget.renew()
+        #expect(budget.spend(.microseconds(90)), "renewed for the next commit")
     }
 }
 

@@ -68,6 +68,9 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
     let options: ChangeCaptureOptions
     var mode: ChangeCaptureMode { options.mode }
     let notifier: ChangeNotifier
+    /// The time each commit may spend refreshing quick live queries on the writer's thread, renewed
+    /// for every commit (one object, since only this thread publishes with it).
+    private let inlineFetchBudget = InlineFetchBudget()
     /// Whether the external-change monitor runs and needs to tell this process's commits apart.
     let tracksLocalCommits: Bool
     /// The writer's statements as SQLite sees them, asked about on every statement.
@@ -273,9 +276,9 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
         committedGroups.removeAll()
         resetTransaction()
         // Published on the writer's thread, just after COMMIT: quick live queries may refresh here.
-        let budget = InlineFetchBudget()
+        inlineFetchBudget.renew()
         for var notice in announced {
-            notice.inlineFetchBudget = budget
+            notice.inlineFetchBudget = inlineFetchBudget
             notifier.publish(notice)
         }
     }

@@ -4,8 +4,8 @@ import BoutiqueSQLite
 /// next write.
 ///
 /// ```swift
-/// let budget = InlineFetchBudget()
-/// if budget.spend(observation.lastFetchDuration) { /* fetch here, on the committing thread */ }
+/// budget.renew()                                   // the writer, before announcing a commit
+/// if budget.spend(lastFetchDuration) { /* fetch here, on the committing thread */ }
 /// ```
 ///
 /// A live query whose fetch is quick is refreshed on the thread that committed, right after `COMMIT`,
@@ -14,7 +14,8 @@ import BoutiqueSQLite
 /// to wake first. The write that committed pays for it, since its caller resumes after the fetch, so
 /// only queries that took at most ``queryLimit`` last time are fetched there, and together no more than
 /// ``commitLimit`` per commit; the rest go to readers' queues, as slow queries and commits made by
-/// other processes always do. One budget serves all the notices of one commit.
+/// other processes always do. One budget serves all the notices of one commit; the writer renews it
+/// for the next.
 final class InlineFetchBudget: Sendable {
     /// The longest a query's previous fetch may have taken for it to be fetched on the committing thread.
     static let queryLimit: Duration = .microseconds(100)
@@ -24,6 +25,11 @@ final class InlineFetchBudget: Sendable {
     private let remaining = Lock<Duration>(InlineFetchBudget.commitLimit)
 
     init() {}
+
+    /// Restores the whole budget, for the next commit.
+    func renew() {
+        remaining.withLock { $0 = Self.commitLimit }
+    }
 
     /// Takes `estimate` (a query's previous fetch time) from the budget; `false`, taking nothing, when
     /// the query is too slow or the budget too low.
