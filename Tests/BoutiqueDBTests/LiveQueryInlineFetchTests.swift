@@ -2,8 +2,8 @@
 import Foundation
 import Testing
 
-/// Where a live query's refresh runs: a quick query's on the committing thread, right after the
-/// commit; a slow one's, and any beyond the commit's budget, on a reader's queue.
+/// Where a live query's refresh runs: a quick query's on the writer's thread and connection, right
+/// after the commit; a slow one's, and any beyond the commit's budget, on a reader's queue.
 @Suite struct LiveQueryInlineFetchTests {
     /// An observed "query" that reads no table (so that its time is the probe's own, under any
     /// sanitizer), records where each fetch ran and what the receiver got.
@@ -126,16 +126,86 @@ import Testing
         await database.close()
     }
 
-    @Test func theBudgetRefusesSlowQueriesAndStopsAtItsLimit() {
-        let budget = InlineFetchBudget()
-        #expect(!budget.spend(.microseconds(150)), "slower than the limit for one query")
-        #expect(budget.spend(.microseconds(90)))
-        #expect(budget.spend(.microseconds(90)))
-        #expect(!budget.spend(.microseconds(90)), "past the commit's 250 µs")
-        #expect(budget.spend(.microseconds(70)), "what is left still serves a quicker query")
-        #expect(!budget.spend(.microseconds(1)))
-        budget.renew()
-        #expect(budget.spend(.microseconds(90)), "renewed for the next commit")
+    /// The same writes, with a live query refreshed on the writer connection after each and without:
+    /// the change log must come out the same (the query's statements are not captured), and so must
+    /// the values.
+    @MainActor
+    @Test func refreshesOnTheWriterConnectionLeaveTheChangeLogAsItWas() async throws {
+        func run(observed: Bool) async throws -> (log: [LoggedChange], counts: [Int64], onWriter: Int) {
+            let directory = try TemporaryDirectory()
+            let database = try await open(directory)
+            let counts = Lock<[Int64]>([])
+            let onWriter = Lock(0)
+            let observation = QueryObservation<Int64>(database: database) { connection, _ in
+                if ThreadExecutor.isOnExecutorThread { onWriter.withLock { $0 += 1 } }
+                let count = try connection.fetchValue("SELECT count(*) FROM counter")
+                return (count.flatMap { if case .integer(let n) = $0 { n } else { nil } }, ReadRegion(tables: ["counter"]))
+            }
+            if observed {
+                observation.start { result in
+                    if case .success(let count) = result { counts.withLock { $0.append(count) } }
+                    return .taken
+                }
+                try await eventually("first fetch") { counts.withLock { $0 } == [0] }
+            }
+            let statements = [
+                "INSERT INTO counter(id, label) VALUES (1, 'a')", "INSERT INTO counter(id, label) VALUES (2, 'b')",
+                "UPDATE counter SET label = 'c' WHERE id = 1", "DELETE FROM counter WHERE id = 2",
+                "INSERT INTO counter(id, label) VALUES (3, 'd')",
+            ]
+            for sql in statements {
+                try await database.write { conn in try conn.execute(sql) }
+            }
+            if observed { try await eventually("the last count") { counts.withLock { $0 }.last == 2 } }
+            observation.cancel()
+            let log = try await database.loggedRowChanges().map { change -> LoggedChange in
+                var change = change
+                (change.id, change.transaction) = (0, 0)
+                return change
+            }
+            await database.close()
+            return (log, counts.withLock { $0 }, onWriter.withLock { $0 })
+        }
+        let plain = try await run(observed: false)
+        let observed = try await run(observed: true)
+        #expect(plain.log.count == 5)
+        #expect(observed.log == plain.log)
+        #expect(observed.counts.first == 0 && observed.counts.last == 2)
+        #expect(observed.onWriter >= 1, "no refresh ran on the writer connection")
+    }
+
+    /// The writer connection would run a write a live query's statement asked for; the fetcher refuses
+    /// it, as a reader's `query_only` does.
+    @Test func aLiveQueryThatWouldWriteIsRefusedOnAWritableConnection() throws {
+        let connection = try Connection(path: ":memory:")
+        defer { connection.close() }
+        try connection.execute("CREATE TABLE note (id TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL, body TEXT NOT NULL, updatedAt REAL NOT NULL)")
+        let fetcher = QueryFetcher({ Note.insert { Note(id: UUID(), title: "sneaky", body: "") }.returning() }, limit: nil)
+        #expect {
+            _ = try fetcher.fetch(on: connection, computingRegion: false)
+        } throws: { error in
+            guard case .sql(let code, _) = error as? BoutiqueError else { return false }
+            return code == .readOnly
+        }
+        #expect(try connection.fetchValue("SELECT count(*) FROM note") == .integer(0))
+    }
+
+    @Test func theBudgetRefusesSlowQueriesAndStopsAtItsLimit() throws {
+        let refresh = CommitRefresh()
+        let connection = try Connection(path: ":memory:")
+        defer { connection.close() }
+        refresh.begin(on: connection)
+        #expect(refresh.connection === connection)
+        #expect(!refresh.spend(.microseconds(150)), "slower than the limit for one query")
+        #expect(refresh.spend(.microseconds(90)))
+        #expect(refresh.spend(.microseconds(90)))
+        #expect(!refresh.spend(.microseconds(90)), "past the commit's 250 µs")
+        #expect(refresh.spend(.microseconds(70)), "what is left still serves a quicker query")
+        #expect(!refresh.spend(.microseconds(1)))
+        refresh.end()
+        #expect(refresh.connection == nil, "the connection is lent only while the commit is announced")
+        refresh.begin(on: connection)
+        #expect(refresh.spend(.microseconds(90)), "renewed for the next commit")
     }
 }
 

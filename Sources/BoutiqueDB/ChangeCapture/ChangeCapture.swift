@@ -68,9 +68,9 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
     let options: ChangeCaptureOptions
     var mode: ChangeCaptureMode { options.mode }
     let notifier: ChangeNotifier
-    /// The time each commit may spend refreshing quick live queries on the writer's thread, renewed
-    /// for every commit (one object, since only this thread publishes with it).
-    private let inlineFetchBudget = InlineFetchBudget()
+    /// The writer connection and time each commit lends quick live queries as it is announced (one
+    /// object, since only the writer's thread publishes with it).
+    private let refresh = CommitRefresh()
     /// Whether the external-change monitor runs and needs to tell this process's commits apart.
     let tracksLocalCommits: Bool
     /// The writer's statements as SQLite sees them, asked about on every statement.
@@ -275,10 +275,16 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
         groupNotices = []
         committedGroups.removeAll()
         resetTransaction()
-        // Published on the writer's thread, just after COMMIT: quick live queries may refresh here.
-        inlineFetchBudget.renew()
+        // Published on the writer's thread, just after COMMIT: quick live queries refresh here, on this
+        // connection. Their statements are not the user's: the hooks let them pass, as the log's own.
+        refresh.begin(on: connection)
+        isWritingLog = true
+        defer {
+            isWritingLog = false
+            refresh.end()
+        }
         for var notice in announced {
-            notice.inlineFetchBudget = inlineFetchBudget
+            notice.refresh = refresh
             notifier.publish(notice)
         }
     }

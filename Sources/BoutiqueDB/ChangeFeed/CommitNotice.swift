@@ -13,10 +13,10 @@ struct CommitNotice: Sendable {
     var isExternal: Bool
     /// `true` for the last notice of all: the database closed, no commit follows, and observers end.
     var isClose = false
-    /// Set when the notice is published on the committing thread right after the commit: the time that
-    /// thread may spend refreshing quick live queries itself. `nil` elsewhere (another process's
-    /// commits), where every refresh goes to a reader's queue.
-    var inlineFetchBudget: InlineFetchBudget?
+    /// Set when the notice is published on the writer's thread right after the commit: its connection
+    /// and the time it may spend refreshing quick live queries itself. `nil` elsewhere (another
+    /// process's commits), where every refresh goes to a reader's queue.
+    var refresh: CommitRefresh?
 
     /// The notice a closing database sends its observers.
     static let close = CommitNotice(token: nil, tables: [], isExternal: false, isClose: true)

@@ -40,21 +40,6 @@ package final class QueueExecutor: SerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }
 
-    /// Traps unless the caller runs as a job of this queue: what lets `assumeIsolated` accept code that
-    /// ``runOnCallingThread(_:)`` runs on a thread the runtime does not know as the queue's.
-    package func checkIsolated() {
-        dispatchPrecondition(condition: .onQueue(queue))
-    }
-
-    /// Runs `body` as a job of this queue, on the calling thread: once the job running on the queue (if
-    /// any) ends, the queue belongs to `body` until it returns. No thread wakes up, so a caller that
-    /// already owns the queue's work (a leased reader) skips the hop to it.
-    ///
-    /// Never call it from a job of this same queue: that waits for itself.
-    func runOnCallingThread<T>(_ body: () throws -> T) rethrows -> T {
-        try queue.sync(execute: body)
-    }
-
     /// `true` on a thread running a job of some `QueueExecutor`: where SQLite work belongs.
     static var isOnDatabaseQueue: Bool {
         DispatchQueue.getSpecific(key: marker) ?? false

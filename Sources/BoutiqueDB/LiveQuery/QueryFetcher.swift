@@ -55,6 +55,11 @@ final class QueryFetcher<Query: QueryStatement>: @unchecked Sendable where Query
             let region = computingRegion ? try ReadRegion.of(fragment.sql, on: connection) : nil
             let statement = try Execution.prepare(fragment, on: connection)
             defer { Execution.finish(statement) }
+            // A reader refuses writes by itself; the writer connection, which refreshes quick queries
+            // after a commit, would not.
+            guard statement.isReadOnly else {
+                throw BoutiqueError.sql(code: .readOnly, message: .init("a live query only reads", sql: fragment.sql))
+            }
             var raw: [[DatabaseValue]] = []
             var rows: [Query.Row] = []
             var decoder = RowDecoder(statement: statement, source: query.rowSource)

@@ -12,15 +12,17 @@ import BoutiqueSQLite
 /// ```
 ///
 /// Fetches never run on the caller's thread, and one at a time. After a commit in this process, a
-/// query whose last fetch was quick is fetched right there, on the committing thread, on a reader it
-/// leases (see ``InlineFetchBudget``); any other fetch starts on a free reader's queue, straight from
-/// the committing thread. Either way the new result is one thread wake-up from its receiver. Commits
+/// query whose last fetch was quick is fetched right there, on the writer's thread and connection
+/// (see ``CommitRefresh``); any other fetch starts on a free reader's queue, straight from the
+/// committing thread. Either way the new result is one thread wake-up from its receiver. Commits
 /// that arrive while a fetch runs, or while its result is on its way to a receiver that takes it later
 /// (the main actor), are folded into one more fetch, so a burst of commits costs at most two and a busy
 /// main actor does not pile results up. A commit that touched none of the query's tables costs nothing
 /// but a set intersection. Results equal to the previous one are not delivered. The observation holds
 /// its owner only weakly (through `deliver`), and stops when cancelled or deinitialised.
 final class QueryObservation<Value: Sendable>: Sendable {
+    /// Runs the query on `connection` and says what it read (when `computingRegion`). Only reads: it
+    /// runs on a reader, or on the writer connection right after a commit.
     typealias Fetch = @Sendable (_ connection: Connection, _ computingRegion: Bool) throws -> (value: Value?, region: ReadRegion?)
     /// Hands a result to the receiver, on whichever thread fetched it, without waiting for the receiver.
     typealias Deliver = @Sendable (Result<Value, BoutiqueError>) -> Delivery
@@ -133,7 +135,7 @@ final class QueryObservation<Value: Sendable>: Sendable {
             return Self.markDirty(&state)
         }
         guard start else { return }
-        if let budget = notice.inlineFetchBudget, fetchOnCallingThread(within: budget) { return }
+        if let refresh = notice.refresh, fetchOnCommittingThread(refresh) { return }
         startTask()
     }
 
@@ -157,25 +159,19 @@ final class QueryObservation<Value: Sendable>: Sendable {
         }
     }
 
-    /// Runs the fetch a commit called for here, on the committing thread, when the query was quick last
-    /// time, `budget` allows it and a reader with an open connection is free; `false` when it did not
-    /// run (the caller starts a task instead). A fetch that fails here runs again on a reader's queue,
-    /// which reports the error.
-    private func fetchOnCallingThread(within budget: InlineFetchBudget) -> Bool {
+    /// Runs the fetch a commit called for here, on the writer connection `refresh` lends, when the
+    /// query was quick last time and the commit's budget allows it; `false` when it did not run (the
+    /// caller starts a task instead). A fetch that fails here runs again on a reader's queue, which
+    /// reports the error.
+    private func fetchOnCommittingThread(_ refresh: CommitRefresh) -> Bool {
         let estimate = state.withLock { $0.regionIsStale ? nil : $0.lastFetchDuration }
-        guard let estimate, estimate <= InlineFetchBudget.queryLimit,
-              let reader = database.readers.tryAcquire() else { return false }
-        guard budget.spend(estimate) else {
-            database.readers.release(reader)
+        guard let connection = refresh.connection, let estimate, refresh.spend(estimate) else { return false }
+        let outcome: (value: Value?, region: ReadRegion?)
+        do {
+            outcome = try timedRead(computingRegion: false)(DatabaseConnection(connection, isReadOnly: true))
+        } catch {
             return false
         }
-        let outcome: (value: Value?, region: ReadRegion?)?
-        do {
-            outcome = try reader.readOnCallingThread(timedRead(computingRegion: false), thenReturnTo: database.readers)
-        } catch {
-            outcome = nil
-        }
-        guard let outcome else { return false }
         state.withLock { $0.fetchCount += 1 }
         if settle(.success(outcome)) { startTask() }
         return true

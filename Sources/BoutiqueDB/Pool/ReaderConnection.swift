@@ -50,24 +50,6 @@ actor ReaderConnection {
         }
     }
 
-    /// Runs `body` in one read transaction on the calling thread, if the connection is open; `nil` if it
-    /// is not (opening one takes milliseconds, which belong on the reader's queue). The reader goes back
-    /// to `pool` either way.
-    ///
-    /// For a caller that holds the reader (from ``ReaderPool/tryAcquire()``) and may not wait for its
-    /// queue to wake: the committing thread refreshing a quick live query.
-    nonisolated func readOnCallingThread<T: Sendable>(
-        _ body: @Sendable (DatabaseConnection) throws -> T, thenReturnTo pool: ReaderPool
-    ) throws -> T? {
-        defer { pool.release(self) }
-        return try executor.runOnCallingThread {
-            try self.assumeIsolated { reader in
-                guard reader.connection != nil else { return nil }
-                return try reader.readTransaction(body)
-            }
-        }
-    }
-
     private func readTransaction<T: Sendable>(_ body: @Sendable (DatabaseConnection) throws -> T) throws -> T {
         let connection = try openConnection()
         if Task.isCancelled { throw BoutiqueError.cancelled }
