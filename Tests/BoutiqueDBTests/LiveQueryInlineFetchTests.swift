@@ -148,15 +148,16 @@ import Testing
                 }
                 try await eventually("first fetch") { counts.withLock { $0 } == [0] }
             }
-            let statements = [
-                "INSERT INTO counter(id, label) VALUES (1, 'a')", "INSERT INTO counter(id, label) VALUES (2, 'b')",
-                "UPDATE counter SET label = 'c' WHERE id = 1", "DELETE FROM counter WHERE id = 2",
-                "INSERT INTO counter(id, label) VALUES (3, 'd')",
-            ]
+            // Twice over, so that some refresh is quick enough for the writer on a loaded machine too.
+            let statements = [0, 10].flatMap { base in [
+                "INSERT INTO counter(id, label) VALUES (\(base + 1), 'a')", "INSERT INTO counter(id, label) VALUES (\(base + 2), 'b')",
+                "UPDATE counter SET label = 'c' WHERE id = \(base + 1)", "DELETE FROM counter WHERE id = \(base + 2)",
+                "INSERT INTO counter(id, label) VALUES (\(base + 3), 'd')",
+            ] }
             for sql in statements {
                 try await database.write { conn in try conn.execute(sql) }
             }
-            if observed { try await eventually("the last count") { counts.withLock { $0 }.last == 2 } }
+            if observed { try await eventually("the last count") { counts.withLock { $0 }.last == 4 } }
             observation.cancel()
             let log = try await database.loggedRowChanges().map { change -> LoggedChange in
                 var change = change
@@ -168,9 +169,9 @@ import Testing
         }
         let plain = try await run(observed: false)
         let observed = try await run(observed: true)
-        #expect(plain.log.count == 5)
+        #expect(plain.log.count == 10)
         #expect(observed.log == plain.log)
-        #expect(observed.counts.first == 0 && observed.counts.last == 2)
+        #expect(observed.counts.first == 0 && observed.counts.last == 4)
         #expect(observed.onWriter >= 1, "no refresh ran on the writer connection")
     }
 
