@@ -11,6 +11,8 @@
 /// returns, the property has the value it was declared with. Afterwards every commit that changed a
 /// table the query reads (in this process or, with ``DatabaseOptions/multiProcess``, another) runs it
 /// again, and a result that differs is set on the main actor. Commits to other tables cost nothing.
+/// A quick query runs again right after a commit in this process, on the writer's thread, before the
+/// write returns; a slower one (over 0.1 ms) on a reader, so that it never holds up the next write.
 /// The property is observable (`@Observable` owners and `withObservationTracking` see it change, and an
 /// `ObservableObject` owner publishes `objectWillChange`), and its projected value (`$notes`) has
 /// the refresh ``LiveQueryState/error``. Observing stops when the owner goes away.
