@@ -104,7 +104,8 @@ import Testing
         let growth = ProcessMemory.peakBytes() - residentBefore
         // The blob, the statement's and the change log's copies of it, with room to spare; far below what
         // a copy per byte or per row would hold. (Other tests run alongside, hence the margin.)
-        #expect(growth < 1024 * 1024 * 1024, "peak resident memory grew by \(growth / 1024 / 1024) MB")
+        let bound = 1024 * 1024 * 1024 + ProcessMemory.addressSanitizerAllowance
+        #expect(growth < bound, "peak resident memory grew by \(growth / 1024 / 1024) MB")
         print("reliability blob (\(capture)): \(megabytes) MB \(outcome.isSuccess ? "stored" : "refused"), peak memory +\(growth / 1024 / 1024) MB, \(Date().timeIntervalSince(started)) s")
     }
 
@@ -252,6 +253,12 @@ enum ProcessMemory {
         else { return 0 }
         return kilobytes * 1024
     }
+
+    /// What AddressSanitizer, when it is in the process, keeps resident besides the program's own
+    /// memory: freed blocks held in quarantine (256 MB by default), the shadow of every allocation (an
+    /// eighth of it) and the redzones around them. Measured: the full-log blob test peaks at +525 MB
+    /// without it, +1,058 MB with it, other suites running alongside. Zero without the sanitizer.
+    static let addressSanitizerAllowance = dlsym(nil, "__asan_init") == nil ? 0 : 768 * 1024 * 1024
 
     static func residentBytes() -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
