@@ -36,7 +36,8 @@ final class ObservableDefaultDatabaseNotesModel {
         let model = DefaultDatabaseNotesModel()
         try await eventually("first fetch") { model.notes.count == 1 && model.first?.title == "Older" }
         try await insertNote(db, "Newer", at: 2)
-        try await eventually("the new note") { model.notes.map(\.title) == ["Newer", "Older"] }
+        // Two live queries, two results on their way to the main actor: wait for both.
+        try await eventually("the new note") { model.notes.map(\.title) == ["Newer", "Older"] && model.first?.title == "Newer" }
         #expect(model.first?.title == "Newer")
         #expect(model.$notes.error == nil)
         await db.close()

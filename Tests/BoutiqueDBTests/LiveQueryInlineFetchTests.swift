@@ -175,20 +175,50 @@ import Testing
         #expect(observed.onWriter >= 1, "no refresh ran on the writer connection")
     }
 
-    /// The writer connection would run a write a live query's statement asked for; the fetcher refuses
-    /// it, as a reader's `query_only` does.
-    @Test func aLiveQueryThatWouldWriteIsRefusedOnAWritableConnection() throws {
+    /// A query given as SQL text, as `boutique watch` observes one.
+    struct TextQuery: QueryStatement, Sendable {
+        let text: String
+        var query: QueryFragment { QueryFragment(text) }
+        var rowSource: String { "query" }
+        func decodeRow(_ decoder: inout RowDecoder) throws(BoutiqueError) -> [DatabaseValue] {
+            do { return try decoder.statement.row() } catch { throw BoutiqueError(error) }
+        }
+    }
+
+    /// The writer connection would run whatever a live query's statement asks for: a write, or a
+    /// statement SQLite counts as read-only that changes the connection (a savepoint left open would
+    /// make every later write fail; a flag PRAGMA acts while it is prepared). The fetcher refuses all
+    /// of them there, as a reader's `query_only` and read transaction make them harmless.
+    @Test(arguments: ["INSERT INTO note(id, title, body, updatedAt) VALUES ('x', 'sneaky', '', 0) RETURNING id",
+                      "SAVEPOINT sneaky", "BEGIN", "PRAGMA foreign_keys = OFF", "ATTACH ':memory:' AS other",
+                      "WITH x AS (SELECT 1) INSERT INTO note(id, title, body, updatedAt) SELECT 'y', 'sneaky', '', 0 FROM x RETURNING id"])
+    func aLiveQueryThatWouldChangeTheWriterIsRefusedThere(sql: String) throws {
         let connection = try Connection(path: ":memory:")
         defer { connection.close() }
         try connection.execute("CREATE TABLE note (id TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL, body TEXT NOT NULL, updatedAt REAL NOT NULL)")
-        let fetcher = QueryFetcher({ Note.insert { Note(id: UUID(), title: "sneaky", body: "") }.returning() }, limit: nil)
+        try connection.execute("PRAGMA foreign_keys = ON")
+        let fetcher = QueryFetcher({ TextQuery(text: sql) }, limit: nil)
         #expect {
-            _ = try fetcher.fetch(on: connection, computingRegion: false)
+            _ = try fetcher.fetch(on: connection, at: .writer)
         } throws: { error in
             guard case .sql(let code, _) = error as? BoutiqueError else { return false }
             return code == .readOnly
         }
         #expect(try connection.fetchValue("SELECT count(*) FROM note") == .integer(0))
+        #expect(connection.isAutocommit, "no transaction or savepoint left open")
+        #expect(try connection.fetchValue("PRAGMA foreign_keys") == .integer(1))
+        #expect(try connection.fetchValue("SELECT count(*) FROM pragma_database_list") == .integer(1), "nothing attached")
+    }
+
+    @Test func queriesAreToldFromOtherStatementsByTheirFirstWord() {
+        for sql in ["SELECT 1", "  select * from note", "-- a comment\nWITH x AS (SELECT 1) SELECT * FROM x",
+                    "/* c */ VALUES (1)", "\n\tSelect 1"] {
+            #expect(QueryFetcher<TextQuery>.isQuery(sql), "\(sql)")
+        }
+        for sql in ["SAVEPOINT a", "PRAGMA table_info(note)", "BEGIN", "", "/* unterminated SELECT", "EXPLAIN SELECT 1",
+                    "INSERT INTO note DEFAULT VALUES", "-- SELECT"] {
+            #expect(!QueryFetcher<TextQuery>.isQuery(sql), "\(sql)")
+        }
     }
 
     @Test func theBudgetRefusesSlowQueriesAndStopsAtItsLimit() throws {

@@ -7,8 +7,8 @@ extension DatabaseActor {
     public nonisolated func observe<Query: QueryStatement>(_ query: @autoclosure @escaping @Sendable () -> Query) -> LiveQueryResults<[Query.Row]>
     where Query.Row: Sendable {
         let fetcher = QueryFetcher(query, limit: nil)
-        return results { connection, computingRegion in
-            let outcome = try fetcher.fetch(on: connection, computingRegion: computingRegion)
+        return results { connection, site in
+            let outcome = try fetcher.fetch(on: connection, at: site)
             return (outcome.rows, outcome.region)
         }
     }
@@ -21,8 +21,8 @@ extension DatabaseActor {
     public nonisolated func observeOne<Query: QueryStatement>(_ query: @autoclosure @escaping @Sendable () -> Query) -> LiveQueryResults<Query.Row?>
     where Query.Row: Sendable {
         let fetcher = QueryFetcher(query, limit: 1)
-        return results { connection, computingRegion in
-            let outcome = try fetcher.fetch(on: connection, computingRegion: computingRegion)
+        return results { connection, site in
+            let outcome = try fetcher.fetch(on: connection, at: site)
             return (outcome.rows.map { $0.first }, outcome.region)
         }
     }

@@ -112,8 +112,8 @@ public struct LiveQuery<Element: Sendable> {
             return
         }
         let fetcher = QueryFetcher(query, limit: nil)
-        let observation = QueryObservation<[Element]>(database: database) { connection, computingRegion in
-            let outcome = try fetcher.fetch(on: connection, computingRegion: computingRegion)
+        let observation = QueryObservation<[Element]>(database: database) { connection, site in
+            let outcome = try fetcher.fetch(on: connection, at: site)
             return (outcome.rows, outcome.region)
         }
         projectedValue = LiveQueryState(initialValue: wrappedValue, observation: observation)

@@ -73,8 +73,8 @@ public struct LiveQueryOne<Element: Sendable> {
             return
         }
         let fetcher = QueryFetcher(query, limit: 1)
-        let observation = QueryObservation<Element?>(database: database) { connection, computingRegion in
-            let outcome = try fetcher.fetch(on: connection, computingRegion: computingRegion)
+        let observation = QueryObservation<Element?>(database: database) { connection, site in
+            let outcome = try fetcher.fetch(on: connection, at: site)
             return (outcome.rows.map { $0.first }, outcome.region)
         }
         projectedValue = LiveQueryState(initialValue: wrappedValue, observation: observation)

@@ -4,7 +4,7 @@ import BoutiqueSQLite
 ///
 /// ```swift
 /// let fetcher = QueryFetcher({ Note.all.order { $0.updatedAt.desc() } }, limit: nil)
-/// let outcome = try fetcher.fetch(on: reader, computingRegion: true)   // rows, or nil when unchanged
+/// let outcome = try fetcher.fetch(on: reader, at: .reader(computingRegion: true))   // rows, or nil when unchanged
 /// ```
 ///
 /// Results are compared as the database values of their rows, before decoding, so models need not be
@@ -17,7 +17,7 @@ import BoutiqueSQLite
 /// lock; fetches run on whichever reader is free, one at a time.
 ///
 /// `@unchecked Sendable`, because the compiler cannot follow the lock: the query, the previous raw rows
-/// and the previous rows are touched only inside `lock.withLock` in ``fetch(on:computingRegion:)``, so
+/// and the previous rows are touched only inside `lock.withLock` in ``fetch(on:at:)``, so
 /// never by two threads at once. The query is built there, so no one else ever holds it, and what
 /// leaves the lock (rows, region) is `Sendable`.
 final class QueryFetcher<Query: QueryStatement>: @unchecked Sendable where Query.Row: Sendable {
@@ -47,16 +47,21 @@ final class QueryFetcher<Query: QueryStatement>: @unchecked Sendable where Query
     }
 
     /// Runs the query on `connection` (inside a read transaction).
-    func fetch(on connection: Connection, computingRegion: Bool) throws -> Outcome {
+    func fetch(on connection: Connection, at site: FetchSite) throws -> Outcome {
         try lock.withLock { _ throws -> Outcome in
             let query = state.query ?? makeQuery()
             state.query = query
             let fragment = query.query
-            let region = computingRegion ? try ReadRegion.of(fragment.sql, on: connection) : nil
+            // On the writer, a statement that is no query is refused before it is prepared: some (a
+            // PRAGMA setting a flag) take effect while they are.
+            if site == .writer, !Self.isQuery(fragment.sql) {
+                throw BoutiqueError.sql(code: .readOnly, message: .init("a live query only reads", sql: fragment.sql))
+            }
+            let region = site.computesRegion ? try ReadRegion.of(fragment.sql, on: connection) : nil
             let statement = try Execution.prepare(fragment, on: connection)
             defer { Execution.finish(statement) }
             // A reader refuses writes by itself; the writer connection, which refreshes quick queries
-            // after a commit, would not.
+            // after a commit, would not (`WITH … INSERT` is a query by its first word).
             guard statement.isReadOnly else {
                 throw BoutiqueError.sql(code: .readOnly, message: .init("a live query only reads", sql: fragment.sql))
             }
@@ -83,5 +88,24 @@ final class QueryFetcher<Query: QueryStatement>: @unchecked Sendable where Query
             state.rows = rows
             return Outcome(rows: rows, region: region)
         }
+    }
+
+    /// Whether `sql` starts, after spaces and comments, with `SELECT`, `WITH` or `VALUES`: a query,
+    /// not a transaction, savepoint, `PRAGMA` or `ATTACH`, which SQLite counts as read-only too.
+    static func isQuery(_ sql: String) -> Bool {
+        var rest = Substring(sql)
+        while true {
+            rest = rest.drop(while: \.isWhitespace)
+            if rest.hasPrefix("--") {
+                rest = rest.drop(while: { $0 != "\n" })
+            } else if rest.hasPrefix("/*") {
+                guard let end = rest.range(of: "*/") else { return false }
+                rest = rest[end.upperBound...]
+            } else {
+                break
+            }
+        }
+        let word = rest.prefix(while: { $0.isLetter }).uppercased()
+        return word == "SELECT" || word == "WITH" || word == "VALUES"
     }
 }

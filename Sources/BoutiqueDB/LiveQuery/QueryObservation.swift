@@ -4,8 +4,8 @@ import BoutiqueSQLite
 /// table it reads, and hands every new result to `deliver`.
 ///
 /// ```swift
-/// let observation = QueryObservation(database: database) { connection, region in
-///     try fetcher.fetch(on: connection, computingRegion: region)
+/// let observation = QueryObservation(database: database) { connection, site in
+///     try fetcher.fetch(on: connection, at: site)
 /// }
 /// observation.start { result in print(result); return .taken }
 /// // … observation.cancel()
@@ -21,9 +21,9 @@ import BoutiqueSQLite
 /// but a set intersection. Results equal to the previous one are not delivered. The observation holds
 /// its owner only weakly (through `deliver`), and stops when cancelled or deinitialised.
 final class QueryObservation<Value: Sendable>: Sendable {
-    /// Runs the query on `connection` and says what it read (when `computingRegion`). Only reads: it
-    /// runs on a reader, or on the writer connection right after a commit.
-    typealias Fetch = @Sendable (_ connection: Connection, _ computingRegion: Bool) throws -> (value: Value?, region: ReadRegion?)
+    /// Runs the query on `connection` and says what it read (when `site` asks). At ``FetchSite/writer``
+    /// it must refuse anything but a query: nothing else there would.
+    typealias Fetch = @Sendable (_ connection: Connection, _ site: FetchSite) throws -> (value: Value?, region: ReadRegion?)
     /// Hands a result to the receiver, on whichever thread fetched it, without waiting for the receiver.
     typealias Deliver = @Sendable (Result<Value, BoutiqueError>) -> Delivery
 
@@ -78,13 +78,18 @@ final class QueryObservation<Value: Sendable>: Sendable {
     /// Subscribes to commits and runs the first fetch. `deliver` returns ``Delivery/receiverGone`` when
     /// its receiver is gone, which ends the observation.
     func start(_ deliver: @escaping Deliver) {
+        // The receiver first: a commit heard as soon as the subscription exists must find someone to
+        // deliver to, or its fetch would end with nothing done and the observation stay busy.
+        guard state.withLock({ state in
+            if !state.isCancelled { state.deliver = deliver }
+            return !state.isCancelled
+        }) else { return }
         let id = database.changeCenter.subscribe { [weak self] notice in self?.handle(notice) }
-        let alreadyCancelled = state.withLock { state in
+        let cancelledMeanwhile = state.withLock { state in
             state.subscription = id
-            state.deliver = deliver
             return state.isCancelled
         }
-        if alreadyCancelled {
+        if cancelledMeanwhile {
             database.changeCenter.unsubscribe(id)
             return
         }
@@ -143,8 +148,9 @@ final class QueryObservation<Value: Sendable>: Sendable {
     /// observation ends, instead of waiting for a commit that cannot come.
     private func endForClose() {
         guard let deliver = state.withLock({ $0.isCancelled ? nil : $0.deliver }) else { return }
-        _ = deliver(.failure(.databaseClosed))
+        // Cancelled first, so that a receiver catching up with this last result starts nothing.
         cancel()
+        _ = deliver(.failure(.databaseClosed))
     }
 
     /// Records that a fetch is needed; `true` when the caller must start one.
@@ -168,7 +174,7 @@ final class QueryObservation<Value: Sendable>: Sendable {
         guard let connection = refresh.connection, let estimate, refresh.spend(estimate) else { return false }
         let outcome: (value: Value?, region: ReadRegion?)
         do {
-            outcome = try timedRead(computingRegion: false)(DatabaseConnection(connection, isReadOnly: true))
+            outcome = try timedRead(at: .writer)(DatabaseConnection(connection, isReadOnly: true))
         } catch {
             return false
         }
@@ -198,7 +204,7 @@ final class QueryObservation<Value: Sendable>: Sendable {
                 return state.regionIsStale
             }
             guard let computeRegion else { return }
-            let read = timedRead(computingRegion: computeRegion)
+            let read = timedRead(at: .reader(computingRegion: computeRegion))
             let result: Result<(value: Value?, region: ReadRegion?), BoutiqueError>
             do {
                 if let reader = leased {
@@ -215,12 +221,12 @@ final class QueryObservation<Value: Sendable>: Sendable {
     }
 
     /// The fetch as a read, recording how long the query took.
-    private func timedRead(computingRegion: Bool) -> @Sendable (DatabaseConnection) throws -> (value: Value?, region: ReadRegion?) {
+    private func timedRead(at site: FetchSite) -> @Sendable (DatabaseConnection) throws -> (value: Value?, region: ReadRegion?) {
         let fetch = self.fetch
         return { [state] connection in
             let clock = ContinuousClock()
             let started = clock.now
-            let outcome = try fetch(connection.connection, computingRegion)
+            let outcome = try fetch(connection.connection, site)
             let duration = started.duration(to: clock.now)
             state.withLock { $0.lastFetchDuration = duration }
             return outcome
