@@ -54,17 +54,13 @@ final class QueryFetcher<Query: QueryStatement>: @unchecked Sendable where Query
             let fragment = query.query
             // On the writer, a statement that is no query is refused before it is prepared: some (a
             // PRAGMA setting a flag) take effect while they are.
-            if site == .writer, !Self.isQuery(fragment.sql) {
-                throw BoutiqueError.sql(code: .readOnly, message: .init("a live query only reads", sql: fragment.sql))
-            }
+            if site == .writer, !Self.isQuery(fragment.sql) { throw Self.notARead(fragment.sql) }
             let region = site.computesRegion ? try ReadRegion.of(fragment.sql, on: connection) : nil
             let statement = try Execution.prepare(fragment, on: connection)
             defer { Execution.finish(statement) }
             // A reader refuses writes by itself; the writer connection, which refreshes quick queries
             // after a commit, would not (`WITH … INSERT` is a query by its first word).
-            guard statement.isReadOnly else {
-                throw BoutiqueError.sql(code: .readOnly, message: .init("a live query only reads", sql: fragment.sql))
-            }
+            guard statement.isReadOnly else { throw Self.notARead(fragment.sql) }
             var raw: [[DatabaseValue]] = []
             var rows: [Query.Row] = []
             var decoder = RowDecoder(statement: statement, source: query.rowSource)
@@ -88,6 +84,11 @@ final class QueryFetcher<Query: QueryStatement>: @unchecked Sendable where Query
             state.rows = rows
             return Outcome(rows: rows, region: region)
         }
+    }
+
+    /// The error for a live query that would do more than read: what a reader's `query_only` says.
+    private static func notARead(_ sql: String) -> BoutiqueError {
+        .sql(code: .readOnly, message: .init("a live query only reads", sql: sql))
     }
 
     /// Whether `sql` starts, after spaces and comments, with `SELECT`, `WITH` or `VALUES`: a query,
