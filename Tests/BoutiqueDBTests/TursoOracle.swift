@@ -1,4 +1,5 @@
 import BoutiqueSQLite
+import BoutiqueTestSupport
 import Foundation
 import Testing
 
@@ -33,35 +34,11 @@ enum TursoOracle {
         try await python([scripts.appendingPathComponent(script).path] + arguments)
     }
 
-    /// Runs `python3` with `arguments` and waits for it.
+    /// Runs `python3` with `arguments` and waits for it, suspended (a blocking read here would hold one of
+    /// the cooperative pool's threads, which every other test's deadline shares, for the whole script).
     static func python(_ arguments: [String]) async throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let finished = Lock<CheckedContinuation<Int32, Never>?>(nil)
-        let status = Lock<Int32?>(nil)
-        process.terminationHandler = { process in
-            let code = process.terminationStatus
-            let waiter = finished.withLock { waiter -> CheckedContinuation<Int32, Never>? in
-                status.withLock { $0 = code }
-                return waiter.take()
-            }
-            waiter?.resume(returning: code)
-        }
-        try process.run()
-        // Read while it runs, so that a full pipe never blocks the script.
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        let code = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
-            let known = finished.withLock { waiter -> Int32? in
-                if let code = status.withLock({ $0 }) { return code }
-                waiter = continuation
-                return nil
-            }
-            if let known { continuation.resume(returning: known) }
-        }
-        return Outcome(status: code, output: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        let child = try ChildProcess(executable: URL(fileURLWithPath: "/usr/bin/env"), ["python3"] + arguments, mergingErrors: true)
+        let exit = await child.wait(timeout: .seconds(300))
+        return Outcome(status: exit.status, output: exit.output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

@@ -271,7 +271,9 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
         committedState = (try? connection.fileDataVersion()).map {
             CommittedFileState(dataVersion: $0, schemaVersion: schemaVersionAtCommit, nextChangeID: nextChangeIDAtCommit)
         }
-        let announced = groupNotices + (notice.map { [$0] } ?? [])
+        // Announced in order: the commits logged ahead of the transaction's own, then its own.
+        let earlier = groupNotices
+        let own = notice
         groupNotices = []
         committedGroups.removeAll()
         resetTransaction()
@@ -283,9 +285,13 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
             isWritingLog = false
             refresh.end()
         }
-        for var notice in announced {
+        for var notice in earlier {
             notice.refresh = refresh
             notifier.publish(notice)
+        }
+        if var own {
+            own.refresh = refresh
+            notifier.publish(own)
         }
     }
 
