@@ -1,3 +1,4 @@
+import BoutiqueSQLite
 import BoutiqueSync
 @testable import BoutiqueSyncServer
 import Foundation
@@ -101,11 +102,16 @@ import Testing
             let storeB = try await PostgreSQLSyncStore.open(url: url)
             let a = SyncServer(store: storeA, maximumClockSkewMilliseconds: 60_000, wallClock: { Self.wall })
             let b = SyncServer(store: storeB, maximumClockSkewMilliseconds: 60_000, wallClock: { Self.wall })
-            // B's listener hears of acme once.
+            // B's listener hears of acme once. It listens first: a commit announced before its LISTEN is
+            // not heard, and a tenant it never heard of is not woken when it comes back. (That first
+            // pull cannot tell: it reads the change from the table either way.)
+            let heardByB = Lock<Set<String>>([])
+            try await storeB.observeCommits { tenant in heardByB.withLock { _ = $0.insert(tenant) } }
             let first = Task { try await b.pull(PullRequest(replica: "reader", cursor: 0, limit: 10, waitMilliseconds: 5_000), tenant: "acme") }
             try await Task.sleep(for: .milliseconds(300))
             _ = try await a.push(Self.push(id: 1, key: "one"), tenant: "acme")
             #expect(try await first.value.changes.count == 1)
+            try await waitUntil("B's listener heard of acme") { heardByB.withLock { $0.contains("acme") } }
 
             // The listener is cut off, and cannot come back while the database refuses new sessions
             // (the stores' other connections stay).
