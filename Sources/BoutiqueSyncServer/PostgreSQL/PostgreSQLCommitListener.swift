@@ -20,10 +20,11 @@ import Darwin
 /// (`PQconsumeInput`) and takes the notifications out (`PQnotifies`).
 ///
 /// When the connection drops, the thread connects again (waiting longer between attempts, up to 5
-/// seconds) and then wakes every tenant it has heard of: a commit announced while it was away may
-/// have been missed. A tenant it never heard of until then cannot be woken; its long polls return at
-/// their timeout, as if nothing had been committed, and the next pull finds the changes. A connection
-/// that stays silent is checked every 30 seconds, so one that died without a word is noticed too.
+/// seconds) and then wakes every tenant it knows: a commit announced while it was away may have been
+/// missed. It knows the tenants notifications named and those the store ran a transaction for
+/// (``remember(_:)``), which include every tenant a long poll waits on, since a long poll reads first.
+/// A connection that stays silent is checked every 30 seconds, so one that died without a word is
+/// noticed too.
 final class PostgreSQLCommitListener: Sendable {
     private enum Phase {
         /// No thread: nothing observed yet, or the first connection attempt failed.
@@ -41,8 +42,8 @@ final class PostgreSQLCommitListener: Sendable {
         var nextObserverID: UInt64 = 0
         /// `observe` calls waiting for the first connection, by observer id.
         var waiting: [UInt64: CheckedContinuation<Void, any Error>] = [:]
-        /// Every tenant a notification named, to wake after a reconnection.
-        var heard: Set<String> = []
+        /// Every tenant a notification named or the store served, to wake after a reconnection.
+        var known: Set<String> = []
         var isThreadRunning = false
         /// `stop()` calls waiting for the thread to end.
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
@@ -99,6 +100,12 @@ final class PostgreSQLCommitListener: Sendable {
         }
     }
 
+    /// Adds `tenant` to those woken after a reconnection: a server may be waiting for its commits
+    /// although no notification has named it yet.
+    func remember(_ tenant: String) {
+        state.withLock { _ = $0.known.insert(tenant) }
+    }
+
     /// Stops listening, waits for the thread to end, and closes its connection.
     func stop() async {
         requestStop()
@@ -144,13 +151,13 @@ final class PostgreSQLCommitListener: Sendable {
                 delay = min(delay * 2, 5)
                 continue
             }
-            let (waiting, heard) = state.withLock { state -> ([CheckedContinuation<Void, any Error>], Set<String>) in
+            let (waiting, known) = state.withLock { state -> ([CheckedContinuation<Void, any Error>], Set<String>) in
                 if state.phase == .connecting { state.phase = .listening }
                 defer { state.waiting.removeAll() }
-                return (Array(state.waiting.values), state.heard)
+                return (Array(state.waiting.values), state.known)
             }
             for continuation in waiting { continuation.resume() }
-            if hasListened { heard.forEach(deliver) }
+            if hasListened { known.forEach(deliver) }
             hasListened = true
             delay = 0.1
             listen(on: connection)
@@ -215,7 +222,7 @@ final class PostgreSQLCommitListener: Sendable {
 
     private func deliver(_ tenant: String) {
         let observers = state.withLock { state in
-            state.heard.insert(tenant)
+            state.known.insert(tenant)
             return Array(state.observers.values)
         }
         for wake in observers { wake(tenant) }

@@ -93,6 +93,7 @@ public final class PostgreSQLSyncStore: SyncStore {
         tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T
     ) async throws -> T {
         if let problem = Self.problem(with: tenant) { throw BoutiqueError.invalidArgument(problem) }
+        listener.remember(tenant)
         let worker = try await pool.acquire()
         defer { pool.release(worker) }
         return try await worker.transaction { connection in
@@ -111,10 +112,9 @@ public final class PostgreSQLSyncStore: SyncStore {
     /// ```
     ///
     /// ``SyncServer`` calls this before its first long poll. The store keeps one listening connection
-    /// however many observers it has, and reconnects it when it drops; it then wakes every tenant it
-    /// has heard of, since a commit announced meanwhile may have been missed. (A tenant it had not
-    /// heard of before cannot be woken: its long polls return at their timeout and the next pull finds
-    /// the changes.) ``close()`` stops it.
+    /// however many observers it has, and reconnects it when it drops; it then wakes every tenant a
+    /// notification named or a transaction of this store was for (a long poll's tenant among them),
+    /// since a commit announced meanwhile may have been missed. ``close()`` stops it.
     public func observeCommits(_ wake: @escaping @Sendable (String) -> Void) async throws {
         try await listener.observe(wake)
     }

@@ -94,6 +94,18 @@ import Testing
     }
 
     @Test func aCommitAnnouncedWhileTheListenerWasAwayStillWakesItsTenantsLongPolls() async throws {
+        try await longPollIsWokenAfterTheListenerComesBack(heardOfTheTenantBefore: true)
+    }
+
+    /// The tenant's first commit is the one announced while B's listener was away: B knows the tenant
+    /// only from serving the long poll itself.
+    @Test func aTenantNoNotificationNamedIsWokenAfterAReconnectionToo() async throws {
+        try await longPollIsWokenAfterTheListenerComesBack(heardOfTheTenantBefore: false)
+    }
+
+    /// Cuts B's listener off, commits on A while nobody on B listens, lets the listener back, and checks
+    /// that B's long poll on the tenant was woken rather than running out its wait.
+    private func longPollIsWokenAfterTheListenerComesBack(heardOfTheTenantBefore: Bool) async throws {
         try await PostgreSQLTestDatabase.withFresh { url in
             guard let server = PostgreSQLTestDatabase.serverURL(test: #function),
                 let database = URLComponents(string: url)?.path.dropFirst()
@@ -102,16 +114,19 @@ import Testing
             let storeB = try await PostgreSQLSyncStore.open(url: url)
             let a = SyncServer(store: storeA, maximumClockSkewMilliseconds: 60_000, wallClock: { Self.wall })
             let b = SyncServer(store: storeB, maximumClockSkewMilliseconds: 60_000, wallClock: { Self.wall })
-            // B's listener hears of acme once. It listens first: a commit announced before its LISTEN is
-            // not heard, and a tenant it never heard of is not woken when it comes back. (That first
-            // pull cannot tell: it reads the change from the table either way.)
+            // B listens first: a commit announced before its LISTEN is not heard.
             let heardByB = Lock<Set<String>>([])
             try await storeB.observeCommits { tenant in heardByB.withLock { _ = $0.insert(tenant) } }
-            let first = Task { try await b.pull(PullRequest(replica: "reader", cursor: 0, limit: 10, waitMilliseconds: 5_000), tenant: "acme") }
-            try await Task.sleep(for: .milliseconds(300))
-            _ = try await a.push(Self.push(id: 1, key: "one"), tenant: "acme")
-            #expect(try await first.value.changes.count == 1)
-            try await waitUntil("B's listener heard of acme") { heardByB.withLock { $0.contains("acme") } }
+            let cursor: Int64 = heardOfTheTenantBefore ? 1 : 0
+            if heardOfTheTenantBefore {
+                // B's listener hears of acme once. (The pull cannot tell: it reads the change from the
+                // table either way.)
+                let first = Task { try await b.pull(PullRequest(replica: "reader", cursor: 0, limit: 10, waitMilliseconds: 5_000), tenant: "acme") }
+                try await Task.sleep(for: .milliseconds(300))
+                _ = try await a.push(Self.push(id: 1, key: "one"), tenant: "acme")
+                #expect(try await first.value.changes.count == 1)
+                try await waitUntil("B's listener heard of acme") { heardByB.withLock { $0.contains("acme") } }
+            }
 
             // The listener is cut off, and cannot come back while the database refuses new sessions
             // (the stores' other connections stay).
@@ -123,12 +138,12 @@ import Testing
             let poll = Task {
                 let start = clock.now
                 let response = try await b.pull(
-                    PullRequest(replica: "reader", cursor: 1, limit: 10, waitMilliseconds: wait), tenant: "acme")
+                    PullRequest(replica: "reader", cursor: cursor, limit: 10, waitMilliseconds: wait), tenant: "acme")
                 return (response, clock.now - start)
             }
             try await Task.sleep(for: .milliseconds(300))
             // Announced while nobody on B listens.
-            _ = try await a.push(Self.push(id: 2, key: "two", base: 1), tenant: "acme")
+            _ = try await a.push(Self.push(id: cursor + 1, key: "two", base: cursor), tenant: "acme")
             try await Task.sleep(for: .milliseconds(300))
             try await PostgreSQLTestDatabase.execute("ALTER DATABASE \(database) ALLOW_CONNECTIONS true", on: server)
 
