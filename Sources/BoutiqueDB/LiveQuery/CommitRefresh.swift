@@ -1,11 +1,11 @@
 import BoutiqueSQLite
 
 /// What a commit offers the live queries it is announced to, on the committing thread: the writer
-/// connection, right after `COMMIT`, and how long they may keep it.
+/// connection, right after `COMMIT`, and until when they may keep it.
 ///
 /// ```swift
 /// refresh.begin(on: connection)          // the writer, before announcing its commit
-/// if let connection = refresh.connection, refresh.spend(lastFetchDuration) { /* fetch here */ }
+/// if let connection = refresh.lend(forQueryThatTook: lastFetchDuration) { /* fetch here */ }
 /// refresh.end()
 /// ```
 ///
@@ -14,9 +14,15 @@ import BoutiqueSQLite
 /// (the main actor, or the task iterating `observe`) instead of two, since a reader's queue would have
 /// to wake first, and the writer's page cache already holds what the commit changed, which a reader
 /// would read again. The write pays for it (its caller resumes after the fetch), so only queries that
-/// took at most ``queryLimit`` last time are fetched there, and together no more than ``commitLimit``
-/// per commit; the rest go to readers' queues, as slow queries and commits made by other processes
-/// always do.
+/// took at most ``queryLimit`` last time are fetched there, and together they have ``commitLimit`` of
+/// the writer's time, by the clock: a fetch still running when it is spent (a query that was quick
+/// and is not any more) is stopped through SQLite's progress handler, and runs again on a reader. The
+/// rest go to readers' queues, as slow queries and commits made by other processes always do.
+///
+/// The writer connection is only lent while it reads what a reader would: not while it has `TEMP`
+/// tables, views or triggers of its own (a temporary table hides the main table of the same name from
+/// an unqualified query) or attached databases. (Settings a closure changed on the writer with a
+/// `PRAGMA`, such as `case_sensitive_like`, apply to these fetches too.)
 ///
 /// `@unchecked Sendable`: it travels in ``CommitNotice``, but only the writer's thread touches it, and
 /// only between ``begin(on:)`` and ``end()``, while it announces a commit; notices published elsewhere
@@ -24,12 +30,18 @@ import BoutiqueSQLite
 final class CommitRefresh: @unchecked Sendable {
     /// The longest a query's previous fetch may have taken for it to be fetched on the committing thread.
     static let queryLimit: Duration = .microseconds(100)
-    /// The most a commit spends, by its queries' previous fetch times, fetching on its own thread.
+    /// How long a commit's fetches on its own thread may take together.
     static let commitLimit: Duration = .microseconds(250)
+    /// How many virtual-machine instructions a fetch runs between looks at the clock: a few microseconds.
+    static let clockCheckInterval: Int32 = 1_000
 
+    private let clock = ContinuousClock()
     /// The writer connection, in autocommit mode, while a commit is announced; `nil` otherwise.
-    private(set) var connection: Connection?
-    private var remaining = CommitRefresh.commitLimit
+    private var connection: Connection?
+    private var deadline = ContinuousClock.now
+    /// Whether the connection reads what a reader would, once asked during this commit.
+    private var readsLikeAReader: Bool?
+    private var isWatchingTheClock = false
 
     init() {}
 
@@ -37,19 +49,39 @@ final class CommitRefresh: @unchecked Sendable {
     /// whole budget.
     func begin(on connection: Connection) {
         self.connection = connection
-        remaining = Self.commitLimit
+        deadline = clock.now.advanced(by: Self.commitLimit)
+        readsLikeAReader = nil
     }
 
     /// Takes the connection back.
     func end() {
+        if isWatchingTheClock {
+            try? connection?.setProgressHandler(every: 0, nil)
+            isWatchingTheClock = false
+        }
         connection = nil
     }
 
-    /// Takes `estimate` (a query's previous fetch time) from the budget; `false`, taking nothing, when
-    /// the query is too slow or the budget too low.
-    func spend(_ estimate: Duration) -> Bool {
-        guard estimate <= Self.queryLimit, estimate <= remaining else { return false }
-        remaining -= estimate
-        return true
+    /// The writer connection, for a query whose previous fetch took `estimate`, when that fits what is
+    /// left of the budget; `nil` when the query must go to a reader. A fetch on it stops with
+    /// `.interrupt` once the budget is spent.
+    func lend(forQueryThatTook estimate: Duration) -> Connection? {
+        guard let connection, estimate <= Self.queryLimit, clock.now.advanced(by: estimate) <= deadline else { return nil }
+        if readsLikeAReader == nil { readsLikeAReader = Self.readsLikeAReader(connection) }
+        guard readsLikeAReader == true else { return nil }
+        if !isWatchingTheClock {
+            // Removed in `end()`, before the capture (which owns this object) could go.
+            let stop = { [unowned(unsafe) self] in self.clock.now > self.deadline }
+            guard (try? connection.setProgressHandler(every: Self.clockCheckInterval, stop)) != nil else { return nil }
+            isWatchingTheClock = true
+        }
+        return connection
+    }
+
+    /// Whether an unqualified query on `connection` reads the same tables as on a reader: no attached
+    /// database, and nothing in `temp`.
+    private static func readsLikeAReader(_ connection: Connection) -> Bool {
+        guard !connection.hasAttachedDatabases else { return false }
+        return (try? connection.fetchValue("SELECT EXISTS (SELECT 1 FROM temp.sqlite_schema)")) == .integer(0)
     }
 }

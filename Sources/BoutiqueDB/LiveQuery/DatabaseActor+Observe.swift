@@ -6,10 +6,12 @@ extension DatabaseActor {
     /// ```
     public nonisolated func observe<Query: QueryStatement>(_ query: @autoclosure @escaping @Sendable () -> Query) -> LiveQueryResults<[Query.Row]>
     where Query.Row: Sendable {
-        let fetcher = QueryFetcher(query, limit: nil)
-        return results { connection, site in
-            let outcome = try fetcher.fetch(on: connection, at: site)
-            return (outcome.rows, outcome.region)
+        results {
+            let fetcher = QueryFetcher(query, limit: nil)
+            return { connection, site in
+                let outcome = try fetcher.fetch(on: connection, at: site)
+                return (outcome.rows, outcome.region)
+            }
         }
     }
 
@@ -20,19 +22,24 @@ extension DatabaseActor {
     /// ```
     public nonisolated func observeOne<Query: QueryStatement>(_ query: @autoclosure @escaping @Sendable () -> Query) -> LiveQueryResults<Query.Row?>
     where Query.Row: Sendable {
-        let fetcher = QueryFetcher(query, limit: 1)
-        return results { connection, site in
-            let outcome = try fetcher.fetch(on: connection, at: site)
-            return (outcome.rows.map { $0.first }, outcome.region)
+        results {
+            let fetcher = QueryFetcher(query, limit: 1)
+            return { connection, site in
+                let outcome = try fetcher.fetch(on: connection, at: site)
+                return (outcome.rows.map { $0.first }, outcome.region)
+            }
         }
     }
 
+    /// Each iteration observes on its own, with a fetch of its own from `makeFetch`: a fetcher remembers
+    /// the last result it saw, and one shared by two iterations would withhold from the second what the
+    /// first had already seen.
     private nonisolated func results<Value: Sendable>(
-        _ fetch: @escaping QueryObservation<Value>.Fetch
+        _ makeFetch: @escaping @Sendable () -> QueryObservation<Value>.Fetch
     ) -> LiveQueryResults<Value> {
         LiveQueryResults { [self] in
             let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
-            let observation = QueryObservation(database: self, fetch: fetch)
+            let observation = QueryObservation(database: self, fetch: makeFetch())
             continuation.onTermination = { _ in observation.cancel() }
             observation.start { result in
                 switch result {

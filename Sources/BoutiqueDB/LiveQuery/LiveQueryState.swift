@@ -23,6 +23,8 @@ public final class LiveQueryState<Value: Sendable> {
     public private(set) var isLoading = true
 
     @ObservationIgnored private let observation: QueryObservation<Value>?
+    /// Set by ``stop()``: a result already on its way to the main actor is dropped.
+    @ObservationIgnored private var isStopped = false
     /// Called just before the value changes (`objectWillChange` of an enclosing `ObservableObject`).
     @ObservationIgnored var willChange: (() -> Void)?
 
@@ -34,7 +36,7 @@ public final class LiveQueryState<Value: Sendable> {
             // The observation fetches nothing more until the main actor has this result, so results
             // do not queue up behind a busy main actor.
             Task.detached(priority: Task.currentPriority) { @MainActor in
-                guard let self else { return }
+                guard let self, !self.isStopped else { return }
                 self.apply(result)
                 observation?.receiverCaughtUp()
             }
@@ -73,8 +75,9 @@ public final class LiveQueryState<Value: Sendable> {
     /// The tables the query reads, once known.
     var region: ReadRegion? { observation?.region }
 
-    /// Stops refreshing; the value stays as it is.
+    /// Stops refreshing; the value stays as it is, also when a result was already on its way.
     public func stop() {
+        isStopped = true
         observation?.cancel()
     }
 }

@@ -93,20 +93,27 @@ final class QueryFetcher<Query: QueryStatement>: @unchecked Sendable where Query
 
     /// Whether `sql` starts, after spaces and comments, with `SELECT`, `WITH` or `VALUES`: a query,
     /// not a transaction, savepoint, `PRAGMA` or `ATTACH`, which SQLite counts as read-only too.
+    ///
+    /// Read as bytes, the way SQLite's tokenizer reads it: as `Character`s, `"\r\n"` is one character,
+    /// so a `--` comment ending with one would seem to go on past it.
     static func isQuery(_ sql: String) -> Bool {
-        var rest = Substring(sql)
-        while true {
-            rest = rest.drop(while: \.isWhitespace)
-            if rest.hasPrefix("--") {
-                rest = rest.drop(while: { $0 != "\n" })
-            } else if rest.hasPrefix("/*") {
-                guard let end = rest.range(of: "*/") else { return false }
-                rest = rest[end.upperBound...]
+        let bytes = Array(sql.utf8)
+        var index = 0
+        func isAt(_ text: String, _ position: Int) -> Bool { bytes[position...].starts(with: text.utf8) }
+        while index < bytes.count {
+            if bytes[index] == 0x20 || (0x09...0x0D).contains(bytes[index]) {
+                index += 1
+            } else if isAt("--", index) {
+                index = bytes[index...].firstIndex(of: 0x0A) ?? bytes.count  // to the end of the line
+            } else if isAt("/*", index) {
+                guard let end = (index + 2..<bytes.count).first(where: { isAt("*/", $0) }) else { return false }
+                index = end + 2
             } else {
                 break
             }
         }
-        let word = rest.prefix(while: { $0.isLetter }).uppercased()
-        return word == "SELECT" || word == "WITH" || word == "VALUES"
+        // ASCII letters, upper-cased by clearing bit 5.
+        let word = bytes[index...].prefix { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }.map { $0 & 0xDF }
+        return word.elementsEqual("SELECT".utf8) || word.elementsEqual("WITH".utf8) || word.elementsEqual("VALUES".utf8)
     }
 }

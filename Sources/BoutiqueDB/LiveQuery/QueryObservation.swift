@@ -58,6 +58,9 @@ final class QueryObservation<Value: Sendable>: Sendable {
         /// How long the query took the last time it ran (its read transaction excluded): whether the
         /// committing thread may fetch it.
         var lastFetchDuration: Duration?
+        /// Set when the writer connection refused the query or it failed there: it is not fetched
+        /// there again.
+        var isRefusedOnWriter = false
     }
 
     private let state = Lock(State())
@@ -168,14 +171,24 @@ final class QueryObservation<Value: Sendable>: Sendable {
     /// Runs the fetch a commit called for here, on the writer connection `refresh` lends, when the
     /// query was quick last time and the commit's budget allows it; `false` when it did not run (the
     /// caller starts a task instead). A fetch that fails here runs again on a reader's queue, which
-    /// reports the error.
+    /// reports the error; one the budget stopped there is tried here again once it is quick again.
     private func fetchOnCommittingThread(_ refresh: CommitRefresh) -> Bool {
-        let estimate = state.withLock { $0.regionIsStale ? nil : $0.lastFetchDuration }
-        guard let connection = refresh.connection, let estimate, refresh.spend(estimate) else { return false }
+        let estimate = state.withLock { state -> Duration? in
+            // A query reading a pragma's table-valued function could run the pragma on the writer
+            // (`pragma_optimize` writes statistics), where no `query_only` stops it.
+            guard !state.regionIsStale, !state.isRefusedOnWriter, let region = state.region,
+                !region.readsPragmaFunction
+            else { return nil }
+            return state.lastFetchDuration
+        }
+        guard let estimate, let connection = refresh.lend(forQueryThatTook: estimate) else { return false }
         let outcome: (value: Value?, region: ReadRegion?)
         do {
             outcome = try timedRead(at: .writer)(DatabaseConnection(connection, isReadOnly: true))
         } catch {
+            // Stopped by the budget: it is slow now; a reader runs it and times it.
+            let stoppedByTheBudget = (error as? BoutiqueError)?.isInterruption ?? ((error as? SQLiteError)?.code == .interrupt)
+            if !stoppedByTheBudget { state.withLock { $0.isRefusedOnWriter = true } }
             return false
         }
         state.withLock { $0.fetchCount += 1 }

@@ -17,6 +17,10 @@ struct ReadRegion: Sendable, Hashable {
     /// Lowercased names of the virtual tables read.
     var virtualTables: Set<String> = []
 
+    /// Whether the query reads a pragma's table-valued function (`pragma_table_info`, `pragma_optimize`):
+    /// running one runs the pragma.
+    var readsPragmaFunction: Bool { tables.contains { $0.hasPrefix("pragma_") } }
+
     /// Whether a commit that changed `changed` (lowercased names) can change what the query reads.
     func intersects(_ changed: Set<String>) -> Bool {
         if !tables.isDisjoint(with: changed) { return true }

@@ -106,6 +106,12 @@ public final class Connection {
         return Int(clamping: sqlite3_total_changes64(handle))
     }
 
+    /// `true` when a database is attached besides `main` and `temp` (`ATTACH`).
+    public var hasAttachedDatabases: Bool {
+        guard let handle else { return false }
+        return sqlite3_db_name(handle, 2) != nil
+    }
+
     /// `true` outside an explicit transaction (autocommit mode).
     public var isAutocommit: Bool {
         guard let handle else { return true }

@@ -38,6 +38,7 @@ struct HookBoxes {
     var rollback: HookBox<() -> Void>?
     var busy: HookBox<(Int) -> Bool>?
     var statementStart: StatementStartBox?
+    var progress: HookBox<() -> Bool>?
 
     /// Removes every hook from `db` before it closes.
     mutating func uninstall(from db: OpaquePointer) {
@@ -48,6 +49,7 @@ struct HookBoxes {
         if rollback != nil { sqlite3_rollback_hook(db, nil, nil) }
         if busy != nil { sqlite3_busy_handler(db, nil, nil) }
         if statementStart != nil { sqlite3_trace_v2(db, 0, nil, nil) }
+        if progress != nil { sqlite3_progress_handler(db, 0, nil, nil) }
         self = HookBoxes()
     }
 }
