@@ -135,7 +135,7 @@ import Testing
         let written = Lock(false)
         Task.detached {
             try await db.write { conn in
-                try conn.execute("INSERT INTO note(id, title, body, updatedAt) VALUES ('a', 'A', '', 1)")
+                try conn.execute("INSERT INTO note(id, title, body, updatedAt) VALUES (?, 'A', '', 1)", [.text(UUID().uuidString)])
             }
             written.withLock { $0 = true }
         }
