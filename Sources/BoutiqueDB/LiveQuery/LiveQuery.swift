@@ -12,7 +12,8 @@
 /// table the query reads (in this process or, with ``DatabaseOptions/multiProcess``, another) runs it
 /// again, and a result that differs is set on the main actor. Commits to other tables cost nothing.
 /// A quick query runs again right after a commit in this process, on the writer's thread, before the
-/// write returns; a slower one (over 0.1 ms) on a reader, so that it never holds up the next write.
+/// write returns; a slower one (over 0.1 ms) on a reader, and one that was quick but is not any more
+/// is stopped there after 0.25 ms and runs on a reader, so that it never holds up the next write.
 /// The property is observable (`@Observable` owners and `withObservationTracking` see it change, and an
 /// `ObservableObject` owner publishes `objectWillChange`), and its projected value (`$notes`) has
 /// the refresh ``LiveQueryState/error``. Observing stops when the owner goes away.
