@@ -226,15 +226,22 @@ import Testing
         let refresh = CommitRefresh()
         let connection = try Connection(path: ":memory:")
         defer { connection.close() }
-        refresh.begin(on: connection)
+        // A budget far longer than a commit's, so that a preempted test thread cannot spend it.
+        let budget = Duration.milliseconds(200)
+        refresh.begin(on: connection, budget: budget)
         #expect(refresh.lend(forQueryThatTook: .microseconds(150)) == nil, "slower than the limit for one query")
         #expect(refresh.lend(forQueryThatTook: .microseconds(90)) === connection)
-        Thread.sleep(forTimeInterval: 0.001)
-        #expect(refresh.lend(forQueryThatTook: .microseconds(1)) == nil, "the commit's 250 µs are spent, by the clock")
+        Thread.sleep(forTimeInterval: 0.25)
+        #expect(refresh.lend(forQueryThatTook: .microseconds(1)) == nil, "the budget is spent, by the clock")
         refresh.end()
         #expect(refresh.lend(forQueryThatTook: .microseconds(1)) == nil, "the connection is lent only while the commit is announced")
-        refresh.begin(on: connection)
+        refresh.begin(on: connection, budget: budget)
         #expect(refresh.lend(forQueryThatTook: .microseconds(90)) === connection, "renewed for the next commit")
+        refresh.end()
+        // A commit's own budget is 250 µs.
+        refresh.begin(on: connection)
+        Thread.sleep(forTimeInterval: 0.001)
+        #expect(refresh.lend(forQueryThatTook: .microseconds(1)) == nil, "a commit's budget outlasted 1 ms")
         refresh.end()
     }
 
@@ -245,7 +252,8 @@ import Testing
         let connection = try Connection(path: ":memory:")
         defer { connection.close() }
         let long = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 300000) SELECT sum(x) FROM c"
-        refresh.begin(on: connection)
+        // 5 ms, so that the test thread is sure to be lent the connection, and far less than the query takes.
+        refresh.begin(on: connection, budget: .milliseconds(5))
         let lent = try #require(refresh.lend(forQueryThatTook: .microseconds(10)))
         let clock = ContinuousClock()
         let started = clock.now
@@ -254,7 +262,7 @@ import Testing
         } throws: { error in
             (error as? SQLiteError)?.code == .interrupt
         }
-        #expect(clock.now - started < .seconds(1) * timeoutScale, "stopped near the 250 µs budget, not after the whole query")
+        #expect(clock.now - started < .seconds(1) * timeoutScale, "stopped near the 5 ms budget, not after the whole query")
         refresh.end()
         // Taken back: nothing watches the clock any more.
         #expect(try connection.fetchValue(long) == .integer(45_000_150_000))
@@ -267,7 +275,7 @@ import Testing
         let connection = try Connection(path: ":memory:")
         defer { connection.close() }
         func lent() -> Bool {
-            refresh.begin(on: connection)
+            refresh.begin(on: connection, budget: .seconds(10))
             defer { refresh.end() }
             return refresh.lend(forQueryThatTook: .microseconds(1)) != nil
         }

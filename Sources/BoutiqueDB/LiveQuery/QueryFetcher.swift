@@ -30,6 +30,10 @@ final class QueryFetcher<Query: QueryStatement>: @unchecked Sendable where Query
 
     private struct State {
         var query: Query?
+        /// The query's SQL and bindings, rendered once: the query never changes.
+        var fragment: QueryFragment?
+        /// Whether ``fragment`` is a query by its first word (see ``isQuery(_:)``), once asked.
+        var isQuery: Bool?
         var raw: [[DatabaseValue]] = []
         var rows: [Query.Row] = []
         var hasFetched = false
@@ -51,10 +55,15 @@ final class QueryFetcher<Query: QueryStatement>: @unchecked Sendable where Query
         try lock.withLock { _ throws -> Outcome in
             let query = state.query ?? makeQuery()
             state.query = query
-            let fragment = query.query
+            let fragment = state.fragment ?? query.query
+            state.fragment = fragment
             // On the writer, a statement that is no query is refused before it is prepared: some (a
             // PRAGMA setting a flag) take effect while they are.
-            if site == .writer, !Self.isQuery(fragment.sql) { throw Self.notARead(fragment.sql) }
+            if site == .writer {
+                let isQuery = state.isQuery ?? Self.isQuery(fragment.sql)
+                state.isQuery = isQuery
+                if !isQuery { throw Self.notARead(fragment.sql) }
+            }
             let region = site.computesRegion ? try ReadRegion.of(fragment.sql, on: connection) : nil
             let statement = try Execution.prepare(fragment, on: connection)
             defer { Execution.finish(statement) }

@@ -106,6 +106,13 @@ public final class Connection {
         return Int(clamping: sqlite3_total_changes64(handle))
     }
 
+    /// `true` once the connection has opened its `temp` database: something created or read a
+    /// temporary table, view, index or trigger (`false` means there is none).
+    public var hasOpenedTemporaryDatabase: Bool {
+        guard let handle else { return false }
+        return sqlite3_db_readonly(handle, "temp") != -1
+    }
+
     /// `true` when a database is attached besides `main` and `temp` (`ATTACH`).
     public var hasAttachedDatabases: Bool {
         guard let handle else { return false }
