@@ -285,14 +285,13 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
             isWritingLog = false
             refresh.end()
         }
-        for var notice in earlier {
+        func announce(_ notice: CommitNotice) {
+            var notice = notice
             notice.refresh = refresh
             notifier.publish(notice)
         }
-        if var own {
-            own.refresh = refresh
-            notifier.publish(own)
-        }
+        earlier.forEach(announce)
+        if let own { announce(own) }
     }
 
     func didRollback(_ connection: Connection) {

@@ -101,9 +101,13 @@ final class PostgreSQLCommitListener: Sendable {
     }
 
     /// Adds `tenant` to those woken after a reconnection: a server may be waiting for its commits
-    /// although no notification has named it yet.
+    /// although no notification has named it yet. Until someone observes, nobody waits, and nothing
+    /// is kept.
     func remember(_ tenant: String) {
-        state.withLock { _ = $0.known.insert(tenant) }
+        state.withLock { state in
+            guard state.phase != .idle else { return }
+            state.known.insert(tenant)
+        }
     }
 
     /// Stops listening, waits for the thread to end, and closes its connection.
