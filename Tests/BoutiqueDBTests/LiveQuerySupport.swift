@@ -40,3 +40,14 @@ enum LiveQueryMigrations {
 func block(until condition: () -> Bool) {
     while !condition() { Thread.sleep(forTimeInterval: 0.001) }
 }
+
+extension DatabaseOptions {
+    /// The default options, except that a live query counts as quick on the writer unless its last
+    /// fetch took 50 ms, and a commit lends the writer for up to a second: a test thread preempted
+    /// mid-fetch on a loaded machine does not send the next refresh to a reader.
+    static var unhurriedLiveQueries: DatabaseOptions {
+        var options = DatabaseOptions.default
+        options.liveQueryRefreshLimits = .init(perQuery: .milliseconds(50), perCommit: .seconds(1))
+        return options
+    }
+}

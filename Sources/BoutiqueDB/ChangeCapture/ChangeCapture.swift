@@ -70,7 +70,7 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
     let notifier: ChangeNotifier
     /// The writer connection and time each commit lends quick live queries as it is announced (one
     /// object, since only the writer's thread publishes with it).
-    private let refresh = CommitRefresh()
+    private let refresh: CommitRefresh
     /// Whether the external-change monitor runs and needs to tell this process's commits apart.
     let tracksLocalCommits: Bool
     /// The writer's statements as SQLite sees them, asked about on every statement.
@@ -143,8 +143,12 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
     /// What `didCommit` announces first: the commits logged ahead of the transaction's own.
     var groupNotices: [CommitNotice] = []
 
-    init(connection: Connection, options: ChangeCaptureOptions, notifier: ChangeNotifier, tracksLocalCommits: Bool) throws {
+    init(
+        connection: Connection, options: ChangeCaptureOptions, notifier: ChangeNotifier, tracksLocalCommits: Bool,
+        refreshLimits: CommitRefresh.Limits = .standard
+    ) throws {
         self.probe = try StatementProbe(connection)
+        self.refresh = CommitRefresh(limits: refreshLimits)
         self.attachedConnection = connection
         self.options = options
         self.notifier = notifier

@@ -9,7 +9,7 @@ extension DatabaseActor {
         do {
             capture = try ChangeCapture(
                 connection: connection, options: options.changeCapture, notifier: changeCenter.notifier,
-                tracksLocalCommits: options.multiProcess)
+                tracksLocalCommits: options.multiProcess, refreshLimits: options.liveQueryRefreshLimits)
         } catch let error as BoutiqueError {
             throw error
         } catch {

@@ -44,6 +44,11 @@ public struct DatabaseOptions: Sendable, Hashable {
     /// How changes are recorded in the `turso_cdc` change log (full capture by default).
     public var changeCapture: ChangeCaptureOptions
 
+    /// How much of the writer's time quick live queries may take as each commit is announced. Not
+    /// public: the standard limits suit apps; tests that must not depend on the machine's speed (a
+    /// preempted thread makes any query look slow) give more.
+    var liveQueryRefreshLimits = CommitRefresh.Limits.standard
+
     /// - Parameters:
     ///   - multiProcess: The file is shared with other processes.
     ///   - readerCount: The most reader connections open at once (at least 1).

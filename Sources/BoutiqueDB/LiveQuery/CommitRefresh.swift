@@ -14,10 +14,11 @@ import BoutiqueSQLite
 /// (the main actor, or the task iterating `observe`) instead of two, since a reader's queue would have
 /// to wake first, and the writer's page cache already holds what the commit changed, which a reader
 /// would read again. The write pays for it (its caller resumes after the fetch), so only queries that
-/// took at most ``queryLimit`` last time are fetched there, and together they have ``commitLimit`` of
-/// the writer's time, by the clock: a fetch still running when it is spent (a query that was quick
-/// and is not any more) is stopped through SQLite's progress handler, and runs again on a reader. The
-/// rest go to readers' queues, as slow queries and commits made by other processes always do.
+/// took at most ``Limits/perQuery`` last time are fetched there, and together they have
+/// ``Limits/perCommit`` of the writer's time, by the clock: a fetch still running when it is spent (a
+/// query that was quick and is not any more) is stopped through SQLite's progress handler, and runs
+/// again on a reader. The rest go to readers' queues, as slow queries and commits made by other
+/// processes always do.
 ///
 /// The writer connection is only lent while it reads what a reader would: not while it has `TEMP`
 /// tables, views or triggers of its own (a temporary table hides the main table of the same name from
@@ -28,10 +29,18 @@ import BoutiqueSQLite
 /// only between ``begin(on:)`` and ``end()``, while it announces a commit; notices published elsewhere
 /// carry none.
 final class CommitRefresh: @unchecked Sendable {
-    /// The longest a query's previous fetch may have taken for it to be fetched on the committing thread.
-    static let queryLimit: Duration = .microseconds(100)
-    /// How long a commit's fetches on its own thread may take together.
-    static let commitLimit: Duration = .microseconds(250)
+    /// How much of the writer's time live queries may take as a commit is announced.
+    struct Limits: Sendable, Hashable {
+        /// The longest a query's previous fetch may have taken for it to be fetched on the committing thread.
+        var perQuery: Duration
+        /// How long a commit's fetches on its own thread may take together.
+        var perCommit: Duration
+
+        /// 100 µs a query, 250 µs a commit: a few small queries, a fraction of what the write itself costs.
+        static let standard = Limits(perQuery: .microseconds(100), perCommit: .microseconds(250))
+    }
+
+    let limits: Limits
     /// How many virtual-machine instructions a fetch runs between looks at the clock: a few microseconds.
     static let clockCheckInterval: Int32 = 1_000
 
@@ -43,13 +52,15 @@ final class CommitRefresh: @unchecked Sendable {
     private var readsLikeAReader: Bool?
     private var isWatchingTheClock = false
 
-    init() {}
+    init(limits: Limits = .standard) {
+        self.limits = limits
+    }
 
     /// Lends `connection` (just committed) to the live queries about to hear of the commit, for
-    /// `budget` from now (``commitLimit``; tests that must not depend on the machine's speed give more).
-    func begin(on connection: Connection, budget: Duration = CommitRefresh.commitLimit) {
+    /// ``Limits/perCommit`` from now.
+    func begin(on connection: Connection) {
         self.connection = connection
-        deadline = clock.now.advanced(by: budget)
+        deadline = clock.now.advanced(by: limits.perCommit)
         readsLikeAReader = nil
     }
 
@@ -66,7 +77,7 @@ final class CommitRefresh: @unchecked Sendable {
     /// left of the budget; `nil` when the query must go to a reader. A fetch on it stops with
     /// `.interrupt` once the budget is spent.
     func lend(forQueryThatTook estimate: Duration) -> Connection? {
-        guard let connection, estimate <= Self.queryLimit, clock.now.advanced(by: estimate) <= deadline else { return nil }
+        guard let connection, estimate <= limits.perQuery, clock.now.advanced(by: estimate) <= deadline else { return nil }
         if readsLikeAReader == nil { readsLikeAReader = Self.readsLikeAReader(connection) }
         guard readsLikeAReader == true else { return nil }
         if !isWatchingTheClock {

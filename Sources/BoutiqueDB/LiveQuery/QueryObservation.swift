@@ -127,6 +127,9 @@ final class QueryObservation<Value: Sendable>: Sendable {
     /// How many times the query ran (the first fetch included).
     var fetchCount: Int { state.withLock { $0.fetchCount } }
 
+    /// Whether no fetch runs, is due or waits for its receiver: the next commit is handled afresh.
+    var isIdle: Bool { state.withLock { $0.phase == .idle } }
+
     /// The tables the query reads, once the first fetch has found them.
     var region: ReadRegion? { state.withLock { $0.region } }
 
