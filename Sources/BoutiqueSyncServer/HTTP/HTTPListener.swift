@@ -5,8 +5,9 @@ import Foundation
 /// An HTTP/1.1 listener over GNU libmicrohttpd whose handlers are Swift `async` functions.
 ///
 /// One libmicrohttpd thread polls every connection (epoll). A request's body is read into memory up
-/// to ``maximumBodyBytes`` (a longer one is answered 413 and dropped unread where the client said its
-/// length); then the connection is *suspended* while the handler runs as a task, and resumed to send
+/// to ``maximumBodyBytes`` (a longer one is answered 413: read and dropped first when it is at most
+/// ``drainedExcessBytes`` longer, left unread when the client declared a length longer still); then
+/// the connection is *suspended* while the handler runs as a task, and resumed to send
 /// the handler's response. So a long-polling pull holds a socket and a suspended task, not a thread:
 /// hundreds of idle devices cost little.
 ///
@@ -19,6 +20,9 @@ final class HTTPListener: Sendable {
     let port: Int
     /// The longest request body read; a longer one is answered 413.
     let maximumBodyBytes: Int
+    /// How far over ``maximumBodyBytes`` a declared body may be and still be read (and dropped) before
+    /// its 413, so that the client reads the answer instead of a reset connection.
+    static let drainedExcessBytes = 1 << 20
 
     private let handler: Handler
     private let daemon: Lock<Daemon?>
@@ -188,9 +192,12 @@ final class HTTPListener: Sendable {
             slot.pointee = Unmanaged.passRetained(exchange).toOpaque()
             state.withLock { $0.inFlight += 1 }
             if let declared = Self.header(connection, "Content-Length").flatMap(Int.init), declared > maximumBodyBytes {
-                // Answered before the body is read: libmicrohttpd then closes the connection unread.
                 exchange.tooLarge = true
-                return respond(connection, tooLarge())
+                // A body not far over the limit is read and dropped, then answered: a client still
+                // sending it (one that did not ask `Expect: 100-continue`) would otherwise have the
+                // connection reset under it and never read the 413 and its reason. A longer one is
+                // answered before it is read, and libmicrohttpd closes the connection unread.
+                if declared > maximumBodyBytes + Self.drainedExcessBytes { return respond(connection, tooLarge()) }
             }
             return .YES
         }

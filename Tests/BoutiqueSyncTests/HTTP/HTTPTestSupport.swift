@@ -61,3 +61,59 @@ struct RawHTTP {
 
     static func json<T: Encodable>(_ value: T) throws -> Data { try SyncJSON.encoder().encode(value) }
 }
+
+/// One HTTP/1.1 exchange over a plain socket to 127.0.0.1, written the way a client that does not wait
+/// for `100 Continue` writes it: the head, then the body in pieces as the network takes them, then the
+/// answer. A server that answers early and closes the connection while the body still comes makes
+/// the client's next write fail (the connection is reset), as curl reports "Send failure: Broken
+/// pipe" instead of the answer: that shows as a thrown error.
+enum SocketHTTP {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Sends `head` (request line and headers, without the blank line), then `body` in `pieces` parts
+    /// `pause` apart, and returns everything the server sent until it closed the connection or 5 s passed.
+    static func exchange(port: Int, head: String, body: [UInt8], pieces: Int = 1, pause: Duration = .zero) throws -> String {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket: errno \(errno)") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw Failure(description: "connect: errno \(errno)") }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        try sendAll(descriptor, Array((head + "\r\n\r\n").utf8))
+        let pieceLength = max(1, (body.count + pieces - 1) / max(1, pieces))
+        var offset = 0
+        while offset < body.count {
+            Thread.sleep(forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18)
+            let end = min(body.count, offset + pieceLength)
+            try sendAll(descriptor, Array(body[offset..<end]))
+            offset = end
+        }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count == 0 { break }
+            guard count > 0 else { throw Failure(description: "recv: errno \(errno) after \(answer.count) bytes of the answer") }
+            answer += buffer.prefix(count)
+        }
+        return String(decoding: answer, as: UTF8.self)
+    }
+
+    private static func sendAll(_ descriptor: Int32, _ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { throw Failure(description: "send: errno \(errno) after \(sent) of \(bytes.count) bytes") }
+            sent += count
+        }
+    }
+}

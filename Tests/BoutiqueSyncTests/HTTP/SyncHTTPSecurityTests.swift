@@ -97,6 +97,31 @@ import Testing
         await server.stop()
     }
 
+    /// A client still sending an oversized body (it did not wait for `100 Continue`) reads the 413
+    /// and its reason: a body up to a megabyte over the limit is read and dropped before the answer
+    /// (answering and closing first would fail the client's next write, and it would never read the
+    /// answer); one declared longer still is answered before it is sent.
+    @Test func anOversizedBodyStillBeingSentGetsIts413() async throws {
+        let limit = 64 * 1024
+        let server = try await HTTPTestServer(options: SyncHTTPOptions(maximumBodyBytes: limit))
+        let port = try #require(server.http.url.port)
+        let token = try server.token()
+        func head(length: Int) -> String {
+            "POST /v1/push HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(length)\r\nConnection: close"
+        }
+        let body = [UInt8](repeating: UInt8(ascii: " "), count: limit + 300 * 1024)
+        let drained = try SocketHTTP.exchange(
+            port: port, head: head(length: body.count), body: body, pieces: 6, pause: .milliseconds(30))
+        #expect(drained.hasPrefix("HTTP/1.1 413"), "\(drained.prefix(200))")
+        #expect(drained.contains("too-large"))
+        let refusedUnread = try SocketHTTP.exchange(port: port, head: head(length: limit + 2 << 20), body: [])
+        #expect(refusedUnread.hasPrefix("HTTP/1.1 413"), "\(refusedUnread.prefix(200))")
+        #expect(try await Self.logged(server) == 0)
+        #expect(try await Self.stillServing(server))
+        await server.stop()
+    }
+
     @Test func oldProtocolAndOldAppSchemaGet426() async throws {
         let server = try await HTTPTestServer(minimumSchemaVersion: 3)
         let token = try server.token()
