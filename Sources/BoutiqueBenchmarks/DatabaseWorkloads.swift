@@ -62,6 +62,8 @@ enum DatabaseWorkloads {
         print(String(format: "  handed to another thread, per transaction: raw +%.1f µs, floor +%.1f µs; hop alone %.1f µs",
                      perWrite(5) - perWrite(0), perWrite(8) - perWrite(6), perWrite(4)))
         if let idle = IdleCores.describe() { print("  \(idle)") }
+        // Why the trip is not one fixed cost: it grows with how long the caller's core sleeps.
+        try HandoffCost.measure(rounds: rounds)
         print("\nthe same beside a busy neighbour thread — ratio to raw, loaded")
         let loadedBaseline = BenchmarkStatistics.median(loaded[0])
         for (index, name) in names.prefix(3).enumerated() {
@@ -237,24 +239,6 @@ enum DatabaseWorkloads {
     }
 }
 
-/// How this machine's idle cores wait, where Linux says: a core that halts at once when idle (a virtual
-/// machine's guest with no halt polling) makes every wake-up of a sleeping thread a trip through the
-/// hypervisor, which is most of what a write handed to another thread pays.
-enum IdleCores {
-    static func describe() -> String? {
-        func read(_ path: String) -> String? {
-            (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        guard let driver = read("/sys/devices/system/cpu/cpuidle/current_driver") else { return nil }
-        var text = "idle cores: cpuidle driver \(driver)"
-        if driver == "haltpoll", let poll = read("/sys/module/haltpoll/parameters/guest_halt_poll_ns") {
-            text += ", guest_halt_poll_ns \(poll)"
-            if poll == "0" { text += " (an idle core halts at once; each wake-up goes through the hypervisor)" }
-        }
-        return text
-    }
-}
-
 /// A thread that keeps one core busy until stopped: the loaded-machine variant's neighbour.
 private final class BusyNeighbour: Sendable {
     private let running = Atomic<Bool>(true)
@@ -268,43 +252,4 @@ private final class BusyNeighbour: Sendable {
     }
 
     func stop() { running.store(false, ordering: .relaxed) }
-}
-
-/// Runs work on a thread of its own while the caller waits, with no Swift concurrency in between: the
-/// thread watches for the next request without sleeping (as the writer's executor does between writes)
-/// and the caller sleeps on a semaphore until the work is done (as an awaiting caller's thread does).
-/// What this costs over running the work in place is the least any hop to another thread can cost.
-private final class HandoffThread: @unchecked Sendable {
-    /// The row to write next, or -1 when there is none; -2 asks the thread to end.
-    private let request = Atomic<Int>(-1)
-    private let done = DispatchSemaphore(value: 0)
-    private let work: (Int) throws -> Void
-    private var failure: (any Error)?
-
-    private init(_ work: @escaping (Int) throws -> Void) { self.work = work }
-
-    /// Seconds for `count` calls of `work`, each handed to the thread and awaited.
-    static func time(_ count: Int, _ work: @escaping (Int) throws -> Void) throws -> Double {
-        let handoff = HandoffThread(work)
-        Thread { handoff.serve() }.start()
-        defer { handoff.request.store(-2, ordering: .releasing) }
-        let start = DispatchTime.now().uptimeNanoseconds
-        for row in 0..<count {
-            handoff.request.store(row, ordering: .releasing)
-            handoff.done.wait()
-            if let failure = handoff.failure { throw failure }
-        }
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    }
-
-    private func serve() {
-        while true {
-            let row = request.load(ordering: .acquiring)
-            if row == -2 { return }
-            if row < 0 { continue }
-            request.store(-1, ordering: .relaxed)
-            do { try work(row) } catch { failure = error }
-            done.signal()
-        }
-    }
 }
