@@ -6,10 +6,11 @@ import Foundation
 ///
 /// One libmicrohttpd thread polls every connection (epoll). A request's body is read into memory up
 /// to ``maximumBodyBytes`` (a longer one is answered 413: read and dropped first when it is at most
-/// ``drainedExcessBytes`` longer, left unread when the client declared a length longer still); then
-/// the connection is *suspended* while the handler runs as a task, and resumed to send
-/// the handler's response. So a long-polling pull holds a socket and a suspended task, not a thread:
-/// hundreds of idle devices cost little.
+/// ``drainedExcessBytes`` longer, left unread when the client declared a length longer still, cut off
+/// with the connection when it turns out longer still as it comes); then the connection is
+/// *suspended* while the handler runs as a task, and resumed to send the handler's response. So a
+/// long-polling pull holds a socket and a suspended task, not a thread: hundreds of idle devices cost
+/// little.
 ///
 /// ``shutdown(gracePeriod:)`` stops accepting connections at once, lets the requests already in
 /// flight finish (up to the grace period), then closes everything.
@@ -151,6 +152,8 @@ final class HTTPListener: Sendable {
         let authorization: String?
         var body: [UInt8] = []
         var tooLarge = false
+        /// How many body bytes were read, kept or not.
+        var received = 0
         var handlerStarted = false
         /// Set by the handler's task, read on the polling thread after the connection resumes.
         let response = Lock<HTTPResponse?>(nil)
@@ -204,6 +207,11 @@ final class HTTPListener: Sendable {
         let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeUnretainedValue()
         if uploadSize.pointee > 0 {
             let count = uploadSize.pointee
+            exchange.received += count
+            // A body whose length was not declared (chunked) is read and dropped up to the same margin
+            // as a declared one; past it the connection is closed, so that a client cannot keep it
+            // busy by sending for ever.
+            if exchange.received > maximumBodyBytes + Self.drainedExcessBytes { return .NO }
             if !exchange.tooLarge, let uploadData {
                 if exchange.body.count + count > maximumBodyBytes {
                     exchange.tooLarge = true

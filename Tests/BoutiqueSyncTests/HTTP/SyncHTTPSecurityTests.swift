@@ -100,7 +100,8 @@ import Testing
     /// A client still sending an oversized body (it did not wait for `100 Continue`) reads the 413
     /// and its reason: a body up to a megabyte over the limit is read and dropped before the answer
     /// (answering and closing first would fail the client's next write, and it would never read the
-    /// answer); one declared longer still is answered before it is sent.
+    /// answer); one declared longer still is answered before it is sent, and one of no declared length
+    /// (chunked) is cut off once it runs past the margin.
     @Test func anOversizedBodyStillBeingSentGetsIts413() async throws {
         let limit = 64 * 1024
         let server = try await HTTPTestServer(options: SyncHTTPOptions(maximumBodyBytes: limit))
@@ -117,6 +118,17 @@ import Testing
         #expect(drained.contains("too-large"))
         let refusedUnread = try SocketHTTP.exchange(port: port, head: head(length: limit + 2 << 20), body: [])
         #expect(refusedUnread.hasPrefix("HTTP/1.1 413"), "\(refusedUnread.prefix(200))")
+        // Without a declared length the server finds out as the body comes: more than the margin over
+        // the limit and it stops reading and closes the connection, instead of reading on.
+        var chunked: [UInt8] = []
+        let chunk = [UInt8](repeating: UInt8(ascii: " "), count: 64 * 1024)
+        for _ in 0..<((limit + 2 << 20) / chunk.count) { chunked += Array("10000\r\n".utf8) + chunk + Array("\r\n".utf8) }
+        chunked += Array("0\r\n\r\n".utf8)
+        let chunkedHead = head(length: 0).replacingOccurrences(of: "Content-Length: 0", with: "Transfer-Encoding: chunked")
+        let cutOff = Result { try SocketHTTP.exchange(port: port, head: chunkedHead, body: chunked, pieces: 40, pause: .milliseconds(5)) }
+        if case .success(let answer) = cutOff {
+            #expect(!answer.hasPrefix("HTTP/1.1"), "an endless body was read to its end: \(answer.prefix(200))")
+        }
         #expect(try await Self.logged(server) == 0)
         #expect(try await Self.stillServing(server))
         await server.stop()
