@@ -87,13 +87,13 @@ import Testing
                 if case .success(let value) = result { delivered.withLock { $0.append(value) } }
                 return .taken
             }
-            try await eventually("the first fetch") { delivered.withLock { $0 } == [0] }
+            try await eventually("the first fetch") { delivered.withLock { $0 } == [0] && observation.isIdle }
             for round in 1...4 {
                 try await database.write { conn in
                     try conn.execute("INSERT INTO counter(label) VALUES ('x')")
                     source.withLock { $0 = round }
                 }
-                try await eventually("round \(round)") { delivered.withLock { $0 }.last == round }
+                try await eventually("round \(round)") { delivered.withLock { $0 }.last == round && observation.isIdle }
             }
             let onWriter = attempts.withLock { $0 }.filter { $0 }.count
             if stoppedByTheBudget {

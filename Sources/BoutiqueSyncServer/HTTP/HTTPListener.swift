@@ -5,9 +5,7 @@ import Foundation
 /// An HTTP/1.1 listener over GNU libmicrohttpd whose handlers are Swift `async` functions.
 ///
 /// One libmicrohttpd thread polls every connection (epoll). A request's body is read into memory up
-/// to ``maximumBodyBytes`` (a longer one is answered 413: read and dropped first when it is at most
-/// ``drainedExcessBytes`` longer, left unread when the client declared a length longer still, cut off
-/// with the connection when it turns out longer still as it comes); then the connection is
+/// to ``maximumBodyBytes`` (a longer one is refused: see ``drainedExcessBytes``); then the connection is
 /// *suspended* while the handler runs as a task, and resumed to send the handler's response. So a
 /// long-polling pull holds a socket and a suspended task, not a thread: hundreds of idle devices cost
 /// little.
@@ -19,11 +17,15 @@ final class HTTPListener: Sendable {
 
     /// The port the listener is bound to.
     let port: Int
-    /// The longest request body read; a longer one is answered 413.
+    /// The longest request body kept; a longer one is refused (see ``drainedExcessBytes``).
     let maximumBodyBytes: Int
-    /// How far over ``maximumBodyBytes`` a declared body may be and still be read (and dropped) before
-    /// its 413, so that the client reads the answer instead of a reset connection.
+    /// How far over ``maximumBodyBytes`` a body may run and still be read (and dropped) before its 413,
+    /// so that a client still sending it reads the answer instead of a reset connection. A body
+    /// declared longer still is answered before it is read; one of no declared length that runs
+    /// longer still is cut off with its connection.
     static let drainedExcessBytes = 1 << 20
+    /// ``maximumBodyBytes`` plus ``drainedExcessBytes``, or `Int.max` when that does not fit.
+    private let drainedBodyBytes: Int
 
     private let handler: Handler
     private let daemon: Lock<Daemon?>
@@ -85,6 +87,8 @@ final class HTTPListener: Sendable {
         self.context = context
         self.port = port
         self.maximumBodyBytes = maximumBodyBytes
+        let (drained, overflows) = maximumBodyBytes.addingReportingOverflow(Self.drainedExcessBytes)
+        self.drainedBodyBytes = overflows ? .max : drained
         self.handler = handler
     }
 
@@ -197,21 +201,24 @@ final class HTTPListener: Sendable {
             if let declared = Self.header(connection, "Content-Length").flatMap(Int.init), declared > maximumBodyBytes {
                 exchange.tooLarge = true
                 // A body not far over the limit is read and dropped, then answered: a client still
-                // sending it (one that did not ask `Expect: 100-continue`) would otherwise have the
-                // connection reset under it and never read the 413 and its reason. A longer one is
-                // answered before it is read, and libmicrohttpd closes the connection unread.
-                if declared > maximumBodyBytes + Self.drainedExcessBytes { return respond(connection, tooLarge()) }
+                // sending it would otherwise have the connection reset under it and never read the 413
+                // and its reason. A client waiting for `100 Continue` has sent nothing yet, and a longer
+                // body is not worth reading: those are answered now (libmicrohttpd then closes the
+                // connection without reading the body).
+                let waitsToSend = Self.header(connection, "Expect")?.lowercased() == "100-continue"
+                if waitsToSend || declared > drainedBodyBytes { return respond(connection, tooLarge()) }
             }
             return .YES
         }
         let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeUnretainedValue()
         if uploadSize.pointee > 0 {
             let count = uploadSize.pointee
-            exchange.received += count
+            let (received, overflows) = exchange.received.addingReportingOverflow(count)
+            exchange.received = overflows ? .max : received
             // A body whose length was not declared (chunked) is read and dropped up to the same margin
             // as a declared one; past it the connection is closed, so that a client cannot keep it
             // busy by sending for ever.
-            if exchange.received > maximumBodyBytes + Self.drainedExcessBytes { return .NO }
+            if exchange.received > drainedBodyBytes { return .NO }
             if !exchange.tooLarge, let uploadData {
                 if exchange.body.count + count > maximumBodyBytes {
                     exchange.tooLarge = true

@@ -5,7 +5,8 @@
 ///                               options: SyncHTTPOptions(maximumBodyBytes: 8 << 20))
 /// ```
 public struct SyncHTTPOptions: Hashable, Sendable {
-    /// The largest request body accepted; a larger one is answered 413 and nothing is stored.
+    /// The largest request body accepted; a larger one is answered 413 and nothing is stored (one of
+    /// no declared length that runs more than a megabyte over it has its connection closed instead).
     /// Devices split their pushes by `SyncOptions.pushRowLimit` rows; keep that many rows below it.
     public var maximumBodyBytes: Int
     /// The longest a pull may wait for changes (a device asking for longer waits this long).

@@ -66,17 +66,34 @@ struct RawHTTP {
 /// for `100 Continue` writes it: the head, then the body in pieces as the network takes them, then the
 /// answer. A server that answers early and closes the connection while the body still comes makes
 /// the client's next write fail (the connection is reset), as curl reports "Send failure: Broken
-/// pipe" instead of the answer: that shows as a thrown error.
+/// pipe" instead of the answer: that shows as a thrown ``Failure`` with its `errno`.
+///
+/// The socket calls block, so the exchange runs on a thread of its own, not on the test's task pool.
 enum SocketHTTP {
     struct Failure: Error, CustomStringConvertible {
-        let description: String
+        let call: String
+        let code: Int32
+        var description: String { "\(call): errno \(code)" }
     }
 
     /// Sends `head` (request line and headers, without the blank line), then `body` in `pieces` parts
-    /// `pause` apart, and returns everything the server sent until it closed the connection or 5 s passed.
-    static func exchange(port: Int, head: String, body: [UInt8], pieces: Int = 1, pause: Duration = .zero) throws -> String {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(description: "socket: errno \(errno)") }
+    /// `pause` apart, and returns everything the server sent until it closed the connection. A send or
+    /// a receive that waits 5 s (times the run's timeout scale) fails with `EAGAIN`.
+    static func exchange(port: Int, head: String, body: [UInt8], pieces: Int = 1, pause: Duration = .zero) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try blockingExchange(port: port, head: head, body: body, pieces: pieces, pause: pause) })
+            }.start()
+        }
+    }
+
+    private static func blockingExchange(port: Int, head: String, body: [UInt8], pieces: Int, pause: Duration) throws -> String {
+        #if canImport(Glibc)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw Failure(call: "socket", code: errno) }
         defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -85,9 +102,14 @@ enum SocketHTTP {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw Failure(description: "connect: errno \(errno)") }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        guard connected == 0 else { throw Failure(call: "connect", code: errno) }
+        var timeout = timeval(tv_sec: Int(5 * syncTimeoutScale), tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        #if !canImport(Glibc)
+            var one: Int32 = 1
+            setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
         try sendAll(descriptor, Array((head + "\r\n\r\n").utf8))
         let pieceLength = max(1, (body.count + pieces - 1) / max(1, pieces))
         var offset = 0
@@ -102,17 +124,22 @@ enum SocketHTTP {
         while true {
             let count = recv(descriptor, &buffer, buffer.count, 0)
             if count == 0 { break }
-            guard count > 0 else { throw Failure(description: "recv: errno \(errno) after \(answer.count) bytes of the answer") }
+            guard count > 0 else { throw Failure(call: "recv", code: errno) }
             answer += buffer.prefix(count)
         }
         return String(decoding: answer, as: UTF8.self)
     }
 
     private static func sendAll(_ descriptor: Int32, _ bytes: [UInt8]) throws {
+        #if canImport(Glibc)
+            let flags = Int32(MSG_NOSIGNAL)
+        #else
+            let flags: Int32 = 0
+        #endif
         var sent = 0
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { throw Failure(description: "send: errno \(errno) after \(sent) of \(bytes.count) bytes") }
+            let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, flags) }
+            guard count > 0 else { throw Failure(call: "send", code: errno) }
             sent += count
         }
     }

@@ -100,35 +100,64 @@ import Testing
     /// A client still sending an oversized body (it did not wait for `100 Continue`) reads the 413
     /// and its reason: a body up to a megabyte over the limit is read and dropped before the answer
     /// (answering and closing first would fail the client's next write, and it would never read the
-    /// answer); one declared longer still is answered before it is sent, and one of no declared length
-    /// (chunked) is cut off once it runs past the margin.
+    /// answer). One declared longer still, or whose client waits for `100 Continue`, is answered
+    /// before it is sent.
     @Test func anOversizedBodyStillBeingSentGetsIts413() async throws {
         let limit = 64 * 1024
         let server = try await HTTPTestServer(options: SyncHTTPOptions(maximumBodyBytes: limit))
         let port = try #require(server.http.url.port)
         let token = try server.token()
-        func head(length: Int) -> String {
+        func head(length: Int, expectContinue: Bool = false) -> String {
             "POST /v1/push HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
                 + "Content-Type: application/json\r\nContent-Length: \(length)\r\nConnection: close"
+                + (expectContinue ? "\r\nExpect: 100-continue" : "")
         }
         let body = [UInt8](repeating: UInt8(ascii: " "), count: limit + 300 * 1024)
-        let drained = try SocketHTTP.exchange(
+        let drained = try await SocketHTTP.exchange(
             port: port, head: head(length: body.count), body: body, pieces: 6, pause: .milliseconds(30))
         #expect(drained.hasPrefix("HTTP/1.1 413"), "\(drained.prefix(200))")
         #expect(drained.contains("too-large"))
-        let refusedUnread = try SocketHTTP.exchange(port: port, head: head(length: limit + 2 << 20), body: [])
+        let refusedUnread = try await SocketHTTP.exchange(port: port, head: head(length: limit + (2 << 20)), body: [])
         #expect(refusedUnread.hasPrefix("HTTP/1.1 413"), "\(refusedUnread.prefix(200))")
-        // Without a declared length the server finds out as the body comes: more than the margin over
-        // the limit and it stops reading and closes the connection, instead of reading on.
-        var chunked: [UInt8] = []
-        let chunk = [UInt8](repeating: UInt8(ascii: " "), count: 64 * 1024)
-        for _ in 0..<((limit + 2 << 20) / chunk.count) { chunked += Array("10000\r\n".utf8) + chunk + Array("\r\n".utf8) }
-        chunked += Array("0\r\n\r\n".utf8)
-        let chunkedHead = head(length: 0).replacingOccurrences(of: "Content-Length: 0", with: "Transfer-Encoding: chunked")
-        let cutOff = Result { try SocketHTTP.exchange(port: port, head: chunkedHead, body: chunked, pieces: 40, pause: .milliseconds(5)) }
-        if case .success(let answer) = cutOff {
-            #expect(!answer.hasPrefix("HTTP/1.1"), "an endless body was read to its end: \(answer.prefix(200))")
+        // Not `100 Continue`: the client would send a body only to have it dropped.
+        let refusedBeforeSending = try await SocketHTTP.exchange(port: port, head: head(length: body.count, expectContinue: true), body: [])
+        #expect(refusedBeforeSending.hasPrefix("HTTP/1.1 413"), "\(refusedBeforeSending.prefix(200))")
+        #expect(try await Self.logged(server) == 0)
+        #expect(try await Self.stillServing(server))
+        await server.stop()
+    }
+
+    /// A body of no declared length (chunked) is read and dropped up to a megabyte over the limit and
+    /// answered 413; past that the server stops reading and closes the connection, instead of reading
+    /// for as long as the client sends.
+    @Test func aChunkedBodyOverTheLimitIsRefusedAndAnEndlessOneCutOff() async throws {
+        let limit = 64 * 1024
+        let server = try await HTTPTestServer(options: SyncHTTPOptions(maximumBodyBytes: limit))
+        let port = try #require(server.http.url.port)
+        let head = "POST /v1/push HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(try server.token())\r\n"
+            + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close"
+        func chunked(_ length: Int) -> [UInt8] {
+            let chunk = [UInt8](repeating: UInt8(ascii: " "), count: 64 * 1024)
+            var body: [UInt8] = []
+            for _ in 0..<(length / chunk.count) { body += Array("10000\r\n".utf8) + chunk + Array("\r\n".utf8) }
+            return body + Array("0\r\n\r\n".utf8)
         }
+        let overTheLimit = try await SocketHTTP.exchange(port: port, head: head, body: chunked(limit + 512 * 1024), pieces: 8)
+        #expect(overTheLimit.hasPrefix("HTTP/1.1 413"), "\(overTheLimit.prefix(200))")
+
+        let started = ContinuousClock.now
+        do {
+            let answer = try await SocketHTTP.exchange(port: port, head: head, body: chunked(limit + (4 << 20)), pieces: 64)
+            #expect(answer.isEmpty, "an endless body was read to its end: \(answer.prefix(200))")
+        } catch let failure as SocketHTTP.Failure {
+            // The connection reset under the client's writes or its read.
+            #expect([EPIPE, ECONNRESET].contains(failure.code), "\(failure)")
+        }
+        #expect(ContinuousClock.now - started < .seconds(4) * syncTimeoutScale, "the client waited for a server that stopped reading")
+        // Ended, not left hanging: libmicrohttpd reported the request complete and let go of it.
+        let deadline = ContinuousClock.now + .seconds(5) * syncTimeoutScale
+        while server.http.requestsInFlight > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(server.http.requestsInFlight == 0, "the cut-off request still counts as in flight")
         #expect(try await Self.logged(server) == 0)
         #expect(try await Self.stillServing(server))
         await server.stop()
