@@ -163,6 +163,15 @@ import Testing
         await server.stop()
     }
 
+    /// `Int.max` as the limit means none: the margin added to it for oversized bodies saturates.
+    @Test func aServerWithoutABodyLimitTakesBodies() async throws {
+        let server = try await HTTPTestServer(options: SyncHTTPOptions(maximumBodyBytes: .max))
+        let answer = try await RawHTTP.send(server.http.url, "v1/push", token: try server.token(), body: RawHTTP.json(Self.push([Self.insert()])))
+        #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
+        #expect(try await Self.logged(server) == 1)
+        await server.stop()
+    }
+
     @Test func oldProtocolAndOldAppSchemaGet426() async throws {
         let server = try await HTTPTestServer(minimumSchemaVersion: 3)
         let token = try server.token()
