@@ -224,7 +224,7 @@ import Testing
 
     @Test func theBudgetRefusesSlowQueriesAndEndsWithTheCommitsTime() throws {
         // A budget far longer than a commit's, so that a preempted test thread cannot spend it.
-        let refresh = CommitRefresh(limits: .init(perQuery: CommitRefresh.Limits.standard.perQuery, perCommit: .milliseconds(200)))
+        let refresh = CommitRefresh(limits: .init(perQuery: .microseconds(100), perCommit: .milliseconds(200)))
         let connection = try Connection(path: ":memory:")
         defer { connection.close() }
         refresh.begin(on: connection)

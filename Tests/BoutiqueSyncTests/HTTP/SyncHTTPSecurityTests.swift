@@ -102,15 +102,20 @@ import Testing
     /// (answering and closing first would fail the client's next write, and it would never read the
     /// answer). One declared longer still, or whose client waits for `100 Continue`, is answered
     /// before it is sent.
+    /// A push's request line and headers, for ``SocketHTTP``: `framing` says how the body is
+    /// delimited (`Content-Length: N` or `Transfer-Encoding: chunked`), and may add headers.
+    static func pushHead(token: String, framing: String) -> String {
+        "POST /v1/push HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+            + "Content-Type: application/json\r\n\(framing)\r\nConnection: close"
+    }
+
     @Test func anOversizedBodyStillBeingSentGetsIts413() async throws {
         let limit = 64 * 1024
         let server = try await HTTPTestServer(options: SyncHTTPOptions(maximumBodyBytes: limit))
         let port = try #require(server.http.url.port)
         let token = try server.token()
         func head(length: Int, expectContinue: Bool = false) -> String {
-            "POST /v1/push HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
-                + "Content-Type: application/json\r\nContent-Length: \(length)\r\nConnection: close"
-                + (expectContinue ? "\r\nExpect: 100-continue" : "")
+            Self.pushHead(token: token, framing: "Content-Length: \(length)" + (expectContinue ? "\r\nExpect: 100-continue" : ""))
         }
         let body = [UInt8](repeating: UInt8(ascii: " "), count: limit + 300 * 1024)
         let drained = try await SocketHTTP.exchange(
@@ -134,8 +139,7 @@ import Testing
         let limit = 64 * 1024
         let server = try await HTTPTestServer(options: SyncHTTPOptions(maximumBodyBytes: limit))
         let port = try #require(server.http.url.port)
-        let head = "POST /v1/push HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(try server.token())\r\n"
-            + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close"
+        let head = Self.pushHead(token: try server.token(), framing: "Transfer-Encoding: chunked")
         func chunked(_ length: Int) -> [UInt8] {
             let chunk = [UInt8](repeating: UInt8(ascii: " "), count: 64 * 1024)
             var body: [UInt8] = []
@@ -155,9 +159,9 @@ import Testing
         }
         #expect(ContinuousClock.now - started < .seconds(4) * syncTimeoutScale, "the client waited for a server that stopped reading")
         // Ended, not left hanging: libmicrohttpd reported the request complete and let go of it.
-        let deadline = ContinuousClock.now + .seconds(5) * syncTimeoutScale
-        while server.http.requestsInFlight > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(server.http.requestsInFlight == 0, "the cut-off request still counts as in flight")
+        try await waitUntil(seconds: 5 * syncTimeoutScale, "the cut-off request is no longer in flight") {
+            server.http.requestsInFlight == 0
+        }
         #expect(try await Self.logged(server) == 0)
         #expect(try await Self.stillServing(server))
         await server.stop()
