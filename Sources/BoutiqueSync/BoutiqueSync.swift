@@ -12,25 +12,33 @@ import BoutiqueSQLite
 /// print(report.pushed, report.applied)
 ///
 /// sync.start()                                 // keep syncing: push after local commits, pull continuously
-/// print(sync.status.pendingCount)
+/// print(sync.status.pendingCount)              // on the main actor
 /// await sync.stop()
 /// ```
 ///
 /// Local writes go through the database as usual; each transaction touching a synced table is stamped
-/// by a hybrid logical clock in the same transaction, and pushed later from the change log. Pulled
+/// by a hybrid logical clock in the same transaction, by BoutiqueDB itself, in whatever process makes
+/// it (an extension sharing the file, the app before it starts sync), and pushed later from the
+/// change log. Pulled
 /// changes merge by the rule every device and the server share (per column, last writer wins; a
 /// delete wins over older updates; a later insert revives), through the ordinary writer, so live
 /// queries and the change feed see them. Nothing runs on the main thread: the work is on the
 /// database's own threads and in sync's actor.
 ///
-/// `status` is observable (`Observation`), so SwiftUI views that read it update with it.
+/// `status` lives on the main actor and is observable (`Observation`), so SwiftUI views that read it
+/// update with it. What the merge discarded of this device's changes arrives in ``losses``; what the
+/// server refused, in ``refusals``.
 public final class BoutiqueSync: Sendable, Observable {
     let session: SyncSession
     private let database: DatabaseActor
-    private let recorder: StampRecorder
+    /// The synced tables, lowercased, as commit signals name them.
+    private let syncedTables: Set<String>
     private let registrar = ObservationRegistrar()
-    private let statusBox = Lock(SyncStatus())
-    private let loop = Lock<Task<Void, Never>?>(nil)
+    private let board = SyncStatusBoard()
+    /// The background loop while started, and how to tell it that a local commit waits to be pushed.
+    private let loop = Lock<(task: Task<Void, Never>, kick: AsyncStream<Void>.Continuation)?>(nil)
+    /// Keeps `status.pendingCount` current after every local commit, started or not.
+    private let commitWatcher = Lock<Task<Void, Never>?>(nil)
 
     /// Sets up sync of `tables` (``/BoutiqueDB/Table`` types) with `server`.
     ///
@@ -80,37 +88,98 @@ public final class BoutiqueSync: Sendable, Observable {
         database: DatabaseActor, tables names: [String], server: some SyncTransport, options: SyncOptions = SyncOptions()
     ) async throws {
         let setup = try await SyncSetup.prepare(database: database, tables: names, options: options)
-        let recorder = StampRecorder(
-            syncedTables: Set(setup.tables.keys), writer: options.makeIdentifier?() ?? SyncIdentity.newWriterID(), clock: setup.clock, now: options.now)
-        await database.addTransactionParticipant(recorder)
         self.database = database
-        self.recorder = recorder
+        self.syncedTables = Set(setup.tables.keys)
         self.session = SyncSession(
-            database: database, transport: server, tables: setup.tables, recorder: recorder, options: options,
+            database: database, transport: server, tables: setup.tables, options: options,
             replica: setup.replica, schemaVersion: setup.schemaVersion, foreignKeys: setup.foreignKeys)
-        let pending = (try? await session.pendingCount()) ?? 0
-        statusBox.withLock { $0.pendingCount = pending }
+        await session.setReporter(makeReporter())
+        do {
+            // Transactions written before the file was set up for sync get their commit time as stamp now,
+            // so that they count as pending at once.
+            try await session.stampUnstampedTransactions()
+        } catch {
+            throw BoutiqueSync.boutiqueError(error)
+        }
+        let hasSynced = (try? await session.serverState().bootstrapped) ?? false
+        await refreshPending()
+        await updateStatus { $0.setHasSynced(hasSynced) }
+        watchLocalCommits()
     }
 
     deinit {
-        loop.withLock { $0?.cancel() }
-        let database = self.database
-        let recorder = self.recorder
-        Task { await database.removeTransactionParticipant(recorder) }
+        loop.withLock { $0?.task.cancel() }
+        commitWatcher.withLock { $0?.cancel() }
+        session.refusals.finish()
     }
 
     // MARK: Status
 
-    /// What sync is doing, how much waits to be pushed, and when it last synced. Observable.
+    /// What sync is doing, how much waits to be pushed, and whether and when it last synced.
+    /// Observable; changes on the main actor.
+    @MainActor
     public var status: SyncStatus {
         registrar.access(self, keyPath: \.status)
-        return statusBox.withLock { $0 }
+        return board.status
     }
 
-    private func updateStatus(_ change: (inout SyncStatus) -> Void) {
-        registrar.withMutation(of: self, keyPath: \.status) {
-            statusBox.withLock { change(&$0) }
+    /// Every refusal of the server, as it happens: of one transaction (which sync undid locally and got
+    /// past) or of the device (which stops background sync until the app acts). Refusals that come
+    /// while nobody reads are kept for the first reader.
+    ///
+    /// ```swift
+    /// for await refusal in sync.refusals { print(refusal.reason, refusal.message) }
+    /// ```
+    public var refusals: AsyncStream<SyncRefusal> { session.refusals.stream() }
+
+    /// Changes the status on the main actor, where observers of `status` see it change.
+    private func updateStatus(_ change: @escaping @MainActor @Sendable (SyncStatusBoard) -> Void) async {
+        await MainActor.run {
+            registrar.withMutation(of: self, keyPath: \.status) { change(board) }
         }
+    }
+
+    private func makeReporter() -> SyncSessionReporter {
+        SyncSessionReporter(
+            phase: { [weak self] phase, started in
+                await self?.updateStatus { started ? $0.begin(phase) : $0.end(phase) }
+            },
+            progress: { [weak self] progress in await self?.updateStatus { $0.setProgress(progress) } },
+            refusal: { [weak self] refusal in await self?.updateStatus { $0.record(refusal) } })
+    }
+
+    /// Counts the pending transactions again and shows it.
+    private func refreshPending() async {
+        guard let pending = try? await session.pendingCount() else { return }
+        await updateStatus { $0.setPending(pending) }
+    }
+
+    /// Shows a failure: a refusal as `.refused`, anything else as `.offline`.
+    private func show(_ error: any Error) async {
+        if let refusal = error as? SyncRefusal {
+            await updateStatus { $0.setProblem(.refused(refusal)) }
+            return
+        }
+        let failure = BoutiqueSync.boutiqueError(error)
+        guard failure != .cancelled else { return }
+        await updateStatus { $0.setProblem(.offline(failure)) }
+    }
+
+    /// Follows local commits to synced tables, in this process and (with
+    /// ``/BoutiqueDB/DatabaseOptions/multiProcess``) others: the pending count follows each, and a
+    /// started sync pushes.
+    private func watchLocalCommits() {
+        let signals = database.commitSignals()
+        let synced = syncedTables
+        let task = Task { [weak self] in
+            for await commit in signals {
+                guard !commit.isRemote, commit.mayHaveChanged(anyOf: synced) else { continue }
+                guard let self else { return }
+                await self.refreshPending()
+                self.loop.withLock { _ = $0?.kick.yield() }
+            }
+        }
+        commitWatcher.withLock { $0 = task }
     }
 
     /// This database's replica id: what the server knows it by (it changes after a restore from a
@@ -128,28 +197,19 @@ public final class BoutiqueSync: Sendable, Observable {
     /// ```
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the server did not answer (retry later;
-    ///   nothing is lost), ``/BoutiqueDB/BoutiqueError/syncRefused(reason:)`` when it refused,
+    ///   nothing is lost), ``SyncRefusal`` when it refused (its ``SyncRefusal/reason`` says why),
     ///   ``/BoutiqueDB/BoutiqueError/syncSchemaChange(table:reason:)`` when a synced table changed in a way that is not
     ///   additive, and the database's own errors.
     public func synchronize() async throws -> SyncReport {
-        updateStatus { $0.activity = .syncing }
         do {
             let report = try await session.synchronize()
-            let pending = (try? await session.pendingCount()) ?? 0
-            updateStatus {
-                $0.activity = .idle
-                $0.pendingCount = pending
-                $0.lastSync = Date()
-            }
+            await refreshPending()
+            await updateStatus { $0.didSync(at: Date()) }
             return report
         } catch {
-            let failure = BoutiqueSync.boutiqueError(error)
-            let pending = try? await session.pendingCount()
-            updateStatus {
-                $0.activity = .offline(failure)
-                if let pending { $0.pendingCount = pending }
-            }
-            throw failure
+            await refreshPending()
+            await show(error)
+            throw BoutiqueSync.publicError(error)
         }
     }
 
@@ -164,18 +224,18 @@ public final class BoutiqueSync: Sendable, Observable {
     public func push() async throws -> Int {
         do {
             let pushed = try await session.pushPending()
-            let pending = (try? await session.pendingCount()) ?? 0
-            updateStatus { $0.pendingCount = pending }
+            await refreshPending()
             return pushed
         } catch {
-            let failure = BoutiqueSync.boutiqueError(error)
-            updateStatus { $0.activity = .offline(failure) }
-            throw failure
+            await show(error)
+            throw BoutiqueSync.publicError(error)
         }
     }
 
     /// Keeps syncing in the background until ``stop()``: pushes after local commits, pulls with a long
-    /// poll, and retries after errors (``SyncOptions/retryInterval``).
+    /// poll, and retries after errors (``SyncOptions/retryInterval``). A refusal of the device itself
+    /// (an invalid token that new credentials did not fix, an app too old) stops it: the status shows
+    /// `.refused`, and calling `start()` again tries again.
     ///
     /// ```swift
     /// sync.start()
@@ -183,9 +243,14 @@ public final class BoutiqueSync: Sendable, Observable {
     ///
     /// Calling it while started does nothing.
     public func start() {
-        loop.withLock { task in
-            guard task == nil else { return }
-            task = Task { [weak self] in await self?.run() }
+        loop.withLock { running in
+            guard running == nil else { return }
+            let (kicks, kick) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+            let task = Task { [weak self] in
+                await self?.run(kicks: kicks)
+                self?.loopEnded()
+            }
+            running = (task, kick)
         }
     }
 
@@ -195,13 +260,22 @@ public final class BoutiqueSync: Sendable, Observable {
     /// await sync.stop()
     /// ```
     public func stop() async {
-        let task = loop.withLock { task -> Task<Void, Never>? in
-            defer { task = nil }
-            return task
+        let running = loop.withLock { running -> (task: Task<Void, Never>, kick: AsyncStream<Void>.Continuation)? in
+            defer { running = nil }
+            return running
         }
-        task?.cancel()
-        await task?.value
-        updateStatus { if case .syncing = $0.activity { $0.activity = .idle } }
+        running?.kick.finish()
+        running?.task.cancel()
+        await running?.task.value
+    }
+
+    /// Forgets the loop that ended on its own (a refusal of the device), so that `start()` starts anew.
+    private func loopEnded() {
+        guard !Task.isCancelled else { return }
+        loop.withLock { running in
+            running?.kick.finish()
+            running = nil
+        }
     }
 
     /// Checks that the synced tables changed only additively since sync last checked (new tables,
@@ -214,61 +288,52 @@ public final class BoutiqueSync: Sendable, Observable {
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/syncSchemaChange(table:reason:)`` naming the table and the change.
     public func checkSchema() async throws {
-        do { try await session.checkSchema() } catch { throw BoutiqueSync.boutiqueError(error) }
+        do { try await session.checkSchema() } catch { throw BoutiqueSync.publicError(error) }
     }
 
     /// The background loop: a push after each local commit to a synced table, and a long-polling pull.
-    private func run() async {
-        let database = self.database
-        let synced = recorder.syncedTables
+    /// Ends when cancelled or when the server refuses the device itself.
+    private func run(kicks: AsyncStream<Void>) async {
         let session = self.session
         let pushes = Task { [weak self] in
-            guard let start = try? await database.currentToken() else { return }
-            do {
-                for try await transaction in database.changes(since: start) {
-                    guard !transaction.tables.isDisjoint(with: synced) else { continue }
-                    do {
-                        _ = try await session.pushPending()
-                        await self?.refreshPending(activity: nil)
-                    } catch let error as BoutiqueError where error == .cancelled {
-                        return
-                    } catch {
-                        await self?.refreshPending(activity: .offline(BoutiqueSync.boutiqueError(error)))
-                    }
+            for await _ in kicks {
+                do {
+                    _ = try await session.pushPending()
+                    await self?.refreshPending()
+                } catch {
+                    if Task.isCancelled { return }
+                    await self?.show(error)
+                    if let refusal = error as? SyncRefusal, refusal.reason.stopsSync { return }
                 }
-            } catch {
-                return
             }
         }
         defer { pushes.cancel() }
         var first = true
         while !Task.isCancelled {
             do {
-                // A device that is offline stays so until an attempt succeeds, instead of flickering.
-                updateStatus { if !$0.isOffline { $0.activity = .syncing } }
                 if first {
                     _ = try await session.synchronize()
                     first = false
                 } else {
                     _ = try await session.pullWaiting()
                 }
-                await refreshPending(activity: .idle, synced: true)
+                await refreshPending()
+                await updateStatus { $0.didSync(at: Date()) }
             } catch {
                 if Task.isCancelled { break }
-                await refreshPending(activity: .offline(BoutiqueSync.boutiqueError(error)))
+                await refreshPending()
+                await show(error)
+                if let refusal = error as? SyncRefusal, refusal.reason.stopsSync { return }
                 first = true
                 try? await Task.sleep(for: session.options.retryInterval)
             }
         }
     }
 
-    private func refreshPending(activity: SyncStatus.Activity?, synced: Bool = false) async {
-        let pending = (try? await session.pendingCount()) ?? 0
-        updateStatus {
-            if let activity { $0.activity = activity }
-            $0.pendingCount = pending
-            if synced { $0.lastSync = Date() }
-        }
+    /// What the public API throws: a refusal as itself, everything else as a ``/BoutiqueDB/BoutiqueError``.
+    static func publicError(_ error: any Error) -> any Error {
+        if let refusal = error as? SyncRefusal { return refusal }
+        return boutiqueError(error)
     }
 
     static func boutiqueError(_ error: any Error) -> BoutiqueError {
@@ -276,6 +341,7 @@ public final class BoutiqueSync: Sendable, Observable {
         case let error as BoutiqueError: error
         case let error as SQLiteError: BoutiqueError(error)
         case is CancellationError: .cancelled
+        case let refusal as SyncRefusal: .syncRefused(reason: refusal.message)
         default: .syncUnavailable(reason: String(describing: error))
         }
     }

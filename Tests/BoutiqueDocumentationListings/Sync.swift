@@ -83,8 +83,11 @@ public enum Sync {
     static func describe(_ status: SyncStatus) -> String {
         switch status.activity {
         case .idle: return status.pendingCount == 0 ? "Up to date" : "\(status.pendingCount) changes to send"
-        case .syncing: return "Syncing…"
+        case .pushing: return "Sending…"
+        case .pulling: return "Receiving…"
+        case .bootstrapping(let progress): return "Downloading \(progress.rowsDone) of \(progress.totalRows.map(String.init) ?? "…")"
         case .offline(let error): return "Offline: \(error)"
+        case .refused(let refusal): return "Sync stopped: \(refusal.message)"
         }
     }
 

@@ -115,6 +115,8 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
     /// The id of the transaction's first log row (its `change_txn_id`), once `willCommit` appended them.
     var transactionID: Int64?
     var committedGroups: [CommittedGroup] = []
+    /// Where the transaction in progress comes from, for its notice.
+    var transactionOrigin: TransactionOrigin = .local
 
     /// The schema as the transaction's statements have left it so far.
     var liveSchema: SchemaSnapshot?
@@ -184,6 +186,8 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
     }
 
     // MARK: WriteTransactionObserver
+
+    func willBegin(origin: TransactionOrigin) { transactionOrigin = origin }
 
     func didBegin(_ connection: Connection) throws {
         resetTransaction()
@@ -295,7 +299,10 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
             notifier.publish(notice)
         }
         earlier.forEach(announce)
-        if let own { announce(own) }
+        if var own {
+            own.isRemote = transactionOrigin == .remote
+            announce(own)
+        }
     }
 
     func didRollback(_ connection: Connection) {

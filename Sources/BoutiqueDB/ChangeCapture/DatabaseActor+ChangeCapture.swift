@@ -16,6 +16,7 @@ extension DatabaseActor {
             throw BoutiqueError.library(error, writing: true)
         }
         addTransactionObserver(capture)
+        installCommitStamper()
     }
 
     /// Starts watching other processes' commits to a shared file, from the log's current end.

@@ -11,6 +11,8 @@ struct CommitNotice: Sendable {
     var tables: Set<String>?
     /// `true` for a commit made by another connection to the file (another process).
     var isExternal: Bool
+    /// `true` for a transaction that applied another replica's changes (``TransactionOrigin/remote``).
+    var isRemote = false
     /// `true` for the last notice of all: the database closed, no commit follows, and observers end.
     var isClose = false
     /// Set when the notice is published on the writer's thread right after the commit: its connection

@@ -20,7 +20,22 @@ extension DatabaseActor {
     ///   ``BoutiqueError/databaseClosed``.
     public nonisolated(nonsending) func write<T: Sendable>(_ body: @Sendable (DatabaseConnection) throws -> T) async throws -> T {
         try ActiveWrite.ensureOutside(of: ObjectIdentifier(self))
-        return try await runWrite(inTransaction: true, body)
+        return try await runWrite(inTransaction: true, origin: .local, body)
+    }
+
+    /// Runs `body` in a write transaction of `origin`: `.remote` for changes a sync engine applies from
+    /// another replica, which are logged but neither stamped as local nor pushed back.
+    ///
+    /// ```swift
+    /// try await database.write(origin: .remote) { conn in try applyPulledChanges(conn) }
+    /// ```
+    ///
+    /// - Throws: as ``write(_:)``.
+    public nonisolated(nonsending) func write<T: Sendable>(
+        origin: TransactionOrigin, _ body: @Sendable (DatabaseConnection) throws -> T
+    ) async throws -> T {
+        try ActiveWrite.ensureOutside(of: ObjectIdentifier(self))
+        return try await runWrite(inTransaction: true, origin: origin, body)
     }
 
     /// Runs `body` on the writer connection outside any transaction: for `VACUUM`, `PRAGMA`s that refuse
@@ -35,18 +50,18 @@ extension DatabaseActor {
         _ body: @Sendable (DatabaseConnection) throws -> T
     ) async throws -> T {
         try ActiveWrite.ensureOutside(of: ObjectIdentifier(self))
-        return try await runWrite(inTransaction: false, body)
+        return try await runWrite(inTransaction: false, origin: .local, body)
     }
 
     /// Runs a write on the actor, interrupting SQLite when the task is cancelled.
     private func runWrite<T: Sendable>(
-        inTransaction: Bool, _ body: @Sendable (DatabaseConnection) throws -> T
+        inTransaction: Bool, origin: TransactionOrigin, _ body: @Sendable (DatabaseConnection) throws -> T
     ) async throws -> T {
         let interrupter = try requireWriter().interrupter
         // The operation must capture `self`: only then is it isolated to this actor and runs on the
         // writer's queue (an operation that captures nothing isolated runs on the global executor).
         return try await withTaskCancellationHandler {
-            try self.writeNow(inTransaction: inTransaction, body)
+            try self.writeNow(inTransaction: inTransaction, origin: origin, body)
         } onCancel: {
             interrupter.interrupt()
         }
@@ -54,11 +69,11 @@ extension DatabaseActor {
 
     /// Runs the closure on the writer, marked as a write so that a nested write is refused.
     private func writeNow<T: Sendable>(
-        inTransaction: Bool, _ body: @Sendable (DatabaseConnection) throws -> T
+        inTransaction: Bool, origin: TransactionOrigin, _ body: @Sendable (DatabaseConnection) throws -> T
     ) throws -> T {
         try ActiveWrite.run(on: ObjectIdentifier(self)) {
             if inTransaction {
-                try withWriteTransaction { connection in try body(DatabaseConnection(connection, isReadOnly: false)) }
+                try withWriteTransaction(origin: origin) { connection in try body(DatabaseConnection(connection, isReadOnly: false)) }
             } else {
                 try withoutWriteTransaction { connection in try body(DatabaseConnection(connection, isReadOnly: false)) }
             }

@@ -16,9 +16,10 @@ extension DatabaseActor {
     /// are told when it begins, may add statements just before it commits, and hear how it ended.
     /// It commits when `body` returns, unless the task was cancelled in the meantime; otherwise it rolls
     /// back and rethrows (``BoutiqueError/surfacing(_:writing:)`` maps the error).
-    func withWriteTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
+    func withWriteTransaction<T>(origin: TransactionOrigin = .local, _ body: (Connection) throws -> T) throws -> T {
         let connection = try requireWriter()
         if Task.isCancelled { throw BoutiqueError.cancelled }
+        for observer in transactionObservers { observer.willBegin(origin: origin) }
         do {
             try connection.beginTransaction(.immediate)
         } catch {

@@ -26,6 +26,10 @@ protocol WriteTransactionObserver: AnyObject {
     /// file, such as the latest change token, is stale.
     func didDetectExternalChanges(_ connection: Connection)
 
+    /// A write transaction of `origin` is about to begin: whether it is the app's own (`.local`) or
+    /// applies another replica's changes (`.remote`), which is a property of the whole transaction.
+    func willBegin(origin: TransactionOrigin)
+
     /// The transaction has begun (`BEGIN IMMEDIATE` succeeded); nothing has been changed yet.
     /// Throwing rolls the transaction back and fails the write with the error.
     func didBegin(_ connection: Connection) throws
@@ -49,6 +53,7 @@ protocol WriteTransactionObserver: AnyObject {
 
 extension WriteTransactionObserver {
     func didDetectExternalChanges(_ connection: Connection) {}
+    func willBegin(origin: TransactionOrigin) {}
     func didBegin(_ connection: Connection) throws {}
     func willCommit(_ connection: Connection) throws {}
     func didCommit(_ connection: Connection) {}

@@ -4,7 +4,6 @@ struct SyncSetup: Sendable {
     let tables: [String: SyncedTable]
     let foreignKeys: [String: [SyncedTable]]
     let replica: String
-    let clock: HybridLogicalClock
     let schemaVersion: Int
 
     static func prepare(database: DatabaseActor, tables names: [String], options: SyncOptions) async throws -> SyncSetup {
@@ -21,8 +20,9 @@ struct SyncSetup: Sendable {
         let rowLevel = Set(options.rowLevelTables.map { $0.lowercased() })
         let schemaVersion = (try? await database.appliedMigrations().count) ?? 0
         let newReplica = options.makeIdentifier ?? SyncIdentity.newReplicaID
+        let setup: SyncSetup
         do {
-            return try await database.write { conn in
+            setup = try await database.write { conn in
                 var tables: [String: SyncedTable] = [:]
                 for name in names {
                     let table = try SyncedTable.read(name, rowLevel: rowLevel.contains(name.lowercased()), from: conn)
@@ -37,16 +37,17 @@ struct SyncSetup: Sendable {
                     }
                 }
                 let replica = try SyncMetadataSchema.prepare(conn, newReplica: newReplica)
+                // From this commit on, BoutiqueDB stamps every local commit to these tables, in any process.
                 let sql = SQLRunner(conn)
-                let stored = try sql.value("SELECT clock FROM boutique_sync_replica WHERE singleton = 1")?.integerValue ?? 0
-                let stamped = try sql.value("SELECT max(stamp) FROM boutique_sync_txn")?.integerValue ?? 0
-                let last = max(UInt64(bitPattern: stored), UInt64(bitPattern: stamped))
-                return SyncSetup(
-                    tables: tables, foreignKeys: foreignKeys, replica: replica,
-                    clock: HybridLogicalClock(last: HybridTimestamp(rawValue: last)), schemaVersion: schemaVersion)
+                try sql.run("DELETE FROM boutique_sync_table")
+                for name in tables.keys.sorted() { try sql.run("INSERT INTO boutique_sync_table(tbl) VALUES (?)", [.text(name)]) }
+                return SyncSetup(tables: tables, foreignKeys: foreignKeys, replica: replica, schemaVersion: schemaVersion)
             }
         } catch {
             throw BoutiqueSync.boutiqueError(error)
         }
+        await database.reloadCommitStamps()
+        await database.setCommitStampClock(options.wallClock, writer: options.makeIdentifier?())
+        return setup
     }
 }

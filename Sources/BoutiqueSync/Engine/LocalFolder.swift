@@ -6,7 +6,7 @@
 /// changes), and a crash in between loses nothing: the fold just runs again.
 enum LocalFolder {
     /// Folds every local transaction after the last one folded, inside the caller's write transaction.
-    static func fold(tables: [String: SyncedTable], recorder: StampRecorder, on connection: Connection) throws {
+    static func fold(tables: [String: SyncedTable], replica: String, on connection: Connection) throws {
         let sql = SQLRunner(connection)
         var through = try sql.value("SELECT folded_through FROM boutique_sync_replica WHERE singleton = 1")?.integerValue ?? 0
         let start = through
@@ -15,7 +15,7 @@ enum LocalFolder {
             let (transactions, readThrough) = try LocalLogReader.transactions(
                 after: through, rowLimit: 4_096, tables: tables, on: connection)
             for transaction in transactions where !transaction.isRemote && !transaction.changes.isEmpty {
-                let stamp = try transaction.stamp ?? assignStamp(to: transaction.id, recorder: recorder, sql)
+                let stamp = try transaction.stamp ?? assignStamp(to: transaction, replica: replica, sql)
                 for change in transaction.syncChanges(stamp: stamp) {
                     var state = try states.state(table: change.table, key: change.key) ?? RowRegister()
                     MergeRule.apply(change, to: &state)
@@ -44,12 +44,23 @@ enum LocalFolder {
         return true
     }
 
-    /// Stamps a local transaction written while sync was not running, once and for good.
-    static func assignStamp(to transactionID: Int64, recorder: StampRecorder, _ sql: SQLRunner) throws -> SyncStamp {
-        let time = recorder.tick()
+    /// Stamps, once and for good, a local transaction that BoutiqueDB did not stamp at its commit (it
+    /// was written before the file was set up for sync, or by a writer that bypasses BoutiqueDB): with
+    /// the log's own commit time, which is when it was made, not when sync came to read it.
+    ///
+    /// The log keeps whole seconds; the counter part is taken from the transaction id, so that such
+    /// transactions of one second keep their order and differ from each other. The file's clock moves
+    /// past the stamp, so later local writes are stamped later.
+    static func assignStamp(to transaction: LocalTransaction, replica: String, _ sql: SQLRunner) throws -> SyncStamp {
+        let seconds = UInt64(max(0, transaction.commitTime))
+        let time = HybridTimestamp(
+            milliseconds: seconds.multipliedReportingOverflow(by: 1000).overflow ? .max : seconds * 1000,
+            counter: UInt16(truncatingIfNeeded: transaction.id))
+        let raw = Int64(bitPattern: time.rawValue)
         try sql.run(
             "INSERT OR REPLACE INTO boutique_sync_txn(change_txn_id, stamp, writer, remote) VALUES (?, ?, ?, 0)",
-            [.integer(transactionID), .integer(Int64(bitPattern: time.rawValue)), .text(recorder.writer)])
-        return SyncStamp(time: time, replica: recorder.writer)
+            [.integer(transaction.id), .integer(raw), .text(replica)])
+        try sql.run("UPDATE boutique_sync_replica SET clock = max(clock, ?) WHERE singleton = 1", [.integer(raw)])
+        return SyncStamp(time: time, replica: replica)
     }
 }

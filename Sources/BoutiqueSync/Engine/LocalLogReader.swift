@@ -10,7 +10,7 @@ enum LocalLogReader {
     ) throws -> (transactions: [LocalTransaction], readThrough: Int64) {
         let statement = try connection.cachedStatement("""
             SELECT c.change_id, c.change_txn_id, c.change_type, c.table_name, c."before", c."after", c.updates,
-                   t.stamp, t.writer, t.remote
+                   t.stamp, t.writer, t.remote, c.change_time
             FROM turso_cdc c LEFT JOIN boutique_sync_txn t ON t.change_txn_id = c.change_txn_id
             WHERE c.change_id > ? ORDER BY c.change_id
             """)
@@ -38,7 +38,8 @@ enum LocalLogReader {
                             replica: try statement.string(at: 8))
                     }
                     transactions.append(LocalTransaction(
-                        id: transactionID, commitID: id, stamp: stamp, isRemote: statement.int64(at: 9) == 1, changes: changes))
+                        id: transactionID, commitID: id, commitTime: statement.int64(at: 10), stamp: stamp,
+                        isRemote: statement.int64(at: 9) == 1, changes: changes))
                 }
                 changes.removeAll()
                 if rows >= rowLimit { break }

@@ -4,7 +4,10 @@ struct LocalTransaction: Sendable {
     let id: Int64
     /// Its COMMIT row's `change_id`.
     let commitID: Int64
-    /// The stamp and writer recorded with it, `nil` when it was written without sync running.
+    /// Its COMMIT row's `change_time`: unix seconds when it committed.
+    let commitTime: Int64
+    /// The stamp and writer BoutiqueDB recorded with it at its commit; `nil` when it was written before
+    /// the file was set up for sync, or by something other than BoutiqueDB.
     var stamp: SyncStamp?
     /// Whether sync applied it from a server.
     let isRemote: Bool

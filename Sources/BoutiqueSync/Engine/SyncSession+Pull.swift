@@ -19,52 +19,63 @@ extension SyncSession {
 
     /// Applies a pull's answer.
     func handlePull(_ response: PullResponse, requestedCursor: Int64) async throws -> PullStep {
-        recorder.observe(response.serverTime)
+        try await observeServerTime(response.serverTime)
         switch response.outcome {
         case .refused:
-            throw BoutiqueError.syncRefused(reason: response.reason ?? "pull refused")
+            throw await refused(response.refusal, response.reason, fallback: "pull refused")
         case .resetRequired:
             return PullStep(applied: try await bootstrap(again: true), hasMore: true)
         case .changes:
             guard response.nextCursor >= requestedCursor else {
                 throw BoutiqueError.syncRefused(reason: "the server's next cursor \(response.nextCursor) is before \(requestedCursor)")
             }
+            try await checkWatermark(response)
             if !response.changes.isEmpty || response.nextCursor != requestedCursor || !parkedChecked {
-                try await applyRemote(response.changes, cursor: response.nextCursor, serverTime: response.serverTime)
+                try await during(response.changes.isEmpty ? nil : .pulling) {
+                    try await applyRemote(response.changes, cursor: response.nextCursor)
+                }
                 parkedChecked = true
             }
             return PullStep(applied: response.changes.count, hasMore: response.hasMore)
         }
     }
 
+    /// Compares the server's record of this replica with the file's: a record ahead of the file (or at
+    /// the same id with another digest) means a copy of the file pushed under this replica id, or an
+    /// acknowledgement was lost; ``resolveMismatch(watermark:digest:state:)`` tells which. A record
+    /// behind the file is an answer older than the latest push, and says nothing.
+    private func checkWatermark(_ response: PullResponse) async throws {
+        guard let watermark = response.replicaWatermark else { return }
+        let state = try await serverState()
+        guard watermark > state.acknowledged || (watermark == state.acknowledged && response.replicaDigest != state.digest) else {
+            return
+        }
+        try await resolveMismatch(watermark: watermark, digest: response.replicaDigest, state: state)
+    }
+
     /// Applies pulled changes and moves the cursor, in one local transaction marked remote, with
     /// foreign keys checked only at its end (a batch may hold a child before its parent).
-    func applyRemote(_ changes: [ServerChange], cursor: Int64, serverTime: HybridTimestamp) async throws {
+    func applyRemote(_ changes: [ServerChange], cursor: Int64) async throws {
         let tables = self.tables
-        let recorder = self.recorder
+        let replica = self.replica
         let server = serverID
         let foreignKeys = self.foreignKeys
         let retry = !retriedRefusedRows
         retriedRefusedRows = true
-        let orphans = try await database.write { conn -> [OrphanRow] in
+        let orphans = try await database.write(origin: .remote) { conn -> [OrphanRow] in
             try PullPageCache.enlarged(on: conn.connection) {
-                recorder.markNextCommitRemote()
                 try conn.execute("PRAGMA defer_foreign_keys = ON")
                 let sql = SQLRunner(conn)
-                try LocalFolder.fold(tables: tables, recorder: recorder, on: conn.connection)
+                try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
                 try ParkedValues.apply(tables: tables, retryingRefusedRows: retry, sql: sql)
                 var applier = try RemoteApplier(sql: sql, tables: tables)
-                // What this session wrote is in the states already (folded above).
-                try applier.apply(changes.lazy.map(\.change).filter { $0.stamp.replica != recorder.writer }, expectedCount: changes.count)
-                recorder.observe(changes.lazy.map(\.change.stamp.time).max().map { max($0, serverTime) } ?? serverTime)
+                try applier.apply(changes.lazy.map(\.change), expectedCount: changes.count)
+                try Self.advanceClock(past: changes.lazy.map(\.change.stamp.time).max(), sql)
                 let orphans = try OrphanRepair.detach(
                     touched: applier.touchedTables, deleted: applier.deletedTables, tables: tables, foreignKeys: foreignKeys, sql: sql)
                 var state = try ServerState.read(server: server, sql)
                 state.cursor = max(state.cursor, cursor)
                 try state.write(server: server, sql)
-                try sql.run(
-                    "UPDATE boutique_sync_replica SET clock = max(clock, ?) WHERE singleton = 1",
-                    [.integer(Int64(bitPattern: recorder.lastReading.rawValue))])
                 return orphans
             }
         }
@@ -88,6 +99,10 @@ extension SyncSession {
     /// after this device's cursor, so rows it no longer has (their tombstones were collected) go too,
     /// except rows with local writes the server has not acknowledged.
     func bootstrap(again: Bool) async throws -> Int {
+        try await during(.bootstrapping) { try await bootstrapPages(again: again) }
+    }
+
+    private func bootstrapPages(again: Bool) async throws -> Int {
         bootstraps += 1
         guard bootstraps <= 3 else {
             throw BoutiqueError.syncRefused(reason: "the server keeps asking for a new bootstrap")
@@ -98,30 +113,28 @@ extension SyncSession {
         repeat {
             let request = SnapshotRequest(replica: replica, after: position, limit: 1_000)
             let page = try await send { try await transport.snapshot(request) }
-            recorder.observe(page.serverTime)
-            if let reason = page.reason { throw BoutiqueError.syncRefused(reason: reason) }
+            try await observeServerTime(page.serverTime)
+            if let reason = page.reason { throw await refused(page.refusal, reason, fallback: "snapshot refused") }
             if cursor == nil { cursor = page.cursor }
             rows.append(contentsOf: page.rows)
+            await reporter?.progress(BootstrapProgress(rowsDone: rows.count, totalRows: nil))
             position = page.next
         } while position != nil
         let snapshotCursor = cursor ?? 0
         let tables = self.tables
-        let recorder = self.recorder
+        let replica = self.replica
         let server = serverID
         let foreignKeys = self.foreignKeys
         let snapshot = rows
-        let orphans = try await database.write { conn -> [OrphanRow] in
-            recorder.markNextCommitRemote()
+        let orphans = try await database.write(origin: .remote) { conn -> [OrphanRow] in
             try conn.execute("PRAGMA defer_foreign_keys = ON")
             let sql = SQLRunner(conn)
-            try LocalFolder.fold(tables: tables, recorder: recorder, on: conn.connection)
+            try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
             var applier = try RemoteApplier(sql: sql, tables: tables)
             var seen: Set<SnapshotIdentity> = []
-            for row in snapshot {
-                seen.insert(SnapshotIdentity(table: row.table.lowercased(), key: row.key))
-                if let latest = row.state.latestStamp { recorder.observe(latest.time) }
-            }
+            for row in snapshot { seen.insert(SnapshotIdentity(table: row.table.lowercased(), key: row.key)) }
             try applier.apply(snapshot)
+            try Self.advanceClock(past: snapshot.lazy.compactMap(\.state.latestStamp?.time).max(), sql)
             var deleted = applier.deletedTables
             if again {
                 deleted.formUnion(try Rebootstrap.dropRowsTheServerForgot(keeping: seen, tables: tables, server: server, sql: sql))
@@ -132,9 +145,6 @@ extension SyncSession {
             state.cursor = max(state.cursor, snapshotCursor)
             state.bootstrapped = true
             try state.write(server: server, sql)
-            try sql.run(
-                "UPDATE boutique_sync_replica SET clock = max(clock, ?) WHERE singleton = 1",
-                [.integer(Int64(bitPattern: recorder.lastReading.rawValue))])
             return orphans
         }
         if !orphans.isEmpty { try await deleteOrphans(orphans) }

@@ -6,6 +6,7 @@ extension SyncSession {
     func pushAll() async throws -> Int {
         var pushed = 0
         var attempts = 0
+        var restamped = false
         while true {
             attempts += 1
             // Each round moves forward (an acknowledgement, a new replica id); many rounds mean a
@@ -27,7 +28,7 @@ extension SyncSession {
             var state = current
             let local = read.transactions.filter { !$0.isRemote && !$0.changes.isEmpty }
             if local.contains(where: { $0.stamp == nil }) {
-                try await stampUnstamped(local.filter { $0.stamp == nil }.map(\.id))
+                try await stampUnstamped(local.filter { $0.stamp == nil })
                 continue
             }
             let outbox = local.compactMap { transaction -> SyncTransaction? in
@@ -46,8 +47,8 @@ extension SyncSession {
             let request = PushRequest(
                 replica: replica, baseTransactionID: state.acknowledged, baseDigest: state.digest, schemaVersion: schemaVersion,
                 transactions: outbox, retiredReplica: retired)
-            let response = try await send { try await transport.push(request) }
-            recorder.observe(response.serverTime)
+            let response = try await during(outbox.isEmpty ? nil : .pushing) { try await send { try await transport.push(request) } }
+            try await observeServerTime(response.serverTime)
             switch response.outcome {
             case .accepted:
                 guard response.appliedThrough >= state.acknowledged else {
@@ -66,8 +67,22 @@ extension SyncSession {
             case .mismatch:
                 try await resolveMismatch(watermark: response.appliedThrough, digest: response.digest, state: state)
                 scannedThrough = 0
-            case .refused, .forbidden:
-                throw BoutiqueError.syncRefused(reason: response.reason ?? "push refused")
+            case .refused:
+                // Stamps too far ahead of the server's clock: taken again at the corrected time, once.
+                if response.refusal == .clockSkew, !restamped {
+                    restamped = true
+                    // Transactions the server already holds (an acknowledgement lost on the way) keep their stamps.
+                    if response.appliedThrough > state.acknowledged {
+                        try await resolveMismatch(watermark: response.appliedThrough, digest: response.digest, state: state)
+                    }
+                    if try await restampFutureTransactions() > 0 {
+                        scannedThrough = 0
+                        continue
+                    }
+                }
+                throw await refused(response.refusal, response.reason, fallback: "push refused")
+            case .forbidden:
+                throw await refused(.forbidden, response.reason, fallback: "push forbidden")
             }
         }
     }
@@ -76,7 +91,7 @@ extension SyncSession {
     /// transaction with the same digest, an acknowledgement was lost: take it. Otherwise the file was
     /// restored from a backup or copied to another device: take a new replica id, so that nothing
     /// written under the old one is skipped, and push again from the file's own acknowledged id.
-    private func resolveMismatch(watermark: Int64, digest: UInt64?, state: ServerState) async throws {
+    func resolveMismatch(watermark: Int64, digest: UInt64?, state: ServerState) async throws {
         let tables = self.tables
         let held = try await database.read { conn -> SyncTransaction? in
             guard watermark > 0 else { return nil }
@@ -95,9 +110,14 @@ extension SyncSession {
         }
         let old = replica
         let fresh = options.makeIdentifier?() ?? SyncIdentity.newReplicaID()
+        let server = serverID
         try await database.write { conn in
-            try SQLRunner(conn).run(
-                "UPDATE boutique_sync_replica SET replica = ?, retired = ? WHERE singleton = 1", [.text(fresh), .text(old)])
+            let sql = SQLRunner(conn)
+            try sql.run("UPDATE boutique_sync_replica SET replica = ?, retired = ? WHERE singleton = 1", [.text(fresh), .text(old)])
+            // The server leaves a replica's own changes out of its pulls; while this file shared its id
+            // with another copy, the copy's changes were left out too. A bootstrap (a merge of the
+            // server's state, which drops nothing local) brings them.
+            try sql.run("UPDATE boutique_sync_server SET bootstrapped = 0 WHERE server = ?", [.text(server)])
         }
         replica = fresh
     }
@@ -119,13 +139,32 @@ extension SyncSession {
         }
     }
 
-    /// Gives stamps to local transactions written while sync was not running.
-    private func stampUnstamped(_ ids: [Int64]) async throws {
-        let recorder = self.recorder
+    /// Stamps every local transaction after the acknowledged one that BoutiqueDB did not stamp at its
+    /// commit (written before the file was set up for sync), so that it is counted as pending.
+    func stampUnstampedTransactions() async throws {
+        let tables = self.tables
+        var after = try await serverState().acknowledged
+        while true {
+            let from = after
+            let read = try await database.read { conn in
+                try LocalLogReader.transactions(after: from, rowLimit: 4_096, tables: tables, on: conn.connection)
+            }
+            let unstamped = read.transactions.filter { !$0.isRemote && !$0.changes.isEmpty && $0.stamp == nil }
+            if !unstamped.isEmpty { try await stampUnstamped(unstamped) }
+            guard read.readThrough > after else { return }
+            after = read.readThrough
+        }
+    }
+
+    /// Gives stamps to local transactions that BoutiqueDB did not stamp at their commit (see
+    /// ``LocalFolder/assignStamp(to:replica:_:)``).
+    private func stampUnstamped(_ transactions: [LocalTransaction]) async throws {
+        let replica = self.replica
         try await database.write { conn in
             let sql = SQLRunner(conn)
-            for id in ids where try sql.value("SELECT 1 FROM boutique_sync_txn WHERE change_txn_id = ?", [.integer(id)]) == nil {
-                _ = try LocalFolder.assignStamp(to: id, recorder: recorder, sql)
+            for transaction in transactions
+            where try sql.value("SELECT 1 FROM boutique_sync_txn WHERE change_txn_id = ?", [.integer(transaction.id)]) == nil {
+                _ = try LocalFolder.assignStamp(to: transaction, replica: replica, sql)
             }
         }
     }

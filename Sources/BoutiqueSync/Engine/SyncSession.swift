@@ -9,7 +9,6 @@ actor SyncSession {
     let database: DatabaseActor
     let transport: any SyncTransport
     let tables: [String: SyncedTable]
-    let recorder: StampRecorder
     let options: SyncOptions
     let schemaVersion: Int
     var replica: String
@@ -30,23 +29,54 @@ actor SyncSession {
     var prunedFor: Int64 = -1
     /// Bootstraps in the current synchronization, to stop a server that keeps asking for them.
     var bootstraps = 0
+    /// The server's clock minus this device's, in milliseconds, as last written to the file (the
+    /// stamps BoutiqueDB takes are corrected by it).
+    var recordedClockOffset: Int64?
+    /// Tells the app-facing object what the session is doing; set once, right after it is made.
+    private(set) var reporter: SyncSessionReporter?
+    /// The server's refusals, for ``BoutiqueSync/refusals``.
+    nonisolated let refusals = SyncEventChannel<SyncRefusal>()
     private var busy = false
     private var queue: [CheckedContinuation<Void, Never>] = []
 
     var serverID: String { transport.serverIdentifier }
 
     init(
-        database: DatabaseActor, transport: any SyncTransport, tables: [String: SyncedTable], recorder: StampRecorder,
+        database: DatabaseActor, transport: any SyncTransport, tables: [String: SyncedTable],
         options: SyncOptions, replica: String, schemaVersion: Int, foreignKeys: [String: [SyncedTable]]
     ) {
         self.foreignKeys = foreignKeys
         self.database = database
         self.transport = transport
         self.tables = tables
-        self.recorder = recorder
+
         self.options = options
         self.replica = replica
         self.schemaVersion = schemaVersion
+    }
+
+    func setReporter(_ reporter: SyncSessionReporter) { self.reporter = reporter }
+
+    /// Runs `body` as `phase`, so that the status shows it while it runs.
+    func during<T: Sendable>(_ phase: SyncPhase?, _ body: () async throws -> T) async throws -> T {
+        guard let phase else { return try await body() }
+        await reporter?.phase(phase, true)
+        do {
+            let result = try await body()
+            await reporter?.phase(phase, false)
+            return result
+        } catch {
+            await reporter?.phase(phase, false)
+            throw error
+        }
+    }
+
+    /// Reports a refusal of the server to the app and returns it, to throw.
+    func refused(_ reason: SyncRefusal.Reason?, _ message: String?, fallback: String) async -> SyncRefusal {
+        let refusal = SyncRefusal(reason: reason ?? .invalid, message: message ?? fallback)
+        refusals.send(refusal)
+        await reporter?.refusal(refusal)
+        return refusal
     }
 
     /// Runs `body` when no other step runs.

@@ -6,9 +6,12 @@
 /// named `boutique_sync_…`, which the change log does not record.
 ///
 /// - `boutique_sync_replica`: this database's replica id, the id it gave up (to tell the server), the
-///   clock's latest reading, and how far local transactions were folded into row states.
+///   clock's latest reading, the server's clock minus this device's as last measured (`clock_offset`,
+///   milliseconds), and how far local transactions were folded into row states.
+/// - `boutique_sync_table`: the synced tables, lowercased. BoutiqueDB stamps every local commit that
+///   changes one of them, in whatever process makes it (see `TransactionOrigin`).
 /// - `boutique_sync_txn`: the clock stamp of each local write transaction, by `change_txn_id`, written in
-///   that transaction; pulled transactions are marked `remote` and never pushed.
+///   that transaction by BoutiqueDB; pulled transactions are marked `remote` and never pushed.
 /// - `boutique_sync_row`: the merge state of each synced row: per column the winning value and stamp,
 ///   and the existence register.
 /// - `boutique_sync_server`: per server, the acknowledged transaction and its digest, the pull cursor,
@@ -30,6 +33,10 @@ enum SyncMetadataSchema {
             CREATE TABLE boutique_sync_parked(tbl TEXT NOT NULL, col TEXT NOT NULL, PRIMARY KEY(tbl, col)) WITHOUT ROWID;
             CREATE TABLE boutique_sync_schema(tbl TEXT NOT NULL, position INTEGER NOT NULL, col TEXT NOT NULL, type TEXT NOT NULL,
                 not_null INTEGER NOT NULL, is_key INTEGER NOT NULL, PRIMARY KEY(tbl, position)) WITHOUT ROWID;
+            """),
+        ("v2_commit_stamps", """
+            CREATE TABLE boutique_sync_table(tbl TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
+            ALTER TABLE boutique_sync_replica ADD COLUMN clock_offset INTEGER NOT NULL DEFAULT 0;
             """),
     ]
 

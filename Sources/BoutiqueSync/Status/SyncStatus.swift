@@ -1,42 +1,90 @@
 import Foundation
 
-/// Where sync stands: what it is doing, how many local transactions wait to be pushed, and when it
-/// last finished a sync.
+/// Where sync stands, for a status line: what it is doing, how many local transactions wait to be
+/// pushed, and whether and when it last synced. Read it on the main actor from ``BoutiqueSync/status``.
 ///
 /// ```swift
 /// switch sync.status.activity {
-/// case .idle: print("up to date as of", sync.status.lastSync as Any)
-/// case .syncing: print("syncing…")
-/// case .offline(let error): print("offline:", error)
+/// case .idle: Text(sync.status.pendingCount == 0 ? "Up to date" : "\(sync.status.pendingCount) waiting")
+/// case .pushing: Text("Sending…")
+/// case .pulling: Text("Receiving…")
+/// case .bootstrapping(let progress): ProgressView(value: progress.fractionCompleted ?? 0)
+/// case .offline(let error): Text("Offline: \(error)")
+/// case .refused(let refusal): Text("Sync stopped: \(refusal.message)")
 /// }
 /// ```
 public struct SyncStatus: Sendable, Hashable {
     /// What sync is doing.
     public enum Activity: Sendable, Hashable {
-        /// Not syncing right now (stopped, or caught up and waiting).
+        /// Nothing to do: caught up and waiting for changes (or stopped).
         case idle
-        /// Pushing or pulling.
-        case syncing
-        /// The last attempt failed; sync retries on its own when started.
+        /// Sending local changes to the server.
+        case pushing
+        /// Applying changes pulled from the server.
+        case pulling
+        /// Receiving the server's data for the first time (or again), with how far it got.
+        case bootstrapping(BootstrapProgress)
+        /// The server could not be reached; sync retries on its own when started.
         case offline(BoutiqueError)
+        /// The server refused the last request. A refusal of the device itself
+        /// (``SyncRefusal/Reason/stopsSync``: a token new credentials did not fix, an app too old) stops
+        /// background sync until the app acts; others are retried like an outage.
+        case refused(SyncRefusal)
     }
 
     /// What sync is doing.
     public var activity: Activity
-    /// Local transactions not yet acknowledged by the server.
+    /// Local transactions to synced tables that the server has not acknowledged yet, updated after every
+    /// local commit whether sync is started or not.
     public var pendingCount: Int
-    /// When a sync last finished without error.
+    /// When a sync last finished without error (in this process).
     public var lastSync: Date?
+    /// Whether this database has ever received the server's data (its bootstrap finished).
+    public var hasSynced: Bool
+    /// The latest refusal of any kind, also one of a single transaction that sync got past.
+    public var lastRefusal: SyncRefusal?
 
     /// A status; sync starts idle with nothing pending.
-    public init(activity: Activity = .idle, pendingCount: Int = 0, lastSync: Date? = nil) {
+    public init(
+        activity: Activity = .idle, pendingCount: Int = 0, lastSync: Date? = nil, hasSynced: Bool = false,
+        lastRefusal: SyncRefusal? = nil
+    ) {
         self.activity = activity
         self.pendingCount = pendingCount
         self.lastSync = lastSync
+        self.hasSynced = hasSynced
+        self.lastRefusal = lastRefusal
     }
 
-    /// Whether the last attempt failed.
+    /// Whether the last attempt could not reach the server.
     public var isOffline: Bool { if case .offline = activity { true } else { false } }
+}
+
+/// How far a bootstrap got: rows received so far, of the total the server holds.
+///
+/// ```swift
+/// if case .bootstrapping(let progress) = sync.status.activity {
+///     print("\(progress.rowsDone) of \(progress.totalRows.map(String.init) ?? "?") rows")
+/// }
+/// ```
+public struct BootstrapProgress: Sendable, Hashable {
+    /// Rows received and merged so far.
+    public var rowsDone: Int
+    /// The rows the server holds for this database, when it said.
+    public var totalRows: Int?
+
+    /// Progress of `rowsDone` out of `totalRows`.
+    public init(rowsDone: Int, totalRows: Int?) {
+        self.rowsDone = rowsDone
+        self.totalRows = totalRows
+    }
+
+    /// `rowsDone / totalRows` between 0 and 1, when the total is known.
+    public var fractionCompleted: Double? {
+        guard let totalRows else { return nil }
+        guard totalRows > 0 else { return 1 }
+        return min(1, Double(rowsDone) / Double(totalRows))
+    }
 }
 
 /// What one ``BoutiqueSync/synchronize()`` did.
@@ -48,7 +96,7 @@ public struct SyncStatus: Sendable, Hashable {
 public struct SyncReport: Sendable, Hashable {
     /// Row changes the server newly acknowledged.
     public var pushed: Int
-    /// Row changes (and snapshot rows) pulled from the server and merged.
+    /// Row changes (and snapshot rows) made by others, pulled from the server and merged.
     public var applied: Int
 
     /// A report of `pushed` and `applied` row changes.

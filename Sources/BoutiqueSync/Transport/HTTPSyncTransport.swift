@@ -16,7 +16,9 @@ import Foundation
 /// growing delay (``RetryPolicy``), which is safe: the server recognises a push it already applied. When
 /// the tries run out the call throws ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` (the device is offline
 /// or the server down: ``BoutiqueSync/status`` says so, and a started sync tries again later). A refusal
-/// (400, 401, 403, 413, 426) throws ``/BoutiqueDB/BoutiqueError/syncRefused(reason:)`` with the server's reason.
+/// (400, 401, 403, 413, 426) throws a ``SyncRefusal`` whose ``SyncRefusal/reason`` tells them apart, with
+/// the server's message. Made with ``SyncTransport/http(_:credentials:)``, a 401 first asks the app for a
+/// new token and sends the request once more with it.
 public struct HTTPSyncTransport: SyncTransport {
     /// How often and how patiently a request is sent again.
     public struct RetryPolicy: Hashable, Sendable {
@@ -37,8 +39,10 @@ public struct HTTPSyncTransport: SyncTransport {
 
     /// The server's base address (`http://host:port`).
     public let url: URL
-    /// The device's bearer token.
-    public let token: String
+    /// The device's bearer token: the fixed one it was made with, or the latest the app handed out
+    /// (empty before the first request asked for one).
+    public var token: String { credentials.known ?? "" }
+    private let credentials: SyncCredentials
     /// How requests are retried.
     public let retry: RetryPolicy
     /// How long a request may take beyond a pull's wait before it counts as unanswered.
@@ -70,8 +74,28 @@ public struct HTTPSyncTransport: SyncTransport {
     /// A transport to the server at `url`, authenticated with `token` (made by the server's
     /// `boutique token` or `SyncTokenSigner`).
     public init(url: URL, token: String, retry: RetryPolicy = RetryPolicy(), timeout: Duration = .seconds(30)) {
+        self.init(url: url, credentials: SyncCredentials(token: token), retry: retry, timeout: timeout)
+    }
+
+    /// A transport to the server at `url` whose tokens come from `credentials`: called with `nil` for
+    /// the first token, and with the rejected one when the server answers 401 (an expired token), after
+    /// which the request is sent once more with the new token.
+    ///
+    /// ```swift
+    /// let transport = HTTPSyncTransport(url: url, credentials: { rejected in try await auth.syncToken() })
+    /// ```
+    ///
+    /// Such a transport is known by its URL alone (``serverIdentifier``): keep one tenant per URL.
+    public init(
+        url: URL, credentials: @escaping @Sendable (_ rejected: String?) async throws -> String, retry: RetryPolicy = RetryPolicy(),
+        timeout: Duration = .seconds(30)
+    ) {
+        self.init(url: url, credentials: SyncCredentials(provider: credentials), retry: retry, timeout: timeout)
+    }
+
+    private init(url: URL, credentials: SyncCredentials, retry: RetryPolicy, timeout: Duration) {
         self.url = url
-        self.token = token
+        self.credentials = credentials
         self.retry = retry
         self.timeout = timeout
         let configuration = URLSessionConfiguration.ephemeral
@@ -79,8 +103,10 @@ public struct HTTPSyncTransport: SyncTransport {
         session = URLSession(configuration: configuration)
     }
 
-    /// The server's address and the token's tenant: progress with one tenant is kept apart from another's.
+    /// The server's address and the fixed token's tenant: progress with one tenant is kept apart from
+    /// another's. A transport whose tokens the app hands out is known by its address alone.
     public var serverIdentifier: String {
+        guard !credentials.isRenewable else { return url.absoluteString }
         let tenant = SyncToken.unverifiedClaims(of: token)?.tenant ?? "unknown tenant"
         return "\(url.absoluteString)#\(tenant)"
     }
@@ -110,13 +136,15 @@ public struct HTTPSyncTransport: SyncTransport {
         request.httpBody = try SyncJSON.encoder().encode(message)
         request.setValue(SyncJSON.contentType, forHTTPHeaderField: "Content-Type")
         request.setValue(SyncJSON.contentType, forHTTPHeaderField: "Accept")
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         request.timeoutInterval = Self.seconds(wait + timeout)
         var delay = retry.initialDelay
         var attempt = 1
+        var token = try await credentials.token()
+        var renewed = false
         while true {
             let failure: String
             do {
+                request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
                 traffic.add(sent: request.httpBody?.count ?? 0)
                 let (data, reply) = try await session.data(for: request)
                 traffic.add(received: data.count)
@@ -128,13 +156,22 @@ public struct HTTPSyncTransport: SyncTransport {
                         throw BoutiqueError.syncRefused(reason: "the server's \(status) reply to \(path) is not a \(Response.self): \(error)")
                     }
                 }
-                let reason = (try? SyncJSON.decoder().decode(SyncHTTPErrorBody.self, from: data))?.error.reason
-                    ?? String(decoding: data.prefix(300), as: UTF8.self)
+                let error = (try? SyncJSON.decoder().decode(SyncHTTPErrorBody.self, from: data))?.error
+                let reason = error?.reason ?? String(decoding: data.prefix(300), as: UTF8.self)
+                if status == 401, !renewed, let fresh = try await credentials.renew(rejected: token) {
+                    token = fresh
+                    renewed = true
+                    continue
+                }
                 guard Self.isTransient(status) else {
-                    throw BoutiqueError.syncRefused(reason: "the server answered \(status) to \(path): \(reason)")
+                    throw SyncRefusal(
+                        reason: Self.refusalReason(status: status, code: error?.code, reason: reason),
+                        message: "the server answered \(status) to \(path): \(reason)")
                 }
                 failure = "the server answered \(status) to \(path): \(reason)"
             } catch let error as BoutiqueError {
+                throw error
+            } catch let error as SyncRefusal {
                 throw error
             } catch {
                 if Task.isCancelled { throw CancellationError() }
@@ -146,6 +183,17 @@ public struct HTTPSyncTransport: SyncTransport {
             let ceiling = min(delay, retry.maximumDelay)
             try await Task.sleep(for: ceiling * Double.random(in: 0.5...1))
             delay = min(delay * 2, retry.maximumDelay)
+        }
+    }
+
+    /// What kind of refusal a status (and the error body's code) is.
+    static func refusalReason(status: Int, code: String?, reason: String) -> SyncRefusal.Reason {
+        switch status {
+        case 401: .unauthorized
+        case 403: .forbidden
+        case 413: .tooLarge
+        case 426: reason.contains("protocol version") ? .protocolMismatch : .appTooOld
+        default: code == "clock-skew" ? .clockSkew : .invalid
         }
     }
 
@@ -168,5 +216,19 @@ extension SyncTransport where Self == HTTPSyncTransport {
     /// ```
     public static func http(_ url: URL, token: String) -> HTTPSyncTransport {
         HTTPSyncTransport(url: url, token: token)
+    }
+
+    /// A sync server over HTTP at `url`, with tokens the app hands out: `credentials` is asked for the
+    /// first one (`nil`), and for a new one when the server answers 401 to the last (then the request is
+    /// sent once more).
+    ///
+    /// ```swift
+    /// let sync = try await BoutiqueSync(database: db, tables: [Note.self],
+    ///                                   server: .http(url, credentials: { _ in try await account.syncToken() }))
+    /// ```
+    public static func http(
+        _ url: URL, credentials: @escaping @Sendable (_ rejected: String?) async throws -> String
+    ) -> HTTPSyncTransport {
+        HTTPSyncTransport(url: url, credentials: credentials)
     }
 }

@@ -2,8 +2,8 @@
 public struct PullRequest: Hashable, Sendable, Codable {
     /// The protocol version the request speaks (``SyncProtocol/version``).
     public var protocolVersion: Int
-    /// The pulling replica, whose cursor is recorded for tombstone collection. Its own changes are
-    /// not left out (a copied file shares the id until it pushes); devices skip what they wrote.
+    /// The pulling replica, whose cursor is recorded for tombstone collection. The changes it pushed
+    /// itself are left out of the answer (the cursor still moves past them).
     public var replica: String
     /// The server sequence number of the last change applied (0 before the first).
     public var cursor: Int64
@@ -58,12 +58,21 @@ public struct PullResponse: Hashable, Sendable, Codable {
     public var hasMore: Bool
     /// Why the request was refused, when it was.
     public var reason: String?
+    /// What kind of refusal it is, when the request was refused (older servers leave it out).
+    public var refusal: SyncRefusal.Reason?
     /// The server's clock when it answered, in every reply.
     public var serverTime: HybridTimestamp
+    /// The pulling replica's watermark on the server (its latest transaction applied), when it pushed
+    /// any: a device whose own record is behind it learns that a copy of its file pushed under the same
+    /// replica id (whose changes the server left out as the device's own), or that an acknowledgement
+    /// was lost.
+    public var replicaWatermark: Int64?
+    /// The digest of the transaction at ``replicaWatermark``.
+    public var replicaDigest: UInt64?
 
     /// An answer to a pull.
     public init(
-        outcome: Outcome, changes: [ServerChange], nextCursor: Int64, hasMore: Bool, reason: String? = nil,
+        outcome: Outcome, changes: [ServerChange], nextCursor: Int64, hasMore: Bool, reason: String? = nil, refusal: SyncRefusal.Reason? = nil,
         serverTime: HybridTimestamp
     ) {
         self.outcome = outcome
@@ -71,6 +80,7 @@ public struct PullResponse: Hashable, Sendable, Codable {
         self.nextCursor = nextCursor
         self.hasMore = hasMore
         self.reason = reason
+        self.refusal = refusal
         self.serverTime = serverTime
     }
 }

@@ -61,15 +61,18 @@ public struct PushResponse: Hashable, Sendable, Codable {
     public var digest: UInt64?
     /// Why a request was refused.
     public var reason: String?
+    /// What kind of refusal it is, when the request was refused (older servers leave it out).
+    public var refusal: SyncRefusal.Reason?
     /// The server's clock when it answered (a hybrid timestamp), in every reply.
     public var serverTime: HybridTimestamp
 
     /// An answer to a push.
-    public init(outcome: Outcome, appliedThrough: Int64, digest: UInt64?, reason: String? = nil, serverTime: HybridTimestamp) {
+    public init(outcome: Outcome, appliedThrough: Int64, digest: UInt64?, reason: String? = nil, refusal: SyncRefusal.Reason? = nil, serverTime: HybridTimestamp) {
         self.outcome = outcome
         self.appliedThrough = appliedThrough
         self.digest = digest
         self.reason = reason
+        self.refusal = refusal
         self.serverTime = serverTime
     }
 }

@@ -89,15 +89,18 @@ public struct SnapshotResponse: Hashable, Sendable, Codable {
     public var cursor: Int64
     /// Why the request was refused, when it was.
     public var reason: String?
+    /// What kind of refusal it is, when the request was refused (older servers leave it out).
+    public var refusal: SyncRefusal.Reason?
     /// The server's clock when it answered, in every reply.
     public var serverTime: HybridTimestamp
 
     /// A snapshot page.
-    public init(rows: [SnapshotRow], next: SnapshotPosition?, cursor: Int64, reason: String? = nil, serverTime: HybridTimestamp) {
+    public init(rows: [SnapshotRow], next: SnapshotPosition?, cursor: Int64, reason: String? = nil, refusal: SyncRefusal.Reason? = nil, serverTime: HybridTimestamp) {
         self.rows = rows
         self.next = next
         self.cursor = cursor
         self.reason = reason
+        self.refusal = refusal
         self.serverTime = serverTime
     }
 }

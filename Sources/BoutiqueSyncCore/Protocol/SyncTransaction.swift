@@ -12,7 +12,7 @@ public struct SyncTransaction: Hashable, Sendable, Codable {
     public var stamp: SyncStamp
     /// Its row changes, at most one per row.
     public var changes: [SyncChange]
-    /// A digest of its id, stamp time and changes (see ``SyncDigest``).
+    /// A digest of its id, stamp and changes (see ``SyncDigest``).
     public var digest: UInt64
 
     /// A transaction; its digest is computed from the rest.
@@ -20,7 +20,7 @@ public struct SyncTransaction: Hashable, Sendable, Codable {
         self.id = id
         self.stamp = stamp
         self.changes = changes
-        self.digest = SyncDigest.of(id: id, time: stamp.time, changes: changes)
+        self.digest = SyncDigest.of(id: id, stamp: stamp, changes: changes)
     }
 }
 
@@ -29,9 +29,20 @@ public struct SyncTransaction: Hashable, Sendable, Codable {
 ///
 /// It is not a security measure (the server trusts an authenticated device); it tells a retried push
 /// from a device that was restored from a backup or cloned and wrote something else under the same id.
-/// The replica id is left out: a device that takes a new one still pushes the same transactions.
+/// The replica id is left out: a device that takes a new one still pushes the same transactions. The
+/// stamp's writer is in: two histories of one file (a backup restored, a copy) can write the same
+/// change under the same id at the same clock reading, and are still different transactions.
 public enum SyncDigest {
-    /// The digest of a transaction's id, stamp time and changes.
+    /// The digest of a transaction's id, stamp (time and writer) and changes.
+    public static func of(id: Int64, stamp: SyncStamp, changes: [SyncChange]) -> UInt64 {
+        var hasher = FNV(seed: of(id: id, time: stamp.time, changes: changes))
+        hasher.add(.text(stamp.replica))
+        return hasher.value
+    }
+
+
+    /// The digest of a transaction's id, stamp time and changes, without its writer: what app versions
+    /// before the writer was digested sent, which a server still accepts.
     public static func of(id: Int64, time: HybridTimestamp, changes: [SyncChange]) -> UInt64 {
         var hasher = FNV()
         hasher.add(.integer(id))
@@ -52,6 +63,11 @@ public enum SyncDigest {
     /// FNV-1a over each value's type tag, length and bytes (so that `"ab", "c"` and `"a", "bc"` differ).
     struct FNV {
         private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+        init() {}
+
+        /// A digest that goes on from `seed`.
+        init(seed: UInt64) { value = seed }
 
         @inline(__always)
         mutating func byte(_ byte: UInt8) {

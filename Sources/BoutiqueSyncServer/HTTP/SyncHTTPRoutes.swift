@@ -72,7 +72,8 @@ struct SyncHTTPRoutes: Sendable {
         switch response.outcome {
         case .accepted: return try encode(response, status: 200)
         case .mismatch: return try encode(response, status: 409)
-        case .refused: return .error(400, "malformed", response.reason ?? "the push was refused")
+        case .refused:
+            return .error(400, response.refusal == .clockSkew ? "clock-skew" : "malformed", response.reason ?? "the push was refused")
         case .forbidden: return .error(403, "forbidden", response.reason ?? "the user may not make these changes")
         }
     }

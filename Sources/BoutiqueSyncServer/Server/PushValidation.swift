@@ -1,7 +1,18 @@
 /// The checks a push passes before anything is applied: a refusal names the first problem found.
 enum PushValidation {
     /// Why `request` is refused, `nil` when it is acceptable.
-    static func problem(in request: PushRequest, wall: UInt64, maximumSkew: UInt64, minimumSchemaVersion: Int) -> String? {
+    static func problem(
+        in request: PushRequest, wall: UInt64, maximumSkew: UInt64, minimumSchemaVersion: Int
+    ) -> (kind: SyncRefusal.Reason, reason: String)? {
+        guard let reason = reason(refusing: request, wall: wall, maximumSkew: maximumSkew, minimumSchemaVersion: minimumSchemaVersion)
+        else { return nil }
+        if request.protocolVersion != SyncProtocol.version { return (.protocolMismatch, reason) }
+        if request.schemaVersion < minimumSchemaVersion { return (.appTooOld, reason) }
+        if reason.contains("ahead of the server") { return (.clockSkew, reason) }
+        return (.invalid, reason)
+    }
+
+    private static func reason(refusing request: PushRequest, wall: UInt64, maximumSkew: UInt64, minimumSchemaVersion: Int) -> String? {
         guard request.protocolVersion == SyncProtocol.version else {
             return "protocol version \(request.protocolVersion) is not \(SyncProtocol.version)"
         }
@@ -28,7 +39,9 @@ enum PushValidation {
             if !overflow, transaction.stamp.time.milliseconds > limit {
                 return "transaction \(transaction.id) is stamped \(transaction.stamp.time.milliseconds) ms, more than \(maximumSkew) ms ahead of the server's \(wall) ms: check the device's clock"
             }
-            guard transaction.digest == SyncDigest.of(id: transaction.id, time: transaction.stamp.time, changes: transaction.changes) else {
+            guard transaction.digest == SyncDigest.of(id: transaction.id, stamp: transaction.stamp, changes: transaction.changes)
+                || transaction.digest == SyncDigest.of(id: transaction.id, time: transaction.stamp.time, changes: transaction.changes)
+            else {
                 return "transaction \(transaction.id)'s digest does not match its content"
             }
             var rows: Set<RowIdentity> = []

@@ -74,17 +74,24 @@ public actor SyncServer: SyncEndpoint {
     /// sees every change first. `user` is `nil` for trusted code, whose pushes are not checked.
     public func push(_ request: PushRequest, tenant: String, user: String?) async throws -> PushResponse {
         let wall = wallClock()
-        if let reason = PushValidation.problem(
+        if let (kind, reason) = PushValidation.problem(
             in: request, wall: wall, maximumSkew: maximumClockSkewMilliseconds, minimumSchemaVersion: minimumSchemaVersion)
         {
-            let time = try await store.transaction(tenant: tenant) { store in try Self.tick(store, wall: wall) }
-            return PushResponse(outcome: .refused, appliedThrough: 0, digest: nil, reason: reason, serverTime: time)
+            // The replica's watermark goes with the refusal: a device whose clock ran ahead stamps its
+            // unacknowledged transactions again, and must know which of them the server already has.
+            let replica = request.replica
+            let (time, record) = try await store.transaction(tenant: tenant) { store in
+                (try Self.tick(store, wall: wall), replica.isEmpty ? nil : try store.replica(replica))
+            }
+            return PushResponse(
+                outcome: .refused, appliedThrough: record?.appliedThrough ?? 0, digest: record?.digest, reason: reason, refusal: kind,
+                serverTime: time)
         }
         if let authorize, let user, let denied = request.transactions.lazy.flatMap(\.changes).first(where: { !authorize(user, $0) }) {
             let time = try await store.transaction(tenant: tenant) { store in try Self.tick(store, wall: wall) }
             return PushResponse(
                 outcome: .forbidden, appliedThrough: 0, digest: nil,
-                reason: "user '\(user)' may not \(denied.kind) rows of '\(denied.table)'", serverTime: time)
+                reason: "user '\(user)' may not \(denied.kind) rows of '\(denied.table)'", refusal: .forbidden, serverTime: time)
         }
         let resolver = self.resolver
         let response = try await store.transaction(tenant: tenant) { store in
@@ -125,12 +132,13 @@ public actor SyncServer: SyncEndpoint {
             guard request.protocolVersion == SyncProtocol.version else {
                 return PullResponse(
                     outcome: .refused, changes: [], nextCursor: request.cursor, hasMore: false,
-                    reason: "protocol version \(request.protocolVersion) is not \(SyncProtocol.version)", serverTime: time)
+                    reason: "protocol version \(request.protocolVersion) is not \(SyncProtocol.version)", refusal: .protocolMismatch,
+                    serverTime: time)
             }
             guard request.cursor >= 0, !request.replica.isEmpty else {
                 return PullResponse(
                     outcome: .refused, changes: [], nextCursor: request.cursor, hasMore: false,
-                    reason: "a pull needs a replica id and a cursor of at least 0", serverTime: time)
+                    reason: "a pull needs a replica id and a cursor of at least 0", refusal: .invalid, serverTime: time)
             }
             let latest = try store.latestSequence()
             guard request.cursor >= (try store.logHorizon()), request.cursor <= latest else {
@@ -146,11 +154,17 @@ public actor SyncServer: SyncEndpoint {
                 record.lastSeen = wall
                 try store.setReplica(record)
             }
-            // Nothing is left out for the pulling replica: a copied file shares its replica id with the
-            // original until one of them pushes, and must still get the other's changes.
-            return PullResponse(
-                outcome: .changes, changes: logged.map(\.entry),
+            // A device's own changes are not sent back to it (it has them). A copied file shares its
+            // replica id with the original until one of them pushes; the one that then takes a new id
+            // bootstraps again, which brings it what was left out under the shared id.
+            var response = PullResponse(
+                outcome: .changes, changes: logged.lazy.filter { $0.origin != request.replica }.map(\.entry),
                 nextCursor: next, hasMore: next < latest, serverTime: time)
+            if record.appliedThrough > 0 {
+                response.replicaWatermark = record.appliedThrough
+                response.replicaDigest = record.digest
+            }
+            return response
         }
     }
 
@@ -164,7 +178,8 @@ public actor SyncServer: SyncEndpoint {
             guard request.protocolVersion == SyncProtocol.version else {
                 return SnapshotResponse(
                     rows: [], next: nil, cursor: 0,
-                    reason: "protocol version \(request.protocolVersion) is not \(SyncProtocol.version)", serverTime: time)
+                    reason: "protocol version \(request.protocolVersion) is not \(SyncProtocol.version)", refusal: .protocolMismatch,
+                    serverTime: time)
             }
             let limit = min(max(request.limit, 1), 10_000)
             let rows = try store.rows(after: request.after, limit: limit)

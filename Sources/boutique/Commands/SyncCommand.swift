@@ -68,11 +68,17 @@ enum SyncCommand: Command {
             "\(Signals.name(signal)): stopped after pushing \(Plural.count(progress.changes(.push), "change")) and pulling \(Plural.count(progress.changes(.pull), "change"))")
     }
 
-    /// Prints a line when the server stops answering and when it answers again.
+    /// Prints a line when the server stops answering and when it answers again, and when it refuses
+    /// this device (sync then stops until it is started again).
     private static func reportConnectivity(of sync: BoutiqueSync) async {
         var offline = false
+        var refused = false
         while !Task.isCancelled {
-            let status = sync.status
+            let status = await sync.status
+            if case .refused(let refusal) = status.activity, !refused {
+                refused = true
+                Output.error("refused: \(refusal.message); sync stopped")
+            }
             if status.isOffline != offline {
                 offline = status.isOffline
                 if case .offline(let error) = status.activity {

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// `start()` keeps two devices in step on its own, and `status` tells observers what it does.
-@Suite struct BackgroundSyncTests {
+@MainActor @Suite struct BackgroundSyncTests {
     /// Waits until `condition` holds, giving up after a generous deadline (a hung sync fails the test
     /// instead of hanging it; nothing here measures time).
     func eventually(_ condition: () async throws -> Bool) async throws -> Bool {

@@ -3,9 +3,10 @@ import BoutiqueSyncServer
 import Foundation
 import Testing
 
-/// A device clock far ahead cannot win: the server refuses its stamps and says what its time is.
-@Suite struct ClockTests {
-    @Test func aDeviceClockFarAheadIsRefusedAndChangesNothing() async throws {
+/// A device clock that is wrong cannot win: stamps are taken at the server-corrected time, and a
+/// stamp too far ahead is taken again instead of being refused for ever.
+@MainActor @Suite struct ClockTests {
+    @Test func aDeviceClockFarAheadIsStampedAgainAtTheServersTime() async throws {
         let wall: UInt64 = 1_900_000_000_000
         let server = SyncServer(
             store: try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL()), maximumClockSkewMilliseconds: 60_000,
@@ -15,25 +16,63 @@ import Testing
             database: database, tables: ["note"], server: .inProcess(server),
             options: SyncOptions(wallClock: { wall + 3_600_000 }))   // an hour ahead
         try await database.write { conn in try conn.execute("INSERT INTO note(id, title) VALUES ('n1', 'from the future')") }
-        do {
-            _ = try await sync.synchronize()
-            Issue.record("a stamp an hour ahead was accepted")
-        } catch let error as BoutiqueError {
-            guard case .syncRefused(let reason) = error else { throw error }
-            #expect(reason.contains("clock"))
-        }
-        #expect(sync.status.isOffline)
-        #expect(sync.status.pendingCount == 1, "the write waits; nothing was applied")
+        let stamped = try await database.read { conn in try conn.fetchValue("SELECT stamp FROM boutique_sync_txn") }
+        #expect(stamped.flatMap { if case .integer(let raw) = $0 { HybridTimestamp(rawValue: UInt64(raw)).milliseconds } else { nil } }
+            == wall + 3_600_000, "before any exchange, the device's own clock is all there is")
+
+        let report = try await sync.synchronize()
+        #expect(report.pushed == 1, "refused once for its clock, the transaction was stamped again and accepted")
+        #expect(sync.status.pendingCount == 0)
         let log = try await server.pull(PullRequest(replica: "reader", cursor: 0, limit: 10), tenant: "default")
-        #expect(log.changes.isEmpty)
+        #expect(log.changes.map(\.change.stamp.time.milliseconds) == [wall], "stamped at the server's time, not an hour ahead")
+
+        // From now on the device stamps at the corrected time directly.
+        try await database.write { conn in try conn.execute("UPDATE note SET title = 'now' WHERE id = 'n1'") }
+        let later = try await database.read { conn in
+            try conn.fetchValue("SELECT stamp FROM boutique_sync_txn ORDER BY change_txn_id DESC LIMIT 1")
+        }
+        #expect(later.flatMap { if case .integer(let raw) = $0 { HybridTimestamp(rawValue: UInt64(raw)).milliseconds } else { nil } }
+            == wall)
         await database.close()
+    }
+
+    @Test func aFastClockStopsWinningAfterOneExchange() async throws {
+        let time = VirtualTime()
+        let server = SyncServer(
+            store: try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL()), maximumClockSkewMilliseconds: 600_000,
+            wallClock: { time.milliseconds })
+        let fast = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
+        let right = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
+        // Five minutes fast: inside the server's ten-minute limit, so nothing refuses its stamps.
+        let fastSync = try await BoutiqueSync(
+            database: fast, tables: ["note"], server: .inProcess(server),
+            options: SyncOptions(wallClock: { time.milliseconds + 300_000 }))
+        let rightSync = try await BoutiqueSync(
+            database: right, tables: ["note"], server: .inProcess(server), options: SyncOptions(wallClock: { time.milliseconds }))
+        try await right.write { conn in try conn.execute("INSERT INTO note(id, title) VALUES ('n1', 'first')") }
+        _ = try await rightSync.synchronize()
+        _ = try await fastSync.synchronize()   // the exchange: the fast device learns the server's time
+
+        time.advance(by: 1_000)
+        try await fast.write { conn in try conn.execute("UPDATE note SET title = 'earlier edit' WHERE id = 'n1'") }
+        time.advance(by: 1_000)
+        try await right.write { conn in try conn.execute("UPDATE note SET title = 'later edit' WHERE id = 'n1'") }
+        _ = try await fastSync.synchronize()
+        _ = try await rightSync.synchronize()
+        _ = try await fastSync.synchronize()
+        #expect(try await fast.rows("note") == [["n1", "later edit", "NULL", "NULL"]], "the genuinely later edit wins")
+        #expect(try await right.rows("note") == [["n1", "later edit", "NULL", "NULL"]])
+        await fast.close()
+        await right.close()
     }
 
     @Test func serversCanRequireANewerAppVersion() async throws {
         let server = SyncServer(store: try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL()), minimumSchemaVersion: 2)
         let database = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
         let sync = try await BoutiqueSync(database: database, tables: ["note"], server: .inProcess(server))
-        await #expect(throws: BoutiqueError.self) { _ = try await sync.synchronize() }
+        let refusal = await #expect(throws: SyncRefusal.self) { _ = try await sync.synchronize() }
+        #expect(refusal?.reason == .appTooOld)
+        #expect(sync.status.activity == .refused(try #require(refusal)))
         await database.close()
         let upgraded = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.upgraded)
         _ = try await BoutiqueSync(database: upgraded, tables: ["note"], server: .inProcess(server)).synchronize()

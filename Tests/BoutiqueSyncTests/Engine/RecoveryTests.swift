@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Lost answers, restored files and copied files: nothing is applied twice and nothing is skipped.
-@Suite struct RecoveryTests {
+@MainActor @Suite struct RecoveryTests {
     @Test func aLostAcknowledgementIsRecognisedOnTheRetry() async throws {
         let server = try await makeServer()
         let database = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)

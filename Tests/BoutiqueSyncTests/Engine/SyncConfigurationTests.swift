@@ -4,7 +4,7 @@ import Testing
 
 /// Tables whose rows cannot be told apart across devices are refused when sync is set up, by name and
 /// reason, and nothing is changed.
-@Suite struct SyncConfigurationTests {
+@MainActor @Suite struct SyncConfigurationTests {
     static let plan = BoutiqueMigrationPlan {
         BoutiqueMigration("v1") { conn in
             try conn.execute("""

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Two devices and a server: what one writes, the other gets, by the merge rule.
-@Suite struct SynchronizeTests {
+@MainActor @Suite struct SynchronizeTests {
     @Test func insertsUpdatesAndDeletesReachTheOtherDevice() async throws {
         let server = try await makeServer()
         let a = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)

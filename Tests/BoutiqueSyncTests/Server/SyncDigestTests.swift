@@ -14,7 +14,9 @@ import Testing
             SyncChange(table: "note", key: .blob([1, 2, 3]), kind: .delete, columns: [], stamp: stamp),
         ])
         // Worked out apart from this code: FNV-1a over each value's tag, little-endian length or bits,
-        // and UTF-8 bytes, for the id, the stamp's time and each change's table, key, kind and columns.
-        #expect(transaction.digest == 0xe8f5_89d9_8e35_f352)
+        // and UTF-8 bytes, for the id, the stamp's time and each change's table, key, kind and columns;
+        // then on over the stamp's writer, as text.
+        #expect(SyncDigest.of(id: 57, time: stamp.time, changes: transaction.changes) == 0xe8f5_89d9_8e35_f352)
+        #expect(transaction.digest == 0x07a8_54e6_8c22_da93)
     }
 }

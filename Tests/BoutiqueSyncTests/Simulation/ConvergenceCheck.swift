@@ -96,7 +96,7 @@ enum ConvergenceCheck {
             }
         }
         for device in devices {
-            if let sync = device.sync, case let pending = sync.status.pendingCount, pending != 0 {
+            if let sync = device.sync, case let pending = await sync.status.pendingCount, pending != 0 {
                 failures.append("\(device.name) still has \(pending) transactions to push")
             }
         }

@@ -80,6 +80,8 @@ struct SyncSimulation {
                     let clone = addDevice(upgraded: device.isUpgraded)
                     device.mayChangeReplica = true
                     clone.mayChangeReplica = true
+                    // Whichever of the two first learns that the other pushed under their shared id takes a new one.
+                    device.mayChangeReplica = true
                     try await device.copy(to: clone.url)
                     clone.lastCursor = device.lastCursor
                     try await clone.open(time: time, identifiers: identifiers)

@@ -25,6 +25,18 @@ public struct HybridLogicalClock: Sendable, Hashable {
         return last
     }
 
+    /// `wall` (milliseconds since 1970) moved by `offset` milliseconds, the server's clock minus this
+    /// device's, without leaving the clock's range: the wall time a device whose clock is off stamps with.
+    ///
+    /// ```swift
+    /// HybridLogicalClock.corrected(1_700_000_300_000, by: -300_000)   // 1_700_000_000_000
+    /// ```
+    public static func corrected(_ wall: UInt64, by offset: Int64) -> UInt64 {
+        guard offset >= 0 else { return wall - min(wall, offset.magnitude) }
+        let (sum, overflow) = wall.addingReportingOverflow(UInt64(offset))
+        return overflow ? .max : sum
+    }
+
     /// Moves the clock past a stamp seen in a remote change or a server's reply.
     public mutating func observe(_ stamp: HybridTimestamp) {
         if stamp > last { last = stamp }

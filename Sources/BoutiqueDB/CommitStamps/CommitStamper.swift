@@ -1,0 +1,100 @@
+import BoutiqueSQLite
+import Foundation
+
+/// Stamps every local write transaction that changes a synced table with the file's hybrid logical
+/// clock, inside that transaction: the stamp is the time the write was made, whoever makes it.
+///
+/// ```swift
+/// // A widget's process opens the app's file, without any sync code, and writes:
+/// try await database.write { conn in try conn.execute("UPDATE note SET title = 'Milk' WHERE id = ?", [id]) }
+/// // boutique_sync_txn now holds that transaction's stamp, taken at its commit
+/// ```
+///
+/// Sync merges by (stamp, writer), so a stamp taken later than its write (when sync next reads the
+/// log, minutes after a widget wrote) would beat another device's genuinely later edit. So BoutiqueDB
+/// stamps, not sync: once a file is set up for sync (``CommitStampTables`` exist), every process that
+/// opens it with BoutiqueDB stamps its commits, no server or token needed. The clock lives in the file
+/// (`boutique_sync_replica.clock`), read and advanced under the write lock, so processes sharing the
+/// file share one clock that never goes back; its wall time is corrected by the offset to the server's
+/// clock that sync last measured (`clock_offset`), so a device whose clock runs fast stops winning
+/// conflicts once it has talked to the server.
+///
+/// A `.remote` transaction (changes a sync engine pulled) is marked remote instead, so that it is never
+/// pushed back. Runs on the writer's thread after ``ChangeCapture``, whose notice says which tables the
+/// transaction changed and its `change_txn_id`.
+final class CommitStamper: WriteTransactionObserver {
+    /// The change capture that ran before this observer in the same transaction.
+    private weak var capture: ChangeCapture?
+    /// Milliseconds since 1970; simulations set a virtual clock.
+    var wallClock: @Sendable () -> UInt64
+    /// The writer id of the stamps this process hands out: unique per open database, so that two
+    /// copies of one file never hand out the same stamp.
+    var writer: String
+    /// The synced tables (lowercased) when the file is set up for sync, empty when it is not, `nil`
+    /// when not read yet or stale (another process may have changed them).
+    private var syncedTables: Set<String>?
+    private var origin: TransactionOrigin = .local
+    /// Whether the committing transaction changed the schema, seen in `willCommit`.
+    private var changedSchema = false
+
+    init(capture: ChangeCapture?, wallClock: @escaping @Sendable () -> UInt64 = CommitStamper.systemClock, writer: String) {
+        self.capture = capture
+        self.wallClock = wallClock
+        self.writer = writer
+    }
+
+    /// The system's wall clock in milliseconds since 1970.
+    static let systemClock: @Sendable () -> UInt64 = { UInt64(max(0, Date().timeIntervalSince1970 * 1000)) }
+
+    /// Reads the synced tables again at the next commit.
+    func reload() { syncedTables = nil }
+
+    func willBegin(origin: TransactionOrigin) { self.origin = origin }
+
+    func didDetectExternalChanges(_ connection: Connection) { syncedTables = nil }
+
+    func willCommit(_ connection: Connection) throws {
+        changedSchema = capture?.notice?.changesSchema ?? false
+        guard let notice = capture?.notice, notice.token != nil, let id = capture?.transactionID else { return }
+        let synced = try loadSyncedTables(connection)
+        guard !synced.isEmpty else { return }
+        if origin == .remote {
+            try connection.execute(CommitStampTables.insertRemote, [.integer(id)])
+            return
+        }
+        guard let tables = notice.tables, !tables.isDisjoint(with: synced) else { return }
+        guard let row = try connection.cachedRows(CommitStampTables.readClock).first, row.count == 2,
+            case .integer(let last) = row[0]
+        else { return }
+        let offset: Int64 = if case .integer(let value) = row[1] { value } else { 0 }
+        var clock = HybridLogicalClock(last: HybridTimestamp(rawValue: UInt64(bitPattern: last)))
+        let stamp = clock.tick(now: HybridLogicalClock.corrected(wallClock(), by: offset))
+        let raw = Int64(bitPattern: stamp.rawValue)
+        try connection.execute(CommitStampTables.insertLocal, [.integer(id), .integer(raw), .text(writer)])
+        try connection.execute(CommitStampTables.advanceClock, [.integer(raw)])
+    }
+
+    func didCommit(_ connection: Connection) {
+        // A schema change may have been sync's own set-up (or its removal): read the tables again.
+        if changedSchema { syncedTables = nil }
+        changedSchema = false
+        origin = .local
+    }
+
+    func didRollback(_ connection: Connection) {
+        changedSchema = false
+        origin = .local
+    }
+
+    private func loadSyncedTables(_ connection: Connection) throws -> Set<String> {
+        if let syncedTables { return syncedTables }
+        var tables: Set<String> = []
+        if try connection.fetchValue(CommitStampTables.isSetUp) != nil {
+            for row in try connection.cachedRows(CommitStampTables.readTables) {
+                if case .text(let name)? = row.first { tables.insert(name.lowercased()) }
+            }
+        }
+        syncedTables = tables
+        return tables
+    }
+}

@@ -1,0 +1,44 @@
+import BoutiqueSQLite
+import Foundation
+
+extension DatabaseActor {
+    /// Starts stamping local commits to synced tables (see ``CommitStamper``). Called once the change
+    /// capture is installed, since the stamper reads what it recorded.
+    func installCommitStamper() {
+        let capture = transactionObservers.lazy.compactMap { $0 as? ChangeCapture }.first
+        addTransactionObserver(CommitStamper(capture: capture, writer: UUID().uuidString.lowercased()))
+    }
+
+    private var commitStamper: CommitStamper? {
+        transactionObservers.lazy.compactMap { $0 as? CommitStamper }.first
+    }
+
+    /// The writer id of the stamps this open database gives its commits to synced tables.
+    ///
+    /// ```swift
+    /// let writer = await database.commitStampWriter
+    /// ```
+    public var commitStampWriter: String { commitStamper?.writer ?? "" }
+
+    /// Reads the file's synced tables again before the next commit: for a sync engine that has just
+    /// changed them. (Another process's change is noticed with ``DatabaseOptions/multiProcess``.)
+    ///
+    /// ```swift
+    /// await database.reloadCommitStamps()
+    /// ```
+    public func reloadCommitStamps() {
+        commitStamper?.reload()
+    }
+
+    /// Sets the wall clock (milliseconds since 1970) and the writer id commit stamps are taken with:
+    /// for simulations that run on virtual time and must replay exactly. `nil` keeps what is set.
+    ///
+    /// ```swift
+    /// await database.setCommitStampClock({ virtualTime.milliseconds }, writer: "device-a")
+    /// ```
+    public func setCommitStampClock(_ wallClock: (@Sendable () -> UInt64)?, writer: String?) {
+        guard let stamper = commitStamper else { return }
+        if let wallClock { stamper.wallClock = wallClock }
+        if let writer { stamper.writer = writer }
+    }
+}

@@ -1,0 +1,30 @@
+extension SyncSession {
+    /// How far the measured offset to the server's clock may drift from the recorded one before it is
+    /// written again: a reply's time is late by its trip, so offsets jitter by a few milliseconds.
+    static let clockOffsetTolerance: Int64 = 250
+
+    /// Takes the server's time from a reply: the difference to this device's clock corrects the wall
+    /// time of every later stamp BoutiqueDB takes on this file, so a device whose clock runs fast (or
+    /// slow) stops winning (or losing) conflicts for it after one exchange with the server.
+    ///
+    /// The offset is written to the file only when it moved by more than ``clockOffsetTolerance``, so
+    /// an idle long poll costs no write.
+    func observeServerTime(_ time: HybridTimestamp) async throws {
+        guard time.milliseconds > 0 else { return }
+        let local = Int64(clamping: options.now())
+        let offset = Int64(clamping: time.milliseconds) - local
+        if let recorded = recordedClockOffset, abs(offset - recorded) <= Self.clockOffsetTolerance { return }
+        try await database.write { conn in
+            try SQLRunner(conn).run("UPDATE boutique_sync_replica SET clock_offset = ? WHERE singleton = 1", [.integer(offset)])
+        }
+        recordedClockOffset = offset
+    }
+
+    /// Moves the file's clock past `stamp`, a stamp seen in a pulled change, in the caller's write
+    /// transaction: a local write made after seeing a remote change is stamped after it.
+    static func advanceClock(past stamp: HybridTimestamp?, _ sql: SQLRunner) throws {
+        guard let stamp else { return }
+        try sql.run(
+            "UPDATE boutique_sync_replica SET clock = max(clock, ?) WHERE singleton = 1", [.integer(Int64(bitPattern: stamp.rawValue))])
+    }
+}

@@ -1,0 +1,56 @@
+extension SyncSession {
+    /// Gives new stamps, at the server-corrected time, to the local transactions not yet acknowledged
+    /// that were stamped ahead of it: what a push refused for clock skew needs, so that a device whose
+    /// clock ran far ahead (before it first talked to the server, or after its clock jumped) is not
+    /// stuck until the wall clock catches up. Returns how many transactions it re-stamped.
+    ///
+    /// The new stamps keep the transactions' order and are taken from the corrected time the way
+    /// BoutiqueDB takes them; the stamps those transactions left in the row states (folded first) are
+    /// replaced too, and the file's clock goes back to the last new stamp. Stamps of other writers are
+    /// not touched: only this device's unacknowledged work, which nobody else has seen, changes.
+    func restampFutureTransactions() async throws -> Int {
+        let server = serverID
+        let tables = self.tables
+        let replica = self.replica
+        let corrected = HybridTimestamp(milliseconds: HybridLogicalClock.corrected(options.now(), by: recordedClockOffset ?? 0))
+        return try await database.write { conn in
+            let sql = SQLRunner(conn)
+            try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
+            let acknowledged = try ServerState.read(server: server, sql).acknowledged
+            let ahead = try sql.rows(
+                "SELECT change_txn_id, stamp, writer FROM boutique_sync_txn WHERE remote = 0 AND change_txn_id > ? AND stamp > ? ORDER BY change_txn_id",
+                [.integer(acknowledged), .integer(Int64(bitPattern: corrected.rawValue))])
+            guard !ahead.isEmpty else { return 0 }
+            var clock = HybridLogicalClock(last: corrected)
+            let states = try RowStates(sql: sql)
+            for row in ahead {
+                guard case .integer(let id) = row[0], case .integer(let raw) = row[1], case .text(let writer) = row[2] else { continue }
+                let old = SyncStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: raw)), replica: writer)
+                let new = SyncStamp(time: clock.tick(now: corrected.milliseconds), replica: writer)
+                let read = try LocalLogReader.transactions(after: id - 1, rowLimit: 1, tables: tables, on: conn.connection)
+                if let transaction = read.transactions.first, transaction.id == id {
+                    for change in transaction.syncChanges(stamp: old) {
+                        guard var state = try states.state(table: change.table, key: change.key) else { continue }
+                        state.replaceStamp(old, with: new)
+                        try states.setState(state, table: change.table, key: change.key)
+                    }
+                }
+                try sql.run(
+                    "UPDATE boutique_sync_txn SET stamp = ? WHERE change_txn_id = ?",
+                    [.integer(Int64(bitPattern: new.time.rawValue)), .integer(id)])
+            }
+            try sql.run(
+                "UPDATE boutique_sync_replica SET clock = ? WHERE singleton = 1", [.integer(Int64(bitPattern: clock.last.rawValue))])
+            return ahead.count
+        }
+    }
+}
+
+extension RowRegister {
+    /// Replaces every occurrence of `old` (a cell's, the existence's, the last delete's) with `new`.
+    mutating func replaceStamp(_ old: SyncStamp, with new: SyncStamp) {
+        if existence?.stamp == old { existence?.stamp = new }
+        if lastDelete == old { lastDelete = new }
+        for (name, cell) in cells where cell.stamp == old { cells[name]?.stamp = new }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// The sync server answered and said no: why, and what it refused.
+///
+/// ```swift
+/// for await refusal in sync.refusals {
+///     switch refusal.reason {
+///     case .forbidden: showAlert("You can't change \(refusal.table ?? "this")")   // the change was undone
+///     case .unauthorized: await signIn()                                         // sync waits for new credentials
+///     default: log(refusal.message)
+///     }
+/// }
+/// ```
+///
+/// A refusal of one transaction (``Reason/forbidden``) never blocks the device: the server records the
+/// transaction as handled, the device puts the server's version of the rows it touched back (live
+/// queries see it), and sync goes on. A refusal of the device itself (``Reason/unauthorized``,
+/// ``Reason/appTooOld``, ``Reason/protocolMismatch``) stops background sync, pulls included, until the
+/// app acts (new credentials, an update) and starts it again. The others are retried.
+public struct SyncRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Why the server refused.
+    public enum Reason: String, Sendable, Hashable, Codable {
+        /// The token is missing, malformed, expired or not this server's (HTTP 401).
+        case unauthorized
+        /// The user may not make this change (HTTP 403, or the server's authorization rule).
+        case forbidden
+        /// The request is larger than the server takes (HTTP 413).
+        case tooLarge
+        /// The app's schema is older than the server accepts (HTTP 426).
+        case appTooOld
+        /// The device's clock is too far ahead of the server's.
+        case clockSkew
+        /// The app speaks a protocol version the server does not.
+        case protocolMismatch
+        /// The server found the request malformed, or sent a reply that makes no sense (HTTP 400).
+        case invalid
+
+        /// Whether the refusal is of the device itself, not of one change: sync stops until the app acts.
+        public var stopsSync: Bool { self == .unauthorized || self == .appTooOld || self == .protocolMismatch }
+    }
+
+    /// Why the server refused.
+    public var reason: Reason
+    /// The server's explanation.
+    public var message: String
+    /// The refused local transaction (its `change_txn_id` in `turso_cdc`), when one transaction was refused.
+    public var transactionID: Int64?
+    /// The table of the change that was refused, when the server named it.
+    public var table: String?
+    /// The key of the row whose change was refused, when the server named it.
+    public var key: DatabaseValue?
+
+    /// A refusal.
+    public init(reason: Reason, message: String, transactionID: Int64? = nil, table: String? = nil, key: DatabaseValue? = nil) {
+        self.reason = reason
+        self.message = message
+        self.transactionID = transactionID
+        self.table = table
+        self.key = key
+    }
+
+    /// The reason and the server's message.
+    public var description: String { "sync refused (\(reason.rawValue)): \(message)" }
+}
