@@ -14,7 +14,7 @@ enum LocalFolder {
         while true {
             let (transactions, readThrough) = try LocalLogReader.transactions(
                 after: through, rowLimit: 4_096, tables: tables, on: connection)
-            for transaction in transactions where !transaction.isRemote && !transaction.changes.isEmpty {
+            for transaction in transactions where !transaction.isRemote && !transaction.isRefused && !transaction.changes.isEmpty {
                 let stamp = try transaction.stamp ?? assignStamp(to: transaction, replica: replica, sql)
                 for change in transaction.syncChanges(stamp: stamp) {
                     var state = try states.state(table: change.table, key: change.key) ?? RowRegister()

@@ -84,7 +84,7 @@ extension SyncSession {
 
     /// Rows whose parent the merge removed are deleted as local changes, so that every device and the
     /// server converge on the same answer (the parent's delete takes its children, as a cascade would).
-    private func deleteOrphans(_ orphans: [OrphanRow]) async throws {
+    func deleteOrphans(_ orphans: [OrphanRow]) async throws {
         let tables = self.tables
         try await database.write { conn in
             try conn.execute("PRAGMA defer_foreign_keys = ON")

@@ -26,7 +26,7 @@ extension SyncSession {
                 return (read, state, retired)
             }
             var state = current
-            let local = read.transactions.filter { !$0.isRemote && !$0.changes.isEmpty }
+            let local = read.transactions.filter { !$0.isRemote && !$0.isRefused && !$0.changes.isEmpty }
             if local.contains(where: { $0.stamp == nil }) {
                 try await stampUnstamped(local.filter { $0.stamp == nil })
                 continue
@@ -55,8 +55,12 @@ extension SyncSession {
                     throw BoutiqueError.syncRefused(reason: "the server acknowledged \(response.appliedThrough), before \(state.acknowledged)")
                 }
                 handshaken = true
-                let newly = outbox.filter { $0.id > state.acknowledged && $0.id <= response.appliedThrough }
+                let refused = Set((response.refusals ?? []).map(\.transactionID))
+                let newly = outbox.filter { $0.id > state.acknowledged && $0.id <= response.appliedThrough && !refused.contains($0.id) }
                 pushed += newly.reduce(0) { $0 + $1.changes.count }
+                // Undone before the acknowledgement is recorded: a crash in between leaves the refused
+                // transactions marked, and the next push takes the server's watermark as a lost answer.
+                try await undoRefused(response.refusals ?? [])
                 state.acknowledged = response.appliedThrough
                 state.digest = response.digest
                 try await writeServerState(state, clearRetired: retired != nil)
@@ -96,7 +100,7 @@ extension SyncSession {
         let held = try await database.read { conn -> SyncTransaction? in
             guard watermark > 0 else { return nil }
             let read = try LocalLogReader.transactions(after: watermark - 1, rowLimit: 1, tables: tables, on: conn.connection)
-            guard let transaction = read.transactions.first, transaction.id == watermark, !transaction.isRemote,
+            guard let transaction = read.transactions.first, transaction.id == watermark, !transaction.isRemote || transaction.isRefused,
                 let stamp = transaction.stamp
             else { return nil }
             return SyncTransaction(id: transaction.id, stamp: stamp, changes: transaction.syncChanges(stamp: stamp))
@@ -149,7 +153,7 @@ extension SyncSession {
             let read = try await database.read { conn in
                 try LocalLogReader.transactions(after: from, rowLimit: 4_096, tables: tables, on: conn.connection)
             }
-            let unstamped = read.transactions.filter { !$0.isRemote && !$0.changes.isEmpty && $0.stamp == nil }
+            let unstamped = read.transactions.filter { !$0.isRemote && !$0.isRefused && !$0.changes.isEmpty && $0.stamp == nil }
             if !unstamped.isEmpty { try await stampUnstamped(unstamped) }
             guard read.readThrough > after else { return }
             after = read.readThrough

@@ -29,18 +29,23 @@ public struct InProcessTransport: SyncTransport {
     public let endpoint: any SyncEndpoint
     /// The tenant whose data the device syncs.
     public let tenant: String
+    /// The user the pushes are made by, whose rights the server checks; `nil` for trusted code.
+    public let user: String?
 
-    /// A transport to `endpoint` for `tenant`.
-    public init(endpoint: any SyncEndpoint, tenant: String) {
+    /// A transport to `endpoint` for `tenant`, pushing as `user` (`nil`: trusted, unchecked).
+    public init(endpoint: any SyncEndpoint, tenant: String, user: String? = nil) {
         self.endpoint = endpoint
         self.tenant = tenant
+        self.user = user
     }
 
     /// Names the tenant of the in-process server.
     public var serverIdentifier: String { "in-process:\(tenant)" }
 
     /// Hands the request to the server.
-    public func push(_ request: PushRequest) async throws -> PushResponse { try await endpoint.push(request, tenant: tenant) }
+    public func push(_ request: PushRequest) async throws -> PushResponse {
+        try await endpoint.push(request, tenant: tenant, user: user)
+    }
     /// Hands the request to the server.
     public func pull(_ request: PullRequest) async throws -> PullResponse { try await endpoint.pull(request, tenant: tenant) }
     /// Hands the request to the server.
@@ -50,12 +55,14 @@ public struct InProcessTransport: SyncTransport {
 }
 
 extension SyncTransport where Self == InProcessTransport {
-    /// A server's logic in this process, for `tenant`.
+    /// A server's logic in this process, for `tenant`, pushing as `user` (`nil`: trusted code, whose
+    /// pushes the server's authorization hook does not check).
     ///
     /// ```swift
     /// try await BoutiqueSync(database: db, tables: [Note.self], server: .inProcess(server))
+    /// try await BoutiqueSync(database: db, tables: [Note.self], server: .inProcess(server, user: "ann"))
     /// ```
-    public static func inProcess(_ server: any SyncEndpoint, tenant: String = "default") -> InProcessTransport {
-        InProcessTransport(endpoint: server, tenant: tenant)
+    public static func inProcess(_ server: any SyncEndpoint, tenant: String = "default", user: String? = nil) -> InProcessTransport {
+        InProcessTransport(endpoint: server, tenant: tenant, user: user)
     }
 }

@@ -48,8 +48,9 @@ public struct PushResponse: Hashable, Sendable, Codable {
         case mismatch
         /// Refused; see ``PushResponse/reason``. Nothing was applied.
         case refused
-        /// A change the pushing user may not make (the server's authorization hook said no); see
-        /// ``PushResponse/reason``. Nothing was applied.
+        /// A change the pushing user may not make; see ``PushResponse/reason``. Nothing was applied.
+        /// Servers of this version refuse single transactions instead (``PushResponse/refusals``, with
+        /// ``accepted``); older ones refused the whole push so.
         case forbidden
     }
 
@@ -65,9 +66,16 @@ public struct PushResponse: Hashable, Sendable, Codable {
     public var refusal: SyncRefusal.Reason?
     /// The server's clock when it answered (a hybrid timestamp), in every reply.
     public var serverTime: HybridTimestamp
+    /// Transactions of the push the server refused one by one (the user may not make them): handled,
+    /// not applied. `nil` or empty when there were none.
+    public var refusals: [PushRefusal]?
 
     /// An answer to a push.
-    public init(outcome: Outcome, appliedThrough: Int64, digest: UInt64?, reason: String? = nil, refusal: SyncRefusal.Reason? = nil, serverTime: HybridTimestamp) {
+    public init(
+        outcome: Outcome, appliedThrough: Int64, digest: UInt64?, reason: String? = nil, refusal: SyncRefusal.Reason? = nil,
+        serverTime: HybridTimestamp, refusals: [PushRefusal]? = nil
+    ) {
+        self.refusals = refusals
         self.outcome = outcome
         self.appliedThrough = appliedThrough
         self.digest = digest

@@ -6,7 +6,16 @@ struct PushApplier {
     let wall: UInt64
     let resolver: SyncResolver?
 
-    func apply(_ request: PushRequest) throws -> PushResponse {
+    /// Why a pushed transaction is refused: the first change the user may not make.
+    struct Denial: Sendable {
+        let change: SyncChange
+        let reason: String
+    }
+
+    /// Applies `request`, except the transactions `refusing` names: those are recorded as handled
+    /// (the watermark moves past them) and answered with the server's version of their rows. A
+    /// transaction pushed again after a lost answer is refused again, so the device still hears of it.
+    func apply(_ request: PushRequest, refusing denials: [Int64: Denial] = [:]) throws -> PushResponse {
         var clock = HybridLogicalClock(last: try store.clock())
         let serverTime = clock.tick(now: wall)
         let known = try store.replica(request.replica)
@@ -24,6 +33,11 @@ struct PushApplier {
             }
         }
         for transaction in request.transactions where transaction.id > record.appliedThrough {
+            guard denials[transaction.id] == nil else {
+                record.appliedThrough = transaction.id
+                record.digest = transaction.digest
+                continue
+            }
             var batch: Int64?
             for change in transaction.changes {
                 var state = try store.rowState(table: change.table, key: change.key) ?? RowRegister()
@@ -62,6 +76,22 @@ struct PushApplier {
             try store.setReplica(old)
         }
         try store.setClock(clock.last)
-        return PushResponse(outcome: .accepted, appliedThrough: record.appliedThrough, digest: record.digest, serverTime: clock.last)
+        return PushResponse(
+            outcome: .accepted, appliedThrough: record.appliedThrough, digest: record.digest, serverTime: clock.last,
+            refusals: try refusals(of: request, denials))
+    }
+
+    /// The refusals of the push's denied transactions, each with the server's state of its rows.
+    private func refusals(of request: PushRequest, _ denials: [Int64: Denial]) throws -> [PushRefusal]? {
+        guard !denials.isEmpty else { return nil }
+        return try request.transactions.compactMap { transaction in
+            guard let denial = denials[transaction.id] else { return nil }
+            let rows = try transaction.changes.map { change in
+                PushRefusal.Row(table: change.table, key: change.key, state: try store.rowState(table: change.table, key: change.key))
+            }
+            return PushRefusal(
+                transactionID: transaction.id, table: denial.change.table, key: denial.change.key, reason: .forbidden,
+                message: denial.reason, rows: rows)
+        }
     }
 }

@@ -37,7 +37,10 @@ public typealias SyncResolver = @Sendable (SyncConflict) -> [SyncColumnValue]?
 
 /// A server-side authorization hook: whether `user` (from the request's verified token) may make
 /// `change` to its tenant's data. Runs for every change of a push before anything is applied; one
-/// `false` refuses the whole push with ``/BoutiqueSync/PushResponse/Outcome/forbidden`` (HTTP 403).
+/// `false` refuses that change's whole transaction, alone: the server records it as handled without
+/// applying it, applies the push's other transactions, and answers with a ``/BoutiqueSync/PushRefusal``
+/// carrying its version of the rows the transaction touched, which the device puts back. A refusal never
+/// blocks the device's later pushes.
 ///
 /// ```swift
 /// let server = SyncServer(store: store, authorize: { user, change in

@@ -87,15 +87,20 @@ public actor SyncServer: SyncEndpoint {
                 outcome: .refused, appliedThrough: record?.appliedThrough ?? 0, digest: record?.digest, reason: reason, refusal: kind,
                 serverTime: time)
         }
-        if let authorize, let user, let denied = request.transactions.lazy.flatMap(\.changes).first(where: { !authorize(user, $0) }) {
-            let time = try await store.transaction(tenant: tenant) { store in try Self.tick(store, wall: wall) }
-            return PushResponse(
-                outcome: .forbidden, appliedThrough: 0, digest: nil,
-                reason: "user '\(user)' may not \(denied.kind) rows of '\(denied.table)'", refusal: .forbidden, serverTime: time)
+        // Each transaction with a change the user may not make is refused alone: recorded as handled,
+        // not applied, and answered with the server's version of its rows.
+        var denials: [Int64: PushApplier.Denial] = [:]
+        if let authorize, let user {
+            for transaction in request.transactions {
+                guard let denied = transaction.changes.first(where: { !authorize(user, $0) }) else { continue }
+                denials[transaction.id] = PushApplier.Denial(
+                    change: denied, reason: "user '\(user)' may not \(denied.kind) rows of '\(denied.table)'")
+            }
         }
         let resolver = self.resolver
+        let refusing = denials
         let response = try await store.transaction(tenant: tenant) { store in
-            try PushApplier(store: store, wall: wall, resolver: resolver).apply(request)
+            try PushApplier(store: store, wall: wall, resolver: resolver).apply(request, refusing: refusing)
         }
         if response.outcome == .accepted, !request.transactions.isEmpty { didCommit(tenant: tenant) }
         return response

@@ -1,0 +1,63 @@
+extension SyncSession {
+    /// Undoes the transactions the server refused one by one, in one local transaction marked remote
+    /// (nothing of it is pushed), and reports each refusal.
+    ///
+    /// Each refused transaction is marked so that neither push nor the fold takes it again; the rows it
+    /// touched get the server's state back; local transactions after it are folded again on top of
+    /// that state (they are the user's later work, still to be pushed), and the rows show the result.
+    /// Children left without a parent (a refused insert of a parent) are deleted as a cascade would,
+    /// as ``OrphanRepair`` does for a pull.
+    func undoRefused(_ refusals: [PushRefusal]) async throws {
+        guard !refusals.isEmpty else { return }
+        let tables = self.tables
+        let replica = self.replica
+        let foreignKeys = self.foreignKeys
+        let orphans = try await database.write(origin: .remote) { conn -> [OrphanRow] in
+            try conn.execute("PRAGMA defer_foreign_keys = ON")
+            let sql = SQLRunner(conn)
+            try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
+            for refusal in refusals {
+                try sql.run(
+                    "UPDATE boutique_sync_txn SET remote = \(LocalTransaction.refusedMark) WHERE change_txn_id = ? AND remote = 0",
+                    [.integer(refusal.transactionID)])
+            }
+            let states = try RowStates(sql: sql)
+            var touched: [(table: SyncedTable, key: DatabaseValue)] = []
+            for refusal in refusals {
+                for row in refusal.rows {
+                    guard let table = tables[row.table.lowercased()] else { continue }
+                    let name = row.table.lowercased()
+                    if let state = row.state {
+                        try states.setState(state, table: name, key: row.key)
+                    } else {
+                        try sql.run("DELETE FROM boutique_sync_row WHERE tbl = ? AND key = ?", [.text(name), row.key])
+                    }
+                    touched.append((table, row.key))
+                }
+            }
+            if let first = refusals.map(\.transactionID).min() {
+                try sql.run(
+                    "UPDATE boutique_sync_replica SET folded_through = min(folded_through, ?) WHERE singleton = 1", [.integer(first - 1)])
+                try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
+            }
+            let projector = RowProjector(sql: sql)
+            for (table, key) in touched {
+                if let state = try states.state(table: table.name.lowercased(), key: key) {
+                    try projector.reproject(state, key: key, table: table)
+                } else {
+                    try projector.delete(key: key, table: table)
+                }
+            }
+            let names = Set(touched.map { $0.table.name.lowercased() })
+            return try OrphanRepair.detach(touched: names, deleted: names, tables: tables, foreignKeys: foreignKeys, sql: sql)
+        }
+        if !orphans.isEmpty { try await deleteOrphans(orphans) }
+        for refusal in refusals {
+            let report = SyncRefusal(
+                reason: refusal.reason, message: refusal.message, transactionID: refusal.transactionID, table: refusal.table,
+                key: refusal.key)
+            self.refusals.send(report)
+            await reporter?.refusal(report)
+        }
+    }
+}

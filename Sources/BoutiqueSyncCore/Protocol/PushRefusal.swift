@@ -1,0 +1,90 @@
+/// One pushed transaction the server refused, and the server's version of every row it touched: the
+/// device puts those back, so that what the server refused shows nowhere.
+///
+/// ```swift
+/// for refusal in response.refusals ?? [] {
+///     print(refusal.transactionID, refusal.table, refusal.reason, refusal.rows.count)
+/// }
+/// ```
+///
+/// The server records a refused transaction as handled (the replica's watermark moves past it), so
+/// one refusal never blocks the device's later pushes.
+public struct PushRefusal: Hashable, Sendable, Codable {
+    /// A row the refused transaction touched, as the server holds it.
+    public struct Row: Hashable, Sendable, Codable {
+        /// The row's table.
+        public var table: String
+        /// The row's key.
+        public var key: DatabaseValue
+        /// The server's merge state of the row; `nil` when the server has none (a refused insert).
+        public var state: RowRegister?
+
+        /// A row and its server state.
+        public init(table: String, key: DatabaseValue, state: RowRegister?) {
+            self.table = table
+            self.key = key
+            self.state = state
+        }
+
+        private enum CodingKeys: String, CodingKey { case table, key, state }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            table = try container.decode(String.self, forKey: .table)
+            key = try container.decode(WireValue.self, forKey: .key).value
+            state = try container.decodeIfPresent(RowRegister.self, forKey: .state)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(table, forKey: .table)
+            try container.encode(WireValue(key), forKey: .key)
+            try container.encodeIfPresent(state, forKey: .state)
+        }
+    }
+
+    /// The refused transaction's id on the device.
+    public var transactionID: Int64
+    /// The table of the change that was refused.
+    public var table: String
+    /// The key of the row whose change was refused.
+    public var key: DatabaseValue
+    /// Why.
+    public var reason: SyncRefusal.Reason
+    /// The server's explanation.
+    public var message: String
+    /// Every row the transaction touched, as the server holds it now.
+    public var rows: [Row]
+
+    /// A refusal of transaction `transactionID`.
+    public init(transactionID: Int64, table: String, key: DatabaseValue, reason: SyncRefusal.Reason, message: String, rows: [Row]) {
+        self.transactionID = transactionID
+        self.table = table
+        self.key = key
+        self.reason = reason
+        self.message = message
+        self.rows = rows
+    }
+
+    private enum CodingKeys: String, CodingKey { case transactionID, table, key, reason, message, rows }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        transactionID = try container.decode(Int64.self, forKey: .transactionID)
+        table = try container.decode(String.self, forKey: .table)
+        key = try container.decode(WireValue.self, forKey: .key).value
+        reason = try container.decode(SyncRefusal.Reason.self, forKey: .reason)
+        message = try container.decode(String.self, forKey: .message)
+        rows = try container.decode([Row].self, forKey: .rows)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(transactionID, forKey: .transactionID)
+        try container.encode(table, forKey: .table)
+        try container.encode(WireValue(key), forKey: .key)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(message, forKey: .message)
+        try container.encode(rows, forKey: .rows)
+    }
+}
