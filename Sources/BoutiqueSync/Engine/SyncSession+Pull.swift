@@ -73,77 +73,11 @@ extension SyncSession {
 
     /// Rows whose parent the merge removed are deleted as local changes, so that every device and the
     /// server converge on the same answer (the parent's delete takes its children, as a cascade would).
-    private func deleteOrphans(_ orphans: [OrphanRow]) async throws {
+    func deleteOrphans(_ orphans: [OrphanRow]) async throws {
         let tables = self.tables
         try await database.write { conn in
             try conn.execute("PRAGMA defer_foreign_keys = ON")
             try OrphanRepair.deleteAsLocalChanges(orphans, tables: tables, sql: SQLRunner(conn))
         }
     }
-
-    // MARK: Bootstrap
-
-    /// Pages through the server's state and merges it in one local transaction, then pulls from the
-    /// position the snapshot includes. `again` is a re-bootstrap: the server no longer keeps the log
-    /// after this device's cursor, so rows it no longer has (their tombstones were collected) go too,
-    /// except rows with local writes the server has not acknowledged.
-    func bootstrap(again: Bool) async throws -> Int {
-        bootstraps += 1
-        guard bootstraps <= 3 else {
-            throw BoutiqueError.syncRefused(reason: "the server keeps asking for a new bootstrap")
-        }
-        var rows: [SnapshotRow] = []
-        var position: SnapshotPosition?
-        var cursor: Int64?
-        repeat {
-            let request = SnapshotRequest(replica: replica, after: position, limit: 1_000)
-            let page = try await send { try await transport.snapshot(request) }
-            recorder.observe(page.serverTime)
-            if let reason = page.reason { throw BoutiqueError.syncRefused(reason: reason) }
-            if cursor == nil { cursor = page.cursor }
-            rows.append(contentsOf: page.rows)
-            position = page.next
-        } while position != nil
-        let snapshotCursor = cursor ?? 0
-        let tables = self.tables
-        let recorder = self.recorder
-        let server = serverID
-        let foreignKeys = self.foreignKeys
-        let snapshot = rows
-        let orphans = try await database.write { conn -> [OrphanRow] in
-            recorder.markNextCommitRemote()
-            try conn.execute("PRAGMA defer_foreign_keys = ON")
-            let sql = SQLRunner(conn)
-            try LocalFolder.fold(tables: tables, recorder: recorder, on: conn.connection)
-            var applier = try RemoteApplier(sql: sql, tables: tables)
-            var seen: Set<SnapshotIdentity> = []
-            for row in snapshot {
-                seen.insert(SnapshotIdentity(table: row.table.lowercased(), key: row.key))
-                if let latest = row.state.latestStamp { recorder.observe(latest.time) }
-            }
-            try applier.apply(snapshot)
-            var deleted = applier.deletedTables
-            if again {
-                deleted.formUnion(try Rebootstrap.dropRowsTheServerForgot(keeping: seen, tables: tables, server: server, sql: sql))
-            }
-            let orphans = try OrphanRepair.detach(
-                touched: applier.touchedTables.union(deleted), deleted: deleted, tables: tables, foreignKeys: foreignKeys, sql: sql)
-            var state = try ServerState.read(server: server, sql)
-            state.cursor = max(state.cursor, snapshotCursor)
-            state.bootstrapped = true
-            try state.write(server: server, sql)
-            try sql.run(
-                "UPDATE boutique_sync_replica SET clock = max(clock, ?) WHERE singleton = 1",
-                [.integer(Int64(bitPattern: recorder.lastReading.rawValue))])
-            return orphans
-        }
-        if !orphans.isEmpty { try await deleteOrphans(orphans) }
-        return rows.count
-    }
-}
-
-/// A row of a snapshot by table and key.
-struct SnapshotIdentity: Hashable, Sendable {
-    let table: String
-    let key: DatabaseValue
 }
