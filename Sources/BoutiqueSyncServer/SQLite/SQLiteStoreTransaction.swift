@@ -142,8 +142,10 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
     /// Counted on the primary key's index, whose entries start with the tenant: a range of the index,
     /// no row read (a few milliseconds for 100,000 rows), asked once per bootstrap.
     func rowCount() throws -> Int? {
-        try rows("SELECT count(*) FROM boutique_sync_server_row WHERE tenant = ?", [.text(tenant)]).first?.first?.integerValue
-            .map { Int($0) }
+        guard case .integer(let count)? = try rows(
+            "SELECT count(*) FROM boutique_sync_server_row WHERE tenant = ?", [.text(tenant)]).first?.first
+        else { return nil }
+        return Int(count)
     }
 
     func removeTombstones(through sequence: Int64) throws -> Int {
