@@ -46,10 +46,11 @@ func run() async throws {
         case "--changes": groups.insert("changes")
         case "--sync": groups.insert("sync")
         case "--network": groups.insert("network")
+        case "--bootstrap-memory": groups.insert("bootstrap-memory")
         case "--serve-for-benchmark": try await ServerProcess.serve(store: arguments.next() ?? "sqlite")
         case "--all": groups.formUnion(["core", "database", "changes", "sync", "network"])
         default:
-            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--all] [--once WORKLOAD.VARIANT]")
+            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--all] [--once WORKLOAD.VARIANT]")
             exit(2)
         }
     }
@@ -103,6 +104,7 @@ func run() async throws {
         if groups.contains("changes") { try await ChangeBenchmarks.run(rounds: rounds) }
         if groups.contains("sync") { try await SyncWorkloads.run(rounds: rounds) }
         if groups.contains("network") { try await SyncNetworkWorkloads.run() }
+        if groups.contains("bootstrap-memory") { try await BootstrapMemoryWorkloads.run() }
         return
     }
 

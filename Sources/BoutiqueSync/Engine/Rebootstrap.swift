@@ -1,10 +1,27 @@
 /// What a second bootstrap does beyond the first.
+///
+/// The rows the server's pages named are noted in `boutique_sync_snapshot_seen` as the pages are
+/// merged, each in its page's transaction: the set is on disk, so it costs no memory however many rows
+/// there are, and a bootstrap resumed after a crash still knows the pages merged before it.
 enum Rebootstrap {
+    /// Notes the rows of a page as named by the server.
+    static func noteSeen(_ rows: [SnapshotRow], server: String, sql: SQLRunner) throws {
+        for row in rows {
+            try sql.run(
+                "INSERT OR IGNORE INTO boutique_sync_snapshot_seen(server, tbl, key) VALUES (?, ?, ?)",
+                [.text(server), .text(RemoteApplier.lowercased(row.table)), row.key])
+        }
+    }
+
+    /// Forgets the rows noted (before a bootstrap starts, and once it ends).
+    static func clearSeen(server: String, sql: SQLRunner) throws {
+        try sql.run("DELETE FROM boutique_sync_snapshot_seen WHERE server = ?", [.text(server)])
+    }
+
     /// Removes rows the server no longer has (it collected their tombstones while this device was
-    /// away), except rows whose latest write is a local one the server has not acknowledged yet.
-    static func dropRowsTheServerForgot(
-        keeping seen: Set<SnapshotIdentity>, tables: [String: SyncedTable], server: String, sql: SQLRunner
-    ) throws -> Set<String> {
+    /// away): those no page named, except rows whose latest write is a local one the server has not
+    /// acknowledged yet.
+    static func dropRowsTheServerForgot(tables: [String: SyncedTable], server: String, sql: SQLRunner) throws -> Set<String> {
         var deleted: Set<String> = []
         let acknowledged = try ServerState.read(server: server, sql).acknowledged
         var pending: Set<SyncStamp> = []
@@ -14,11 +31,20 @@ enum Rebootstrap {
             guard case .integer(let time) = row[0], case .text(let writer) = row[1] else { continue }
             pending.insert(SyncStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: time)), replica: writer))
         }
-        let states = try RowStates(sql: sql)
-        for (name, table) in tables {
-            for (key, state) in try states.states(table: name) where !seen.contains(SnapshotIdentity(table: name, key: key)) {
-                if let latest = state.latestStamp, pending.contains(latest) { continue }
-                try RowProjector(sql: sql).delete(key: key, table: table)
+        let projector = RowProjector(sql: sql)
+        for (name, table) in tables.sorted(by: { $0.key < $1.key }) {
+            // Only the forgotten rows are read: usually none, never the table.
+            let forgotten = try sql.rows(
+                """
+                SELECT key, state FROM boutique_sync_row AS row WHERE tbl = ? AND NOT EXISTS
+                (SELECT 1 FROM boutique_sync_snapshot_seen AS seen WHERE seen.server = ? AND seen.tbl = row.tbl AND seen.key = row.key)
+                """,
+                [.text(name), .text(server)])
+            for row in forgotten {
+                guard case .blob(let bytes) = row[1] else { continue }
+                let key = row[0]
+                if let latest = try RowRegister(record: bytes).latestStamp, pending.contains(latest) { continue }
+                try projector.delete(key: key, table: table)
                 try sql.run("DELETE FROM boutique_sync_row WHERE tbl = ? AND key = ?", [.text(name), key])
                 deleted.insert(name)
             }

@@ -36,6 +36,9 @@ actor SyncSession {
     private(set) var reporter: SyncSessionReporter?
     /// The server's refusals, for ``BoutiqueSync/refusals``.
     nonisolated let refusals = SyncEventChannel<SyncRefusal>()
+    /// Told after each bootstrap page is merged: the snapshot rows received so far (those before a
+    /// restart included) and how many the server holds, when it said. `nil`: nobody listens.
+    var onBootstrapProgress: (@Sendable (_ rowsDone: Int, _ totalRows: Int?) -> Void)?
     private var busy = false
     private var queue: [CheckedContinuation<Void, Never>] = []
 
@@ -138,6 +141,11 @@ actor SyncSession {
             guard try await serverState().cursor == cursor else { return 0 }
             return try await handlePull(response, requestedCursor: cursor).applied
         }
+    }
+
+    /// Sets the closure told of a bootstrap's progress (``onBootstrapProgress``); `nil` stops it.
+    func setBootstrapProgressHandler(_ handler: (@Sendable (_ rowsDone: Int, _ totalRows: Int?) -> Void)?) {
+        onBootstrapProgress = handler
     }
 
     // MARK: State

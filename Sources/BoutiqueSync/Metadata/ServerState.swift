@@ -8,20 +8,26 @@ struct ServerState: Sendable, Hashable {
     var cursor: Int64 = 0
     /// Whether the snapshot bootstrap finished.
     var bootstrapped = false
+    /// How far a bootstrap under way got; `nil` when none is.
+    var bootstrap: BootstrapResumePoint?
 
     static func read(server: String, _ sql: SQLRunner) throws -> ServerState {
         guard let row = try sql.rows(
-            "SELECT acknowledged, digest, cursor, bootstrapped FROM boutique_sync_server WHERE server = ?", [.text(server)]).first
+            "SELECT acknowledged, digest, cursor, bootstrapped, snapshot_progress FROM boutique_sync_server WHERE server = ?",
+            [.text(server)]).first
         else { return ServerState() }
         return ServerState(
             acknowledged: row[0].integerValue ?? 0, digest: row[1].integerValue.map { UInt64(bitPattern: $0) },
-            cursor: row[2].integerValue ?? 0, bootstrapped: row[3] == .integer(1))
+            cursor: row[2].integerValue ?? 0, bootstrapped: row[3] == .integer(1), bootstrap: try BootstrapResumePoint.decoded(row[4]))
     }
 
     func write(server: String, _ sql: SQLRunner) throws {
         try sql.run(
-            "INSERT OR REPLACE INTO boutique_sync_server(server, acknowledged, digest, cursor, bootstrapped) VALUES (?, ?, ?, ?, ?)",
+            """
+            INSERT OR REPLACE INTO boutique_sync_server(server, acknowledged, digest, cursor, bootstrapped, snapshot_progress)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """,
             [.text(server), .integer(acknowledged), digest.map { .integer(Int64(bitPattern: $0)) } ?? .null, .integer(cursor),
-             .integer(bootstrapped ? 1 : 0)])
+             .integer(bootstrapped ? 1 : 0), try bootstrap.map { .text(try $0.encoded()) } ?? .null])
     }
 }

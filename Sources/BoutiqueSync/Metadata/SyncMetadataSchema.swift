@@ -15,7 +15,12 @@
 /// - `boutique_sync_row`: the merge state of each synced row: per column the winning value and stamp,
 ///   and the existence register.
 /// - `boutique_sync_server`: per server, the acknowledged transaction and its digest, the pull cursor,
-///   and whether the snapshot bootstrap finished.
+///   whether the snapshot bootstrap finished, and how far one under way got (``BootstrapResumePoint``).
+/// - `boutique_sync_snapshot_seen`: during a bootstrap again, the rows the server's pages named so far:
+///   what it does not name is dropped at the end. On disk, so a bootstrap's memory does not grow with
+///   the rows and a resumed one still knows the pages before the restart.
+/// - `boutique_sync_snapshot_waiting`: during a bootstrap, snapshot rows held back until the parent
+///   row their foreign key names arrives in a later page (``SnapshotParents``), by that parent.
 /// - `boutique_sync_parked`: tables and columns this app version does not know that hold pulled values
 ///   (kept in the row states) until a migration adds them.
 /// - `boutique_sync_schema`: the synced tables' shape when sync last checked, to refuse changes that are
@@ -37,6 +42,14 @@ enum SyncMetadataSchema {
         ("v2_commit_stamps", """
             CREATE TABLE boutique_sync_table(tbl TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
             ALTER TABLE boutique_sync_replica ADD COLUMN clock_offset INTEGER NOT NULL DEFAULT 0;
+            """),
+        ("v3_resumable_bootstrap", """
+            ALTER TABLE boutique_sync_server ADD COLUMN snapshot_progress TEXT;
+            CREATE TABLE boutique_sync_snapshot_seen(server TEXT NOT NULL, tbl TEXT NOT NULL, key NOT NULL,
+                PRIMARY KEY(server, tbl, key)) WITHOUT ROWID;
+            CREATE TABLE boutique_sync_snapshot_waiting(server TEXT NOT NULL, tbl TEXT NOT NULL, key NOT NULL,
+                parent_tbl TEXT NOT NULL, parent_key NOT NULL, state BLOB NOT NULL, PRIMARY KEY(server, tbl, key)) WITHOUT ROWID;
+            CREATE INDEX boutique_sync_snapshot_waiting_parent ON boutique_sync_snapshot_waiting(server, parent_tbl, parent_key);
             """),
     ]
 

@@ -8,13 +8,20 @@ public struct SnapshotRequest: Hashable, Sendable, Codable {
     public var after: SnapshotPosition?
     /// The most rows wanted.
     public var limit: Int
+    /// Whether the answer should count the rows the server holds (``SnapshotResponse/totalRows``)
+    /// although this is not the first page: a device resuming a bootstrap asks once. The first page
+    /// (`after` is `nil`) always carries the count. `nil` from devices that predate it.
+    public var includeTotal: Bool?
 
     /// A request for the page after `after`.
-    public init(replica: String, after: SnapshotPosition?, limit: Int, protocolVersion: Int = SyncProtocol.version) {
+    public init(
+        replica: String, after: SnapshotPosition?, limit: Int, includeTotal: Bool? = nil, protocolVersion: Int = SyncProtocol.version
+    ) {
         self.protocolVersion = protocolVersion
         self.replica = replica
         self.after = after
         self.limit = limit
+        self.includeTotal = includeTotal
     }
 }
 
@@ -93,14 +100,22 @@ public struct SnapshotResponse: Hashable, Sendable, Codable {
     public var refusal: SyncRefusal.Reason?
     /// The server's clock when it answered, in every reply.
     public var serverTime: HybridTimestamp
+    /// How many rows (tombstones included) the server holds for the tenant, the whole snapshot's
+    /// length: on the first page and when the request asked for it; `nil` otherwise, and from servers
+    /// that predate it.
+    public var totalRows: Int?
 
     /// A snapshot page.
-    public init(rows: [SnapshotRow], next: SnapshotPosition?, cursor: Int64, reason: String? = nil, refusal: SyncRefusal.Reason? = nil, serverTime: HybridTimestamp) {
+    public init(
+        rows: [SnapshotRow], next: SnapshotPosition?, cursor: Int64, reason: String? = nil, refusal: SyncRefusal.Reason? = nil,
+        serverTime: HybridTimestamp, totalRows: Int? = nil
+    ) {
         self.rows = rows
         self.next = next
         self.cursor = cursor
         self.reason = reason
         self.refusal = refusal
         self.serverTime = serverTime
+        self.totalRows = totalRows
     }
 }

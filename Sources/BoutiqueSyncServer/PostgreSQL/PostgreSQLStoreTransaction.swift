@@ -180,6 +180,13 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
         }
     }
 
+    /// An index-only scan of the primary key's range for the tenant when the visibility map is
+    /// current (after autovacuum); asked once per bootstrap, not per page.
+    func rowCount() throws -> Int? {
+        let found = try run("SELECT count(*) FROM boutique_sync_server_row WHERE tenant = $1", [])
+        return found.rowCount > 0 ? Int(try found.int64(0, 0)) : nil
+    }
+
     func removeTombstones(through sequence: Int64) throws -> Int {
         try run("DELETE FROM boutique_sync_server_row WHERE tenant = $1 AND NOT alive AND sequence <= $2", [.int8(sequence)])
             .affectedRows

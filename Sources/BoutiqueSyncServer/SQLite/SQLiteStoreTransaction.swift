@@ -139,6 +139,16 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
         }
     }
 
+    /// Counted on the covering index `boutique_sync_server_row_dead` (tenant, alive, sequence), which
+    /// SQLite picks as the narrowest: the tenant's range of small index entries, no row state read.
+    /// Asked once per bootstrap, not per page.
+    func rowCount() throws -> Int? {
+        guard case .integer(let count)? = try rows(
+            "SELECT count(*) FROM boutique_sync_server_row WHERE tenant = ?", [.text(tenant)]).first?.first
+        else { return nil }
+        return Int(count)
+    }
+
     func removeTombstones(through sequence: Int64) throws -> Int {
         try run("DELETE FROM boutique_sync_server_row WHERE tenant = ? AND alive = 0 AND sequence <= ?",
                 [.text(tenant), .integer(sequence)])

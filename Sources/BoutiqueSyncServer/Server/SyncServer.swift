@@ -189,7 +189,17 @@ public actor SyncServer: SyncEndpoint {
             let limit = min(max(request.limit, 1), 10_000)
             let rows = try store.rows(after: request.after, limit: limit)
             let next = rows.count == limit ? rows.last.map { SnapshotPosition(table: $0.table, key: $0.key) } : nil
-            return SnapshotResponse(rows: rows, next: next, cursor: try store.latestSequence(), serverTime: time)
+            // Counted for the first page (and a resumed bootstrap's first request) only: a count per
+            // page would read the tenant's rows again for every page.
+            let total = request.after == nil || request.includeTotal == true ? try store.rowCount() : nil
+            // `cursor` is the log position of this page's transaction. A device keeps the one of its
+            // first page: every later page is read after it, and a row's state only gains changes,
+            // so each row it gets includes every change up to that position; what changed after it
+            // (rows before the device's position included) the pull from there brings, and merging
+            // a change again is harmless. A tombstone collected meanwhile moved the log's horizon
+            // past that position only if every active replica pulled past it; the pull then finds
+            // its cursor too old and the device bootstraps again.
+            return SnapshotResponse(rows: rows, next: next, cursor: try store.latestSequence(), serverTime: time, totalRows: total)
         }
     }
 

@@ -87,6 +87,9 @@ public protocol SyncStoreTransaction {
     func setRowState(_ state: RowRegister, table: String, key: DatabaseValue, sequence: Int64) throws
     /// Rows in (table, key) order after `position`, tombstones included.
     func rows(after position: SnapshotPosition?, limit: Int) throws -> [SnapshotRow]
+    /// How many rows the tenant has, tombstones included (the length of a snapshot); `nil` when the
+    /// store cannot tell (the default).
+    func rowCount() throws -> Int?
     /// Removes deleted rows whose state was last set at or before `sequence`.
     func removeTombstones(through sequence: Int64) throws -> Int
 
@@ -106,4 +109,9 @@ public protocol SyncStoreTransaction {
     func clock() throws -> HybridTimestamp
     /// Stores the server clock's latest reading.
     func setClock(_ time: HybridTimestamp) throws
+}
+
+extension SyncStoreTransaction {
+    /// Unknown: snapshot pages then carry no total.
+    public func rowCount() throws -> Int? { nil }
 }

@@ -46,6 +46,10 @@ enum SyncCommand: Command {
         }
         let progress = SyncProgress()
         let transport = CountingTransport(base: .http(server, token: token), progress: progress)
+        if let resumed = try await bootstrapResumed(in: db, server: transport.serverIdentifier), resumed > 0 {
+            progress.resumeBootstrap(after: resumed)
+            Output.line("resuming the bootstrap after \(Plural.count(resumed, "row"))")
+        }
         let sync = try await BoutiqueSync(database: db, tables: tables, server: transport)
         if firstUse {
             Output.line("set up sync of \(tables.joined(separator: ", ")) with \(server.absoluteString) (replica \(await sync.replicaID))")
@@ -66,6 +70,21 @@ enum SyncCommand: Command {
         progress.finishLine()
         Output.line(
             "\(Signals.name(signal)): stopped after pushing \(Plural.count(progress.changes(.push), "change")) and pulling \(Plural.count(progress.changes(.pull), "change"))")
+    }
+
+    /// The snapshot rows an interrupted bootstrap with `server` merged already, from the progress sync
+    /// records in the file (`nil` when none is under way), so the progress line counts from there.
+    private static func bootstrapResumed(in db: BoutiqueDB, server: String) async throws -> Int? {
+        try await db.read { conn -> Int? in
+            let column = try conn.fetchValue(
+                "SELECT count(*) FROM pragma_table_info('boutique_sync_server') WHERE name = 'snapshot_progress'")
+            guard column == .integer(1),
+                case .text(let text)? = try conn.fetchValue(
+                    "SELECT snapshot_progress FROM boutique_sync_server WHERE server = ?", [.text(server)]),
+                let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+            else { return nil }
+            return object["rowsDone"] as? Int
+        }
     }
 
     /// Prints a line when the server stops answering and when it answers again, and when it refuses

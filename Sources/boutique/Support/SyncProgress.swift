@@ -25,6 +25,7 @@ struct CountingTransport: SyncTransport {
 
     func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse {
         let response = try await base.snapshot(request)
+        if let total = response.totalRows { progress.setBootstrapTotal(total) }
         progress.record(.bootstrap, changes: response.rows.count, bytes: base.traffic.sent + base.traffic.received)
         return response
     }
@@ -44,6 +45,10 @@ final class SyncProgress: Sendable {
         var changes: [Phase: Int] = [:]
         var bytes = 0
         var lineShown = false
+        /// Snapshot rows a bootstrap resumed here had received before (by an earlier run).
+        var bootstrapBase = 0
+        /// How many rows the server holds, once a snapshot page said.
+        var bootstrapTotal: Int?
     }
 
     private let totals = Lock(Totals())
@@ -55,6 +60,12 @@ final class SyncProgress: Sendable {
             totals.changes[phase, default: 0] += changes
             totals.bytes = bytes
             totals.lineShown = true
+            if phase == .bootstrap {
+                // Rows done of the total: what a long bootstrap is waited on for.
+                let done = totals.bootstrapBase + totals.changes[phase, default: 0]
+                let of = totals.bootstrapTotal.map { " of \($0)" } ?? ""
+                return "bootstrapping: \(done)\(of) rows (\(Self.bytes(bytes)) so far)"
+            }
             if onTerminal {
                 return "\(phase.rawValue) \(Plural.count(totals.changes[phase, default: 0], phase.noun)) so far, \(Self.bytes(bytes))"
             }
@@ -66,6 +77,12 @@ final class SyncProgress: Sendable {
             Output.line(line)
         }
     }
+
+    /// Notes the snapshot rows an earlier run of a bootstrap received, which this one resumes after.
+    func resumeBootstrap(after rows: Int) { totals.withLock { $0.bootstrapBase = rows } }
+
+    /// Notes how many rows the server holds.
+    func setBootstrapTotal(_ total: Int) { totals.withLock { $0.bootstrapTotal = total } }
 
     /// Ends the in-place line on a terminal.
     func finishLine() {

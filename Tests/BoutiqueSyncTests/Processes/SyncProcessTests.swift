@@ -70,13 +70,13 @@ import Testing
     }
 
     /// 10 transactions of 1,000 rows each on one device.
-    static func bulkWrites(_ workspace: SyncWorkspace, device: String) async throws {
+    static func bulkWrites(_ workspace: SyncWorkspace, device: String, prefix: String = "b") async throws {
         for batch in 0..<10 {
             try await workspace.tool([
                 "sql", device,
                 """
                 WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000)
-                INSERT INTO note SELECT printf('b\(batch)-%04d', x), 'bulk', NULL, 'a' FROM n
+                INSERT INTO note SELECT printf('\(prefix)\(batch)-%04d', x), 'bulk', NULL, 'a' FROM n
                 """,
             ])
         }

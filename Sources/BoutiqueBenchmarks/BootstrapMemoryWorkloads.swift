@@ -1,0 +1,93 @@
+import BoutiqueDB
+import BoutiqueSync
+import BoutiqueSyncServer
+import Foundation
+
+/// The peak memory of a new device's bootstrap: `boutique sync` (the command-line tool, a child
+/// process) bootstraps 10,000, 40,000 and 160,000 notes from a server process on 127.0.0.1, and its
+/// peak resident memory (`VmHWM`) is printed for each. A bootstrap that commits page by page holds
+/// one page at a time, so the figure should not grow with the rows.
+///
+///     swift build -c release --product boutique && swift run -c release boutique-benchmarks --bootstrap-memory
+///
+/// The tool is looked for beside this executable (`BOUTIQUE_CLI` names another).
+enum BootstrapMemoryWorkloads {
+    static let sizes = [10_000, 40_000, 160_000]
+
+    static func run(sizes: [Int] = sizes) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("boutique-bootstrap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let storePath = folder.appendingPathComponent("server.db")
+        // The server's rows are written in this process, through the server's logic, before the server
+        // process opens the file: seeding over HTTP would take longer than the measurement.
+        let store = try await SQLiteSyncStore.open(url: storePath)
+        for size in sizes { try await seed(SyncServer(store: store), tenant: "bootstrap-\(size)", rows: size) }
+        await store.close()
+
+        let server = try ServerProcess(store: "sqlite:" + storePath.path)
+        defer { server.stop() }
+        let url = try await server.url()
+        let tool = cliPath()
+        print("\nbootstrap of a new device with `boutique sync` (\(tool)) — peak resident memory of the tool")
+        for size in sizes {
+            let database = folder.appendingPathComponent("device-\(size).db")
+            let created = try await DatabaseActor.open(url: database, migrations: SyncNetworkWorkloads.schema)
+            await created.close()
+            let token = try SyncNetworkWorkloads.token(tenant: "bootstrap-\(size)", user: "bench")
+            let start = SyncNetworkWorkloads.now()
+            let peak = try runMeasured(tool, ["sync", database.path, "--server", url.absoluteString, "--token", token, "--tables", "note"])
+            let seconds = SyncNetworkWorkloads.now() - start
+            print(String(format: "  %7d rows: peak %6.1f MB, %.1f s", size, Double(peak) / 1_048_576, seconds))
+        }
+    }
+
+    /// Pushes `rows` notes to `server` under `tenant`, 10,000 to a transaction.
+    static func seed(_ server: SyncServer, tenant: String, rows: Int) async throws {
+        let database = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncNetworkWorkloads.schema)
+        let sync = try await BoutiqueSync(database: database, tables: ["note"], server: .inProcess(server, tenant: tenant))
+        var written = 0
+        while written < rows {
+            let count = min(10_000, rows - written)
+            try await SyncWorkloads.insertRows(count, into: database, prefix: "\(tenant)-\(written)")
+            written += count
+            _ = try await sync.synchronize()
+        }
+        await sync.stop()
+        await database.close()
+    }
+
+    static func cliPath() -> String {
+        if let path = ProcessInfo.processInfo.environment["BOUTIQUE_CLI"], !path.isEmpty { return path }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent()
+            .appendingPathComponent("boutique").path
+    }
+
+    /// Runs `tool` to its end and returns its peak resident memory in bytes, read from
+    /// `/proc/PID/status` (`VmHWM` only grows, so the last reading before the exit is the peak up to
+    /// then; readings are 5 ms apart).
+    static func runMeasured(_ tool: String, _ arguments: [String]) throws -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var peak = 0
+        while process.isRunning {
+            peak = max(peak, highWaterMark(of: process.processIdentifier))
+            usleep(5_000)
+        }
+        guard process.terminationStatus == 0 else {
+            throw BoutiqueError.syncUnavailable(reason: "boutique sync ended with status \(process.terminationStatus)")
+        }
+        return peak
+    }
+
+    static func highWaterMark(of pid: Int32) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return 0 }
+        return kilobytes * 1_024
+    }
+}

@@ -1,0 +1,114 @@
+extension SyncSession {
+    /// Rows a snapshot page asks for.
+    static let snapshotPageSize = 1_000
+
+    /// Pages through the server's state, merging each page in its own local transaction, then leaves
+    /// the pull to go on from the position the first page included. Returns the rows received.
+    ///
+    /// Each page's transaction also records how far the bootstrap got (``BootstrapResumePoint``), so a
+    /// device killed halfway keeps the pages it merged and asks for the rest only; memory holds one
+    /// page at a time. `again` is a re-bootstrap: the server no longer keeps the log after this device's
+    /// cursor, so rows it no longer has (their tombstones were collected) go too, except rows with local
+    /// writes the server has not acknowledged. A bootstrap under way is resumed whichever way it is
+    /// asked for, unless it is asked to bootstrap again and the one under way is not: its earlier pages
+    /// were not noted as seen, so it starts over.
+    func bootstrap(again: Bool) async throws -> Int {
+        try await during(.bootstrapping) { try await bootstrapPages(again: again) }
+    }
+
+    private func bootstrapPages(again: Bool) async throws -> Int {
+        bootstraps += 1
+        guard bootstraps <= 3 else {
+            throw BoutiqueError.syncRefused(reason: "the server keeps asking for a new bootstrap")
+        }
+        var progress = try await serverState().bootstrap
+        if again, progress?.again == false { progress = nil }
+        let isAgain = again || progress?.again == true
+        var after = progress?.after
+        var cursor = progress?.cursor
+        var done = progress?.rowsDone ?? 0
+        var total = progress?.totalRows
+        var received = 0
+        var firstRequest = true
+        repeat {
+            // A resumed bootstrap asks for the count again: the server may hold more rows by now.
+            let request = SnapshotRequest(
+                replica: replica, after: after, limit: Self.snapshotPageSize, includeTotal: firstRequest && after != nil ? true : nil)
+            let page = try await send { try await transport.snapshot(request) }
+            try await observeServerTime(page.serverTime)
+            if let reason = page.reason { throw await refused(page.refusal, reason, fallback: "snapshot refused") }
+            if let count = page.totalRows { total = count }
+            let snapshotCursor = cursor ?? page.cursor
+            done += page.rows.count
+            received += page.rows.count
+            let next = page.next.map {
+                BootstrapResumePoint(after: $0, cursor: snapshotCursor, again: isAgain, rowsDone: done, totalRows: total)
+            }
+            try await mergeSnapshotPage(page.rows, first: after == nil, again: isAgain, cursor: snapshotCursor, next: next)
+            onBootstrapProgress?(done, total)
+            await reporter?.progress(BootstrapProgress(rowsDone: done, totalRows: total))
+            after = page.next
+            cursor = snapshotCursor
+            firstRequest = false
+        } while after != nil
+        return received
+    }
+
+    /// Merges one page in one local transaction marked remote, with foreign keys checked at its end,
+    /// and records `next` (or, after the last page, that the bootstrap finished) in the same
+    /// transaction.
+    private func mergeSnapshotPage(
+        _ rows: [SnapshotRow], first: Bool, again: Bool, cursor: Int64, next: BootstrapResumePoint?
+    ) async throws {
+        let tables = self.tables
+        let replica = self.replica
+        let server = serverID
+        let foreignKeys = self.foreignKeys
+        let orphans = try await database.write(origin: .remote) { conn -> [OrphanRow] in
+            try conn.execute("PRAGMA defer_foreign_keys = ON")
+            let sql = SQLRunner(conn)
+            if first {
+                // Left by a bootstrap that was started over.
+                try Rebootstrap.clearSeen(server: server, sql: sql)
+                try sql.run("DELETE FROM boutique_sync_snapshot_waiting WHERE server = ?", [.text(server)])
+            }
+            try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
+            if again { try Rebootstrap.noteSeen(rows, server: server, sql: sql) }
+            try Self.advanceClock(past: rows.lazy.compactMap(\.state.latestStamp?.time).max(), sql)
+            let last = next == nil
+            let merged = try SnapshotParents(tables: tables, sql: sql).sortOut(rows, server: server, last: last, sql: sql)
+            var applier = try RemoteApplier(sql: sql, tables: tables)
+            try applier.apply(merged)
+            var deleted = applier.deletedTables
+            var touched = applier.touchedTables
+            if last, again {
+                deleted.formUnion(try Rebootstrap.dropRowsTheServerForgot(tables: tables, server: server, sql: sql))
+                try Rebootstrap.clearSeen(server: server, sql: sql)
+            }
+            // The last page checks every table once: rows merged in earlier pages may lose their parent
+            // to a row dropped now.
+            if last { touched.formUnion(tables.keys) }
+            let orphans = try OrphanRepair.detach(
+                touched: touched.union(deleted), deleted: deleted, tables: tables, foreignKeys: foreignKeys, sql: sql)
+            var state = try ServerState.read(server: server, sql)
+            state.bootstrap = next
+            if last {
+                state.cursor = max(state.cursor, cursor)
+                state.bootstrapped = true
+            } else {
+                // Until the last page, the device is not bootstrapped: a restart resumes the bootstrap
+                // (a re-bootstrap's included) instead of pulling.
+                state.bootstrapped = false
+            }
+            try state.write(server: server, sql)
+            return orphans
+        }
+        if !orphans.isEmpty { try await deleteOrphans(orphans) }
+    }
+}
+
+/// A row of a snapshot by table and key.
+struct SnapshotIdentity: Hashable, Sendable {
+    let table: String
+    let key: DatabaseValue
+}
