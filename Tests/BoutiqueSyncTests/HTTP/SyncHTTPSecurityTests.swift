@@ -208,16 +208,32 @@ import Testing
         await server.stop()
     }
 
-    @Test func theAuthorizationHookRefusesAWholePushWith403() async throws {
+    @Test func theAuthorizationHookRefusesATransactionAloneAndSaysWhich() async throws {
         let server = try await HTTPTestServer(authorize: { user, change in change.table != "invoice" || user == "admin" })
-        let push = Self.push([Self.insert(), Self.insert("invoice", key: "i1", columns: ["total": .integer(10)])])
-        let asAna = try await RawHTTP.send(server.http.url, "v1/push", token: try server.token(user: "ana"), body: RawHTTP.json(push))
-        #expect(asAna.status == 403)
-        #expect(asAna.errorBody?.error.reason.contains("invoice") == true)
-        #expect(try await Self.logged(server) == 0, "not even the allowed note was stored")
-        let asAdmin = try await RawHTTP.send(server.http.url, "v1/push", token: try server.token(user: "admin"), body: RawHTTP.json(push))
+        let mixed = Self.push([Self.insert(), Self.insert("invoice", key: "i1", columns: ["total": .integer(10)])])
+        let asAna = try await RawHTTP.send(server.http.url, "v1/push", token: try server.token(user: "ana"), body: RawHTTP.json(mixed))
+        #expect(asAna.status == 200, "a refused transaction is handled, not an error of the push")
+        let answer = try SyncJSON.decoder().decode(PushResponse.self, from: asAna.body)
+        #expect(answer.outcome == .accepted && answer.appliedThrough == 1, "the watermark moved past it: nothing jams")
+        let refusal = try #require(answer.refusals?.first)
+        #expect(answer.refusals?.count == 1)
+        #expect(refusal.transactionID == 1 && refusal.table == "invoice" && refusal.reason == .forbidden)
+        #expect(refusal.message.contains("invoice"))
+        #expect(refusal.rows.map(\.table).sorted() == ["invoice", "note"] && refusal.rows.allSatisfy { $0.state == nil },
+            "the server's version of every row it touched: none")
+        #expect(try await Self.logged(server) == 0, "not even the allowed note of the same transaction was stored")
+        let next = Self.push([Self.insert(key: "n2")], id: 2)
+        var following = next
+        following.baseTransactionID = 1
+        following.baseDigest = answer.digest
+        let after = try await RawHTTP.send(server.http.url, "v1/push", token: try server.token(user: "ana"), body: RawHTTP.json(following))
+        #expect(after.status == 200)
+        #expect(try SyncJSON.decoder().decode(PushResponse.self, from: after.body).refusals == nil)
+        #expect(try await Self.logged(server) == 1, "the next transaction went through")
+        let asAdmin = try await RawHTTP.send(
+            server.http.url, "v1/push", token: try server.token(user: "admin"), body: RawHTTP.json(Self.push(mixed.transactions[0].changes, replica: "admin-device")))
         #expect(asAdmin.status == 200)
-        #expect(try await Self.logged(server) == 2)
+        #expect(try await Self.logged(server) == 3)
         await server.stop()
     }
 
