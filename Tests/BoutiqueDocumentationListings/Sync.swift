@@ -147,4 +147,29 @@ public enum Sync {
         })
         return server
     }
+
+    /// Prints what the server refuses, as it happens.
+    public static func showRefusals(of sync: BoutiqueSync) async {
+        for await refusal in sync.refusals where refusal.reason == .forbidden {
+            print("The server refused a change to \(refusal.table ?? "?"): \(refusal.message)")
+        }
+    }
+
+    /// Where an app keeps its sign-in.
+    public struct Account: Sendable {
+        let issue: @Sendable (String?) async throws -> String
+
+        public init(issue: @escaping @Sendable (String?) async throws -> String) { self.issue = issue }
+
+        /// A new sync token from the app's own backend.
+        func freshSyncToken(replacing rejected: String?) async throws -> String { try await issue(rejected) }
+    }
+
+    /// A transport that asks the app for a new token when the server says the last one expired.
+    public static func renewingTransport(_ url: URL, account: Account) -> HTTPSyncTransport {
+        let server: HTTPSyncTransport = .http(url, credentials: { rejected in
+            try await account.freshSyncToken(replacing: rejected)
+        })
+        return server
+    }
 }

@@ -81,9 +81,10 @@ public indirect enum BoutiqueError: Error, Sendable, Hashable {
     /// Synced schemas may only grow.
     case syncSchemaChange(table: String, reason: String)
 
-    /// The sync server answered, but refused the request (a clock too far ahead of its own, an
-    /// unsupported protocol version, a malformed request) or sent a reply that does not make sense.
-    /// Nothing was applied locally.
+    /// The sync server sent a reply that does not make sense, or (in a server's own code) a token could
+    /// not be verified. Nothing was applied locally. A refusal the server answers a device with (an
+    /// expired token, a change the user may not make, an app too old) reaches the app as BoutiqueSync's
+    /// `SyncRefusal`, whose reason tells them apart.
     case syncRefused(reason: String)
 
     /// The sync server could not be reached, or no reply came back. Local data is unchanged and the

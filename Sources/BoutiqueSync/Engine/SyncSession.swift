@@ -167,12 +167,17 @@ actor SyncSession {
         }
     }
 
-    /// Runs a request, reporting a failure to get a reply as ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)``.
+    /// Runs a request, reporting a failure to get a reply as ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)``
+    /// and passing a refusal of the transport (an HTTP 4xx) on to the app as it goes by.
     func send<T: Sendable>(_ request: () async throws -> T) async throws -> T {
         do {
             return try await request()
         } catch let error as BoutiqueError {
             throw error
+        } catch let refusal as SyncRefusal {
+            refusals.send(refusal)
+            await reporter?.refusal(refusal)
+            throw refusal
         } catch is CancellationError {
             throw BoutiqueError.cancelled
         } catch {
