@@ -1,7 +1,7 @@
 import BoutiqueSQLite
 
 /// Code outside BoutiqueDB that writes rows of its own into every write transaction, just before it
-/// commits: the extension point the sync engine records its clock stamps through.
+/// commits: an audit trail, a denormalised counter, bookkeeping of another engine.
 ///
 /// ```swift
 /// final class StampRecorder: TransactionParticipant {

@@ -138,6 +138,13 @@ extension SyncedTable {
             throw BoutiqueError.syncConfiguration(
                 table: name, reason: "its primary key has \(keys.count) columns; sync needs one UUID or text key")
         }
+        // A key without a declared type takes any value as it comes (an integer stays an integer), and
+        // sync carries only text and blob keys: such a table would sync some rows and silently not others.
+        guard !key.type.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw BoutiqueError.syncConfiguration(
+                table: name,
+                reason: "its key '\(stored[key.position])' has no declared type, so it can hold any value; declare it TEXT (a UUID or text key) or BLOB")
+        }
         let affinity = Affinity(declaredType: key.type)
         if !withoutRowID, key.type.uppercased() == "INTEGER" {
             throw BoutiqueError.syncConfiguration(

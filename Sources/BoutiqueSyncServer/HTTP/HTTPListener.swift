@@ -16,7 +16,9 @@ final class HTTPListener: Sendable {
     typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
 
     /// The port the listener is bound to.
-    let port: Int
+    var port: Int { boundPort.withLock { $0 } }
+    /// Set once, right after the daemon bound its socket (before anyone can know the port).
+    private let boundPort = Lock(0)
     /// The longest request body kept; a longer one is refused (see ``drainedExcessBytes``).
     let maximumBodyBytes: Int
     /// How far over ``maximumBodyBytes`` a body may run and still be read (and dropped) before its 413,
@@ -55,6 +57,10 @@ final class HTTPListener: Sendable {
 
     /// What the daemon's callbacks receive as their context: the listener, held weakly so that it
     /// can go away first. Retained by the listener until the daemon has stopped.
+    ///
+    /// `@unchecked Sendable`, safely: `listener` is written once, before the daemon that reads it
+    /// from its polling thread is started (thread creation orders the write before every read), and
+    /// only read after that; a weak reference's loads and its clearing are atomic in the runtime.
     private final class Box: @unchecked Sendable {
         weak var listener: HTTPListener?
     }
@@ -67,6 +73,9 @@ final class HTTPListener: Sendable {
     ) throws -> HTTPListener {
         guard (0...65_535).contains(port) else { throw BoutiqueError.syncUnavailable(reason: "port \(port) is not 0…65535") }
         let box = Box()
+        let listener = HTTPListener(context: box, maximumBodyBytes: maximumBodyBytes, handler: handler)
+        // Set before the daemon starts: its polling thread only ever sees the box filled in.
+        box.listener = listener
         guard let started = boutique_mhd_start(
             host, UInt16(port), HTTPListener.access, Unmanaged.passUnretained(box).toOpaque(), HTTPListener.completed,
             UInt32(max(1, connectionLimit)), 120)
@@ -74,18 +83,14 @@ final class HTTPListener: Sendable {
             throw BoutiqueError.syncUnavailable(reason: "cannot listen on \(host):\(port) (in use, or not an IPv4 address)")
         }
         let bound = Int(boutique_mhd_port(started))
-        let listener = HTTPListener(
-            daemon: Daemon(pointer: started), context: box, port: bound == 0 ? port : bound,
-            maximumBodyBytes: maximumBodyBytes, handler: handler)
-        // Until here the callbacks find no listener and refuse the connection; nobody knows the port yet.
-        box.listener = listener
+        listener.boundPort.withLock { $0 = bound == 0 ? port : bound }
+        listener.daemon.withLock { $0 = Daemon(pointer: started) }
         return listener
     }
 
-    private init(daemon: Daemon, context: Box, port: Int, maximumBodyBytes: Int, handler: @escaping Handler) {
-        self.daemon = Lock(daemon)
+    private init(context: Box, maximumBodyBytes: Int, handler: @escaping Handler) {
+        self.daemon = Lock(nil)
         self.context = context
-        self.port = port
         self.maximumBodyBytes = maximumBodyBytes
         let (drained, overflows) = maximumBodyBytes.addingReportingOverflow(Self.drainedExcessBytes)
         self.drainedBodyBytes = overflows ? .max : drained

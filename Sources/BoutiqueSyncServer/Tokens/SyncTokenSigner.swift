@@ -20,23 +20,23 @@ public struct SyncTokenSigner: Sendable {
 
     /// A signer with `secret`.
     ///
-    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncConfiguration(table:reason:)`` (with an empty table) when the secret
-    ///   is shorter than ``minimumSecretLength`` bytes.
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` when the secret is shorter than
+    ///   ``minimumSecretLength`` bytes.
     public init(secret: [UInt8]) throws {
         guard secret.count >= Self.minimumSecretLength else {
-            throw BoutiqueError.syncConfiguration(
-                table: "", reason: "the token secret has \(secret.count) bytes; it needs at least \(Self.minimumSecretLength) (e.g. `openssl rand -base64 32 > secret`)")
+            throw BoutiqueError.invalidArgument(
+                "the token secret has \(secret.count) bytes; it needs at least \(Self.minimumSecretLength) (e.g. `openssl rand -base64 32 > secret`)")
         }
         self.secret = secret
     }
 
     /// A signer whose secret is the contents of `secretFile`, without surrounding whitespace.
     ///
-    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncConfiguration(table:reason:)`` when the file cannot be read or its
-    ///   secret is too short.
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` when the file cannot be read or its secret is
+    ///   too short.
     public init(secretFile: URL) throws {
         guard let data = FileManager.default.contents(atPath: secretFile.path) else {
-            throw BoutiqueError.syncConfiguration(table: "", reason: "cannot read the token secret file \(secretFile.path)")
+            throw BoutiqueError.invalidArgument("cannot read the token secret file \(secretFile.path)")
         }
         var bytes = [UInt8](data)
         while let last = bytes.last, Self.isWhitespace(last) { bytes.removeLast() }
@@ -50,12 +50,12 @@ public struct SyncTokenSigner: Sendable {
 
     /// A token for `user` of `tenant` that works until `expiresAt`.
     ///
-    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncConfiguration(table:reason:)`` when the tenant or user is empty,
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` when the tenant or user is empty,
     ///   longer than 256 bytes, or holds control characters.
     public func token(tenant: String, user: String, expiresAt: Date) throws -> String {
         for (label, value) in [("tenant", tenant), ("user", user)] {
             guard !value.isEmpty, value.utf8.count <= 256, !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw BoutiqueError.syncConfiguration(table: "", reason: "a token's \(label) must be 1 to 256 bytes without control characters")
+                throw BoutiqueError.invalidArgument("a token's \(label) must be 1 to 256 bytes without control characters")
             }
         }
         let claims = SyncToken(tenant: tenant, user: user, expiresAt: Int64(expiresAt.timeIntervalSince1970.rounded(.down)))

@@ -16,6 +16,7 @@ import Testing
                 CREATE TABLE pair(a TEXT NOT NULL, b TEXT NOT NULL, PRIMARY KEY(a, b));
                 CREATE TABLE numbered(id INTEGER NOT NULL PRIMARY KEY, label TEXT) WITHOUT ROWID;
                 CREATE TABLE item(id BLOB PRIMARY KEY NOT NULL, label TEXT) WITHOUT ROWID;
+                CREATE TABLE untyped(id PRIMARY KEY NOT NULL, label TEXT);
                 """)
         }
     }
@@ -36,6 +37,7 @@ import Testing
         let cases: [(String, String)] = [
             ("counter", "INTEGER PRIMARY KEY"), ("bare", "no primary key"), ("person", "UNIQUE"), ("city", "UNIQUE"),
             ("pair", "2 columns"), ("numbered", "INTEGER affinity"), ("missing", "no such table"),
+            ("untyped", "no declared type"),
         ]
         for (table, reason) in cases {
             let refused = try await refusal(table, on: database, server: server)
