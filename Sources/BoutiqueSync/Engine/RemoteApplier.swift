@@ -26,6 +26,13 @@ struct RemoteApplier {
     var deletedTables: Set<String> = []
     /// The tables that had rows written.
     var touchedTables: Set<String> = []
+    /// Per table, the keys of the rows it deleted (their children may have been changed by a `SET NULL`
+    /// or `SET DEFAULT` action).
+    var deletedKeys: [String: [DatabaseValue]] = [:]
+    /// This device's changes the batch discarded (see ``SyncLoss``), to report once it commits.
+    var losses: [SyncLoss] = []
+    let ownWrites: OwnWrites
+    var removedRows: [RemovedRow] = []
     /// Per table, the columns its latest change named; and the latest change's table and columns.
     private var layouts: [String: PulledColumns] = [:]
     private var lastLayout: (table: String, columns: PulledColumns)?
@@ -41,6 +48,7 @@ struct RemoteApplier {
         self.sql = sql
         self.tables = tables
         self.states = try RowStates(sql: sql)
+        self.ownWrites = OwnWrites(sql: sql)
     }
 
     /// Names arrive lowercased from devices of this library; others are lowercased here.
@@ -113,7 +121,14 @@ struct RemoteApplier {
             let state = row.merged
             for arrival in row.arrivals { parkUnknown(arrival.columnNames, of: row.id.table, in: table) }
             if state != row.before { try writer.write(state, table: row.id.table, key: row.id.key) }
+            if let before = row.before, before.isVisible, !state.isVisible {
+                try noteRemoval(before: before, after: state, key: row.id.key, table: row.id.table, table: table)
+            }
             guard let table else { continue }
+            if !table.foreignKeyColumns.isEmpty, row.before != nil || !row.later.isEmpty {
+                try PreviousValues.track(
+                    table: table, key: row.id.key, before: row.before, arrivals: row.arrivals.map(\.register), merged: state, sql: sql)
+            }
             let wasVisible = row.before?.isVisible ?? false
             if !wasVisible, state.isVisible, let values = RowProjector.wholeRow(state, key: row.id.key, table: table) {
                 try queue(row: index, of: table, in: &inserts, pending: pending) { $0.append(contentsOf: values) }
@@ -124,6 +139,7 @@ struct RemoteApplier {
         }
         try writer.flush()
         try insertQueued(&inserts, pending: pending)
+        if !removedRows.isEmpty { try settleRemovedRows() }
     }
 
     /// The layout of `change`'s columns, its table's last one when the names match (looked up by name
@@ -183,7 +199,10 @@ struct RemoteApplier {
             if try RowProjector(sql: sql).project(state, key: key, table: table, effect: effect) {
                 appliedRows += 1
                 touchedTables.insert(table.name.lowercased())
-                if effect.wasVisible && !effect.isVisible { deletedTables.insert(table.name.lowercased()) }
+                if effect.wasVisible && !effect.isVisible {
+                    deletedTables.insert(table.lowercasedName)
+                    deletedKeys[table.lowercasedName, default: []].append(key)
+                }
             }
         } catch let error as SQLiteError where error.code == .constraint && error.extendedCode != .constraintForeignKey {
             park(ParkedName(table: table.name.lowercased(), column: "#row"))

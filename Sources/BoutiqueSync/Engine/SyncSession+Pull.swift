@@ -46,7 +46,7 @@ extension SyncSession {
         let foreignKeys = self.foreignKeys
         let retry = !retriedRefusedRows
         retriedRefusedRows = true
-        let orphans = try await database.write { conn -> [OrphanRow] in
+        let (orphans, losses) = try await database.write { conn -> ([OrphanRow], [SyncLoss]) in
             try PullPageCache.enlarged(on: conn.connection) {
                 recorder.markNextCommitRemote()
                 try conn.execute("PRAGMA defer_foreign_keys = ON")
@@ -58,27 +58,36 @@ extension SyncSession {
                 try applier.apply(changes.lazy.map(\.change).filter { $0.stamp.replica != recorder.writer }, expectedCount: changes.count)
                 recorder.observe(changes.lazy.map(\.change.stamp.time).max().map { max($0, serverTime) } ?? serverTime)
                 let orphans = try OrphanRepair.detach(
-                    touched: applier.touchedTables, deleted: applier.deletedTables, tables: tables, foreignKeys: foreignKeys, sql: sql)
+                    touched: applier.touchedTables, deleted: applier.deletedTables, deletedKeys: applier.deletedKeys, tables: tables,
+                    foreignKeys: foreignKeys, sql: sql)
                 var state = try ServerState.read(server: server, sql)
                 state.cursor = max(state.cursor, cursor)
                 try state.write(server: server, sql)
                 try sql.run(
                     "UPDATE boutique_sync_replica SET clock = max(clock, ?) WHERE singleton = 1",
                     [.integer(Int64(bitPattern: recorder.lastReading.rawValue))])
-                return orphans
+                return (orphans, applier.losses)
             }
         }
-        if !orphans.isEmpty { try await deleteOrphans(orphans) }
+        report(losses)
+        if !orphans.isEmpty { try await repairOrphans(orphans) }
     }
 
-    /// Rows whose parent the merge removed are deleted as local changes, so that every device and the
-    /// server converge on the same answer (the parent's delete takes its children, as a cascade would).
-    private func deleteOrphans(_ orphans: [OrphanRow]) async throws {
+    /// Rows left pointing at a deleted parent are repaired as local changes, so that every device and
+    /// the server converge on the same answer (``OrphanRepair``); what that undoes of this device's
+    /// work is reported once the repair commits.
+    private func repairOrphans(_ orphans: [OrphanRow]) async throws {
         let tables = self.tables
-        try await database.write { conn in
+        let losses = try await database.write { conn in
             try conn.execute("PRAGMA defer_foreign_keys = ON")
-            try OrphanRepair.deleteAsLocalChanges(orphans, tables: tables, sql: SQLRunner(conn))
+            return try OrphanRepair.writeAsLocalChanges(orphans, tables: tables, sql: SQLRunner(conn))
         }
+        report(losses)
+    }
+
+    /// Hands committed losses to the app.
+    func report(_ losses: [SyncLoss]) {
+        for loss in losses { self.losses.send(loss) }
     }
 
     // MARK: Bootstrap
@@ -110,7 +119,7 @@ extension SyncSession {
         let server = serverID
         let foreignKeys = self.foreignKeys
         let snapshot = rows
-        let orphans = try await database.write { conn -> [OrphanRow] in
+        let (orphans, losses) = try await database.write { conn -> ([OrphanRow], [SyncLoss]) in
             recorder.markNextCommitRemote()
             try conn.execute("PRAGMA defer_foreign_keys = ON")
             let sql = SQLRunner(conn)
@@ -127,7 +136,8 @@ extension SyncSession {
                 deleted.formUnion(try Rebootstrap.dropRowsTheServerForgot(keeping: seen, tables: tables, server: server, sql: sql))
             }
             let orphans = try OrphanRepair.detach(
-                touched: applier.touchedTables.union(deleted), deleted: deleted, tables: tables, foreignKeys: foreignKeys, sql: sql)
+                touched: applier.touchedTables.union(deleted), deleted: deleted, deletedKeys: applier.deletedKeys, tables: tables,
+                foreignKeys: foreignKeys, sql: sql)
             var state = try ServerState.read(server: server, sql)
             state.cursor = max(state.cursor, snapshotCursor)
             state.bootstrapped = true
@@ -135,9 +145,10 @@ extension SyncSession {
             try sql.run(
                 "UPDATE boutique_sync_replica SET clock = max(clock, ?) WHERE singleton = 1",
                 [.integer(Int64(bitPattern: recorder.lastReading.rawValue))])
-            return orphans
+            return (orphans, applier.losses)
         }
-        if !orphans.isEmpty { try await deleteOrphans(orphans) }
+        report(losses)
+        if !orphans.isEmpty { try await repairOrphans(orphans) }
         return rows.count
     }
 }

@@ -30,6 +30,8 @@ actor SyncSession {
     var prunedFor: Int64 = -1
     /// Bootstraps in the current synchronization, to stop a server that keeps asking for them.
     var bootstraps = 0
+    /// The local changes merges discarded, for ``BoutiqueSync/losses``; sent after their transaction commits.
+    let losses = SyncEventChannel<SyncLoss>()
     private var busy = false
     private var queue: [CheckedContinuation<Void, Never>] = []
 

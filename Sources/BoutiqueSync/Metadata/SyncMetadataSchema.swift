@@ -17,6 +17,9 @@
 ///   (kept in the row states) until a migration adds them.
 /// - `boutique_sync_schema`: the synced tables' shape when sync last checked, to refuse changes that are
 ///   not additive.
+/// - `boutique_sync_previous`: per (table, key, foreign-key column), the value the column's winning write
+///   replaced, and that write's stamp: where a row goes back to when a move into a deleted parent loses
+///   (``PreviousValues``).
 enum SyncMetadataSchema {
     static let migrations: [(id: String, sql: String)] = [
         ("v1_sync_metadata", """
@@ -30,6 +33,10 @@ enum SyncMetadataSchema {
             CREATE TABLE boutique_sync_parked(tbl TEXT NOT NULL, col TEXT NOT NULL, PRIMARY KEY(tbl, col)) WITHOUT ROWID;
             CREATE TABLE boutique_sync_schema(tbl TEXT NOT NULL, position INTEGER NOT NULL, col TEXT NOT NULL, type TEXT NOT NULL,
                 not_null INTEGER NOT NULL, is_key INTEGER NOT NULL, PRIMARY KEY(tbl, position)) WITHOUT ROWID;
+            """),
+        ("v2_previous_values", """
+            CREATE TABLE boutique_sync_previous(tbl TEXT NOT NULL, key NOT NULL, col TEXT NOT NULL, value,
+                replaced_time INTEGER NOT NULL, replaced_writer TEXT NOT NULL, PRIMARY KEY(tbl, key, col)) WITHOUT ROWID;
             """),
     ]
 

@@ -1,0 +1,47 @@
+extension RemoteApplier {
+    /// A row of this device's that a pulled delete removed, to be told apart once the whole batch is
+    /// merged: a repair of a row added under a parent deleted elsewhere, or an ordinary delete.
+    struct RemovedRow {
+        let table: SyncedTable
+        let key: DatabaseValue
+        let before: RowRegister
+        let after: RowRegister
+    }
+
+    /// Notes what a pulled delete discards of this device's work on a row visible before the batch:
+    /// its edits are lost at once (``SyncLoss/Kind/editBeatenByDelete``: the delete wins whether it was
+    /// made before or after them, since an update never brings a row back); a row it only added waits
+    /// for ``settleRemovedRows()``.
+    mutating func noteRemoval(before: RowRegister, after: RowRegister, key: DatabaseValue, table name: String, table: SyncedTable?)
+        throws
+    {
+        if let edits = try ownWrites.cells(of: before, updatesOnly: true) {
+            losses.append(SyncLoss(table: name, key: key, kind: .editBeatenByDelete, values: edits.values, stamp: edits.latest))
+            return
+        }
+        guard let table, !table.foreignKeys.isEmpty, let inserted = before.existence?.stamp, try ownWrites.contains(inserted)
+        else { return }
+        removedRows.append(RemovedRow(table: table, key: key, before: before, after: after))
+    }
+
+    /// Reports the rows of this device that another device's repair removed: rows whose parent is gone
+    /// after the batch and whose delete is not the parent's own (a delete in the parent's transaction is
+    /// a cascade made by someone who saw the row; a later one is a repair of a row added concurrently).
+    mutating func settleRemovedRows() throws {
+        defer { removedRows.removeAll() }
+        for row in removedRows {
+            for foreignKey in row.table.foreignKeys {
+                guard let column = foreignKey.column?.lowercased(), let cell = row.before.cells[column], row.before.isCurrent(cell),
+                    !cell.value.isNull, try !foreignKey.parentExists(cell.value, sql: sql)
+                else { continue }
+                let parentDelete = try states.state(table: foreignKey.parent.lowercased(), key: cell.value)?.lastDelete
+                guard parentDelete == nil || parentDelete != row.after.lastDelete, let own = try ownWrites.cells(of: row.before, updatesOnly: false)
+                else { continue }
+                losses.append(SyncLoss(
+                    table: row.table.lowercasedName, key: row.key, kind: .removedWithDeletedParent, values: row.before.visibleValues,
+                    stamp: own.latest))
+                break
+            }
+        }
+    }
+}
