@@ -70,6 +70,18 @@ struct ReferenceModel {
         return true
     }
 
+    /// Whether the merge discarded `change` without a later write superseding it: an update of a row
+    /// deleted before it (an update never brings a row back) that still wins a column. Its writer must
+    /// have been told.
+    func discards(_ change: SyncChange) -> Bool {
+        guard change.kind == .update, let row = rows[RowID(table: change.table, key: change.key)],
+            let existence = row.existence, !existence.alive
+        else { return false }
+        let stamp = Stamp(time: change.stamp.time.rawValue, writer: Array(change.stamp.replica.utf8))
+        guard change.columns.contains(where: { row.cells[$0.name]?.stamp == stamp }) else { return false }
+        return !existence.stamp.isLater(than: stamp)
+    }
+
     /// The rows that exist, with the values written after their latest delete.
     func visible(table: String) -> [DatabaseValue: [String: DatabaseValue]] {
         var result: [DatabaseValue: [String: DatabaseValue]] = [:]

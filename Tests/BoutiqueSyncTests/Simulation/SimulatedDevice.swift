@@ -21,6 +21,20 @@ final class SimulatedDevice {
     /// The replica id last seen, and whether the file was restored or copied (only then may it change).
     var replica: String?
     var mayChangeReplica = false
+    /// The losses sync reported to this device, over all its sessions.
+    var losses: [SyncLoss] = []
+    /// The device this one's file was copied from: the copy holds its history, so its writes are the
+    /// copy's too.
+    var origin: SimulatedDevice?
+
+    /// The writers of what this device, or the one it was copied from, pushed.
+    var pushedWriters: Set<String> {
+        var writers = origin?.pushedWriters ?? []
+        for push in network.deliveredPushes {
+            for transaction in push.request.transactions { writers.insert(transaction.stamp.replica) }
+        }
+        return writers
+    }
 
     init(name: String, url: URL, network: SimulatedNetwork, skew: Int64, upgraded: Bool, pullLimit: Int) {
         self.name = name
@@ -43,8 +57,14 @@ final class SimulatedDevice {
         self.sync = try await BoutiqueSync(database: database, tables: ["note", "tag"], server: network, options: options)
     }
 
+    /// Takes the losses the current session reported and nobody read yet.
+    func collectLosses() async {
+        if let sync { losses += await sync.takeReportedLosses() }
+    }
+
     /// Drops the process state: sync and the database go, the file stays.
     func crash() async {
+        await collectLosses()
         sync = nil
         await database?.close()
         database = nil
