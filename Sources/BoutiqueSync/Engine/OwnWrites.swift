@@ -19,6 +19,20 @@ final class OwnWrites {
         return answer
     }
 
+    /// The cells of `state` this file wrote after the row's insert at `inserted`, current or hidden by
+    /// a delete, with the latest of their stamps.
+    func edits(of state: RowRegister, since inserted: SyncStamp?) throws -> (values: [String: DatabaseValue], latest: SyncStamp)? {
+        var values: [String: DatabaseValue] = [:]
+        var latest: SyncStamp?
+        for (name, cell) in state.cells where inserted.map({ $0 < cell.stamp }) ?? true {
+            guard try contains(cell.stamp) else { continue }
+            values[name] = cell.value
+            if latest.map({ $0 < cell.stamp }) ?? true { latest = cell.stamp }
+        }
+        guard let latest else { return nil }
+        return (values, latest)
+    }
+
     /// The current cells of `state` this file wrote, with the latest of their stamps; `updatesOnly`
     /// leaves out the values the row's insert set.
     func cells(of state: RowRegister, updatesOnly: Bool) throws -> (values: [String: DatabaseValue], latest: SyncStamp)? {

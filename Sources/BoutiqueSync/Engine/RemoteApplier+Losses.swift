@@ -12,10 +12,14 @@ extension RemoteApplier {
     /// its edits are lost at once (``SyncLoss/Kind/editBeatenByDelete``: the delete wins whether it was
     /// made before or after them, since an update never brings a row back); a row it only added waits
     /// for ``settleRemovedRows()``.
+    ///
+    /// The edits are the columns this device's updates still win after the batch (an edit a later edit
+    /// beat was superseded, not discarded), among them edits of its own the batch brings back (a file
+    /// restored from a backup older than them).
     mutating func noteRemoval(before: RowRegister, after: RowRegister, key: DatabaseValue, table name: String, table: SyncedTable?)
         throws
     {
-        if let edits = try ownWrites.cells(of: before, updatesOnly: true) {
+        if let edits = try ownWrites.edits(of: after, since: before.existence?.stamp) {
             losses.append(SyncLoss(table: name, key: key, kind: .editBeatenByDelete, values: edits.values, stamp: edits.latest))
             return
         }

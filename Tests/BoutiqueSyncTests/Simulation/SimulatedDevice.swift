@@ -14,7 +14,14 @@ final class SimulatedDevice {
     var database: DatabaseActor?
     var sync: BoutiqueSync?
     /// The latest backup of the file, and whether it had the upgrade.
-    var backup: (url: URL, upgraded: Bool)?
+    var backup: (url: URL, upgraded: Bool)? {
+        didSet { backupWriters = pushedWriters }
+    }
+    /// The writers that had pushed when the latest backup was taken: the backup knows them.
+    private var backupWriters: Set<String> = []
+    /// The writers whose writes a restore made the file forget: nothing on the device can be told of
+    /// their losses any more.
+    private(set) var forgottenWriters: Set<String> = []
     /// The pull cursor last seen, to check it never goes back (a restore starts a new history).
     var lastCursor: Int64 = 0
     let pullLimit: Int
@@ -94,6 +101,7 @@ final class SimulatedDevice {
     /// Replaces the file with its backup.
     func restore(time: VirtualTime, identifiers: SeededIdentifiers) async throws {
         guard let backup else { return }
+        forgottenWriters.formUnion(pushedWriters.subtracting(backupWriters))
         await crash()
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
         try FileManager.default.copyItem(at: backup.url, to: url)
