@@ -38,10 +38,19 @@ enum ConvergenceCheck {
                     for change in transaction.changes where !model.holds(change) {
                         failures.append("\(device.name): acknowledged \(change.kind) of \(change.table) \(change.key) at \(change.stamp) is not on the server")
                     }
-                    // A write the file forgot (restored from an older backup) cannot be reported by it.
-                    for change in transaction.changes where model.discards(change) && !device.forgottenWriters.contains(change.stamp.replica) {
+                    // A write the file forgot (restored from an older backup) cannot be reported by it;
+                    // a delete of its own came after the edit, whatever the stamps say (a clock that
+                    // went back): nothing was discarded behind its back.
+                    for change in transaction.changes {
+                        guard let deleter = model.deleter(discarding: change), !written.contains(deleter),
+                            !device.forgottenWriters.contains(change.stamp.replica)
+                        else { continue }
                         let told = device.losses.contains { $0.table == change.table && $0.key == change.key && !($0.stamp < change.stamp) }
                         if !told {
+                            if SimulationTrace.isOn {
+                                for entry in log where entry.change.key == change.key && entry.change.table == change.table { print("TRACE log", entry.sequence, entry.change) }
+                                print("TRACE losses of \(device.name):", device.losses.filter { $0.key == change.key })
+                            }
                             failures.append("\(device.name): acknowledged update of \(change.table) \(change.key) at \(change.stamp) was discarded by a delete and not reported")
                         }
                     }

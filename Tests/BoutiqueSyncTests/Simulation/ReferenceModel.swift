@@ -70,16 +70,17 @@ struct ReferenceModel {
         return true
     }
 
-    /// Whether the merge discarded `change` without a later write superseding it: an update of a row
-    /// deleted before it (an update never brings a row back) that still wins a column. Its writer must
-    /// have been told.
-    func discards(_ change: SyncChange) -> Bool {
+    /// The writer of the delete that discarded `change` without a later write superseding it, `nil`
+    /// when none did: an update of a row deleted at an earlier stamp (an update never brings a row back)
+    /// that still wins a column. Its writer must have been told, unless it deleted the row itself.
+    func deleter(discarding change: SyncChange) -> String? {
         guard change.kind == .update, let row = rows[RowID(table: change.table, key: change.key)],
             let existence = row.existence, !existence.alive
-        else { return false }
+        else { return nil }
         let stamp = Stamp(time: change.stamp.time.rawValue, writer: Array(change.stamp.replica.utf8))
-        guard change.columns.contains(where: { row.cells[$0.name]?.stamp == stamp }) else { return false }
-        return !existence.stamp.isLater(than: stamp)
+        guard change.columns.contains(where: { row.cells[$0.name]?.stamp == stamp }), !existence.stamp.isLater(than: stamp)
+        else { return nil }
+        return String(decoding: existence.stamp.writer, as: UTF8.self)
     }
 
     /// The rows that exist, with the values written after their latest delete.
