@@ -107,14 +107,15 @@ struct FolderDevices {
         await devices.close()
     }
 
-    @Test(arguments: ["CASCADE", "RESTRICT", "NO ACTION"])
-    func aNoteAddedToAFolderDeletedElsewhereGoesWithIt(action: String) async throws {
+    @Test(arguments: ["CASCADE", "RESTRICT", "NO ACTION"], [false, true])
+    func aNoteAddedToAFolderDeletedElsewhereGoesWithIt(action: String, deleteReachesTheServerFirst: Bool) async throws {
         let devices = try await FolderDevices.make(onDelete: action)
         if action != "CASCADE" {
             // Without a cascade, b empties the folder before deleting it.
             try await devices.b.write { conn in try conn.execute("DELETE FROM folderNote WHERE folderID = 'f1'") }
         }
         try await devices.b.write { conn in try conn.execute("DELETE FROM noteFolder WHERE id = 'f1'") }
+        if deleteReachesTheServerFirst { _ = try await devices.syncB.synchronize() }
         try await devices.a.write { conn in
             try FolderNote.insert { FolderNote(id: "n2", folderID: "f1", title: "New", body: "added offline") }.execute(conn)
         }
@@ -123,6 +124,8 @@ struct FolderDevices {
         #expect(try await devices.notes(devices.a) == [])
         #expect(try await devices.notes(devices.b) == [])
         #expect(try await devices.server.visibleRows("foldernote").isEmpty)
+        #expect(try await devices.a.rows("noteFolder") == [["f2", "Home"]])
+        #expect(try await devices.b.rows("noteFolder") == [["f2", "Home"]])
         let losses = await devices.syncA.takeReportedLosses().filter { $0.key == .text("n2") }
         #expect(losses.map(\.kind) == [.removedWithDeletedParent])
         #expect(losses.first?.values["title"] == .text("New"))
