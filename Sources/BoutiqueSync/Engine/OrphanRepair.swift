@@ -58,6 +58,15 @@ enum OrphanRepair {
             try show(orphan, state: state, table: candidate.table, sql: sql)
             orphans.append(orphan)
         }
+        // A row still breaking a key (its state lacks the column the table holds) leaves the table, and
+        // is deleted for good as a local change, so the pull can commit.
+        var checked: Set<ObjectIdentifier> = []
+        for candidate in candidates where checked.insert(ObjectIdentifier(candidate.table)).inserted {
+            for key in try keysBreakingForeignKeys(in: candidate.table, sql: sql) {
+                try projector.delete(key: key, table: candidate.table)
+                orphans.append(OrphanRow(table: candidate.table.lowercasedName, key: key, resolution: .remove, losses: []))
+            }
+        }
         return orphans
     }
 

@@ -28,6 +28,42 @@ extension RemoteApplier {
         removedRows.append(RemovedRow(table: table, key: key, before: before, after: after))
     }
 
+    /// A move of this device that a pulled write put back where the row was: a repair made elsewhere,
+    /// when the parent it moved the row to is gone after the batch.
+    struct RevertedMove {
+        let table: SyncedTable
+        let key: DatabaseValue
+        let foreignKey: SyncForeignKey
+        let column: String
+        let move: CellRegister
+    }
+
+    /// Notes this device's moves (foreign-key values its updates set) that the batch replaced by the
+    /// value they had replaced: another device may have found the new parent deleted and repaired the
+    /// row before this one did, and this device then never repairs it itself. Runs before the batch's
+    /// previous values are noted.
+    mutating func noteRevertedMoves(before: RowRegister, after: RowRegister, key: DatabaseValue, table: SyncedTable) throws {
+        for foreignKey in table.foreignKeys {
+            guard let column = foreignKey.column?.lowercased(), let move = before.cells[column], before.isCurrent(move),
+                move.stamp != before.existence?.stamp, !move.value.isNull, let winner = after.cells[column], winner.stamp != move.stamp,
+                try ownWrites.contains(move.stamp),
+                let previous = try PreviousValues.value(table: table.lowercasedName, key: key, column: column, replacedBy: move.stamp, sql: sql),
+                previous == winner.value
+            else { continue }
+            revertedMoves.append(RevertedMove(table: table, key: key, foreignKey: foreignKey, column: column, move: move))
+        }
+    }
+
+    /// Reports the reverted moves whose parent is gone after the batch.
+    mutating func settleRevertedMoves() throws {
+        defer { revertedMoves.removeAll() }
+        for reverted in revertedMoves where try !reverted.foreignKey.parentExists(reverted.move.value, sql: sql) {
+            losses.append(SyncLoss(
+                table: reverted.table.lowercasedName, key: reverted.key, kind: .moveIntoDeletedParent,
+                values: [reverted.column: reverted.move.value], stamp: reverted.move.stamp))
+        }
+    }
+
     /// Reports the rows of this device that another device's repair removed: rows whose parent is gone
     /// after the batch and whose delete is not the parent's own (a delete in the parent's transaction is
     /// a cascade made by someone who saw the row; a later one is a repair of a row added concurrently).

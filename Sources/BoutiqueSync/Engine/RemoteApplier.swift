@@ -33,6 +33,7 @@ struct RemoteApplier {
     var losses: [SyncLoss] = []
     let ownWrites: OwnWrites
     var removedRows: [RemovedRow] = []
+    var revertedMoves: [RevertedMove] = []
     /// Per table, the columns its latest change named; and the latest change's table and columns.
     private var layouts: [String: PulledColumns] = [:]
     private var lastLayout: (table: String, columns: PulledColumns)?
@@ -126,6 +127,7 @@ struct RemoteApplier {
             }
             guard let table else { continue }
             if !table.foreignKeyColumns.isEmpty, row.before != nil || !row.later.isEmpty {
+                if let before = row.before, state.isVisible { try noteRevertedMoves(before: before, after: state, key: row.id.key, table: table) }
                 try PreviousValues.track(
                     table: table, key: row.id.key, before: row.before, arrivals: row.arrivals.map(\.register), merged: state, sql: sql)
             }
@@ -140,6 +142,7 @@ struct RemoteApplier {
         try writer.flush()
         try insertQueued(&inserts, pending: pending)
         if !removedRows.isEmpty { try settleRemovedRows() }
+        if !revertedMoves.isEmpty { try settleRevertedMoves() }
     }
 
     /// The layout of `change`'s columns, its table's last one when the names match (looked up by name

@@ -93,6 +93,27 @@ struct FolderDevices {
         await devices.close()
     }
 
+    @Test func aMoveTheOtherDeviceRepairedFirstIsStillReportedToTheMover() async throws {
+        let devices = try await FolderDevices.make()
+        try await devices.b.write { conn in try conn.execute("DELETE FROM noteFolder WHERE id = 'f2'") }
+        try await devices.a.write { conn in try conn.execute("UPDATE folderNote SET folderID = 'f2' WHERE id = 'n1'") }
+        _ = try await devices.syncA.synchronize()
+        // b pushes its delete, pulls the move and repairs the note, then pushes the repair: a hears of
+        // the delete and the repair in one pull, and has nothing left to repair itself.
+        _ = try await devices.syncB.synchronize()
+        _ = try await devices.syncB.synchronize()
+        _ = try await devices.syncA.synchronize()
+
+        let kept = [["n1", "f1", "Plans", "years of them"]]
+        #expect(try await devices.notes(devices.a) == kept)
+        #expect(try await devices.notes(devices.b) == kept)
+        let losses = await devices.syncA.takeReportedLosses()
+        #expect(losses.map(\.kind) == [.moveIntoDeletedParent])
+        #expect(losses.first?.values == ["folderid": .text("f2")])
+        #expect(await devices.syncB.takeReportedLosses().isEmpty)
+        await devices.close()
+    }
+
     @Test func aMoveWhosePreviousFolderIsGoneTooFollowsTheDeclaredAction() async throws {
         let devices = try await FolderDevices.make(onDelete: "SET NULL")
         try await devices.b.write { conn in try conn.execute("DELETE FROM noteFolder") }
