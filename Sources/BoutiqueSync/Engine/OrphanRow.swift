@@ -69,7 +69,7 @@ struct OrphanRow: Sendable, Hashable {
         }
         if remove {
             var removal: [SyncLoss] = []
-            if let own = try own.cells(of: state, updatesOnly: false) {
+            if let own = try own.cells(of: state) {
                 removal = [SyncLoss(
                     table: table.lowercasedName, key: key, kind: .removedWithDeletedParent, values: state.visibleValues, stamp: own.latest)]
             }

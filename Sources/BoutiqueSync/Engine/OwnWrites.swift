@@ -19,12 +19,15 @@ final class OwnWrites {
         return answer
     }
 
-    /// The cells of `state` this file wrote after the row's insert at `inserted`, current or hidden by
-    /// a delete, with the latest of their stamps.
-    func edits(of state: RowRegister, since inserted: SyncStamp?) throws -> (values: [String: DatabaseValue], latest: SyncStamp)? {
+    /// The cells of `state` this file wrote after the row's insert at `inserted` (and, given `stamps`,
+    /// by those writes alone), current or hidden by a delete, with the latest of their stamps.
+    func edits(of state: RowRegister, since inserted: SyncStamp?, among stamps: Set<SyncStamp>? = nil) throws
+        -> (values: [String: DatabaseValue], latest: SyncStamp)?
+    {
         var values: [String: DatabaseValue] = [:]
         var latest: SyncStamp?
         for (name, cell) in state.cells where inserted.map({ $0 < cell.stamp }) ?? true {
+            if let stamps, !stamps.contains(cell.stamp) { continue }
             guard try contains(cell.stamp) else { continue }
             values[name] = cell.value
             if latest.map({ $0 < cell.stamp }) ?? true { latest = cell.stamp }
@@ -33,13 +36,11 @@ final class OwnWrites {
         return (values, latest)
     }
 
-    /// The current cells of `state` this file wrote, with the latest of their stamps; `updatesOnly`
-    /// leaves out the values the row's insert set.
-    func cells(of state: RowRegister, updatesOnly: Bool) throws -> (values: [String: DatabaseValue], latest: SyncStamp)? {
+    /// The current cells of `state` this file wrote, with the latest of their stamps.
+    func cells(of state: RowRegister) throws -> (values: [String: DatabaseValue], latest: SyncStamp)? {
         var values: [String: DatabaseValue] = [:]
         var latest: SyncStamp?
         for (name, cell) in state.cells where state.isCurrent(cell) {
-            if updatesOnly, cell.stamp == state.existence?.stamp { continue }
             guard try contains(cell.stamp) else { continue }
             values[name] = cell.value
             if latest.map({ $0 < cell.stamp }) ?? true { latest = cell.stamp }

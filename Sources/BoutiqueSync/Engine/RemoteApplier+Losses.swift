@@ -8,22 +8,44 @@ extension RemoteApplier {
         let after: RowRegister
     }
 
-    /// Notes what a pulled delete discards of this device's work on a row visible before the batch:
-    /// its edits are lost at once (``SyncLoss/Kind/editBeatenByDelete``: the delete wins whether it was
-    /// made before or after them, since an update never brings a row back); a row it only added waits
-    /// for ``settleRemovedRows()``.
+    /// Notes what of this device's work a row that is gone after the batch takes with it: when it was
+    /// there before the batch, or this device learns of it only now, everything (``noteRemoval``); when
+    /// it was gone already, the edits of this device the batch brings (a file restored from a backup
+    /// older than them hears of them only now, after the delete).
+    mutating func noteDeadRow(_ row: PendingRows.Row, after: RowRegister, table: SyncedTable?) throws {
+        if row.before?.isVisible ?? !row.later.isEmpty {
+            let inserted = row.before?.existence?.stamp
+                ?? row.arrivals.compactMap { $0.register.existence }.filter(\.exists).map(\.stamp).max()
+            try noteRemoval(before: row.before, inserted: inserted, after: after, key: row.id.key, table: row.id.table, table: table)
+            return
+        }
+        var arriving: Set<SyncStamp> = []
+        for arrival in row.arrivals {
+            if case .change(let change) = arrival, change.kind == .update { arriving.insert(change.stamp) }
+        }
+        // Edits the state already held were reported when the row went (a pull of this file's own
+        // writes from an earlier session brings them again).
+        for cell in row.before.map({ Array($0.cells.values) }) ?? [] { arriving.remove(cell.stamp) }
+        guard !arriving.isEmpty, let edits = try ownWrites.edits(of: after, since: nil, among: arriving) else { return }
+        losses.append(SyncLoss(table: row.id.table, key: row.id.key, kind: .editBeatenByDelete, values: edits.values, stamp: edits.latest))
+    }
+
+    /// Notes what a pulled delete discards of this device's work on a row: its edits are lost at once
+    /// (``SyncLoss/Kind/editBeatenByDelete``: the delete wins whether it was made before or after them,
+    /// since an update never brings a row back); a row it only added waits for ``settleRemovedRows()``.
     ///
-    /// The edits are the columns this device's updates still win after the batch (an edit a later edit
-    /// beat was superseded, not discarded), among them edits of its own the batch brings back (a file
-    /// restored from a backup older than them).
-    mutating func noteRemoval(before: RowRegister, after: RowRegister, key: DatabaseValue, table name: String, table: SyncedTable?)
-        throws
-    {
-        if let edits = try ownWrites.edits(of: after, since: before.existence?.stamp) {
+    /// The edits are the columns this device's updates after the row's insert (at `inserted`) still win
+    /// after the batch (an edit a later edit beat was superseded, not discarded), among them edits of its
+    /// own the batch brings back: a file restored from a backup older than them, which may not even have
+    /// the row (`before` is `nil`) and learns of its insert, its edits and the delete at once.
+    mutating func noteRemoval(
+        before: RowRegister?, inserted: SyncStamp?, after: RowRegister, key: DatabaseValue, table name: String, table: SyncedTable?
+    ) throws {
+        if let edits = try ownWrites.edits(of: after, since: inserted) {
             losses.append(SyncLoss(table: name, key: key, kind: .editBeatenByDelete, values: edits.values, stamp: edits.latest))
             return
         }
-        guard let table, !table.foreignKeys.isEmpty, let inserted = before.existence?.stamp, try ownWrites.contains(inserted)
+        guard let before, let table, !table.foreignKeys.isEmpty, let inserted = before.existence?.stamp, try ownWrites.contains(inserted)
         else { return }
         removedRows.append(RemovedRow(table: table, key: key, before: before, after: after))
     }
@@ -75,7 +97,7 @@ extension RemoteApplier {
                     !cell.value.isNull, try !foreignKey.parentExists(cell.value, sql: sql)
                 else { continue }
                 let parentDelete = try states.state(table: foreignKey.parent.lowercased(), key: cell.value)?.lastDelete
-                guard parentDelete == nil || parentDelete != row.after.lastDelete, let own = try ownWrites.cells(of: row.before, updatesOnly: false)
+                guard parentDelete == nil || parentDelete != row.after.lastDelete, let own = try ownWrites.cells(of: row.before)
                 else { continue }
                 losses.append(SyncLoss(
                     table: row.table.lowercasedName, key: row.key, kind: .removedWithDeletedParent, values: row.before.visibleValues,

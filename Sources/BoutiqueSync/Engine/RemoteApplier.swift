@@ -31,7 +31,10 @@ struct RemoteApplier {
     var deletedKeys: [String: [DatabaseValue]] = [:]
     /// This device's changes the batch discarded (see ``SyncLoss``), to report once it commits.
     var losses: [SyncLoss] = []
+    /// Which stamps are this file's: losses are reported only to the device that wrote.
     let ownWrites: OwnWrites
+    /// Rows and moves of this device's the batch undid, judged once the whole batch is merged (their
+    /// parents may go later in it).
     var removedRows: [RemovedRow] = []
     var revertedMoves: [RevertedMove] = []
     /// Per table, the columns its latest change named; and the latest change's table and columns.
@@ -122,9 +125,7 @@ struct RemoteApplier {
             let state = row.merged
             for arrival in row.arrivals { parkUnknown(arrival.columnNames, of: row.id.table, in: table) }
             if state != row.before { try writer.write(state, table: row.id.table, key: row.id.key) }
-            if let before = row.before, before.isVisible, !state.isVisible {
-                try noteRemoval(before: before, after: state, key: row.id.key, table: row.id.table, table: table)
-            }
+            if !state.isVisible { try noteDeadRow(row, after: state, table: table) }
             guard let table else { continue }
             if !table.foreignKeyColumns.isEmpty, row.before != nil || !row.later.isEmpty {
                 if let before = row.before, state.isVisible { try noteRevertedMoves(before: before, after: state, key: row.id.key, table: table) }
