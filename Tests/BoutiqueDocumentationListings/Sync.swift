@@ -91,6 +91,27 @@ public enum Sync {
         }
     }
 
+    /// Tells the user of each local change sync discarded while merging.
+    static func reportLosses(of sync: BoutiqueSync) {
+        Task {
+            for await loss in sync.losses {
+                switch loss.kind {
+                case .editBeatenByDelete:       // loss.values: the edited columns
+                    notify("Your edit of a note deleted on another device was not kept", restoring: loss.values)
+                case .removedWithDeletedParent: // loss.values: the whole row
+                    notify("A note you added went with its deleted folder", restoring: loss.values)
+                case .moveIntoDeletedParent, .changedWithDeletedParent:  // loss.values: the foreign key you set
+                    notify("A note stayed where it was: the folder you moved it to was deleted")
+                }
+            }
+        }
+    }
+
+    /// Shows `message`; an app would offer to put `values` back.
+    static func notify(_ message: String, restoring values: [String: DatabaseValue] = [:]) {
+        _ = (message, values)
+    }
+
     /// A server that keeps a counter from going below zero, whoever wrote last.
     static func serverWithResolver(store: any SyncStore) -> SyncServer {
         SyncServer(store: store, resolver: { conflict in

@@ -21,8 +21,17 @@ final class SyncedTable: Sendable {
     /// The statement that writes a whole row (every synced column), or updates it when its key is
     /// there: what most pulled inserts need, built once.
     let wholeRowUpsert: String
+    /// Its foreign keys, and the lowercased names of their one-column child columns (the columns whose
+    /// previous values sync keeps, see ``PreviousValues``).
+    let foreignKeys: [SyncForeignKey]
+    let foreignKeyColumns: [String]
 
-    init(name: String, storedColumns: [String], syncs: [Bool], keyPosition: Int, rowLevel: Bool, shapes: [ColumnShape]) {
+    init(
+        name: String, storedColumns: [String], syncs: [Bool], keyPosition: Int, rowLevel: Bool, shapes: [ColumnShape],
+        foreignKeys: [SyncForeignKey] = []
+    ) {
+        self.foreignKeys = foreignKeys
+        self.foreignKeyColumns = foreignKeys.compactMap { $0.column?.lowercased() }
         self.name = name
         self.storedColumns = storedColumns
         self.syncs = syncs
@@ -161,7 +170,8 @@ extension SyncedTable {
                 reason: "it has a UNIQUE constraint or index (\(index.values[0])) besides its key: unique values collide between devices")
         }
         return SyncedTable(
-            name: name, storedColumns: stored, syncs: syncs, keyPosition: key.position, rowLevel: rowLevel, shapes: shapes)
+            name: name, storedColumns: stored, syncs: syncs, keyPosition: key.position, rowLevel: rowLevel, shapes: shapes,
+            foreignKeys: try SyncForeignKey.read(table: name, sql: SQLRunner(connection)))
     }
 
     /// SQLite's type affinity rules (datatype3.html, section 3.1).

@@ -18,8 +18,14 @@ enum LocalFolder {
                 let stamp = try transaction.stamp ?? assignStamp(to: transaction, replica: replica, sql)
                 for change in transaction.syncChanges(stamp: stamp) {
                     var state = try states.state(table: change.table, key: change.key) ?? RowRegister()
+                    let before = state
                     MergeRule.apply(change, to: &state)
                     try states.setState(state, table: change.table, key: change.key)
+                    if let table = tables[change.table], !table.foreignKeyColumns.isEmpty {
+                        // A local move: note where the row was, in case its new parent turns out deleted.
+                        try PreviousValues.track(
+                            table: table, key: change.key, before: before, arrivals: [MergeRule.register(for: change)], merged: state, sql: sql)
+                    }
                     // A local write normally wins (the clock is past every stamp the file has seen);
                     // one that lost somewhere (a clock that went back across a restore, a write made
                     // before a concurrent delete arrived) leaves the table showing it: show the state.

@@ -1,76 +1,125 @@
-/// A synced row whose parent row is gone.
-struct OrphanRow: Sendable, Hashable {
-    let table: String
-    let key: DatabaseValue
-}
-
-/// Keeps foreign keys intact when merged changes leave a child without its parent (a device deleted
-/// the parent while another added a child).
+/// Keeps foreign keys intact when merged changes leave a row pointing at a parent deleted on another
+/// device (a device deleted the parent while another added a child, or moved a row into it).
 ///
-/// Inside the pull, such children are taken out of their table (and children a cascade removed are
-/// found), so the pull commits; then a local transaction deletes them for good, as changes that sync
-/// pushes, so every device and the server end with the same rows: a parent's delete takes its
-/// children, as `ON DELETE CASCADE` would have.
+/// Inside the pull, such rows are found (rows that break a foreign key, rows a cascade removed, rows a
+/// `SET NULL` or `SET DEFAULT` action changed) and each is resolved (``OrphanRow/resolve(_:key:table:own:sql:)``):
+/// a move loses and the row shows its previous parent, or the key's declared action applies. The table
+/// shows the resolution when the pull commits; then a local transaction writes it as changes that sync
+/// pushes, so every device and the server end with the same rows, and this device's work it undid is
+/// reported (``SyncLoss``) once that transaction commits.
 enum OrphanRepair {
-    /// Removes children that break a foreign key from their tables (inside the pull) and finds synced
-    /// children that a cascade removed; returns them.
+    /// Finds the rows the merge left pointing at deleted parents and makes their tables show how they
+    /// are resolved (inside the pull); returns them.
     static func detach(
-        touched: Set<String>, deleted deletedParents: Set<String>, tables: [String: SyncedTable],
-        foreignKeys: [String: [SyncedTable]], sql: SQLRunner
+        touched: Set<String>, deleted deletedParents: Set<String>, deletedKeys: [String: [DatabaseValue]] = [:],
+        tables: [String: SyncedTable], foreignKeys: [String: [SyncedTable]], sql: SQLRunner
     ) throws -> [OrphanRow] {
         guard !foreignKeys.isEmpty else { return [] }
+        let states = try RowStates(sql: sql)
+        var candidates: [(table: SyncedTable, key: DatabaseValue, state: RowRegister?)] = []
         let children = Set(foreignKeys.values.flatMap { $0.map { $0.name.lowercased() } })
-        var orphans: [OrphanRow] = []
         for child in children.sorted() where touched.contains(child) || foreignKeys.keys.contains(where: touched.contains) {
             guard let table = tables[child] else { continue }
-            for key in try keysBreakingForeignKeys(in: table, sql: sql) {
-                try RowProjector(sql: sql).delete(key: key, table: table)
-                orphans.append(OrphanRow(table: child, key: key))
-            }
+            for key in try keysBreakingForeignKeys(in: table, sql: sql) { candidates.append((table, key, nil)) }
         }
-        // Children a cascade took with a deleted parent: their states still say they exist.
         for parent in deletedParents.sorted() {
             for table in foreignKeys[parent] ?? [] {
-                let name = table.name.lowercased()
+                // Children a cascade took with a deleted parent: their states still say they exist.
                 let missing = try sql.rows(
                     "SELECT key, state FROM boutique_sync_row WHERE tbl = ? AND key NOT IN (SELECT \(SQLIdentifier.quote(table.keyColumn)) FROM \(SQLIdentifier.quote(table.name)))",
-                    [.text(name)])
+                    [.text(table.lowercasedName)])
                 for row in missing {
-                    guard case .blob(let bytes) = row[1], try RowRegister(record: bytes).isVisible else { continue }
-                    orphans.append(OrphanRow(table: name, key: row[0]))
+                    guard case .blob(let bytes) = row[1] else { continue }
+                    let state = try RowRegister(record: bytes)
+                    if state.isVisible { candidates.append((table, row[0], state)) }
                 }
+                candidates += try changedByDeleteActions(in: table, parent: parent, deletedKeys: deletedKeys[parent] ?? [], sql: sql)
             }
         }
-        return Array(Set(orphans))
-    }
-
-    /// Deletes detached children as local changes: each is written back from its state and deleted in
-    /// one local transaction (the log then holds its delete, which push sends). A child whose parent
-    /// is back by now stays.
-    static func deleteAsLocalChanges(_ orphans: [OrphanRow], tables: [String: SyncedTable], sql: SQLRunner) throws {
-        let states = try RowStates(sql: sql)
+        let own = OwnWrites(sql: sql)
         let projector = RowProjector(sql: sql)
-        var written: [String: SyncedTable] = [:]
-        for orphan in orphans {
-            guard let table = tables[orphan.table], let state = try states.state(table: orphan.table, key: orphan.key),
-                state.isVisible
-            else { continue }
-            let present = try sql.value(
-                "SELECT 1 FROM \(SQLIdentifier.quote(table.name)) WHERE \(SQLIdentifier.quote(table.keyColumn)) = ?", [orphan.key])
-            guard present == nil else { continue }
-            do {
-                try projector.write(state, key: orphan.key, table: table)
-                written[orphan.table] = table
-            } catch let error as SQLiteError where error.code == .constraint {
+        var seen: Set<SnapshotIdentity> = []
+        var orphans: [OrphanRow] = []
+        for candidate in candidates {
+            let name = candidate.table.lowercasedName
+            guard seen.insert(SnapshotIdentity(table: name, key: candidate.key)).inserted else { continue }
+            guard let state = try candidate.state ?? states.state(table: name, key: candidate.key), state.isVisible,
+                let orphan = try OrphanRow.resolve(state, key: candidate.key, table: candidate.table, own: own, sql: sql)
+            else {
+                // Nothing of the row's state breaks a key, or the row has no visible state: the table
+                // shows the state.
+                if let state = try candidate.state ?? states.state(table: name, key: candidate.key), state.isVisible {
+                    try projector.reproject(state, key: candidate.key, table: candidate.table)
+                } else if candidate.state == nil {
+                    try projector.delete(key: candidate.key, table: candidate.table)
+                }
                 continue
             }
+            try show(orphan, state: state, table: candidate.table, sql: sql)
+            orphans.append(orphan)
         }
-        for table in written.values {
-            for key in try keysBreakingForeignKeys(in: table, sql: sql) {
-                try sql.run(
-                    "DELETE FROM \(SQLIdentifier.quote(table.name)) WHERE \(SQLIdentifier.quote(table.keyColumn)) = ?", [key])
+        // A row still breaking a key (its state lacks the column the table holds) leaves the table, and
+        // is deleted for good as a local change, so the pull can commit.
+        var checked: Set<ObjectIdentifier> = []
+        for candidate in candidates where checked.insert(ObjectIdentifier(candidate.table)).inserted {
+            for key in try keysBreakingForeignKeys(in: candidate.table, sql: sql) {
+                try projector.delete(key: key, table: candidate.table)
+                orphans.append(OrphanRow(table: candidate.table.lowercasedName, key: key, resolution: .remove, losses: []))
             }
         }
+        return orphans
+    }
+
+    /// Children of `parent` whose `SET NULL` or `SET DEFAULT` action ran when the pull deleted one of
+    /// `deletedKeys`: the table shows the action's value, the state still the deleted parent.
+    private static func changedByDeleteActions(
+        in table: SyncedTable, parent: String, deletedKeys: [DatabaseValue], sql: SQLRunner
+    ) throws -> [(table: SyncedTable, key: DatabaseValue, state: RowRegister?)] {
+        guard !deletedKeys.isEmpty else { return [] }
+        let deleted = Set(deletedKeys)
+        var found: [(table: SyncedTable, key: DatabaseValue, state: RowRegister?)] = []
+        for foreignKey in table.foreignKeys where foreignKey.parent.lowercased() == parent && foreignKey.onDelete != .remove {
+            guard let column = foreignKey.column, let position = table.position(of: column) else { continue }
+            let value = foreignKey.onDelete == .setNull
+                ? "NULL" : table.shapes[position].defaultSQL.map { "(\($0))" } ?? "NULL"
+            let rows = try sql.rows(
+                """
+                SELECT s.key, s.state FROM boutique_sync_row AS s JOIN \(SQLIdentifier.quote(table.name)) AS c
+                ON c.\(SQLIdentifier.quote(table.keyColumn)) = s.key WHERE s.tbl = ? AND c.\(SQLIdentifier.quote(column)) IS \(value)
+                """,
+                [.text(table.lowercasedName)])
+            for row in rows {
+                guard case .blob(let bytes) = row[1] else { continue }
+                let state = try RowRegister(record: bytes)
+                guard let cell = state.cells[column.lowercased()], state.isCurrent(cell), deleted.contains(cell.value) else { continue }
+                found.append((table, row[0], state))
+            }
+        }
+        return found
+    }
+
+    /// Makes the table show `orphan` resolved, inside the pull: the row gone, or written from its state
+    /// with the resolved columns (a row the table refuses so goes).
+    private static func show(_ orphan: OrphanRow, state: RowRegister, table: SyncedTable, sql: SQLRunner) throws {
+        let projector = RowProjector(sql: sql)
+        guard case .set(let values) = orphan.resolution else {
+            try projector.delete(key: orphan.key, table: table)
+            return
+        }
+        do {
+            try projector.write(state, key: orphan.key, table: table)
+            try assign(values, key: orphan.key, table: table, sql: sql)
+        } catch let error as SQLiteError where error.code == .constraint {
+            try projector.delete(key: orphan.key, table: table)
+        }
+    }
+
+    /// `UPDATE`s the row's columns to `values`, every value bound.
+    static func assign(_ values: [String: DatabaseValue], key: DatabaseValue, table: SyncedTable, sql: SQLRunner) throws {
+        let columns = values.keys.sorted()
+        try sql.run(
+            "UPDATE \(SQLIdentifier.quote(table.name)) SET \(columns.map { SQLIdentifier.quote($0) + " = ?" }.joined(separator: ", ")) WHERE \(SQLIdentifier.quote(table.keyColumn)) = ?",
+            columns.compactMap { values[$0] } + [key])
     }
 
     /// The keys of `table`'s rows whose foreign keys find no parent row.

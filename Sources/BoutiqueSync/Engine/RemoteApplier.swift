@@ -26,6 +26,17 @@ struct RemoteApplier {
     var deletedTables: Set<String> = []
     /// The tables that had rows written.
     var touchedTables: Set<String> = []
+    /// Per table, the keys of the rows it deleted (their children may have been changed by a `SET NULL`
+    /// or `SET DEFAULT` action).
+    var deletedKeys: [String: [DatabaseValue]] = [:]
+    /// This device's changes the batch discarded (see ``SyncLoss``), to report once it commits.
+    var losses: [SyncLoss] = []
+    /// Which stamps are this file's: losses are reported only to the device that wrote.
+    let ownWrites: OwnWrites
+    /// Rows and moves of this device's the batch undid, judged once the whole batch is merged (their
+    /// parents may go later in it).
+    var removedRows: [RemovedRow] = []
+    var revertedMoves: [RevertedMove] = []
     /// Per table, the columns its latest change named; and the latest change's table and columns.
     private var layouts: [String: PulledColumns] = [:]
     private var lastLayout: (table: String, columns: PulledColumns)?
@@ -41,6 +52,7 @@ struct RemoteApplier {
         self.sql = sql
         self.tables = tables
         self.states = try RowStates(sql: sql)
+        self.ownWrites = OwnWrites(sql: sql)
     }
 
     /// Names arrive lowercased from devices of this library; others are lowercased here.
@@ -113,7 +125,13 @@ struct RemoteApplier {
             let state = row.merged
             for arrival in row.arrivals { parkUnknown(arrival.columnNames, of: row.id.table, in: table) }
             if state != row.before { try writer.write(state, table: row.id.table, key: row.id.key) }
+            if !state.isVisible { try noteDeadRow(row, after: state, table: table) }
             guard let table else { continue }
+            if !table.foreignKeyColumns.isEmpty, row.before != nil || !row.later.isEmpty {
+                if let before = row.before, state.isVisible { try noteRevertedMoves(before: before, after: state, key: row.id.key, table: table) }
+                try PreviousValues.track(
+                    table: table, key: row.id.key, before: row.before, arrivals: row.arrivals.map(\.register), merged: state, sql: sql)
+            }
             let wasVisible = row.before?.isVisible ?? false
             if !wasVisible, state.isVisible, let values = RowProjector.wholeRow(state, key: row.id.key, table: table) {
                 try queue(row: index, of: table, in: &inserts, pending: pending) { $0.append(contentsOf: values) }
@@ -124,6 +142,8 @@ struct RemoteApplier {
         }
         try writer.flush()
         try insertQueued(&inserts, pending: pending)
+        if !removedRows.isEmpty { try settleRemovedRows() }
+        if !revertedMoves.isEmpty { try settleRevertedMoves() }
     }
 
     /// The layout of `change`'s columns, its table's last one when the names match (looked up by name
@@ -183,7 +203,10 @@ struct RemoteApplier {
             if try RowProjector(sql: sql).project(state, key: key, table: table, effect: effect) {
                 appliedRows += 1
                 touchedTables.insert(table.name.lowercased())
-                if effect.wasVisible && !effect.isVisible { deletedTables.insert(table.name.lowercased()) }
+                if effect.wasVisible && !effect.isVisible {
+                    deletedTables.insert(table.lowercasedName)
+                    deletedKeys[table.lowercasedName, default: []].append(key)
+                }
             }
         } catch let error as SQLiteError where error.code == .constraint && error.extendedCode != .constraintForeignKey {
             park(ParkedName(table: table.name.lowercased(), column: "#row"))

@@ -64,7 +64,7 @@ extension SyncSession {
         let replica = self.replica
         let server = serverID
         let foreignKeys = self.foreignKeys
-        let orphans = try await database.write(origin: .remote) { conn -> [OrphanRow] in
+        let (orphans, losses) = try await database.write(origin: .remote) { conn -> ([OrphanRow], [SyncLoss]) in
             try conn.execute("PRAGMA defer_foreign_keys = ON")
             let sql = SQLRunner(conn)
             if first {
@@ -89,7 +89,8 @@ extension SyncSession {
             // to a row dropped now.
             if last { touched.formUnion(tables.keys) }
             let orphans = try OrphanRepair.detach(
-                touched: touched.union(deleted), deleted: deleted, tables: tables, foreignKeys: foreignKeys, sql: sql)
+                touched: touched.union(deleted), deleted: deleted, deletedKeys: applier.deletedKeys, tables: tables,
+                foreignKeys: foreignKeys, sql: sql)
             var state = try ServerState.read(server: server, sql)
             state.bootstrap = next
             if last {
@@ -101,9 +102,10 @@ extension SyncSession {
                 state.bootstrapped = false
             }
             try state.write(server: server, sql)
-            return orphans
+            return (orphans, applier.losses)
         }
-        if !orphans.isEmpty { try await deleteOrphans(orphans) }
+        report(losses)
+        if !orphans.isEmpty { try await repairOrphans(orphans) }
     }
 }
 

@@ -62,7 +62,7 @@ extension SyncSession {
         let foreignKeys = self.foreignKeys
         let retry = !retriedRefusedRows
         retriedRefusedRows = true
-        let orphans = try await database.write(origin: .remote) { conn -> [OrphanRow] in
+        let (orphans, losses) = try await database.write(origin: .remote) { conn -> ([OrphanRow], [SyncLoss]) in
             try PullPageCache.enlarged(on: conn.connection) {
                 try conn.execute("PRAGMA defer_foreign_keys = ON")
                 let sql = SQLRunner(conn)
@@ -72,23 +72,32 @@ extension SyncSession {
                 try applier.apply(changes.lazy.map(\.change), expectedCount: changes.count)
                 try Self.advanceClock(past: changes.lazy.map(\.change.stamp.time).max(), sql)
                 let orphans = try OrphanRepair.detach(
-                    touched: applier.touchedTables, deleted: applier.deletedTables, tables: tables, foreignKeys: foreignKeys, sql: sql)
+                    touched: applier.touchedTables, deleted: applier.deletedTables, deletedKeys: applier.deletedKeys, tables: tables,
+                    foreignKeys: foreignKeys, sql: sql)
                 var state = try ServerState.read(server: server, sql)
                 state.cursor = max(state.cursor, cursor)
                 try state.write(server: server, sql)
-                return orphans
+                return (orphans, applier.losses)
             }
         }
-        if !orphans.isEmpty { try await deleteOrphans(orphans) }
+        report(losses)
+        if !orphans.isEmpty { try await repairOrphans(orphans) }
     }
 
-    /// Rows whose parent the merge removed are deleted as local changes, so that every device and the
-    /// server converge on the same answer (the parent's delete takes its children, as a cascade would).
-    func deleteOrphans(_ orphans: [OrphanRow]) async throws {
+    /// Rows left pointing at a deleted parent are repaired as local changes, so that every device and
+    /// the server converge on the same answer (``OrphanRepair``); what that undoes of this device's
+    /// work is reported once the repair commits.
+    func repairOrphans(_ orphans: [OrphanRow]) async throws {
         let tables = self.tables
-        try await database.write { conn in
+        let losses = try await database.write { conn in
             try conn.execute("PRAGMA defer_foreign_keys = ON")
-            try OrphanRepair.deleteAsLocalChanges(orphans, tables: tables, sql: SQLRunner(conn))
+            return try OrphanRepair.writeAsLocalChanges(orphans, tables: tables, sql: SQLRunner(conn))
         }
+        report(losses)
+    }
+
+    /// Hands committed losses to the app.
+    func report(_ losses: [SyncLoss]) {
+        for loss in losses { self.losses.send(loss) }
     }
 }

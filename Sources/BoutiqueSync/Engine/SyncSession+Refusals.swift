@@ -51,7 +51,7 @@ extension SyncSession {
             let names = Set(touched.map { $0.table.name.lowercased() })
             return try OrphanRepair.detach(touched: names, deleted: names, tables: tables, foreignKeys: foreignKeys, sql: sql)
         }
-        if !orphans.isEmpty { try await deleteOrphans(orphans) }
+        if !orphans.isEmpty { try await repairOrphans(orphans) }
         for refusal in refusals {
             let report = SyncRefusal(
                 reason: refusal.reason, message: refusal.message, transactionID: refusal.transactionID, table: refusal.table,

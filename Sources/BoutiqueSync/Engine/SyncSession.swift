@@ -39,6 +39,8 @@ actor SyncSession {
     /// Told after each bootstrap page is merged: the snapshot rows received so far (those before a
     /// restart included) and how many the server holds, when it said. `nil`: nobody listens.
     var onBootstrapProgress: (@Sendable (_ rowsDone: Int, _ totalRows: Int?) -> Void)?
+    /// The local changes merges discarded, for ``BoutiqueSync/losses``; sent after their transaction commits.
+    let losses = SyncEventChannel<SyncLoss>()
     private var busy = false
     private var queue: [CheckedContinuation<Void, Never>] = []
 

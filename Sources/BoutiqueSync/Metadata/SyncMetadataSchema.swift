@@ -25,6 +25,9 @@
 ///   (kept in the row states) until a migration adds them.
 /// - `boutique_sync_schema`: the synced tables' shape when sync last checked, to refuse changes that are
 ///   not additive.
+/// - `boutique_sync_previous`: per (table, key, foreign-key column), the value the column's winning write
+///   replaced, and that write's stamp: where a row goes back to when a move into a deleted parent loses
+///   (``PreviousValues``).
 enum SyncMetadataSchema {
     static let migrations: [(id: String, sql: String)] = [
         ("v1_sync_metadata", """
@@ -50,6 +53,10 @@ enum SyncMetadataSchema {
             CREATE TABLE boutique_sync_snapshot_waiting(server TEXT NOT NULL, tbl TEXT NOT NULL, key NOT NULL,
                 parent_tbl TEXT NOT NULL, parent_key NOT NULL, state BLOB NOT NULL, PRIMARY KEY(server, tbl, key)) WITHOUT ROWID;
             CREATE INDEX boutique_sync_snapshot_waiting_parent ON boutique_sync_snapshot_waiting(server, parent_tbl, parent_key);
+            """),
+        ("v4_previous_values", """
+            CREATE TABLE boutique_sync_previous(tbl TEXT NOT NULL, key NOT NULL, col TEXT NOT NULL, value,
+                replaced_time INTEGER NOT NULL, replaced_writer TEXT NOT NULL, PRIMARY KEY(tbl, key, col)) WITHOUT ROWID;
             """),
     ]
 

@@ -29,14 +29,36 @@ enum ConvergenceCheck {
             let identity = "\(entry.change.table)|\(entry.change.key)|\(entry.change.kind)|\(entry.change.stamp)"
             if !seen.insert(identity).inserted { failures.append("the server applied \(identity) twice") }
         }
-        // Every acknowledged write is there, unless a later one by the rule superseded it.
+        // Every acknowledged write is there, unless a later one by the rule superseded it, or the merge
+        // discarded it and its writer was told.
         for device in devices {
+            let written = device.pushedWriters
             for push in device.network.deliveredPushes where push.response.outcome == .accepted {
                 for transaction in push.request.transactions where transaction.id <= push.response.appliedThrough {
                     for change in transaction.changes where !model.holds(change) {
                         failures.append("\(device.name): acknowledged \(change.kind) of \(change.table) \(change.key) at \(change.stamp) is not on the server")
                     }
+                    // A write the file forgot (restored from an older backup) cannot be reported by it;
+                    // a delete of its own came after the edit, whatever the stamps say (a clock that
+                    // went back): nothing was discarded behind its back.
+                    for change in transaction.changes {
+                        guard let deleter = model.deleter(discarding: change), !written.contains(deleter),
+                            !device.forgottenWriters.contains(change.stamp.replica)
+                        else { continue }
+                        let told = device.losses.contains { $0.table == change.table && $0.key == change.key && !($0.stamp < change.stamp) }
+                        if !told {
+                            if SimulationTrace.isOn {
+                                for entry in log where entry.change.key == change.key && entry.change.table == change.table { print("TRACE log", entry.sequence, entry.change) }
+                                print("TRACE losses of \(device.name):", device.losses.filter { $0.key == change.key })
+                            }
+                            failures.append("\(device.name): acknowledged update of \(change.table) \(change.key) at \(change.stamp) was discarded by a delete and not reported")
+                        }
+                    }
                 }
+            }
+            // A loss goes to the device whose write it was, and to no other.
+            for loss in device.losses where !written.contains(loss.stamp.replica) {
+                failures.append("\(device.name) was told of a loss of \(loss.table) \(loss.key) at \(loss.stamp), a write it did not push")
             }
         }
 

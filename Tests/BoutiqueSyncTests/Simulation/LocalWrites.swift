@@ -3,7 +3,8 @@ import BoutiqueSync
 import BoutiqueTestSupport
 
 /// The writes a simulated user makes: inserts, updates of random column subsets, deletes, re-inserts
-/// of deleted keys (the key pools are small), and edits of tags whose foreign key points at a note.
+/// of deleted keys (the key pools are small), and edits of tags whose foreign key points at a note,
+/// moves of tags from note to note among them.
 enum LocalWrites {
     static let noteKeys = (0..<10).map { "n\($0)" }
     static let tagKeys = (0..<10).map { "t\($0)" }
@@ -55,9 +56,14 @@ enum LocalWrites {
                 localTags.append(key)
                 let parent: DatabaseValue = random.chance(15) ? .null : random.pick(localNotes)
                 statements.append(("INSERT INTO tag(id, noteID, label) VALUES (?, ?, ?)", [key, parent, value]))
-            case 82..<92:
+            case 82..<87:
                 guard !localTags.isEmpty else { continue }
                 statements.append(("UPDATE tag SET label = ? WHERE id = ?", [value, random.pick(localTags)]))
+            case 87..<92:
+                // A move: the tag goes to another note, which another device may have deleted meanwhile.
+                guard !localTags.isEmpty, !localNotes.isEmpty else { continue }
+                let parent: DatabaseValue = random.chance(10) ? .null : random.pick(localNotes)
+                statements.append(("UPDATE tag SET noteID = ? WHERE id = ?", [parent, random.pick(localTags)]))
             default:
                 guard !localTags.isEmpty else { continue }
                 let key = random.pick(localTags)

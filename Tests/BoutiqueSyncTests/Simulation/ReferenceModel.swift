@@ -70,6 +70,19 @@ struct ReferenceModel {
         return true
     }
 
+    /// The writer of the delete that discarded `change` without a later write superseding it, `nil`
+    /// when none did: an update of a row deleted at an earlier stamp (an update never brings a row back)
+    /// that still wins a column. Its writer must have been told, unless it deleted the row itself.
+    func deleter(discarding change: SyncChange) -> String? {
+        guard change.kind == .update, let row = rows[RowID(table: change.table, key: change.key)],
+            let existence = row.existence, !existence.alive
+        else { return nil }
+        let stamp = Stamp(time: change.stamp.time.rawValue, writer: Array(change.stamp.replica.utf8))
+        guard change.columns.contains(where: { row.cells[$0.name]?.stamp == stamp }), !existence.stamp.isLater(than: stamp)
+        else { return nil }
+        return String(decoding: existence.stamp.writer, as: UTF8.self)
+    }
+
     /// The rows that exist, with the values written after their latest delete.
     func visible(table: String) -> [DatabaseValue: [String: DatabaseValue]] {
         var result: [DatabaseValue: [String: DatabaseValue]] = [:]

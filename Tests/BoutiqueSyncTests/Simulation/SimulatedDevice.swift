@@ -14,13 +14,34 @@ final class SimulatedDevice {
     var database: DatabaseActor?
     var sync: BoutiqueSync?
     /// The latest backup of the file, and whether it had the upgrade.
-    var backup: (url: URL, upgraded: Bool)?
+    var backup: (url: URL, upgraded: Bool)? {
+        didSet { backupWriters = pushedWriters }
+    }
+    /// The writers that had pushed when the latest backup was taken: the backup knows them.
+    private var backupWriters: Set<String> = []
+    /// The writers whose writes a restore made the file forget: nothing on the device can be told of
+    /// their losses any more.
+    private(set) var forgottenWriters: Set<String> = []
     /// The pull cursor last seen, to check it never goes back (a restore starts a new history).
     var lastCursor: Int64 = 0
     let pullLimit: Int
     /// The replica id last seen, and whether the file was restored or copied (only then may it change).
     var replica: String?
     var mayChangeReplica = false
+    /// The losses sync reported to this device, over all its sessions.
+    var losses: [SyncLoss] = []
+    /// The device this one's file was copied from: the copy holds its history, so its writes are the
+    /// copy's too.
+    var origin: SimulatedDevice?
+
+    /// The writers of what this device, or the one it was copied from, pushed.
+    var pushedWriters: Set<String> {
+        var writers = origin?.pushedWriters ?? []
+        for push in network.deliveredPushes {
+            for transaction in push.request.transactions { writers.insert(transaction.stamp.replica) }
+        }
+        return writers
+    }
 
     init(name: String, url: URL, network: SimulatedNetwork, skew: Int64, upgraded: Bool, pullLimit: Int) {
         self.name = name
@@ -43,8 +64,14 @@ final class SimulatedDevice {
         self.sync = try await BoutiqueSync(database: database, tables: ["note", "tag"], server: network, options: options)
     }
 
+    /// Takes the losses the current session reported and nobody read yet.
+    func collectLosses() async {
+        if let sync { losses += await sync.takeReportedLosses() }
+    }
+
     /// Drops the process state: sync and the database go, the file stays.
     func crash() async {
+        await collectLosses()
         sync = nil
         await database?.close()
         database = nil
@@ -74,6 +101,7 @@ final class SimulatedDevice {
     /// Replaces the file with its backup.
     func restore(time: VirtualTime, identifiers: SeededIdentifiers) async throws {
         guard let backup else { return }
+        forgottenWriters.formUnion(pushedWriters.subtracting(backupWriters))
         await crash()
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
         try FileManager.default.copyItem(at: backup.url, to: url)

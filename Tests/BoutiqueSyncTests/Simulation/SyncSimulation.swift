@@ -7,7 +7,8 @@ import Foundation
 /// cloned, upgraded, and have their clocks skewed; then the network heals and everything must agree.
 ///
 /// ```swift
-/// let failures = try await SyncSimulation(seed: 7, devices: 4, operations: 150).run()
+/// let result = try await SyncSimulation(seed: 7, devices: 4, operations: 150).run()
+/// result.failures   // empty when the run converged
 /// ```
 struct SyncSimulation {
     let seed: UInt64
@@ -19,8 +20,14 @@ struct SyncSimulation {
     /// `BOUTIQUE_SYNC_WATCH=<key>`, that note's row and state on every device after each step).
     let trace = SimulationTrace.isOn
 
-    /// The problems found; empty when the run converged.
-    func run() async throws -> [String] {
+    /// What a run found: its problems (none when it converged), and what it counts.
+    struct Result: Sendable {
+        var failures: [String]
+        var counts: SimulationCounts
+    }
+
+    /// Runs the simulation.
+    func run() async throws -> Result {
         let directory = try SyncTemporaryDirectory(inMemory: true)
         var random = SeededRandom(seed: seed)
         let time = VirtualTime()
@@ -84,6 +91,7 @@ struct SyncSimulation {
                     device.mayChangeReplica = true
                     try await device.copy(to: clone.url)
                     clone.lastCursor = device.lastCursor
+                    clone.origin = device
                     try await clone.open(time: time, identifiers: identifiers)
                 case 86..<89:
                     // Clocks skew by minutes, and jump back.
@@ -144,9 +152,11 @@ struct SyncSimulation {
         }
         if !quiet { failures.append("still pushing after 10 rounds of syncing every device") }
         for device in devices { _ = try await synchronize(device, failures: &failures, mustSucceed: true) }
+        for device in devices { await device.collectLosses() }
         failures += try await ConvergenceCheck.check(devices: devices, server: server, tenant: Self.tenant)
+        let counts = SimulationCounts(devices: devices)
         for device in devices { await device.crash() }
-        return failures
+        return Result(failures: failures, counts: counts)
     }
 
     @discardableResult

@@ -11,21 +11,24 @@ import Testing
         let environment = ProcessInfo.processInfo.environment
         let seeds = SimulationSeeds.parse(environment["BOUTIQUE_SYNC_SEEDS"]) ?? Array(0..<300)
         let operations = environment["BOUTIQUE_SYNC_OPS"].flatMap(Int.init) ?? 150
-        let failures = try await withThrowingTaskGroup(of: (UInt64, [String]).self) { group in
+        let (failures, counts) = try await withThrowingTaskGroup(of: (UInt64, SyncSimulation.Result).self) { group in
             var pending = seeds.makeIterator()
             var results: [(UInt64, [String])] = []
+            var counts = SimulationCounts()
             for _ in 0..<8 {
                 guard let seed = pending.next() else { break }
                 group.addTask { (seed, try await Self.run(seed: seed, operations: operations)) }
             }
-            while let result = try await group.next() {
-                results.append(result)
+            while let (seed, result) = try await group.next() {
+                results.append((seed, result.failures))
+                counts.add(result.counts)
                 if let seed = pending.next() {
                     group.addTask { (seed, try await Self.run(seed: seed, operations: operations)) }
                 }
             }
-            return results.filter { !$0.1.isEmpty }.sorted { $0.0 < $1.0 }
+            return (results.filter { !$0.1.isEmpty }.sorted { $0.0 < $1.0 }, counts)
         }
+        print("sync simulation, \(seeds.count) seeds: \(counts.description)")
         for (seed, problems) in failures.prefix(5) {
             Issue.record(Comment(rawValue: """
                 sync simulation seed \(seed) failed:
@@ -36,7 +39,7 @@ import Testing
         #expect(failures.isEmpty, "\(failures.count) of \(seeds.count) seeds failed")
     }
 
-    static func run(seed: UInt64, operations: Int) async throws -> [String] {
+    static func run(seed: UInt64, operations: Int) async throws -> SyncSimulation.Result {
         try await SyncSimulation(seed: seed, deviceCount: 3 + Int(seed % 3), operations: operations).run()
     }
 }

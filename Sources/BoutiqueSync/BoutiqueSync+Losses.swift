@@ -1,0 +1,15 @@
+extension BoutiqueSync {
+    /// The local changes sync discarded while merging, as they happen (see ``SyncLoss``).
+    ///
+    /// Losses found while nobody reads are kept (up to a thousand) and go to the first reader, so an
+    /// app that starts reading after sync started misses none. Each reader gets every loss.
+    ///
+    /// ```swift
+    /// Task {
+    ///     for await loss in sync.losses {
+    ///         log.warning("\(loss.kind) on \(loss.table) \(loss.key): \(loss.values)")
+    ///     }
+    /// }
+    /// ```
+    public var losses: AsyncStream<SyncLoss> { session.losses.stream() }
+}

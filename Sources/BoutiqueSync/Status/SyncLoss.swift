@@ -1,0 +1,71 @@
+/// A local change that sync discarded or undid while merging, with the values it threw away.
+///
+/// Merging never fails, so some local work loses: an edit of a row another device deleted, a move into
+/// a parent another device deleted, a row added under such a parent. Sync reports each one to the
+/// device that made the change (and only to it) through ``BoutiqueSync/losses``, so that the app can
+/// tell the user or put the content back:
+///
+/// ```swift
+/// for await loss in sync.losses {
+///     if loss.table == "note", loss.kind == .editBeatenByDelete {
+///         showBanner("Your edit of a note deleted on another device was not kept")
+///     }
+/// }
+/// ```
+///
+/// A loss is sent once its cause is committed: the pull that merged the delete, or the local change
+/// that repaired the row (which sync pushes, so that every device ends the same way).
+public struct SyncLoss: Sendable, Hashable {
+    /// Why a local change was discarded.
+    ///
+    /// ```swift
+    /// switch loss.kind {
+    /// case .editBeatenByDelete, .removedWithDeletedParent: offerRestore(loss.values)
+    /// case .moveIntoDeletedParent, .changedWithDeletedParent: showMovedBack(loss.key)
+    /// }
+    /// ```
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// Another device deleted the row; this device's edits of it are gone. The delete wins
+        /// whichever was later: an update never brings a deleted row back. ``SyncLoss/values`` holds the
+        /// edited columns.
+        case editBeatenByDelete
+        /// This device moved the row into a parent another device deleted (it changed a foreign-key
+        /// column of an existing row): the move lost and the row is back in its previous parent, its
+        /// content kept. ``SyncLoss/values`` holds the foreign-key column as the move set it.
+        case moveIntoDeletedParent
+        /// The row, which this device added or edited, pointed at a parent another device deleted, and
+        /// the foreign key's declared action (`ON DELETE CASCADE`, `RESTRICT`, `NO ACTION`) removed it.
+        /// ``SyncLoss/values`` holds the whole row as it was.
+        case removedWithDeletedParent
+        /// The row pointed at a parent another device deleted and its foreign key's declared action
+        /// (`ON DELETE SET NULL` or `SET DEFAULT`) changed the column, or the row's previous parent was
+        /// gone too. ``SyncLoss/values`` holds the foreign-key column as this device set it.
+        case changedWithDeletedParent
+    }
+
+    /// The table's name, lowercased as sync carries it.
+    public var table: String
+    /// The row's primary key.
+    public var key: DatabaseValue
+    /// What happened.
+    public var kind: Kind
+    /// The discarded values by lowercased column name: the edited columns, the moved foreign key, or
+    /// the whole row (see ``Kind``).
+    public var values: [String: DatabaseValue]
+    /// The stamp of this device's discarded write (its hybrid-logical-clock time, and the writer).
+    public var stamp: SyncStamp
+
+    /// A loss.
+    ///
+    /// ```swift
+    /// let loss = SyncLoss(table: "note", key: .text(id), kind: .editBeatenByDelete,
+    ///                     values: ["title": .text("Draft")], stamp: stamp)
+    /// ```
+    public init(table: String, key: DatabaseValue, kind: Kind, values: [String: DatabaseValue], stamp: SyncStamp) {
+        self.table = table
+        self.key = key
+        self.kind = kind
+        self.values = values
+        self.stamp = stamp
+    }
+}
