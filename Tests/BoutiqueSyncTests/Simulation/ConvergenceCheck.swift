@@ -34,7 +34,9 @@ enum ConvergenceCheck {
         for device in devices {
             let written = device.pushedWriters
             for push in device.network.deliveredPushes where push.response.outcome == .accepted {
-                for transaction in push.request.transactions where transaction.id <= push.response.appliedThrough {
+                // A transaction the server refused is handled, not applied: its device undid it.
+                let refused = Set((push.response.refusals ?? []).map(\.transactionID))
+                for transaction in push.request.transactions where transaction.id <= push.response.appliedThrough && !refused.contains(transaction.id) {
                     for change in transaction.changes where !model.holds(change) {
                         failures.append("\(device.name): acknowledged \(change.kind) of \(change.table) \(change.key) at \(change.stamp) is not on the server")
                     }

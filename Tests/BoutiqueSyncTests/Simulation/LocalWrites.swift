@@ -9,8 +9,33 @@ enum LocalWrites {
     static let noteKeys = (0..<10).map { "n\($0)" }
     static let tagKeys = (0..<10).map { "t\($0)" }
 
+    /// A write by another process sharing the device's file, as a widget or an extension makes it: a
+    /// database of its own opened on the file, with no sync at all. BoutiqueDB stamps it at its commit
+    /// (on the device's virtual clock); the device's sync pushes it later.
+    static func fromAnotherProcess(
+        on device: SimulatedDevice, step: Int, random: inout SeededRandom, time: VirtualTime, identifiers: SeededIdentifiers
+    ) async throws {
+        let widget = try await DatabaseActor.open(
+            url: device.url, migrations: device.isUpgraded ? SyncTestSchema.upgraded : SyncTestSchema.plan,
+            options: DatabaseOptions(multiProcess: true))
+        let skew = device.skew
+        await widget.setCommitStampClock(
+            { UInt64(max(0, Int64(time.milliseconds) + skew.value.load(ordering: .relaxed))) }, writer: identifiers.next())
+        do {
+            try await self.random(on: device, in: widget, step: step, random: &random)
+        } catch {
+            await widget.close()
+            throw error
+        }
+        await widget.close()
+    }
+
     static func random(on device: SimulatedDevice, step: Int, random: inout SeededRandom) async throws {
         guard let database = device.database else { return }
+        try await self.random(on: device, in: database, step: step, random: &random)
+    }
+
+    static func random(on device: SimulatedDevice, in database: DatabaseActor, step: Int, random: inout SeededRandom) async throws {
         let (notes, tags) = try await database.read { conn in
             (try conn.fetchAll("SELECT id FROM note ORDER BY id").map { $0.values[0] },
              try conn.fetchAll("SELECT id FROM tag ORDER BY id").map { $0.values[0] })

@@ -75,7 +75,7 @@ final class SimulatedNetwork: SyncTransport {
 
     func push(_ request: PushRequest) async throws -> PushResponse {
         let response = try await send("push", delaying: { self.state.withLock { $0.delayed.append(request) } }) {
-            try await server.push(request, tenant: tenant)
+            try await server.push(request, tenant: tenant, user: SyncSimulation.user)
         }
         state.withLock { $0.delivered.append(DeliveredPush(request: request, response: response)) }
         return response

@@ -5,29 +5,42 @@ import BoutiqueSync
 struct SimulationCounts: Sendable {
     var moves = 0
     var losses: [SyncLoss.Kind: Int] = [:]
+    /// Transactions the server refused (each once, however often it was pushed).
+    var refusals = 0
+    /// Writes made by another process sharing a device's file, with no sync running there.
+    var otherProcessWrites = 0
 
     init() {}
 
     init(devices: [SimulatedDevice]) {
         for device in devices {
+            var refused: Set<String> = []
             for push in device.network.deliveredPushes where push.response.outcome == .accepted {
-                for transaction in push.request.transactions where transaction.id <= push.response.appliedThrough {
+                let refusedHere = Set((push.response.refusals ?? []).map(\.transactionID))
+                for transaction in push.request.transactions where refusedHere.contains(transaction.id) {
+                    refused.insert("\(push.request.replica)#\(transaction.id)")
+                }
+                for transaction in push.request.transactions
+                where transaction.id <= push.response.appliedThrough && !refusedHere.contains(transaction.id) {
                     moves += transaction.changes.filter { change in
                         change.table == "tag" && change.kind == .update && change.columns.contains { $0.name == "noteid" }
                     }.count
                 }
             }
             for loss in device.losses { losses[loss.kind, default: 0] += 1 }
+            refusals += refused.count
         }
     }
 
     mutating func add(_ other: SimulationCounts) {
         moves += other.moves
         losses.merge(other.losses, uniquingKeysWith: +)
+        refusals += other.refusals
+        otherProcessWrites += other.otherProcessWrites
     }
 
     var description: String {
         let kinds = SyncLoss.Kind.allCases.map { "\($0.rawValue) \(losses[$0] ?? 0)" }.joined(separator: ", ")
-        return "\(moves) acknowledged moves; losses reported: \(kinds)"
+        return "\(moves) acknowledged moves, \(refusals) transactions refused, \(otherProcessWrites) writes by other processes; losses reported: \(kinds)"
     }
 }

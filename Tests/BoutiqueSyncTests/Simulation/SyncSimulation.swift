@@ -16,6 +16,14 @@ struct SyncSimulation {
     let operations: Int
 
     static let tenant = "sim"
+    /// The user every device pushes as: the server's rule refuses some of its transactions.
+    static let user = "sim-user"
+
+    /// The server's rule: nobody may set a note's rank to 4 by an update (inserts may). About one
+    /// transaction in twenty is refused, undone on its device, and reported.
+    static let authorize: SyncAuthorizer = { _, change in
+        !(change.table == "note" && change.kind == .update && change.columns.contains { $0.name == "rank" && $0.value == .integer(4) })
+    }
     /// Prints each step when `BOUTIQUE_SYNC_TRACE` is set, to follow a failing seed (and with
     /// `BOUTIQUE_SYNC_WATCH=<key>`, that note's row and state on every device after each step).
     let trace = SimulationTrace.isOn
@@ -33,10 +41,11 @@ struct SyncSimulation {
         let time = VirtualTime()
         let identifiers = SeededIdentifiers(seed: seed)
         let server = SyncServer(
-            store: try await SQLiteSyncStore.open(url: directory.file("server.db")),
+            store: try await SQLiteSyncStore.open(url: directory.file("server.db")), authorize: Self.authorize,
             maximumClockSkewMilliseconds: SyncProtocol.defaultMaximumClockSkewMilliseconds, wallClock: { time.milliseconds })
         var failures: [String] = []
         var devices: [SimulatedDevice] = []
+        var otherProcessWrites = 0
         func addDevice(upgraded: Bool) -> SimulatedDevice {
             let index = devices.count
             let device = SimulatedDevice(
@@ -58,7 +67,11 @@ struct SyncSimulation {
             if trace { print("step \(step) \(device.name) roll \(roll) t=\(time.milliseconds)") }
             do {
                 switch roll {
-                case 0..<45:
+                case 0..<6:
+                    try await LocalWrites.fromAnotherProcess(
+                        on: device, step: step, random: &random, time: time, identifiers: identifiers)
+                    otherProcessWrites += 1
+                case 6..<45:
                     try await LocalWrites.random(on: device, step: step, random: &random)
                 case 45..<68:
                     try await synchronize(device, failures: &failures)
@@ -100,7 +113,7 @@ struct SyncSimulation {
                     device.skew.value.store(max(-5 * 60_000, min(5 * 60_000, next)), ordering: .relaxed)
                 case 89..<94:
                     for device in devices {
-                        for request in device.network.takeDelayed() { _ = try? await server.push(request, tenant: Self.tenant) }
+                        for request in device.network.takeDelayed() { _ = try? await server.push(request, tenant: Self.tenant, user: Self.user) }
                     }
                 case 94..<96:
                     if step >= upgradeAfter, !device.isUpgraded, random.chance(60) {
@@ -130,7 +143,7 @@ struct SyncSimulation {
         // Heal: the network works, late pushes arrive, every device runs the new app version.
         for device in devices {
             device.network.faults = .none
-            for request in device.network.takeDelayed() { _ = try? await server.push(request, tenant: Self.tenant) }
+            for request in device.network.takeDelayed() { _ = try? await server.push(request, tenant: Self.tenant, user: Self.user) }
             if !device.isUpgraded {
                 await device.crash()
                 device.isUpgraded = true
@@ -154,7 +167,8 @@ struct SyncSimulation {
         for device in devices { _ = try await synchronize(device, failures: &failures, mustSucceed: true) }
         for device in devices { await device.collectLosses() }
         failures += try await ConvergenceCheck.check(devices: devices, server: server, tenant: Self.tenant)
-        let counts = SimulationCounts(devices: devices)
+        var counts = SimulationCounts(devices: devices)
+        counts.otherProcessWrites = otherProcessWrites
         for device in devices { await device.crash() }
         return Result(failures: failures, counts: counts)
     }
