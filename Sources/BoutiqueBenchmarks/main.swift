@@ -6,6 +6,7 @@
 //   swift run -c release boutique-benchmarks --changes   change-capture cost, live-query latency
 //   swift run -c release boutique-benchmarks --sync      sync's cost: writes with sync on, pulls, pushes
 //   swift run -c release boutique-benchmarks --network   sync over HTTP: live latency, many pushers, idle polls
+//   swift run -c release boutique-benchmarks --traffic   the bytes 2,000 pushed notes cost up and back
 //   swift run -c release boutique-benchmarks --all       everything
 //   swift run -c release boutique-benchmarks --once fetch.layer   one variant once (for callgrind)
 //   swift run -c release boutique-benchmarks --once setup         only the set-up, to subtract
@@ -47,10 +48,11 @@ func run() async throws {
         case "--sync": groups.insert("sync")
         case "--network": groups.insert("network")
         case "--bootstrap-memory": groups.insert("bootstrap-memory")
+        case "--traffic": groups.insert("traffic")
         case "--serve-for-benchmark": try await ServerProcess.serve(store: arguments.next() ?? "sqlite")
         case "--all": groups.formUnion(["core", "database", "changes", "sync", "network"])
         default:
-            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--all] [--once WORKLOAD.VARIANT]")
+            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--traffic] [--all] [--once WORKLOAD.VARIANT]")
             exit(2)
         }
     }
@@ -105,6 +107,7 @@ func run() async throws {
         if groups.contains("sync") { try await SyncWorkloads.run(rounds: rounds) }
         if groups.contains("network") { try await SyncNetworkWorkloads.run() }
         if groups.contains("bootstrap-memory") { try await BootstrapMemoryWorkloads.run() }
+        if groups.contains("traffic") { try await SyncTrafficWorkloads.run() }
         return
     }
 
