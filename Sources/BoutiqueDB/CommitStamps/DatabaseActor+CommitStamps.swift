@@ -1,12 +1,18 @@
 import BoutiqueSQLite
-import Foundation
 
 extension DatabaseActor {
     /// Starts stamping local commits to synced tables (see ``CommitStamper``). Called once the change
     /// capture is installed, since the stamper reads what it recorded.
     func installCommitStamper() {
         let capture = transactionObservers.lazy.compactMap { $0 as? ChangeCapture }.first
-        addTransactionObserver(CommitStamper(capture: capture, writer: UUID().uuidString.lowercased()))
+        addTransactionObserver(CommitStamper(capture: capture, writer: Self.newWriterID()))
+    }
+
+    /// A writer id: 64 random bits in hex, enough that two open databases never share one, and short,
+    /// since every synced change carries it.
+    static func newWriterID() -> String {
+        let hex = String(UInt64.random(in: .min ... .max), radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     private var commitStamper: CommitStamper? {
