@@ -26,12 +26,12 @@ extension SyncSession {
             for refusal in refusals {
                 for row in refusal.rows {
                     guard let table = tables[row.table.lowercased()] else { continue }
-                    let name = row.table.lowercased()
-                    if let state = row.state {
-                        try states.setState(state, table: name, key: row.key)
-                    } else {
-                        try sql.run("DELETE FROM boutique_sync_row WHERE tbl = ? AND key = ?", [.text(name), row.key])
-                    }
+                    try states.setState(row.state, table: row.table.lowercased(), key: row.key)
+                    touched.append((table, row.key))
+                }
+                for row in refusal.absentRows {
+                    guard let table = tables[row.table.lowercased()] else { continue }
+                    try sql.run("DELETE FROM boutique_sync_row WHERE tbl = ? AND key = ?", [.text(row.table.lowercased()), row.key])
                     touched.append((table, row.key))
                 }
             }

@@ -3,46 +3,13 @@
 ///
 /// ```swift
 /// for refusal in response.refusals ?? [] {
-///     print(refusal.transactionID, refusal.table, refusal.reason, refusal.rows.count)
+///     print(refusal.transactionID, refusal.table, refusal.reason, refusal.rows.count, refusal.absentRows.count)
 /// }
 /// ```
 ///
 /// The server records a refused transaction as handled (the replica's watermark moves past it), so
 /// one refusal never blocks the device's later pushes.
 public struct PushRefusal: Hashable, Sendable, Codable {
-    /// A row the refused transaction touched, as the server holds it.
-    public struct Row: Hashable, Sendable, Codable {
-        /// The row's table.
-        public var table: String
-        /// The row's key.
-        public var key: DatabaseValue
-        /// The server's merge state of the row; `nil` when the server has none (a refused insert).
-        public var state: RowRegister?
-
-        /// A row and its server state.
-        public init(table: String, key: DatabaseValue, state: RowRegister?) {
-            self.table = table
-            self.key = key
-            self.state = state
-        }
-
-        private enum CodingKeys: String, CodingKey { case table, key, state }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            table = try container.decode(String.self, forKey: .table)
-            key = try container.decode(WireValue.self, forKey: .key).value
-            state = try container.decodeIfPresent(RowRegister.self, forKey: .state)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(table, forKey: .table)
-            try container.encode(WireValue(key), forKey: .key)
-            try container.encodeIfPresent(state, forKey: .state)
-        }
-    }
-
     /// The refused transaction's id on the device.
     public var transactionID: Int64
     /// The table of the change that was refused.
@@ -53,20 +20,27 @@ public struct PushRefusal: Hashable, Sendable, Codable {
     public var reason: SyncRefusal.Reason
     /// The server's explanation.
     public var message: String
-    /// Every row the transaction touched, as the server holds it now.
-    public var rows: [Row]
+    /// The rows the transaction touched that the server holds, with their state there now.
+    public var rows: [SnapshotRow]
+    /// The rows the transaction touched that the server has never had (a refused insert): the device
+    /// removes them.
+    public var absentRows: [SnapshotPosition]
 
     /// A refusal of transaction `transactionID`.
-    public init(transactionID: Int64, table: String, key: DatabaseValue, reason: SyncRefusal.Reason, message: String, rows: [Row]) {
+    public init(
+        transactionID: Int64, table: String, key: DatabaseValue, reason: SyncRefusal.Reason, message: String, rows: [SnapshotRow],
+        absentRows: [SnapshotPosition]
+    ) {
         self.transactionID = transactionID
         self.table = table
         self.key = key
         self.reason = reason
         self.message = message
         self.rows = rows
+        self.absentRows = absentRows
     }
 
-    private enum CodingKeys: String, CodingKey { case transactionID, table, key, reason, message, rows }
+    private enum CodingKeys: String, CodingKey { case transactionID, table, key, reason, message, rows, absentRows }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -75,7 +49,8 @@ public struct PushRefusal: Hashable, Sendable, Codable {
         key = try container.decode(WireValue.self, forKey: .key).value
         reason = try container.decode(SyncRefusal.Reason.self, forKey: .reason)
         message = try container.decode(String.self, forKey: .message)
-        rows = try container.decode([Row].self, forKey: .rows)
+        rows = try container.decode([SnapshotRow].self, forKey: .rows)
+        absentRows = try container.decode([SnapshotPosition].self, forKey: .absentRows)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -86,5 +61,6 @@ public struct PushRefusal: Hashable, Sendable, Codable {
         try container.encode(reason, forKey: .reason)
         try container.encode(message, forKey: .message)
         try container.encode(rows, forKey: .rows)
+        try container.encode(absentRows, forKey: .absentRows)
     }
 }

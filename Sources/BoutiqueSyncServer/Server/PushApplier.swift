@@ -86,12 +86,18 @@ struct PushApplier {
         guard !denials.isEmpty else { return nil }
         return try request.transactions.compactMap { transaction in
             guard let denial = denials[transaction.id] else { return nil }
-            let rows = try transaction.changes.map { change in
-                PushRefusal.Row(table: change.table, key: change.key, state: try store.rowState(table: change.table, key: change.key))
+            var rows: [SnapshotRow] = []
+            var absent: [SnapshotPosition] = []
+            for change in transaction.changes {
+                if let state = try store.rowState(table: change.table, key: change.key) {
+                    rows.append(SnapshotRow(table: change.table, key: change.key, state: state))
+                } else {
+                    absent.append(SnapshotPosition(table: change.table, key: change.key))
+                }
             }
             return PushRefusal(
                 transactionID: transaction.id, table: denial.change.table, key: denial.change.key, reason: .forbidden,
-                message: denial.reason, rows: rows)
+                message: denial.reason, rows: rows, absentRows: absent)
         }
     }
 }
