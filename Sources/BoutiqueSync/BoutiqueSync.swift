@@ -19,10 +19,9 @@ import BoutiqueSQLite
 /// Local writes go through the database as usual; each transaction touching a synced table is stamped
 /// by a hybrid logical clock in the same transaction, by BoutiqueDB itself, in whatever process makes
 /// it (an extension sharing the file, the app before it starts sync), and pushed later from the
-/// change log. Pulled
-/// changes merge by the rule every device and the server share (per column, last writer wins; a
-/// delete wins over older updates; a later insert revives), through the ordinary writer, so live
-/// queries and the change feed see them. Nothing runs on the main thread: the work is on the
+/// change log. Pulled changes merge by the rule every device and the server share (per column, last
+/// writer wins; a delete wins over older updates; a later insert revives), through the ordinary
+/// writer, so live queries and the change feed see them. Nothing runs on the main thread: the work is on the
 /// database's own threads and in sync's actor.
 ///
 /// `status` lives on the main actor and is observable (`Observation`), so SwiftUI views that read it
@@ -111,6 +110,7 @@ public final class BoutiqueSync: Sendable, Observable {
         loop.withLock { $0?.task.cancel() }
         commitWatcher.withLock { $0?.cancel() }
         session.refusals.finish()
+        session.losses.finish()
     }
 
     // MARK: Status

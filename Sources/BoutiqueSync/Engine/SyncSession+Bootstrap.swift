@@ -45,7 +45,7 @@ extension SyncSession {
                 BootstrapResumePoint(after: $0, cursor: snapshotCursor, again: isAgain, rowsDone: done, totalRows: total)
             }
             try await mergeSnapshotPage(page.rows, first: after == nil, again: isAgain, cursor: snapshotCursor, next: next)
-            onBootstrapProgress?(done, total)
+            // Rows so far (those merged before a restart included), of the total the server holds.
             await reporter?.progress(BootstrapProgress(rowsDone: done, totalRows: total))
             after = page.next
             cursor = snapshotCursor

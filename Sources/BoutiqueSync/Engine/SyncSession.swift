@@ -36,9 +36,6 @@ actor SyncSession {
     private(set) var reporter: SyncSessionReporter?
     /// The server's refusals, for ``BoutiqueSync/refusals``.
     nonisolated let refusals = SyncEventChannel<SyncRefusal>()
-    /// Told after each bootstrap page is merged: the snapshot rows received so far (those before a
-    /// restart included) and how many the server holds, when it said. `nil`: nobody listens.
-    var onBootstrapProgress: (@Sendable (_ rowsDone: Int, _ totalRows: Int?) -> Void)?
     /// The local changes merges discarded, for ``BoutiqueSync/losses``; sent after their transaction commits.
     let losses = SyncEventChannel<SyncLoss>()
     private var busy = false
@@ -143,11 +140,6 @@ actor SyncSession {
             guard try await serverState().cursor == cursor else { return 0 }
             return try await handlePull(response, requestedCursor: cursor).applied
         }
-    }
-
-    /// Sets the closure told of a bootstrap's progress (``onBootstrapProgress``); `nil` stops it.
-    func setBootstrapProgressHandler(_ handler: (@Sendable (_ rowsDone: Int, _ totalRows: Int?) -> Void)?) {
-        onBootstrapProgress = handler
     }
 
     // MARK: State

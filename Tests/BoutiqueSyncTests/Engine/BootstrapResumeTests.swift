@@ -169,7 +169,9 @@ import Testing
         let transport = PagingTransport(.inProcess(server), pageSize: 3)
         let sync = try await BoutiqueSync(database: database, tables: ["note"], server: transport)
         let reports = Mutex<[(Int, Int?)]>([])
-        await sync.session.setBootstrapProgressHandler { done, total in reports.withLock { $0.append((done, total)) } }
+        await sync.session.setReporter(SyncSessionReporter(
+            phase: { _, _ in }, progress: { progress in reports.withLock { $0.append((progress.rowsDone, progress.totalRows)) } },
+            refusal: { _ in }))
         transport.failAfter(pages: 2)
         await #expect(throws: BoutiqueError.self) { _ = try await sync.synchronize() }
         transport.heal()
