@@ -292,7 +292,8 @@ public final class BoutiqueSync: Sendable, Observable {
     }
 
     /// The background loop: a push after each local commit to a synced table, and a long-polling pull.
-    /// Ends when cancelled or when the server refuses the device itself.
+    /// Ends when cancelled or when the server refuses the device itself, and only once its pushes
+    /// have stopped too, so that nothing changes the status after `stop()` returned.
     private func run(kicks: AsyncStream<Void>) async {
         let session = self.session
         let pushes = Task { [weak self] in
@@ -307,7 +308,13 @@ public final class BoutiqueSync: Sendable, Observable {
                 }
             }
         }
-        defer { pushes.cancel() }
+        await pull()
+        pushes.cancel()
+        await pushes.value
+    }
+
+    /// The pulling half of ``run(kicks:)``: a first full sync, then long polls, with retries.
+    private func pull() async {
         var first = true
         while !Task.isCancelled {
             do {

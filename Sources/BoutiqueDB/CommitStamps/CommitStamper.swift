@@ -12,7 +12,7 @@ import Foundation
 ///
 /// Sync merges by (stamp, writer), so a stamp taken later than its write (when sync next reads the
 /// log, minutes after a widget wrote) would beat another device's genuinely later edit. So BoutiqueDB
-/// stamps, not sync: once a file is set up for sync (``CommitStampTables`` exist), every process that
+/// stamps, not sync: once a file is set up for sync (``SyncedTableName``'s table exists), every process that
 /// opens it with BoutiqueDB stamps its commits, no server or token needed. The clock lives in the file
 /// (`boutique_sync_replica.clock`), read and advanced under the write lock, so processes sharing the
 /// file share one clock that never goes back; its wall time is corrected by the offset to the server's
@@ -59,19 +59,18 @@ final class CommitStamper: WriteTransactionObserver {
         let synced = try loadSyncedTables(connection)
         guard !synced.isEmpty else { return }
         if origin == .remote {
-            try connection.execute(CommitStampTables.insertRemote, [.integer(id)])
+            try TransactionStamp.record(TransactionStamp(transactionID: id, stamp: 0, writer: "", mark: .remote), on: connection)
             return
         }
         guard let tables = notice.tables, !tables.isDisjoint(with: synced) else { return }
-        guard let row = try connection.cachedRows(CommitStampTables.readClock).first, row.count == 2,
-            case .integer(let last) = row[0]
+        guard let (last, offset) = try ReplicaRecordRow.find(ReplicaRecordRow.only).select({ ($0.clock, $0.clockOffset) })
+            .fetchOne(connection)
         else { return }
-        let offset: Int64 = if case .integer(let value) = row[1] { value } else { 0 }
         var clock = HybridLogicalClock(last: HybridTimestamp(rawValue: UInt64(bitPattern: last)))
-        let stamp = clock.tick(now: HybridLogicalClock.corrected(wallClock(), by: offset))
-        let raw = Int64(bitPattern: stamp.rawValue)
-        try connection.execute(CommitStampTables.insertLocal, [.integer(id), .integer(raw), .text(writer)])
-        try connection.execute(CommitStampTables.advanceClock, [.integer(raw)])
+        let stamp = Int64(bitPattern: clock.tick(now: HybridLogicalClock.corrected(wallClock(), by: offset)).rawValue)
+        try TransactionStamp.record(TransactionStamp(transactionID: id, stamp: stamp, writer: writer, mark: .local), on: connection)
+        // The tick is past the clock it read, in this same transaction: the new stamp is the clock's reading.
+        try ReplicaRecordRow.update { $0.clock = stamp }.where { $0.singleton == ReplicaRecordRow.only }.execute(connection)
     }
 
     func didCommit(_ connection: Connection) {
@@ -89,10 +88,10 @@ final class CommitStamper: WriteTransactionObserver {
     private func loadSyncedTables(_ connection: Connection) throws -> Set<String> {
         if let syncedTables { return syncedTables }
         var tables: Set<String> = []
-        if try connection.fetchValue(CommitStampTables.isSetUp) != nil {
-            for row in try connection.cachedRows(CommitStampTables.readTables) {
-                if case .text(let name)? = row.first { tables.insert(name.lowercased()) }
-            }
+        let isSetUp = try connection.fetchValue(
+            "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(SyncedTableName.tableName)])
+        if isSetUp != nil {
+            for name in try SyncedTableName.all.select(\.name).fetchAll(connection) { tables.insert(name.lowercased()) }
         }
         syncedTables = tables
         return tables

@@ -39,8 +39,8 @@ struct SyncSetup: Sendable {
                 let replica = try SyncMetadataSchema.prepare(conn, newReplica: newReplica)
                 // From this commit on, BoutiqueDB stamps every local commit to these tables, in any process.
                 let sql = SQLRunner(conn)
-                try sql.run("DELETE FROM boutique_sync_table")
-                for name in tables.keys.sorted() { try sql.run("INSERT INTO boutique_sync_table(tbl) VALUES (?)", [.text(name)]) }
+                try SyncedTableName.delete().execute(conn.connection)
+                for name in tables.keys.sorted() { try SyncedTableName.insert { SyncedTableName(name: name) }.execute(conn.connection) }
                 return SyncSetup(tables: tables, foreignKeys: foreignKeys, replica: replica, schemaVersion: schemaVersion)
             }
         } catch {

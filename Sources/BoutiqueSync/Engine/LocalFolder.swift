@@ -8,7 +8,7 @@ enum LocalFolder {
     /// Folds every local transaction after the last one folded, inside the caller's write transaction.
     static func fold(tables: [String: SyncedTable], replica: String, on connection: Connection) throws {
         let sql = SQLRunner(connection)
-        var through = try sql.value("SELECT folded_through FROM boutique_sync_replica WHERE singleton = 1")?.integerValue ?? 0
+        var through = try ReplicaRecordRow.read(sql)?.foldedThrough ?? 0
         let start = through
         let states = try RowStates(sql: sql)
         while true {
@@ -38,7 +38,8 @@ enum LocalFolder {
             through = readThrough
         }
         if through != start {
-            try sql.run("UPDATE boutique_sync_replica SET folded_through = ? WHERE singleton = 1", [.integer(through)])
+            let folded = through
+            try ReplicaRecordRow.change(sql) { $0.foldedThrough = folded }
         }
     }
 
@@ -63,10 +64,9 @@ enum LocalFolder {
             milliseconds: seconds.multipliedReportingOverflow(by: 1000).overflow ? .max : seconds * 1000,
             counter: UInt16(truncatingIfNeeded: transaction.id))
         let raw = Int64(bitPattern: time.rawValue)
-        try sql.run(
-            "INSERT OR REPLACE INTO boutique_sync_txn(change_txn_id, stamp, writer, remote) VALUES (?, ?, ?, 0)",
-            [.integer(transaction.id), .integer(raw), .text(replica)])
-        try sql.run("UPDATE boutique_sync_replica SET clock = max(clock, ?) WHERE singleton = 1", [.integer(raw)])
+        try TransactionStamp.record(
+            TransactionStamp(transactionID: transaction.id, stamp: raw, writer: replica, mark: .local), on: sql.connection)
+        try ReplicaRecordRow.advanceClock(past: raw, sql)
         return SyncStamp(time: time, replica: replica)
     }
 }

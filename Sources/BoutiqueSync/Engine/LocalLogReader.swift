@@ -37,10 +37,10 @@ enum LocalLogReader {
                             time: HybridTimestamp(rawValue: UInt64(bitPattern: statement.int64(at: 7))),
                             replica: try statement.string(at: 8))
                     }
-                    let mark = statement.int64(at: 9)
+                    let mark = TransactionStamp.Mark(rawValue: Int(statement.int64(at: 9)))
                     transactions.append(LocalTransaction(
                         id: transactionID, commitID: id, commitTime: statement.int64(at: 10), stamp: stamp,
-                        isRemote: mark == 1, isRefused: mark == LocalTransaction.refusedMark, changes: changes))
+                        isRemote: mark == .remote, isRefused: mark == .refused, changes: changes))
                 }
                 changes.removeAll()
                 if rows >= rowLimit { break }

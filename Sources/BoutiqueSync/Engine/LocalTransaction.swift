@@ -13,9 +13,6 @@ struct LocalTransaction: Sendable {
     let isRemote: Bool
     /// Whether the server refused it (it was undone locally): neither pushed nor folded again.
     var isRefused = false
-
-    /// The `boutique_sync_txn.remote` value of a transaction the server refused (1 marks a remote one).
-    static let refusedMark = 2
     /// Its changes to synced tables, in order.
     let changes: [LoggedRowChange]
 

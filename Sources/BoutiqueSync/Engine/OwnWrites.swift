@@ -13,8 +13,7 @@ final class OwnWrites {
     /// Whether `stamp` is one of this file's local writes.
     func contains(_ stamp: SyncStamp) throws -> Bool {
         if let answer = known[stamp.replica] { return answer }
-        let answer = try sql.value(
-            "SELECT 1 FROM boutique_sync_txn WHERE remote != 1 AND writer = ? LIMIT 1", [.text(stamp.replica)]) != nil
+        let answer = try TransactionStamp.isLocalWriter(stamp.replica, sql)
         known[stamp.replica] = answer
         return answer
     }

@@ -25,11 +25,9 @@ enum Rebootstrap {
         var deleted: Set<String> = []
         let acknowledged = try ServerState.read(server: server, sql).acknowledged
         var pending: Set<SyncStamp> = []
-        for row in try sql.rows(
-            "SELECT stamp, writer FROM boutique_sync_txn WHERE remote = 0 AND change_txn_id > ?", [.integer(acknowledged)])
-        {
-            guard case .integer(let time) = row[0], case .text(let writer) = row[1] else { continue }
-            pending.insert(SyncStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: time)), replica: writer))
+        let unacknowledged = TransactionStamp.where { $0.mark == TransactionStamp.Mark.local && $0.transactionID > acknowledged }
+        for stamped in try unacknowledged.fetchAll(sql.connection) {
+            pending.insert(SyncStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: stamped.stamp)), replica: stamped.writer))
         }
         let projector = RowProjector(sql: sql)
         for (name, table) in tables.sorted(by: { $0.key < $1.key }) {

@@ -22,7 +22,7 @@ extension SyncSession {
         let offset = abs(measured) < Self.clockOffsetDeadBand ? 0 : measured
         if let recorded = recordedClockOffset, abs(offset - recorded) <= Self.clockOffsetTolerance { return }
         try await database.write { conn in
-            try SQLRunner(conn).run("UPDATE boutique_sync_replica SET clock_offset = ? WHERE singleton = 1", [.integer(offset)])
+            try ReplicaRecordRow.change(SQLRunner(conn)) { $0.clockOffset = offset }
         }
         recordedClockOffset = offset
     }
@@ -31,7 +31,6 @@ extension SyncSession {
     /// transaction: a local write made after seeing a remote change is stamped after it.
     static func advanceClock(past stamp: HybridTimestamp?, _ sql: SQLRunner) throws {
         guard let stamp else { return }
-        try sql.run(
-            "UPDATE boutique_sync_replica SET clock = max(clock, ?) WHERE singleton = 1", [.integer(Int64(bitPattern: stamp.rawValue))])
+        try ReplicaRecordRow.advanceClock(past: Int64(bitPattern: stamp.rawValue), sql)
     }
 }

@@ -20,7 +20,7 @@ extension SyncSession {
             let (read, current, retired) = try await database.read { conn in
                 let sql = SQLRunner(conn)
                 let state = try ServerState.read(server: server, sql)
-                let retired = try sql.value("SELECT retired FROM boutique_sync_replica WHERE singleton = 1")?.textValue
+                let retired = try ReplicaRecordRow.read(sql)?.retired
                 let read = try LocalLogReader.transactions(
                     after: max(state.acknowledged, from), rowLimit: rowLimit, tables: tables, on: conn.connection)
                 return (read, state, retired)
@@ -117,7 +117,10 @@ extension SyncSession {
         let server = serverID
         try await database.write { conn in
             let sql = SQLRunner(conn)
-            try sql.run("UPDATE boutique_sync_replica SET replica = ?, retired = ? WHERE singleton = 1", [.text(fresh), .text(old)])
+            try ReplicaRecordRow.change(sql) {
+                $0.replica = fresh
+                $0.retired = old
+            }
             // The server leaves a replica's own changes out of its pulls; while this file shared its id
             // with another copy, the copy's changes were left out too. A bootstrap (a merge of the
             // server's state, which drops nothing local) brings them.
@@ -139,7 +142,7 @@ extension SyncSession {
             current.cursor = max(current.cursor, state.cursor)
             current.bootstrapped = current.bootstrapped || state.bootstrapped
             try current.write(server: server, sql)
-            if clearRetired { try sql.run("UPDATE boutique_sync_replica SET retired = NULL WHERE singleton = 1") }
+            if clearRetired { try ReplicaRecordRow.change(sql) { $0.retired = nil } }
         }
     }
 
@@ -167,7 +170,7 @@ extension SyncSession {
         try await database.write { conn in
             let sql = SQLRunner(conn)
             for transaction in transactions
-            where try sql.value("SELECT 1 FROM boutique_sync_txn WHERE change_txn_id = ?", [.integer(transaction.id)]) == nil {
+            where try !TransactionStamp.exists(transaction.id, sql) {
                 _ = try LocalFolder.assignStamp(to: transaction, replica: replica, sql)
             }
         }
@@ -182,7 +185,7 @@ extension SyncSession {
             let sql = SQLRunner(conn)
             let state = try ServerState.read(server: server, sql)
             guard state.acknowledged > 0, state.acknowledged != skip else { return (state.acknowledged, nil) }
-            let folded = try sql.value("SELECT folded_through FROM boutique_sync_replica WHERE singleton = 1")?.integerValue ?? 0
+            let folded = try ReplicaRecordRow.read(sql)?.foldedThrough ?? 0
             guard let commit = try sql.value(
                 "SELECT max(change_id) FROM turso_cdc WHERE change_txn_id = ?", [.integer(state.acknowledged)])?.integerValue
             else { return (state.acknowledged, nil) }

@@ -17,9 +17,7 @@ extension SyncSession {
             let sql = SQLRunner(conn)
             try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
             for refusal in refusals {
-                try sql.run(
-                    "UPDATE boutique_sync_txn SET remote = \(LocalTransaction.refusedMark) WHERE change_txn_id = ? AND remote = 0",
-                    [.integer(refusal.transactionID)])
+                try TransactionStamp.markRefused(refusal.transactionID, sql)
             }
             let states = try RowStates(sql: sql)
             var touched: [(table: SyncedTable, key: DatabaseValue)] = []
@@ -36,8 +34,9 @@ extension SyncSession {
                 }
             }
             if let first = refusals.map(\.transactionID).min() {
-                try sql.run(
-                    "UPDATE boutique_sync_replica SET folded_through = min(folded_through, ?) WHERE singleton = 1", [.integer(first - 1)])
+                if let folded = try ReplicaRecordRow.read(sql)?.foldedThrough, folded > first - 1 {
+                    try ReplicaRecordRow.change(sql) { $0.foldedThrough = first - 1 }
+                }
                 try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
             }
             let projector = RowProjector(sql: sql)

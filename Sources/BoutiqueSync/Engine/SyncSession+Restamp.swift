@@ -17,16 +17,18 @@ extension SyncSession {
             let sql = SQLRunner(conn)
             try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
             let acknowledged = try ServerState.read(server: server, sql).acknowledged
-            let ahead = try sql.rows(
-                "SELECT change_txn_id, stamp, writer FROM boutique_sync_txn WHERE remote = 0 AND change_txn_id > ? AND stamp > ? ORDER BY change_txn_id",
-                [.integer(acknowledged), .integer(Int64(bitPattern: corrected.rawValue))])
+            let after = Int64(bitPattern: corrected.rawValue)
+            let ahead = try TransactionStamp
+                .where { $0.mark == TransactionStamp.Mark.local && $0.transactionID > acknowledged && $0.stamp > after }
+                .order { $0.transactionID }
+                .fetchAll(conn.connection)
             guard !ahead.isEmpty else { return 0 }
             var clock = HybridLogicalClock(last: corrected)
             let states = try RowStates(sql: sql)
-            for row in ahead {
-                guard case .integer(let id) = row[0], case .integer(let raw) = row[1], case .text(let writer) = row[2] else { continue }
-                let old = SyncStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: raw)), replica: writer)
-                let new = SyncStamp(time: clock.tick(now: corrected.milliseconds), replica: writer)
+            for stamped in ahead {
+                let id = stamped.transactionID
+                let old = SyncStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: stamped.stamp)), replica: stamped.writer)
+                let new = SyncStamp(time: clock.tick(now: corrected.milliseconds), replica: stamped.writer)
                 let read = try LocalLogReader.transactions(after: id - 1, rowLimit: 1, tables: tables, on: conn.connection)
                 if let transaction = read.transactions.first, transaction.id == id {
                     for change in transaction.syncChanges(stamp: old) {
@@ -35,12 +37,11 @@ extension SyncSession {
                         try states.setState(state, table: change.table, key: change.key)
                     }
                 }
-                try sql.run(
-                    "UPDATE boutique_sync_txn SET stamp = ? WHERE change_txn_id = ?",
-                    [.integer(Int64(bitPattern: new.time.rawValue)), .integer(id)])
+                let raw = Int64(bitPattern: new.time.rawValue)
+                try TransactionStamp.update { $0.stamp = raw }.where { $0.transactionID == id }.execute(conn.connection)
             }
-            try sql.run(
-                "UPDATE boutique_sync_replica SET clock = ? WHERE singleton = 1", [.integer(Int64(bitPattern: clock.last.rawValue))])
+            let last = Int64(bitPattern: clock.last.rawValue)
+            try ReplicaRecordRow.change(sql) { $0.clock = last }
             return ahead.count
         }
     }

@@ -155,9 +155,7 @@ actor SyncSession {
         return try await database.read { conn in
             let sql = SQLRunner(conn)
             let acknowledged = try ServerState.read(server: server, sql).acknowledged
-            return Int(try sql.value(
-                "SELECT count(*) FROM boutique_sync_txn WHERE remote = 0 AND change_txn_id > ?", [.integer(acknowledged)]
-            )?.integerValue ?? 0)
+            return try TransactionStamp.pendingCount(after: acknowledged, sql)
         }
     }
 

@@ -70,13 +70,9 @@ enum SyncMetadataSchema {
             try connection.execute(migration.sql)
             try sql.run("INSERT INTO boutique_sync_migrations(id) VALUES (?)", [.text(migration.id)])
         }
-        if let replica = try sql.value("SELECT replica FROM boutique_sync_replica WHERE singleton = 1")?.textValue {
-            return replica
-        }
-        let replica = newReplica()
-        try sql.run(
-            "INSERT INTO boutique_sync_replica(singleton, replica, retired, clock, folded_through) VALUES (1, ?, NULL, 0, 0)",
-            [.text(replica)])
-        return replica
+        if let record = try ReplicaRecordRow.read(sql) { return record.replica }
+        let record = ReplicaRecordRow(replica: newReplica())
+        try ReplicaRecordRow.insert { record }.execute(connection.connection)
+        return record.replica
     }
 }
