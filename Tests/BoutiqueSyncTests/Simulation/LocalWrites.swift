@@ -17,7 +17,8 @@ enum LocalWrites {
     ) async throws {
         let widget = try await DatabaseActor.open(
             url: device.url, migrations: device.isUpgraded ? SyncTestSchema.upgraded : SyncTestSchema.plan,
-            options: DatabaseOptions(multiProcess: true))
+            // Its locks are waited for as long as the suite's other deadlines stretch (under a sanitizer).
+            options: DatabaseOptions(multiProcess: true, busyTimeout: .seconds(5 * syncTimeoutScale)))
         let skew = device.skew
         await widget.setCommitStampClock(
             { UInt64(max(0, Int64(time.milliseconds) + skew.value.load(ordering: .relaxed))) }, writer: identifiers.next())
