@@ -92,8 +92,22 @@ final class SimulatedDevice {
         try? FileManager.default.removeItem(at: target)
         let source = url.path
         try await Task.detached {
-            let connection = try Connection(path: source)
+            // Opening reads the schema before a busy handler can be set: a connection of another
+            // process closing at that moment (the last one checkpoints) answers SQLITE_BUSY, which a
+            // backup tool waits out, as BoutiqueDB's own opening does.
+            let deadline = ContinuousClock.now + .seconds(10 * syncTimeoutScale)
+            var opened: Connection?
+            while opened == nil {
+                switch Result(catching: { () throws(SQLiteError) -> Connection in try Connection(path: source) }) {
+                case .success(let connection): opened = connection
+                case .failure(let error) where error.code == .busy && ContinuousClock.now < deadline:
+                    try await Task.sleep(for: .milliseconds(5))
+                case .failure(let error): throw error
+                }
+            }
+            guard let connection = opened else { return }
             defer { connection.close() }
+            try connection.setBusyTimeout(milliseconds: Int(10_000 * syncTimeoutScale))
             try connection.execute("VACUUM INTO ?", [.text(target.path)])
         }.value
     }

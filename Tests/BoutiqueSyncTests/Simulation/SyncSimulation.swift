@@ -125,7 +125,7 @@ struct SyncSimulation {
                     time.advance(by: UInt64(random.int(in: 10_000...120_000)))
                 }
             } catch {
-                failures.append("step \(step) on \(device.name): \(error)")
+                failures.append("step \(step) on \(device.name) (roll \(roll)): \(error)")
             }
             if trace, let watched = SimulationTrace.watchedKey {
                 for device in devices {
