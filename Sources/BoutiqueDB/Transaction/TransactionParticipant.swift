@@ -4,14 +4,14 @@ import BoutiqueSQLite
 /// commits: an audit trail, a denormalised counter, bookkeeping of another engine.
 ///
 /// ```swift
-/// final class StampRecorder: TransactionParticipant {
+/// final class AuditTrail: TransactionParticipant {
 ///     func willCommit(_ transaction: CommittingTransaction) throws {
 ///         guard let id = transaction.transactionID, transaction.tables.contains("note") else { return }
-///         try transaction.connection.execute("INSERT INTO stamps(txn) VALUES (?)", [.integer(id)])
+///         try transaction.connection.execute("INSERT INTO audit(txn) VALUES (?)", [.integer(id)])
 ///     }
 ///     func didEnd(committed: Bool) {}
 /// }
-/// await database.addTransactionParticipant(StampRecorder())
+/// await database.addTransactionParticipant(AuditTrail())
 /// ```
 ///
 /// A participant runs on the writer's thread, after the change log has recorded the transaction's rows
