@@ -38,7 +38,6 @@ struct SyncSetup: Sendable {
                 }
                 let replica = try SyncMetadataSchema.prepare(conn, newReplica: newReplica)
                 // From this commit on, BoutiqueDB stamps every local commit to these tables, in any process.
-                let sql = SQLRunner(conn)
                 try SyncedTableName.delete().execute(conn.connection)
                 for name in tables.keys.sorted() { try SyncedTableName.insert { SyncedTableName(name: name) }.execute(conn.connection) }
                 return SyncSetup(tables: tables, foreignKeys: foreignKeys, replica: replica, schemaVersion: schemaVersion)

@@ -28,11 +28,14 @@ public struct ServerChange: Hashable, Sendable, Codable {
     public var sequence: Int64
     /// The change itself.
     public var change: SyncChange
+    /// The space of the row after the change, when it is not the common space (servers with rules).
+    public var space: SyncSpace?
 
     /// A logged change.
-    public init(sequence: Int64, change: SyncChange) {
+    public init(sequence: Int64, change: SyncChange, space: SyncSpace? = nil) {
         self.sequence = sequence
         self.change = change
+        self.space = space?.isCommon == true ? nil : space
     }
 }
 
@@ -69,6 +72,9 @@ public struct PullResponse: Hashable, Sendable, Codable {
     public var replicaWatermark: Int64?
     /// The digest of the transaction at ``replicaWatermark``.
     public var replicaDigest: UInt64?
+    /// Changes of what the pulling user sees (spaces joined or left, rows moved in or out), in log
+    /// order with ``changes``; `nil` when there are none.
+    public var events: [SpaceEvent]?
 
     /// An answer to a pull.
     public init(

@@ -20,12 +20,17 @@ public struct PushRequest: Hashable, Sendable, Codable {
     /// A replica id this device used before and gave up (after a restore or a clone), so that the
     /// server stops waiting for it before collecting tombstones.
     public var retiredReplica: String?
+    /// The synced tables as the device knows them (columns and foreign keys): a server with rules
+    /// learns from them which table a follower's column points to. `nil` leaves what the server knows.
+    public var tables: [SyncTableShape]?
 
     /// A push of `transactions` after `baseTransactionID`.
     public init(
         replica: String, baseTransactionID: Int64, baseDigest: UInt64?, schemaVersion: Int,
-        transactions: [SyncTransaction], retiredReplica: String? = nil, protocolVersion: Int = SyncProtocol.version
+        transactions: [SyncTransaction], retiredReplica: String? = nil, tables: [SyncTableShape]? = nil,
+        protocolVersion: Int = SyncProtocol.version
     ) {
+        self.tables = tables
         self.protocolVersion = protocolVersion
         self.replica = replica
         self.baseTransactionID = baseTransactionID
@@ -69,6 +74,10 @@ public struct PushResponse: Hashable, Sendable, Codable {
     /// Transactions of the push the server refused one by one (the user may not make them): handled,
     /// not applied. `nil` or empty when there were none.
     public var refusals: [PushRefusal]?
+    /// On a server with rules, the space each row the push changed lives in now (the position's
+    /// ``SnapshotPosition/space``): a device learns where its own rows went, so that leaving a space
+    /// takes them too.
+    public var spaces: [SnapshotPosition]?
 
     /// An answer to a push.
     public init(

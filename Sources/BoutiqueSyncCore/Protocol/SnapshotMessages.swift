@@ -12,44 +12,55 @@ public struct SnapshotRequest: Hashable, Sendable, Codable {
     /// although this is not the first page: a device resuming a bootstrap asks once. The first page
     /// (`after` is `nil`) always carries the count. `nil` from devices that predate it.
     public var includeTotal: Bool?
+    /// Only this space's rows: a device moving in a space it joined. The server answers with nothing
+    /// unless the user is a member.
+    public var space: SyncSpace?
 
     /// A request for the page after `after`.
     public init(
-        replica: String, after: SnapshotPosition?, limit: Int, includeTotal: Bool? = nil, protocolVersion: Int = SyncProtocol.version
+        replica: String, after: SnapshotPosition?, limit: Int, includeTotal: Bool? = nil, space: SyncSpace? = nil,
+        protocolVersion: Int = SyncProtocol.version
     ) {
         self.protocolVersion = protocolVersion
         self.replica = replica
         self.after = after
         self.limit = limit
         self.includeTotal = includeTotal
+        self.space = space
     }
 }
 
-/// A row's place in the snapshot order.
+/// A row's place in the snapshot order: (space, table, key) on a server with rules, (table, key)
+/// without.
 public struct SnapshotPosition: Hashable, Sendable, Codable {
     /// The table's name.
     public var table: String
     /// The row's primary-key value.
     public var key: DatabaseValue
+    /// The row's space, on a server with rules (whose snapshots go space by space).
+    public var space: SyncSpace?
 
     /// The position of the row `key` of `table`.
-    public init(table: String, key: DatabaseValue) {
+    public init(table: String, key: DatabaseValue, space: SyncSpace? = nil) {
         self.table = table
         self.key = key
+        self.space = space
     }
 
-    private enum CodingKeys: String, CodingKey { case table, key }
+    private enum CodingKeys: String, CodingKey { case table, key, space }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         table = try container.decode(String.self, forKey: .table)
         key = try container.decode(WireValue.self, forKey: .key).value
+        space = try container.decodeIfPresent(SyncSpace.self, forKey: .space)
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(table, forKey: .table)
         try container.encode(WireValue(key), forKey: .key)
+        try container.encodeIfPresent(space, forKey: .space)
     }
 }
 
@@ -61,21 +72,25 @@ public struct SnapshotRow: Hashable, Sendable, Codable {
     public var key: DatabaseValue
     /// The row's merge state.
     public var state: RowRegister
+    /// The row's space when it is not the common space (servers with rules).
+    public var space: SyncSpace?
 
     /// A snapshot row.
-    public init(table: String, key: DatabaseValue, state: RowRegister) {
+    public init(table: String, key: DatabaseValue, state: RowRegister, space: SyncSpace? = nil) {
         self.table = table
         self.key = key
         self.state = state
+        self.space = space?.isCommon == true ? nil : space
     }
 
-    private enum CodingKeys: String, CodingKey { case table, key, state }
+    private enum CodingKeys: String, CodingKey { case table, key, state, space }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         table = try container.decode(String.self, forKey: .table)
         key = try container.decode(WireValue.self, forKey: .key).value
         state = try container.decode(RowRegister.self, forKey: .state)
+        space = try container.decodeIfPresent(SyncSpace.self, forKey: .space)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -83,6 +98,7 @@ public struct SnapshotRow: Hashable, Sendable, Codable {
         try container.encode(table, forKey: .table)
         try container.encode(WireValue(key), forKey: .key)
         try container.encode(state, forKey: .state)
+        try container.encodeIfPresent(space, forKey: .space)
     }
 }
 

@@ -8,7 +8,7 @@ struct SyncHTTPRoutes: Sendable {
     let options: SyncHTTPOptions
 
     private enum Endpoint: String {
-        case push, pull, snapshot
+        case push, pull, snapshot, share, unshare, members
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
@@ -49,6 +49,9 @@ struct SyncHTTPRoutes: Sendable {
             case .push: return try await push(request.body, claims: claims)
             case .pull: return try await pull(request.body, claims: claims)
             case .snapshot: return try await snapshot(request.body, claims: claims)
+            case .share: return try await membership(.share, request.body, claims: claims)
+            case .unshare: return try await membership(.unshare, request.body, claims: claims)
+            case .members: return try await membership(.members, request.body, claims: claims)
             }
         } catch let refusal as Refusal {
             return refusal.response
@@ -82,7 +85,7 @@ struct SyncHTTPRoutes: Sendable {
         var request = try decode(PullRequest.self, body)
         try checkVersion(request.protocolVersion)
         request.waitMilliseconds = min(max(request.waitMilliseconds, 0), options.maximumWaitMilliseconds)
-        let response = try await server.pull(request, tenant: claims.tenant)
+        let response = try await server.pull(request, tenant: claims.tenant, user: claims.user)
         switch response.outcome {
         case .changes: return try encode(response, status: 200)
         case .resetRequired: return try encode(response, status: 410)
@@ -93,9 +96,22 @@ struct SyncHTTPRoutes: Sendable {
     private func snapshot(_ body: [UInt8], claims: SyncToken) async throws -> HTTPResponse {
         let request = try decode(SnapshotRequest.self, body)
         try checkVersion(request.protocolVersion)
-        let response = try await server.snapshot(request, tenant: claims.tenant)
+        let response = try await server.snapshot(request, tenant: claims.tenant, user: claims.user)
         if let reason = response.reason { return .error(400, "malformed", reason) }
         return try encode(response, status: 200)
+    }
+
+    /// A membership request: 200 with the members, 403 for a user who may not, 400 for a request that
+    /// cannot be (a table that is not a root, a role that cannot be given).
+    private func membership(_ action: MembershipAction, _ body: [UInt8], claims: SyncToken) async throws -> HTTPResponse {
+        let request = try decode(MembershipRequest.self, body)
+        try checkVersion(request.protocolVersion)
+        let response = try await server.membership(request, action: action, tenant: claims.tenant, user: claims.user)
+        switch response.refusal {
+        case nil: return try encode(response, status: 200)
+        case .forbidden?: return .error(403, "forbidden", response.reason ?? "the user may not change this space's members")
+        default: return .error(400, "malformed", response.reason ?? "the request was refused")
+        }
     }
 
     // MARK: Checks
@@ -163,7 +179,7 @@ struct SyncHTTPRoutes: Sendable {
     }
 
     private func notFound(_ request: HTTPRequest) -> HTTPResponse {
-        .error(404, "not-found", "no such endpoint: \(request.path.prefix(200)); the protocol's are /v1/push, /v1/pull and /v1/snapshot")
+        .error(404, "not-found", "no such endpoint: \(request.path.prefix(200)); the protocol's are /v1/push, /v1/pull, /v1/snapshot, /v1/share, /v1/unshare and /v1/members")
     }
 
     private func methodNotAllowed(_ request: HTTPRequest) -> HTTPResponse {

@@ -5,8 +5,8 @@
 final class SQLiteStoreTransaction: SyncStoreTransaction {
     let connection: Connection
     let tenant: String
-    private var tenantState: (next: Int64, horizon: Int64, clock: Int64)?
-    private var tenantChanged = false
+    var tenantState: (next: Int64, horizon: Int64, clock: Int64)?
+    var tenantChanged = false
 
     init(connection: Connection, tenant: String) {
         self.connection = connection
@@ -22,17 +22,17 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
         tenantChanged = false
     }
 
-    private func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]] {
+    func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]] {
         try connection.cachedRows(sql, arguments)
     }
 
-    private func run(_ sql: String, _ arguments: [DatabaseValue]) throws {
+    func run(_ sql: String, _ arguments: [DatabaseValue]) throws {
         try connection.execute(sql, arguments)
     }
 
     // MARK: Tenant
 
-    private func tenantRow() throws -> (next: Int64, horizon: Int64, clock: Int64) {
+    func tenantRow() throws -> (next: Int64, horizon: Int64, clock: Int64) {
         if let tenantState { return tenantState }
         let state = try readTenantRow()
         tenantState = state
@@ -192,6 +192,14 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
             let change = try ChangeRecord.decode(bytes, table: table, key: row[3])
             return LoggedChange(entry: ServerChange(sequence: seq, change: change), batch: batch, origin: origin)
         }
+    }
+
+    /// Decodes a space a store column holds.
+    static func space(_ value: DatabaseValue, column: String) throws -> SyncSpace {
+        guard case .text(let text) = value, let space = SyncSpace(rawValue: text) else {
+            throw BoutiqueError.decoding(.init(table: "boutique_sync_server_row", column: column, expectedType: "a space", found: "\(value)"))
+        }
+        return space
     }
 
     func latestSequence() throws -> Int64 { try tenantRow().next - 1 }

@@ -67,5 +67,25 @@ public enum SQLiteSyncStoreSchema {
                     retired INTEGER NOT NULL, PRIMARY KEY(tenant, replica)) WITHOUT ROWID;
                 """)
         }
+        // Spaces. A row's space is indexed (a user's snapshot reads their spaces one by one, the common
+        // space included). The log's is not: a pull reads a bounded range of sequence numbers and
+        // keeps the entries of the user's spaces, so a server without rules pays nothing for it.
+        BoutiqueMigration("boutique_sync_server_v2_spaces") { conn in
+            try conn.execute("""
+                ALTER TABLE boutique_sync_server_row ADD COLUMN space TEXT NOT NULL DEFAULT '';
+                ALTER TABLE boutique_sync_server_row ADD COLUMN parent_tbl TEXT;
+                ALTER TABLE boutique_sync_server_row ADD COLUMN parent_key;
+                CREATE INDEX boutique_sync_server_row_space ON boutique_sync_server_row(tenant, space, tbl, key);
+                CREATE INDEX boutique_sync_server_row_parent ON boutique_sync_server_row(tenant, parent_tbl, parent_key)
+                    WHERE parent_tbl IS NOT NULL;
+                ALTER TABLE boutique_sync_server_log ADD COLUMN space TEXT NOT NULL DEFAULT '';
+                ALTER TABLE boutique_sync_server_log ADD COLUMN moved_from TEXT;
+                CREATE TABLE boutique_sync_server_member(tenant TEXT NOT NULL, space TEXT NOT NULL, user TEXT NOT NULL,
+                    role TEXT NOT NULL, since INTEGER NOT NULL, until INTEGER,
+                    PRIMARY KEY(tenant, space, user, since)) WITHOUT ROWID;
+                CREATE INDEX boutique_sync_server_member_user ON boutique_sync_server_member(tenant, user, since);
+                CREATE TABLE boutique_sync_server_shape(tbl TEXT PRIMARY KEY NOT NULL, shape TEXT NOT NULL) WITHOUT ROWID;
+                """)
+        }
     }
 }

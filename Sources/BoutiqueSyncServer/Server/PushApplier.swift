@@ -5,6 +5,10 @@ struct PushApplier {
     let store: any SyncStoreTransaction
     let wall: UInt64
     let resolver: SyncResolver?
+    /// Where rows go, on a server with rules; `nil` puts every row in the common space.
+    var placer: SpacePlacer?
+    /// The pushing user (`nil`: trusted code): checked against the rules' roles.
+    var user: String?
 
     /// Why a pushed transaction is refused: the first change the user may not make.
     struct Denial: Sendable {
@@ -12,7 +16,8 @@ struct PushApplier {
         let reason: String
     }
 
-    /// Applies `request`, except the transactions `refusing` names: those are recorded as handled
+    /// Applies `request`, except the transactions `refusing` names, and (on a server with rules) those
+    /// the user's roles do not allow: those are recorded as handled
     /// (the watermark moves past them) and answered with the server's version of their rows. A
     /// transaction pushed again after a lost answer is refused again, so the device still hears of it.
     func apply(_ request: PushRequest, refusing denials: [Int64: Denial] = [:]) throws -> PushResponse {
@@ -32,7 +37,20 @@ struct PushApplier {
                 return PushResponse(outcome: .mismatch, appliedThrough: record.appliedThrough, digest: record.digest, serverTime: serverTime)
             }
         }
+        var denials = denials
+        var spaces: [RowAddress: SyncSpace] = [:]
+        var rights = user.map { SpaceRights(store: store, user: $0) }
         for transaction in request.transactions where transaction.id > record.appliedThrough {
+            // The role check comes first; the app's own hook (whose denial `denials` may hold) after it.
+            if let placer, var checking = rights {
+                let saved = checking.saved
+                if let denial = try SpaceCheck(store: store, placer: placer).denial(of: transaction, rights: &checking) {
+                    denials[transaction.id] = denial
+                } else if denials[transaction.id] != nil {
+                    checking.restore(saved)
+                }
+                rights = checking
+            }
             guard denials[transaction.id] == nil else {
                 record.appliedThrough = transaction.id
                 record.digest = transaction.digest
@@ -50,20 +68,39 @@ struct PushApplier {
                     clock.observe(change.stamp.time)
                     continue
                 }
-                let logged = try store.appendChange(change, origin: request.replica, batch: batch)
+                guard let placer else {
+                    let logged = try store.appendChange(change, origin: request.replica, batch: batch)
+                    batch = logged.batch
+                    let sequence = try resolve(change, previous: previous, merged: &state, batch: batch, clock: &clock) ?? logged.sequence
+                    try store.setRowState(state, table: change.table, key: change.key, sequence: sequence)
+                    clock.observe(change.stamp.time)
+                    continue
+                }
+                let wasHeld = previous != RowRegister()
+                let before = wasHeld ? try store.placement(table: change.table, key: change.key) : nil
+                var placement = try place(change.table, change.key, state, previous: before, placer: placer)
+                let logged = try store.appendChange(
+                    change, origin: request.replica, batch: batch, space: placement.space,
+                    movedFrom: before.flatMap { $0.space == placement.space ? nil : $0.space })
                 batch = logged.batch
                 var sequence = logged.sequence
-                if let resolver, change.kind != .delete,
-                    let columns = resolver(SyncConflict(table: change.table, key: change.key, change: change, previous: previous, merged: state)),
-                    !columns.isEmpty
-                {
-                    let resolution = SyncChange(
-                        table: change.table, key: change.key, kind: .update, columns: columns,
-                        stamp: SyncStamp(time: clock.tick(now: wall), replica: SyncServer.serverReplica))
-                    MergeRule.apply(resolution, to: &state)
-                    sequence = try store.appendChange(resolution, origin: SyncServer.serverReplica, batch: batch).sequence
+                if let resolved = try resolve(change, previous: previous, merged: &state, batch: batch, clock: &clock) {
+                    sequence = resolved
+                    placement = try place(change.table, change.key, state, previous: before, placer: placer)
                 }
-                try store.setRowState(state, table: change.table, key: change.key, sequence: sequence)
+                try store.setRowState(state, table: change.table, key: change.key, sequence: sequence, placement: placement)
+                spaces[RowAddress(table: change.table, key: change.key)] = placement.space
+                if case .root = placer.rules.placement(of: change.table), !wasHeld, let user, state.isVisible,
+                    try store.members(of: placement.space).isEmpty
+                {
+                    // The user who creates a root row owns its space, from the same point of the sequence.
+                    try store.setMember(user, role: .owner, in: placement.space, sequence: sequence)
+                }
+                if let before, before.space != placement.space {
+                    try SpaceMoves(store: store, origin: request.replica).carry(
+                        children: RowAddress(table: change.table, key: change.key), to: placement.space,
+                        stamp: change.stamp, batch: batch)
+                }
                 clock.observe(change.stamp.time)
             }
             record.appliedThrough = transaction.id
@@ -76,21 +113,60 @@ struct PushApplier {
             try store.setReplica(old)
         }
         try store.setClock(clock.last)
-        return PushResponse(
+        var response = PushResponse(
             outcome: .accepted, appliedThrough: record.appliedThrough, digest: record.digest, serverTime: clock.last,
             refusals: try refusals(of: request, denials))
+        if !spaces.isEmpty {
+            response.spaces = spaces.map { SnapshotPosition(table: $0.key.table, key: $0.key.key, space: $0.value) }
+                .sorted { ($0.table, $0.space ?? .common) < ($1.table, $1.space ?? .common) }
+        }
+        return response
     }
 
-    /// The refusals of the push's denied transactions, each with the server's state of its rows.
+    /// Runs the resolver on a merged insert or update, logging and merging what it returns; the
+    /// resolution's sequence number, `nil` when it changed nothing.
+    private func resolve(
+        _ change: SyncChange, previous: RowRegister, merged state: inout RowRegister, batch: Int64?, clock: inout HybridLogicalClock
+    ) throws -> Int64? {
+        guard let resolver, change.kind != .delete,
+            let columns = resolver(SyncConflict(table: change.table, key: change.key, change: change, previous: previous, merged: state)),
+            !columns.isEmpty
+        else { return nil }
+        let resolution = SyncChange(
+            table: change.table, key: change.key, kind: .update, columns: columns,
+            stamp: SyncStamp(time: clock.tick(now: wall), replica: SyncServer.serverReplica))
+        MergeRule.apply(resolution, to: &state)
+        return try store.appendChange(resolution, origin: SyncServer.serverReplica, batch: batch).sequence
+    }
+
+    /// Where a row goes after a change, its parent looked up in the store (which holds the
+    /// transaction's earlier changes already).
+    private func place(
+        _ table: String, _ key: DatabaseValue, _ state: RowRegister, previous: RowPlacement?, placer: SpacePlacer
+    ) throws -> RowPlacement {
+        try placer.placement(table: table, key: key, state: state, previous: previous, writer: user) { parent in
+            try store.placement(table: parent.table, key: parent.key)
+        }
+    }
+
+    /// The refusals of the push's denied transactions, each with the server's state of its rows: the
+    /// rows the user may read; a row they may not read is sent as absent, so the device drops it.
     private func refusals(of request: PushRequest, _ denials: [Int64: Denial]) throws -> [PushRefusal]? {
         guard !denials.isEmpty else { return nil }
+        var rights = placer == nil ? nil : user.map { SpaceRights(store: store, user: $0) }
         return try request.transactions.compactMap { transaction in
             guard let denial = denials[transaction.id] else { return nil }
             var rows: [SnapshotRow] = []
             var absent: [SnapshotPosition] = []
             for change in transaction.changes {
-                if let state = try store.rowState(table: change.table, key: change.key) {
-                    rows.append(SnapshotRow(table: change.table, key: change.key, state: state))
+                var state = try store.rowState(table: change.table, key: change.key)
+                var space: SyncSpace?
+                if state != nil, rights != nil, let placement = try store.placement(table: change.table, key: change.key) {
+                    space = placement.space
+                    if try rights?.role(in: placement.space) == nil { state = nil }
+                }
+                if let state {
+                    rows.append(SnapshotRow(table: change.table, key: change.key, state: state, space: space))
                 } else {
                     absent.append(SnapshotPosition(table: change.table, key: change.key))
                 }

@@ -23,6 +23,7 @@ enum PushValidation {
             return "schema version \(request.schemaVersion) is older than the server's minimum \(minimumSchemaVersion); update the app"
         }
         guard request.baseTransactionID >= 0 else { return "a negative base transaction id" }
+        if let problem = problem(in: request.tables ?? []) { return problem }
         var previous = request.baseTransactionID
         let (limit, overflow) = wall.addingReportingOverflow(maximumSkew)
         for transaction in request.transactions {
@@ -62,6 +63,22 @@ enum PushValidation {
                     }
                 }
                 if change.kind == .delete, !change.columns.isEmpty { return "a delete from '\(change.table)' carries columns" }
+            }
+        }
+        return nil
+    }
+
+    /// Table shapes are a schema's worth: bounded in number and size, every name non-empty.
+    private static func problem(in shapes: [SyncTableShape]) -> String? {
+        guard shapes.count <= SyncRules.maximumTables else { return "more than \(SyncRules.maximumTables) table shapes" }
+        func bad(_ name: String) -> Bool { name.isEmpty || name.utf8.count > 256 }
+        for shape in shapes {
+            guard !bad(shape.table) else { return "a table shape's name is empty or longer than 256 bytes" }
+            guard shape.columns.count <= 2_000, shape.references.count <= shape.columns.count else {
+                return "table shape '\(shape.table)' has more than 2000 columns or more references than columns"
+            }
+            if shape.columns.contains(where: bad) || shape.references.contains(where: { bad($0.key) || bad($0.value) }) {
+                return "table shape '\(shape.table)' has an empty name or one longer than 256 bytes"
             }
         }
         return nil

@@ -22,9 +22,12 @@ public actor SyncServer: SyncEndpoint {
     public nonisolated let maximumClockSkewMilliseconds: UInt64
     /// Pushes from app versions whose schema version is lower are refused.
     public nonisolated let minimumSchemaVersion: Int
+    /// Which rows each user sees and may change (``SyncRules``); `nil` or empty: every user of a tenant
+    /// sees and changes every row.
+    public nonisolated let rules: SyncRules?
     private nonisolated let resolver: SyncResolver?
     private nonisolated let authorize: SyncAuthorizer?
-    private nonisolated let wallClock: @Sendable () -> UInt64
+    nonisolated let wallClock: @Sendable () -> UInt64
 
     /// Commits per tenant, to wake long-polling pulls.
     private var commitCounts: [String: Int] = [:]
@@ -33,6 +36,11 @@ public actor SyncServer: SyncEndpoint {
     private var observingStore = false
     /// Set by ``endLongPolls()``: pulls answer at once.
     private var longPollsEnded = false
+    /// The synced tables' shapes as the store last had them, read once and kept up to date with
+    /// what devices push (a server with rules places followers by them).
+    var shapes: [String: SyncTableShape]?
+    /// The shapes of the latest push: a push describing the same tables again costs no store access.
+    private var lastPushedShapes: [SyncTableShape]?
 
     /// - Parameters:
     ///   - store: Where the data lives.
@@ -40,22 +48,26 @@ public actor SyncServer: SyncEndpoint {
     ///   - authorize: Whether a user may make a change; see ``SyncAuthorizer``.
     ///   - maximumClockSkewMilliseconds: How far ahead of the server a stamp may be.
     ///   - minimumSchemaVersion: The oldest app schema version whose pushes are accepted.
+    ///   - rules: Which rows each user sees and may change (sharing between users); see ``SyncRules``.
+    ///     Check them against what devices described with ``checkRules()`` when the server starts.
     public init(
-        store: any SyncStore, resolver: SyncResolver? = nil, authorize: SyncAuthorizer? = nil,
+        store: any SyncStore, rules: SyncRules? = nil, resolver: SyncResolver? = nil, authorize: SyncAuthorizer? = nil,
         maximumClockSkewMilliseconds: UInt64 = SyncProtocol.defaultMaximumClockSkewMilliseconds,
         minimumSchemaVersion: Int = 0
     ) {
         self.init(
-            store: store, resolver: resolver, authorize: authorize, maximumClockSkewMilliseconds: maximumClockSkewMilliseconds,
-            minimumSchemaVersion: minimumSchemaVersion, wallClock: { UInt64(max(0, Date().timeIntervalSince1970 * 1000)) })
+            store: store, rules: rules, resolver: resolver, authorize: authorize,
+            maximumClockSkewMilliseconds: maximumClockSkewMilliseconds, minimumSchemaVersion: minimumSchemaVersion,
+            wallClock: { UInt64(max(0, Date().timeIntervalSince1970 * 1000)) })
     }
 
     /// A server whose wall clock is `wallClock` (milliseconds since 1970), for simulations.
     public init(
-        store: any SyncStore, resolver: SyncResolver? = nil, authorize: SyncAuthorizer? = nil,
+        store: any SyncStore, rules: SyncRules? = nil, resolver: SyncResolver? = nil, authorize: SyncAuthorizer? = nil,
         maximumClockSkewMilliseconds: UInt64, minimumSchemaVersion: Int = 0, wallClock: @escaping @Sendable () -> UInt64
     ) {
         self.store = store
+        self.rules = rules?.isEmpty == true ? nil : rules
         self.resolver = resolver
         self.authorize = authorize
         self.maximumClockSkewMilliseconds = maximumClockSkewMilliseconds
@@ -99,9 +111,18 @@ public actor SyncServer: SyncEndpoint {
         }
         let resolver = self.resolver
         let refusing = denials
-        let response = try await store.transaction(tenant: tenant) { store in
-            try PushApplier(store: store, wall: wall, resolver: resolver).apply(request, refusing: refusing)
+        let rules = self.rules
+        let pushed = request.tables == lastPushedShapes ? nil : request.tables
+        let known = shapes
+        let (response, updatedShapes) = try await store.transaction(tenant: tenant) { store in
+            let current = try Self.record(pushed, readingAnyway: rules != nil && known == nil, in: store)
+            var applier = PushApplier(store: store, wall: wall, resolver: resolver)
+            applier.placer = rules.map { SpacePlacer(rules: $0, shapes: current ?? known ?? [:]) }
+            applier.user = user
+            return (try applier.apply(request, refusing: refusing), current)
         }
+        if let updatedShapes { shapes = updatedShapes }
+        if request.tables != nil { lastPushedShapes = request.tables }
         if response.outcome == .accepted, !request.transactions.isEmpty { didCommit(tenant: tenant) }
         return response
     }
@@ -118,19 +139,26 @@ public actor SyncServer: SyncEndpoint {
 
     /// The whole server transactions after the cursor, waiting up to the request's `waitMilliseconds` when there are none.
     public func pull(_ request: PullRequest, tenant: String) async throws -> PullResponse {
+        try await pull(request, tenant: tenant, user: nil)
+    }
+
+    /// The changes `user` may see after the cursor (on a server with rules, those of the spaces they
+    /// are in, and the events that change which those are); `nil` for trusted code, which sees all.
+    public func pull(_ request: PullRequest, tenant: String, user: String?) async throws -> PullResponse {
         if request.waitMilliseconds > 0 { try await observeStoreCommits() }
         let before = commitCounts[tenant, default: 0]
-        let first = try await pullOnce(request, tenant: tenant)
-        guard request.waitMilliseconds > 0, first.outcome == .changes, first.changes.isEmpty, !first.hasMore,
+        let first = try await pullOnce(request, tenant: tenant, user: user)
+        guard request.waitMilliseconds > 0, first.outcome == .changes, first.changes.isEmpty, first.events == nil, !first.hasMore,
             first.nextCursor == request.cursor
         else { return first }
         if commitCounts[tenant, default: 0] == before, !longPollsEnded {
             await waitForCommit(tenant: tenant, milliseconds: request.waitMilliseconds)
         }
-        return try await pullOnce(request, tenant: tenant)
+        return try await pullOnce(request, tenant: tenant, user: user)
     }
 
-    private func pullOnce(_ request: PullRequest, tenant: String) async throws -> PullResponse {
+    private func pullOnce(_ request: PullRequest, tenant: String, user: String?) async throws -> PullResponse {
+        let spaced = rules != nil ? user : nil
         let wall = wallClock()
         return try await store.transaction(tenant: tenant) { store in
             let time = try Self.tick(store, wall: wall)
@@ -149,8 +177,24 @@ public actor SyncServer: SyncEndpoint {
             guard request.cursor >= (try store.logHorizon()), request.cursor <= latest else {
                 return PullResponse(outcome: .resetRequired, changes: [], nextCursor: request.cursor, hasMore: false, serverTime: time)
             }
-            let logged = try store.changes(after: request.cursor, limit: min(max(request.limit, 1), 10_000))
-            let next = logged.last?.entry.sequence ?? request.cursor
+            let limit = min(max(request.limit, 1), 10_000)
+            var changes: [ServerChange]
+            var events: [SpaceEvent] = []
+            let next: Int64
+            var hasMore: Bool
+            if let spaced {
+                let page = try SpacePull(store: store, user: spaced, replica: request.replica).page(
+                    after: request.cursor, limit: limit, latest: latest)
+                (changes, events, next, hasMore) = (page.changes, page.events, page.next, page.hasMore)
+            } else {
+                let logged = try store.changes(after: request.cursor, limit: limit)
+                next = logged.last?.entry.sequence ?? request.cursor
+                hasMore = next < latest
+                // A device's own changes are not sent back to it (it has them). A copied file shares its
+                // replica id with the original until one of them pushes; the one that then takes a new id
+                // bootstraps again, which brings it what was left out under the shared id.
+                changes = logged.filter { $0.origin != request.replica }.map(\.entry)
+            }
             var record = try store.replica(request.replica)
                 ?? ReplicaRecord(replica: request.replica, appliedThrough: 0, digest: nil, cursor: -1, lastSeen: wall, isRetired: false)
             // Written when the cursor moves, and otherwise once a minute: an idle long poll costs no write.
@@ -159,12 +203,8 @@ public actor SyncServer: SyncEndpoint {
                 record.lastSeen = wall
                 try store.setReplica(record)
             }
-            // A device's own changes are not sent back to it (it has them). A copied file shares its
-            // replica id with the original until one of them pushes; the one that then takes a new id
-            // bootstraps again, which brings it what was left out under the shared id.
-            var response = PullResponse(
-                outcome: .changes, changes: logged.lazy.filter { $0.origin != request.replica }.map(\.entry),
-                nextCursor: next, hasMore: next < latest, serverTime: time)
+            var response = PullResponse(outcome: .changes, changes: changes, nextCursor: next, hasMore: hasMore, serverTime: time)
+            if !events.isEmpty { response.events = events }
             if record.appliedThrough > 0 {
                 response.replicaWatermark = record.appliedThrough
                 response.replicaDigest = record.digest
@@ -177,7 +217,14 @@ public actor SyncServer: SyncEndpoint {
 
     /// A page of the merged state, tombstones included, with the log position it includes.
     public func snapshot(_ request: SnapshotRequest, tenant: String) async throws -> SnapshotResponse {
+        try await snapshot(request, tenant: tenant, user: nil)
+    }
+
+    /// A page of the state `user` may see (on a server with rules, the rows of the spaces they are in
+    /// now); `nil` for trusted code, which sees all.
+    public func snapshot(_ request: SnapshotRequest, tenant: String, user: String?) async throws -> SnapshotResponse {
         let wall = wallClock()
+        let spaced = rules != nil ? user : nil
         return try await store.transaction(tenant: tenant) { store in
             let time = try Self.tick(store, wall: wall)
             guard request.protocolVersion == SyncProtocol.version else {
@@ -187,6 +234,9 @@ public actor SyncServer: SyncEndpoint {
                     serverTime: time)
             }
             let limit = min(max(request.limit, 1), 10_000)
+            if let spaced {
+                return try SpaceSnapshot(store: store, user: spaced).page(request, limit: limit, time: time)
+            }
             let rows = try store.rows(after: request.after, limit: limit)
             let next = rows.count == limit ? rows.last.map { SnapshotPosition(table: $0.table, key: $0.key) } : nil
             // Counted for the first page (and a resumed bootstrap's first request) only: a count per
@@ -271,7 +321,7 @@ public actor SyncServer: SyncEndpoint {
         for continuation in waiting.values.flatMap(\.values) { continuation.resume() }
     }
 
-    private func didCommit(tenant: String) {
+    func didCommit(tenant: String) {
         commitCounts[tenant, default: 0] += 1
         if let waiting = waiters.removeValue(forKey: tenant) {
             for continuation in waiting.values { continuation.resume() }

@@ -63,17 +63,23 @@ public struct LoggedChange: Hashable, Sendable {
     public var batch: Int64
     /// The replica that pushed it (`SyncServer.serverReplica` for the resolver's changes).
     public var origin: String
+    /// The space the change moved its row from, when it moved it (the entry's space is where it went).
+    public var movedFrom: SyncSpace?
 
     /// A logged change.
-    public init(entry: ServerChange, batch: Int64, origin: String) {
+    public init(entry: ServerChange, batch: Int64, origin: String, movedFrom: SyncSpace? = nil) {
         self.entry = entry
         self.batch = batch
         self.origin = origin
+        self.movedFrom = movedFrom
     }
+
+    /// The space of its row after the change.
+    public var space: SyncSpace { entry.space ?? .common }
 }
 
 /// One transaction over a tenant's data, handed to ``SyncStore/transaction(tenant:_:)``'s body.
-public protocol SyncStoreTransaction {
+public protocol SyncStoreTransaction: SyncSpaceStoreTransaction {
     /// The replica's record, `nil` for a replica never seen.
     func replica(_ id: String) throws -> ReplicaRecord?
     /// Every replica of the tenant.

@@ -1,0 +1,20 @@
+/// A synced table as a device describes it to the server: its columns and the tables its single-column
+/// foreign keys point to, names lowercased as sync sends them.
+///
+/// Devices send their shapes with each push; a server with ``SyncRules`` learns from them which table a
+/// follower's column points to, and checks its rules against them.
+public struct SyncTableShape: Hashable, Sendable, Codable {
+    /// The table.
+    public var table: String
+    /// Its columns, the key column included.
+    public var columns: [String]
+    /// Column → the table its foreign key points to (at that table's key).
+    public var references: [String: String]
+
+    /// A table's shape; names are lowercased.
+    public init(table: String, columns: [String], references: [String: String] = [:]) {
+        self.table = table.lowercased()
+        self.columns = columns.map { $0.lowercased() }
+        self.references = Dictionary(references.map { ($0.key.lowercased(), $0.value.lowercased()) }, uniquingKeysWith: { first, _ in first })
+    }
+}

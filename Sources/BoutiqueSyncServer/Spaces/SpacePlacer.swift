@@ -1,0 +1,42 @@
+/// Works out a row's space from its state, by the rules: a root row is its own space, a follower is in
+/// the space of the row its foreign key points to, a private row in its writer's space, anything else
+/// in the common space.
+struct SpacePlacer {
+    let rules: SyncRules
+    /// The synced tables' shapes by lowercased name: which table a follower's column points to.
+    let shapes: [String: SyncTableShape]
+
+    /// The placement of row `key` of `table` whose state is now `state`.
+    ///
+    /// - `previous`: its placement before the change, `nil` for a row the server did not hold.
+    /// - `writer`: the user whose change it is; a new private row is theirs.
+    /// - `lookup`: the placement of another row (the parent), as the transaction sees it so far.
+    ///
+    /// A deleted row stays where it was: its tombstone must reach the devices that held it. A follower
+    /// whose parent the server does not hold (or whose key is null) stays where it was, or goes to its
+    /// writer's private space: it is seen by nobody it could not have been shown to, and a later write
+    /// that points it at a parent the writer may write in moves it there.
+    func placement(
+        table: String, key: DatabaseValue, state: RowRegister, previous: RowPlacement?, writer: String?,
+        lookup: (SnapshotPosition) throws -> RowPlacement?
+    ) rethrows -> RowPlacement {
+        if let previous, !state.isVisible { return previous }
+        switch rules.placement(of: table) {
+        case .common:
+            return .common
+        case .root:
+            return RowPlacement(space: .shared(table: table, key: key))
+        case .private:
+            if let previous, previous.space.privateUser != nil { return previous }
+            return RowPlacement(space: .private(user: writer ?? ""))
+        case .follower(let column):
+            let fallback = previous?.space ?? .private(user: writer ?? "")
+            guard let parentTable = rules.parent(of: table, shapes: shapes), let cell = state.cells[column], state.isCurrent(cell),
+                cell.value != .null
+            else { return RowPlacement(space: fallback) }
+            let parent = SnapshotPosition(table: parentTable, key: cell.value)
+            guard let found = try lookup(parent) else { return RowPlacement(space: fallback, parent: parent) }
+            return RowPlacement(space: found.space, parent: parent)
+        }
+    }
+}

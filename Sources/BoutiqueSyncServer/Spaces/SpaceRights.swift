@@ -1,0 +1,33 @@
+/// What one user may do in the spaces a push touches: their memberships, read from the store once per
+/// push, and the spaces they create in it.
+struct SpaceRights {
+    let store: any SyncStoreTransaction
+    let user: String
+    private var roles: [SyncSpace: SyncRole]?
+
+    init(store: any SyncStoreTransaction, user: String) {
+        self.store = store
+        self.user = user
+    }
+
+    /// The user's role in `space`: owner of their private space, editor of the common space (everyone
+    /// writes there), their membership's role in a shared space, `nil` when they have none.
+    mutating func role(in space: SyncSpace) throws -> SyncRole? {
+        if space.isCommon { return .editor }
+        if let owner = space.privateUser { return owner == user ? .owner : nil }
+        if roles == nil { roles = try store.memberships(of: user, at: nil) }
+        return roles?[space]
+    }
+
+    /// The user's roles as a transaction left them, to put back if it is refused.
+    var saved: [SyncSpace: SyncRole]? { roles }
+
+    /// Puts back the roles a refused transaction changed.
+    mutating func restore(_ saved: [SyncSpace: SyncRole]?) { roles = saved }
+
+    /// Notes that the user created `space` (inserted its root row): they own it.
+    mutating func created(_ space: SyncSpace) throws {
+        if roles == nil { roles = try store.memberships(of: user, at: nil) }
+        roles?[space] = .owner
+    }
+}

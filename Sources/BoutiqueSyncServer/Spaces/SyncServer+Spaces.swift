@@ -1,0 +1,115 @@
+/// Sharing on a server with rules: members of shared spaces, changed by their owner (or trusted
+/// server code) in the tenant's sequence, and the rules checked against the devices' tables.
+extension SyncServer {
+    /// Shares, unshares or lists the space of a root row, as `user` (from their token).
+    ///
+    /// Only the space's owner shares and unshares, with ``SyncRole/viewer`` or ``SyncRole/editor``
+    /// (nobody is made owner, and the owner is not removed); any member lists the members. Anything
+    /// else is answered with a refusal that changes nothing.
+    public func membership(_ request: MembershipRequest, action: MembershipAction, tenant: String, user: String) async throws
+        -> MembershipResponse
+    {
+        let wall = wallClock()
+        let rules = self.rules
+        let response = try await store.transaction(tenant: tenant) { store in
+            let time = try Self.tick(store, wall: wall)
+            func refuse(_ reason: SyncRefusal.Reason, _ message: String) -> MembershipResponse {
+                MembershipResponse(members: [], reason: message, refusal: reason, serverTime: time)
+            }
+            guard request.protocolVersion == SyncProtocol.version else {
+                return refuse(.protocolMismatch, "protocol version \(request.protocolVersion) is not \(SyncProtocol.version)")
+            }
+            guard let rules, rules.placement(of: request.table) == .root else {
+                return refuse(.invalid, "'\(request.table.prefix(100))' is not a root table of this server's sync rules: its rows are not shared")
+            }
+            let space = request.space
+            let role = try store.memberships(of: user, at: nil)[space]
+            guard let role else {
+                // Said the same way whether the row exists or not: a user learns nothing of others' spaces.
+                return refuse(.forbidden, "user '\(user)' is not a member of \(space)")
+            }
+            switch action {
+            case .members:
+                break
+            case .share, .unshare:
+                guard role == .owner else {
+                    return refuse(.forbidden, "user '\(user)' is \(role == .editor ? "an editor" : "a viewer") of \(space); only its owner shares and unshares it")
+                }
+                guard let target = request.user, !target.isEmpty, target.utf8.count <= 256 else {
+                    return refuse(.invalid, "name the user to \(action.rawValue) with (1 to 256 bytes)")
+                }
+                guard target != user else { return refuse(.invalid, "the owner of \(space) cannot change their own role") }
+                let members = try store.members(of: space)
+                if action == .share {
+                    guard let newRole = request.role, newRole != .owner else {
+                        return refuse(.invalid, "share with the role viewer or editor")
+                    }
+                    guard let root = try store.rowState(table: request.table, key: request.key), root.isVisible else {
+                        return refuse(.invalid, "\(space) no longer exists")
+                    }
+                    let current = members.first { $0.user == target }?.role
+                    if current != newRole {
+                        // Joining moves the space in on the user's devices, at this point of the
+                        // sequence; a new role for a member changes what they may write only.
+                        let sequence = current == nil ? try store.reserveSequence() : 0
+                        try store.setMember(target, role: newRole, in: space, sequence: sequence)
+                    }
+                } else if members.contains(where: { $0.user == target }) {
+                    try store.setMember(target, role: nil, in: space, sequence: try store.reserveSequence())
+                }
+            }
+            return MembershipResponse(members: Self.ordered(try store.members(of: space)), serverTime: time)
+        }
+        if action != .members, response.reason == nil { didCommit(tenant: tenant) }
+        return response
+    }
+
+    /// Gives `user` `role` in the space of root row `key` of `table`, or removes them (`role` `nil`),
+    /// as trusted server code: an owner included (a space whose root was created before the rules, or
+    /// whose owner left).
+    ///
+    /// ```swift
+    /// try await server.setMember("ana", role: .owner, table: "remindersList", key: .text(listID), tenant: "acme")
+    /// ```
+    public func setMember(_ user: String, role: SyncRole?, table: String, key: DatabaseValue, tenant: String) async throws {
+        guard !user.isEmpty, user.utf8.count <= 256 else { throw BoutiqueError.invalidArgument("a member's user name has 1 to 256 bytes") }
+        let space = SyncSpace.shared(table: table.lowercased(), key: key)
+        try await store.transaction(tenant: tenant) { store in
+            let current = try store.members(of: space).first { $0.user == user }?.role
+            guard current != role else { return }
+            try store.setMember(user, role: role, in: space, sequence: current == nil || role == nil ? try store.reserveSequence() : 0)
+        }
+        didCommit(tenant: tenant)
+    }
+
+    /// Checks the rules against the tables devices described (every one the store has seen), as a
+    /// server should when it starts: a rule naming a table or column no device has, or followers that
+    /// form a cycle, are refused with a message naming them.
+    ///
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)``.
+    public func checkRules() async throws {
+        guard let rules else { return }
+        let shapes = try await store.transaction(tenant: "") { store in try store.tableShapes() }
+        try rules.check(against: shapes)
+    }
+
+    /// Owner first, then by user.
+    static func ordered(_ members: [SyncMember]) -> [SyncMember] {
+        members.sorted { ($0.role == .owner ? 0 : 1, $0.user) < ($1.role == .owner ? 0 : 1, $1.user) }
+    }
+
+    /// Records the shapes of a push that differ from the store's. Returns the store's shapes after
+    /// it when it read them (a push that described tables, or `readingAnyway`), `nil` otherwise.
+    static func record(
+        _ pushed: [SyncTableShape]?, readingAnyway: Bool, in store: any SyncStoreTransaction
+    ) throws -> [String: SyncTableShape]? {
+        guard pushed != nil || readingAnyway else { return nil }
+        var current = Dictionary(try store.tableShapes().map { ($0.table, $0) }, uniquingKeysWith: { first, _ in first })
+        let changed = (pushed ?? []).filter { current[$0.table] != $0 }
+        if !changed.isEmpty {
+            try store.setTableShapes(changed)
+            for shape in changed { current[shape.table] = shape }
+        }
+        return current
+    }
+}
