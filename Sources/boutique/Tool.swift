@@ -4,7 +4,8 @@ import CSQLite
 enum Tool {
     static let commands: [any Command.Type] = [
         DemoCommand.self, SQLCommand.self, WatchCommand.self, ChangesCommand.self, MigrationsCommand.self,
-        CheckCommand.self, ServeCommand.self, TokenCommand.self, SyncCommand.self,
+        CheckCommand.self, ServeCommand.self, TokenCommand.self, SyncCommand.self, ShareCommand.self, UnshareCommand.self,
+        MembersCommand.self,
     ]
 
     static var usage: String {

@@ -38,11 +38,20 @@ enum OrphanRepair {
         }
         let own = OwnWrites(sql: sql)
         let projector = RowProjector(sql: sql)
+        // On a server with rules, a parent this device holds no state of is one its user may not see
+        // (yet): the child waits for it instead of being resolved as a child of a deleted parent.
+        let waiting = try SpaceLabels(sql: sql).any() ? WaitingRows(sql: sql) : nil
         var seen: Set<SnapshotIdentity> = []
         var orphans: [OrphanRow] = []
         for candidate in candidates {
             let name = candidate.table.lowercasedName
             guard seen.insert(SnapshotIdentity(table: name, key: candidate.key)).inserted else { continue }
+            if let waiting, let state = try candidate.state ?? states.state(table: name, key: candidate.key), state.isVisible,
+                let parent = try unseenParent(of: state, table: candidate.table, states: states, sql: sql)
+            {
+                try waiting.park(table: candidate.table, key: candidate.key, parentTable: parent.table, parentKey: parent.key)
+                continue
+            }
             guard let state = try candidate.state ?? states.state(table: name, key: candidate.key), state.isVisible,
                 let orphan = try OrphanRow.resolve(state, key: candidate.key, table: candidate.table, own: own, sql: sql)
             else {
@@ -68,6 +77,20 @@ enum OrphanRepair {
             }
         }
         return orphans
+    }
+
+    /// The first parent the row's foreign keys name that is neither in its table nor known to sync.
+    private static func unseenParent(
+        of state: RowRegister, table: SyncedTable, states: RowStates, sql: SQLRunner
+    ) throws -> (table: String, key: DatabaseValue)? {
+        for foreignKey in table.foreignKeys {
+            guard let column = foreignKey.column, let cell = state.cells[column.lowercased()], state.isCurrent(cell),
+                !cell.value.isNull, try !foreignKey.parentExists(cell.value, sql: sql),
+                try states.state(table: foreignKey.parent.lowercased(), key: cell.value) == nil
+            else { continue }
+            return (foreignKey.parent, cell.value)
+        }
+        return nil
     }
 
     /// Children of `parent` whose `SET NULL` or `SET DEFAULT` action ran when the pull deleted one of

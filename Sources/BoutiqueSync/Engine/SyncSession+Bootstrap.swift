@@ -76,11 +76,13 @@ extension SyncSession {
             if again { try Rebootstrap.noteSeen(rows, server: server, sql: sql) }
             try Self.advanceClock(past: rows.lazy.compactMap(\.state.latestStamp?.time).max(), sql)
             let last = next == nil
+            let labels = SpaceLabels(sql: sql)
+            for row in rows where row.space != nil { try labels.set(row.space, table: RemoteApplier.lowercased(row.table), key: row.key) }
             let merged = try SnapshotParents(tables: tables, sql: sql).sortOut(rows, server: server, last: last, sql: sql)
             var applier = try RemoteApplier(sql: sql, tables: tables)
             try applier.apply(merged)
             var deleted = applier.deletedTables
-            var touched = applier.touchedTables
+            var touched = applier.touchedTables.union(try WaitingRows(sql: sql).release(parentsIn: applier.touchedTables, synced: tables))
             if last, again {
                 deleted.formUnion(try Rebootstrap.dropRowsTheServerForgot(tables: tables, server: server, sql: sql))
                 try Rebootstrap.clearSeen(server: server, sql: sql)

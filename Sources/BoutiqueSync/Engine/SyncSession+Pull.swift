@@ -30,13 +30,22 @@ extension SyncSession {
                 throw BoutiqueError.syncRefused(reason: "the server's next cursor \(response.nextCursor) is before \(requestedCursor)")
             }
             try await checkWatermark(response)
-            if !response.changes.isEmpty || response.nextCursor != requestedCursor || !parkedChecked {
-                try await during(response.changes.isEmpty ? nil : .pulling) {
-                    try await applyRemote(response.changes, cursor: response.nextCursor)
+            let events = response.events ?? []
+            // A space joined is moved in before the cursor passes the point where it was joined: a
+            // device stopped halfway is told again, and moves it in again.
+            let joined = events.last.flatMap { $0.kind == .joined ? $0 : nil }
+            let cursor = joined.map { min(response.nextCursor, $0.sequence - 1) } ?? response.nextCursor
+            if !response.changes.isEmpty || !events.isEmpty || response.nextCursor != requestedCursor || !parkedChecked {
+                try await during(response.changes.isEmpty && events.isEmpty ? nil : .pulling) {
+                    try await applyRemote(response.changes, events: events, cursor: max(cursor, requestedCursor))
                 }
                 parkedChecked = true
             }
-            return PullStep(applied: response.changes.count, hasMore: response.hasMore)
+            if let joined {
+                let moved = try await moveIn(joined.space, at: joined.sequence)
+                return PullStep(applied: response.changes.count + moved, hasMore: response.hasMore)
+            }
+            return PullStep(applied: response.changes.count + events.count { $0.kind == .rowArrived }, hasMore: response.hasMore)
         }
     }
 
@@ -55,7 +64,7 @@ extension SyncSession {
 
     /// Applies pulled changes and moves the cursor, in one local transaction marked remote, with
     /// foreign keys checked only at its end (a batch may hold a child before its parent).
-    func applyRemote(_ changes: [ServerChange], cursor: Int64) async throws {
+    func applyRemote(_ changes: [ServerChange], events: [SpaceEvent] = [], cursor: Int64) async throws {
         let tables = self.tables
         let replica = self.replica
         let server = serverID
@@ -71,9 +80,15 @@ extension SyncSession {
                 var applier = try RemoteApplier(sql: sql, tables: tables)
                 try applier.apply(changes.lazy.map(\.change), expectedCount: changes.count)
                 try Self.advanceClock(past: changes.lazy.map(\.change.stamp.time).max(), sql)
+                let labels = SpaceLabels(sql: sql)
+                for change in changes where change.space != nil {
+                    try labels.set(change.space, table: RemoteApplier.lowercased(change.change.table), key: change.change.key)
+                }
+                let exits = try SpaceEvents.apply(events, applier: &applier, tables: tables, sql: sql)
+                let released = try WaitingRows(sql: sql).release(parentsIn: applier.touchedTables, synced: tables)
                 let orphans = try OrphanRepair.detach(
-                    touched: applier.touchedTables, deleted: applier.deletedTables, deletedKeys: applier.deletedKeys, tables: tables,
-                    foreignKeys: foreignKeys, sql: sql)
+                    touched: applier.touchedTables.union(released).union(exits), deleted: applier.deletedTables.union(exits),
+                    deletedKeys: applier.deletedKeys, tables: tables, foreignKeys: foreignKeys, sql: sql)
                 var state = try ServerState.read(server: server, sql)
                 state.cursor = max(state.cursor, cursor)
                 try state.write(server: server, sql)

@@ -46,7 +46,7 @@ extension SyncSession {
             }
             let request = PushRequest(
                 replica: replica, baseTransactionID: state.acknowledged, baseDigest: state.digest, schemaVersion: schemaVersion,
-                transactions: outbox, retiredReplica: retired)
+                transactions: outbox, retiredReplica: retired, tables: handshaken ? nil : tableShapes)
             let response = try await during(outbox.isEmpty ? nil : .pushing) { try await send { try await transport.push(request) } }
             try await observeServerTime(response.serverTime)
             switch response.outcome {
@@ -63,7 +63,7 @@ extension SyncSession {
                 try await undoRefused(response.refusals ?? [])
                 state.acknowledged = response.appliedThrough
                 state.digest = response.digest
-                try await writeServerState(state, clearRetired: retired != nil)
+                try await writeServerState(state, clearRetired: retired != nil, spaces: response.spaces ?? [])
                 if let last = outbox.last, response.appliedThrough >= last.id {
                     scannedThrough = max(scannedThrough, read.readThrough)
                 }
@@ -129,10 +129,14 @@ extension SyncSession {
         replica = fresh
     }
 
-    func writeServerState(_ state: ServerState, clearRetired: Bool) async throws {
+    /// Records what the server acknowledged, and (on a server with rules) the spaces it put the pushed
+    /// rows in.
+    func writeServerState(_ state: ServerState, clearRetired: Bool, spaces: [SnapshotPosition] = []) async throws {
         let server = serverID
         try await database.write { conn in
             let sql = SQLRunner(conn)
+            let labels = SpaceLabels(sql: sql)
+            for row in spaces { try labels.set(row.space, table: row.table.lowercased(), key: row.key) }
             var current = try ServerState.read(server: server, sql)
             // Only forward: a late answer never moves the acknowledged id or the cursor back.
             if state.acknowledged >= current.acknowledged {

@@ -14,6 +14,9 @@ actor SyncSession {
     var replica: String
     /// Parent table → the synced tables whose foreign keys point at it.
     let foreignKeys: [String: [SyncedTable]]
+    /// The synced tables as the first push of a session describes them to the server (whose rules
+    /// place a follower by the table its foreign key points to).
+    let tableShapes: [SyncTableShape]
     /// Whether this session has pushed once: the push that finds a restored or cloned file.
     var handshaken = false
     /// Whether the schema check passed in this session.
@@ -48,6 +51,14 @@ actor SyncSession {
         options: SyncOptions, replica: String, schemaVersion: Int, foreignKeys: [String: [SyncedTable]]
     ) {
         self.foreignKeys = foreignKeys
+        self.tableShapes = tables.values.map { table in
+            var references: [String: String] = [:]
+            for foreignKey in table.foreignKeys {
+                guard let column = foreignKey.column, tables[foreignKey.parent.lowercased()] != nil else { continue }
+                references[column] = foreignKey.parent
+            }
+            return SyncTableShape(table: table.lowercasedName, columns: table.syncedColumns, references: references)
+        }.sorted { $0.table < $1.table }
         self.database = database
         self.transport = transport
         self.tables = tables

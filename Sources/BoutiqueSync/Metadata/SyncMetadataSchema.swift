@@ -28,6 +28,10 @@
 /// - `boutique_sync_previous`: per (table, key, foreign-key column), the value the column's winning write
 ///   replaced, and that write's stamp: where a row goes back to when a move into a deleted parent loses
 ///   (``PreviousValues``).
+/// - `boutique_sync_space`: on a server with rules, the space of each row outside the common space
+///   (``SpaceLabels``): what a space the user leaves takes with it.
+/// - `boutique_sync_waiting`: rows kept out of their table until the parent their foreign key names,
+///   which this user cannot see yet, arrives (``WaitingRows``).
 enum SyncMetadataSchema {
     static let migrations: [(id: String, sql: String)] = [
         ("v1_sync_metadata", """
@@ -57,6 +61,13 @@ enum SyncMetadataSchema {
         ("v4_previous_values", """
             CREATE TABLE boutique_sync_previous(tbl TEXT NOT NULL, key NOT NULL, col TEXT NOT NULL, value,
                 replaced_time INTEGER NOT NULL, replaced_writer TEXT NOT NULL, PRIMARY KEY(tbl, key, col)) WITHOUT ROWID;
+            """),
+        ("v5_spaces", """
+            CREATE TABLE boutique_sync_space(tbl TEXT NOT NULL, key NOT NULL, space TEXT NOT NULL, PRIMARY KEY(tbl, key)) WITHOUT ROWID;
+            CREATE INDEX boutique_sync_space_rows ON boutique_sync_space(space);
+            CREATE TABLE boutique_sync_waiting(tbl TEXT NOT NULL, key NOT NULL, parent_tbl TEXT NOT NULL, parent_key NOT NULL,
+                PRIMARY KEY(tbl, key)) WITHOUT ROWID;
+            CREATE INDEX boutique_sync_waiting_parent ON boutique_sync_waiting(parent_tbl, parent_key);
             """),
     ]
 

@@ -126,6 +126,12 @@ public struct HTTPSyncTransport: SyncTransport {
         try await send(request, to: "v1/snapshot", answers: [200], wait: .zero)
     }
 
+    /// Sends a share, unshare or members request; a refusal (403 for a user who may not) is thrown as a
+    /// ``SyncRefusal`` with the server's reason.
+    public func membership(_ request: MembershipRequest, action: MembershipAction) async throws -> MembershipResponse {
+        try await send(request, to: "v1/\(action.rawValue)", answers: [200], wait: .zero)
+    }
+
     // MARK: Sending
 
     private func send<Request: Encodable, Response: Decodable>(

@@ -1,4 +1,4 @@
-/// How a device reaches its sync server: the three requests of the protocol.
+/// How a device reaches its sync server: the requests of the protocol.
 ///
 /// ```swift
 /// let sync = try await BoutiqueSync(database: db, tables: [Note.self], server: .inProcess(server))
@@ -17,6 +17,15 @@ public protocol SyncTransport: Sendable {
     func pull(_ request: PullRequest) async throws -> PullResponse
     /// Sends a ``SnapshotRequest``.
     func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse
+    /// Sends a ``MembershipRequest`` (share, unshare, members).
+    func membership(_ request: MembershipRequest, action: MembershipAction) async throws -> MembershipResponse
+}
+
+extension SyncTransport {
+    /// Refuses: a transport that predates spaces carries no membership requests.
+    public func membership(_ request: MembershipRequest, action: MembershipAction) async throws -> MembershipResponse {
+        throw SyncRefusal(reason: .protocolMismatch, message: "this transport does not carry \(action.rawValue) requests")
+    }
 }
 
 /// A transport to a server's logic in this process.
@@ -47,10 +56,18 @@ public struct InProcessTransport: SyncTransport {
         try await endpoint.push(request, tenant: tenant, user: user)
     }
     /// Hands the request to the server.
-    public func pull(_ request: PullRequest) async throws -> PullResponse { try await endpoint.pull(request, tenant: tenant) }
+    public func pull(_ request: PullRequest) async throws -> PullResponse { try await endpoint.pull(request, tenant: tenant, user: user) }
     /// Hands the request to the server.
     public func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse {
-        try await endpoint.snapshot(request, tenant: tenant)
+        try await endpoint.snapshot(request, tenant: tenant, user: user)
+    }
+    /// Hands the request to the server, as the transport's user; trusted code (no user) changes
+    /// members on the server itself (`SyncServer.setMember`).
+    public func membership(_ request: MembershipRequest, action: MembershipAction) async throws -> MembershipResponse {
+        guard let user else {
+            throw SyncRefusal(reason: .forbidden, message: "a transport without a user cannot \(action.rawValue); name the user in .inProcess(server, user:)")
+        }
+        return try await endpoint.membership(request, action: action, tenant: tenant, user: user)
     }
 }
 

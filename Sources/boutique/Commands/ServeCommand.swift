@@ -7,7 +7,7 @@ enum ServeCommand: Command {
     static let name = "serve"
     static let summary = "run a sync server devices reach over HTTP"
     static let help = """
-        usage: boutique serve --port PORT --store FILE --secret-file FILE [--postgres URL] [--host ADDRESS]
+        usage: boutique serve --port PORT --store FILE --secret-file FILE [--postgres URL] [--host ADDRESS] [--rules FILE]
 
         Serves the sync protocol over HTTP on ADDRESS:PORT (127.0.0.1 when --host is left out; 0.0.0.0
         for every interface; port 0 picks a free one) and prints `listening on http://ADDRESS:PORT` once
@@ -15,6 +15,13 @@ enum ServeCommand: Command {
         PostgreSQL database (postgresql://user@host:port/db), which several servers can share. Devices
         authenticate with tokens from `boutique token --secret-file FILE`. Ctrl-C or SIGTERM stops it:
         requests in flight are finished first. Put TLS in front of it (a reverse proxy) beyond localhost.
+
+        --rules FILE shares rows between users by the sync rules in the JSON file FILE, for example
+          {"roots": ["remindersList"], "follows": {"reminder": "listID"}, "private": ["tag"]}
+        (each remindersList row is a space its creator shares with `boutique share`; reminders live in
+        their list's space; tags are private to their writer; other tables are the tenant's). Rules
+        naming a table or column the devices' tables lack, or followers that form a cycle, are refused
+        at start. Without rules every user of a tenant sees every row.
         """
 
     static func run(_ arguments: inout ArgumentParser) async throws {
@@ -24,23 +31,47 @@ enum ServeCommand: Command {
         guard let secretFile = try arguments.takeOption("--secret-file") else { throw UsageError("--secret-file is required") }
         let postgres = try arguments.takeOption("--postgres")
         let host = try arguments.takeOption("--host") ?? "127.0.0.1"
+        let rulesFile = try arguments.takeOption("--rules")
         try arguments.finish()
         guard storePath != nil || postgres != nil else { throw UsageError("--store FILE (or --postgres URL) is required") }
 
         let signer = try SyncTokenSigner(secretFile: URL(fileURLWithPath: secretFile))
+        let rules = try rulesFile.map(readRules)
         let store = try await ServerStore.open(sqlite: storePath, postgres: postgres)
         let http: SyncHTTPServer
         do {
-            http = try SyncHTTPServer(server: SyncServer(store: store.store), signer: signer, host: host, port: port)
+            let server = SyncServer(store: store.store, rules: rules)
+            try await server.checkRules()
+            http = try SyncHTTPServer(server: server, signer: signer, host: host, port: port)
         } catch {
             await store.close()
             throw error
         }
+        if let rulesFile { Output.line("sharing by the rules in \(rulesFile)") }
         Output.line("listening on \(http.url.absoluteString)")
         let signal = await Signals.termination()
         Output.error("boutique serve: \(Signals.name(signal)): finishing \(http.requestsInFlight) request(s) in flight")
         await http.shutdown()
         await store.close()
         Output.error("boutique serve: stopped")
+    }
+
+    /// The rules in `path`, or a message naming what is wrong with them.
+    private static func readRules(_ path: String) throws -> SyncRules {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw BoutiqueError.invalidArgument("cannot read the rules file \(path): \(error.localizedDescription)")
+        }
+        guard data.count <= 1_048_576 else { throw BoutiqueError.invalidArgument("the rules file \(path) is larger than 1 MB") }
+        do {
+            return try JSONDecoder().decode(SyncRules.self, from: data)
+        } catch let DecodingError.dataCorrupted(context) {
+            throw BoutiqueError.invalidArgument("the rules in \(path) are refused: \(context.debugDescription)")
+        } catch {
+            throw BoutiqueError.invalidArgument(
+                "the rules in \(path) are not rules of the form {\"roots\": [...], \"follows\": {...}, \"private\": [...]}: \(error)")
+        }
     }
 }

@@ -12,7 +12,9 @@ enum SyncCommand: Command {
         Syncs the named tables of the database file DB with the server at URL (see `boutique serve`),
         as the user and tenant TOKEN names (see `boutique token`). The first run sets sync up in the
         file; every run pushes the file's local changes, then pulls until caught up, prints what moved,
-        and exits 0. With --follow it keeps going — pushing after each local commit, pulling as other
+        and exits 0 — also when the server refused some of the pushed transactions (a viewer's edit of a
+        shared list, say): it says how many and why, and the file has the server's version back. With
+        --follow it keeps going — pushing after each local commit, pulling as other
         devices push — until Ctrl-C. Synced tables need a text or blob primary key (a UUID, say).
         """
 
@@ -59,6 +61,7 @@ enum SyncCommand: Command {
             progress.finishLine()
             Output.line(
                 "pushed \(Plural.count(report.pushed, "change")), pulled \(Plural.count(report.applied, "change")); up to date with \(server.absoluteString)")
+            reportRefusals(progress.refusals)
             return
         }
         sync.start()
@@ -70,6 +73,17 @@ enum SyncCommand: Command {
         progress.finishLine()
         Output.line(
             "\(Signals.name(signal)): stopped after pushing \(Plural.count(progress.changes(.push), "change")) and pulling \(Plural.count(progress.changes(.pull), "change"))")
+        reportRefusals(progress.refusals)
+    }
+
+    /// Says how many pushed transactions the server refused, and why: their changes were undone in the
+    /// file (the server's version put back), and sync went on.
+    private static func reportRefusals(_ refusals: [PushRefusal]) {
+        guard !refusals.isEmpty else { return }
+        Output.line("refused \(Plural.count(refusals.count, "transaction")); undone in the file:")
+        for refusal in refusals {
+            Output.line("  transaction \(refusal.transactionID) (\(refusal.table) \(refusal.key)): \(refusal.message)")
+        }
     }
 
     /// The snapshot rows an interrupted bootstrap with `server` merged already, from the progress sync

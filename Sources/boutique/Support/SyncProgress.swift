@@ -10,6 +10,7 @@ struct CountingTransport: SyncTransport {
 
     func push(_ request: PushRequest) async throws -> PushResponse {
         let response = try await base.push(request)
+        if let refusals = response.refusals, !refusals.isEmpty { progress.recordRefusals(refusals) }
         if response.outcome == .accepted {
             let changes = request.transactions.filter { $0.id <= response.appliedThrough }.reduce(0) { $0 + $1.changes.count }
             progress.record(.push, changes: changes, bytes: base.traffic.sent + base.traffic.received)
@@ -21,6 +22,10 @@ struct CountingTransport: SyncTransport {
         let response = try await base.pull(request)
         progress.record(.pull, changes: response.changes.count, bytes: base.traffic.sent + base.traffic.received)
         return response
+    }
+
+    func membership(_ request: MembershipRequest, action: MembershipAction) async throws -> MembershipResponse {
+        try await base.membership(request, action: action)
     }
 
     func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse {
@@ -49,6 +54,9 @@ final class SyncProgress: Sendable {
         var bootstrapBase = 0
         /// How many rows the server holds, once a snapshot page said.
         var bootstrapTotal: Int?
+        /// The pushed transactions the server refused, by transaction id (a push sent again after a
+        /// lost answer is refused again).
+        var refusals: [Int64: PushRefusal] = [:]
     }
 
     private let totals = Lock(Totals())
@@ -92,6 +100,14 @@ final class SyncProgress: Sendable {
         }
         if onTerminal, shown { FileHandle.standardOutput.write(Data("\n".utf8)) }
     }
+
+    /// Notes the transactions a push's answer refused.
+    func recordRefusals(_ refusals: [PushRefusal]) {
+        totals.withLock { totals in for refusal in refusals { totals.refusals[refusal.transactionID] = refusal } }
+    }
+
+    /// The pushed transactions refused so far, oldest first.
+    var refusals: [PushRefusal] { totals.withLock { $0.refusals.values.sorted { $0.transactionID < $1.transactionID } } }
 
     /// Changes moved in `phase` so far.
     func changes(_ phase: Phase) -> Int { totals.withLock { $0.changes[phase, default: 0] } }

@@ -15,6 +15,11 @@ final class SyncWorkspace: Sendable {
         try Data("a secret for the sync process tests, long enough\n".utf8).write(to: directory.file("secret"))
     }
 
+    /// Runs `boutique arguments…` and returns how it ended, whatever its status.
+    func attempt(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> ChildProcess.Exit {
+        try await ChildProcess.run("boutique", arguments, in: url, timeout: timeout)
+    }
+
     /// Runs `boutique arguments…` and fails unless it exits 0.
     @discardableResult
     func tool(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> String {
@@ -33,10 +38,11 @@ final class SyncWorkspace: Sendable {
 
     /// Starts `boutique serve` on the store `server.db` (or the PostgreSQL database `postgres`) and
     /// returns it with its address.
-    func serve(port: Int = 0, postgres: String? = nil) async throws -> (process: ChildProcess, url: String) {
+    func serve(port: Int = 0, postgres: String? = nil, rules: String? = nil) async throws -> (process: ChildProcess, url: String) {
         let store = postgres.map { ["--postgres", $0] } ?? ["--store", "server.db"]
         let process = try ChildProcess(
-            "boutique", ["serve", "--port", String(port), "--secret-file", "secret"] + store, in: url)
+            "boutique", ["serve", "--port", String(port), "--secret-file", "secret"] + store + (rules.map { ["--rules", $0] } ?? []),
+            in: url)
         let line = try await process.line(startingWith: "listening on ")
         return (process, String(line.dropFirst("listening on ".count)))
     }

@@ -1,0 +1,28 @@
+/// Takes rows off the device when the user can no longer see them: a space they left, a row moved to a
+/// space they are not in.
+///
+/// Runs inside a remote transaction, so nothing of it is pushed: the rows are deleted from their tables
+/// and sync forgets everything it kept of them (state, space, previous values, waiting). Rows of other
+/// spaces whose foreign key pointed at them are kept out of their tables until the parent comes back
+/// (``WaitingRows``), by the pull's foreign-key check.
+enum SpaceExit {
+    /// Removes `rows`; returns the tables it deleted from.
+    @discardableResult
+    static func remove(_ rows: [(table: String, key: DatabaseValue)], tables: [String: SyncedTable], sql: SQLRunner) throws -> Set<String> {
+        let projector = RowProjector(sql: sql)
+        let labels = SpaceLabels(sql: sql)
+        let waiting = WaitingRows(sql: sql)
+        var deleted: Set<String> = []
+        for row in rows {
+            if let table = tables[row.table] {
+                try projector.delete(key: row.key, table: table)
+                deleted.insert(row.table)
+            }
+            try sql.run("DELETE FROM boutique_sync_row WHERE tbl = ? AND key = ?", [.text(row.table), row.key])
+            try sql.run("DELETE FROM boutique_sync_previous WHERE tbl = ? AND key = ?", [.text(row.table), row.key])
+            try labels.forget(table: row.table, key: row.key)
+            try waiting.forget(table: row.table, key: row.key)
+        }
+        return deleted
+    }
+}

@@ -1,0 +1,18 @@
+/// `boutique members --server URL --token TOKEN --table T --key K`.
+enum MembersCommand: Command {
+    static let name = "members"
+    static let summary = "list who a root row's space is shared with, and their roles"
+    static let help = """
+        usage: boutique members --server URL --token TOKEN --table T --key K
+
+        Prints the members of the space of row K of the root table T, one `USER ROLE` line each, owner
+        first. Any member may ask; anyone else is refused (exit 1) without learning whether the row
+        exists.
+        """
+
+    static func run(_ arguments: inout ArgumentParser) async throws {
+        let client = try MembershipClient(&arguments)
+        try arguments.finish()
+        try await client.send(.members)
+    }
+}
