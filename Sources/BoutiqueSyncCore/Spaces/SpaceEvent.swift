@@ -12,7 +12,16 @@
 public struct SpaceEvent: Hashable, Sendable, Codable {
     /// What happened.
     public enum Kind: String, Hashable, Sendable, Codable {
-        case joined, left, rowArrived, rowLeft, rowMoved
+        /// The user became a member of the space: the device moves it in.
+        case joined
+        /// The user is no longer a member of the space: the device deletes its rows.
+        case left
+        /// A row moved into a space the user sees from one they do not: its whole state comes along.
+        case rowArrived
+        /// A row moved out of the user's spaces: the device deletes it.
+        case rowLeft
+        /// A row moved between two spaces the user sees: the device notes its new space.
+        case rowMoved
     }
 
     /// Its position in the tenant's log.

@@ -14,6 +14,7 @@ public enum SyncRole: String, Hashable, Sendable, Codable, CaseIterable, Compara
     /// Whether the role may insert, update and delete the space's rows.
     public var canWrite: Bool { self != .viewer }
 
+    /// Viewer, then editor, then owner: each may do what the ones before it may.
     public static func < (lhs: SyncRole, rhs: SyncRole) -> Bool { lhs.rank < rhs.rank }
 
     private var rank: Int {

@@ -162,6 +162,7 @@ public struct SyncRules: Hashable, Sendable, Codable {
         }
     }
 
+    /// Writes the JSON form, as the rules were spelled.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(roots, forKey: .roots)
@@ -169,7 +170,9 @@ public struct SyncRules: Hashable, Sendable, Codable {
         try container.encode(privateTables, forKey: .privateTables)
     }
 
+    /// Rules are equal when they place every table alike, however they were spelled.
     public static func == (lhs: SyncRules, rhs: SyncRules) -> Bool { lhs.placements == rhs.placements }
+    /// Hashes the placements, as ``==`` compares them.
     public func hash(into hasher: inout Hasher) { hasher.combine(placements) }
 
     private struct AnyKey: CodingKey {

@@ -47,6 +47,7 @@ public struct SyncSpace: Hashable, Sendable, Codable, RawRepresentable, Comparab
     /// The root table and key of a shared space.
     public var root: (table: String, key: DatabaseValue)? { Self.sharedParts(of: rawValue) }
 
+    /// The space in words, for messages: "the space of reminderslist 7".
     public var description: String {
         if isCommon { return "the common space" }
         if let user = privateUser { return "\(user)'s private space" }
@@ -54,6 +55,7 @@ public struct SyncSpace: Hashable, Sendable, Codable, RawRepresentable, Comparab
         return rawValue
     }
 
+    /// Byte order of the stored forms: the order a snapshot goes through a user's spaces in.
     public static func < (lhs: SyncSpace, rhs: SyncSpace) -> Bool { Array(lhs.rawValue.utf8).lexicographicallyPrecedes(rhs.rawValue.utf8) }
 
     public init(from decoder: any Decoder) throws {

@@ -12,7 +12,8 @@ enum DemoCommand: Command {
         applies the notes app's migrations, then adds, edits and deletes notes while a live query
         prints what it sees, and prints the change log of the story. It ends with a second device: a
         sync server in this process on 127.0.0.1, a second file (PATH's name with -second-device),
-        both editing one note at once, and the merged note on both.
+        both editing one note at once, and the merged note on both; then a list shared between three
+        users, a viewer's edit refused and put back, an editor's accepted, and a revocation.
         Running it again continues from the existing file.
         """
 
@@ -51,6 +52,7 @@ enum DemoCommand: Command {
         }
         do {
             try await DemoSyncStory(db: db, secondPath: secondDevicePath(for: path)).run()
+            try await DemoSharingStory().run()
         } catch {
             await db.close()
             throw error

@@ -1,0 +1,11 @@
+import BoutiqueDocumentationListings
+import Testing
+
+@Suite struct SharingListingTests {
+    @Test func aSharedListReachesTheMemberAndLeavesWhenUnshared() async throws {
+        let result = try await Sharing.shareAList()
+        #expect(result.members == ["ana owner", "bob editor", "kid viewer"])
+        #expect(result.shared == 1)
+        #expect(result.afterUnshare == 0)
+    }
+}
