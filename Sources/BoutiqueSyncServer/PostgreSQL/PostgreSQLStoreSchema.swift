@@ -11,11 +11,12 @@
 /// the same tables (which PostgreSQL does not make safe, not even with `IF NOT EXISTS`). A database a
 /// newer server has already upgraded past what this code knows is refused and left alone.
 ///
-/// Names that devices send (tables, keys, replica ids) are kept as their UTF-8 bytes in `bytea`
-/// columns: PostgreSQL text cannot hold the NUL character a Swift string can, and `bytea` compares byte
-/// by byte as SQLite's BINARY collation does; a key is a type tag followed by its bytes, so snapshot
-/// pages come in the SQLite store's order (text keys before blob keys). Tenants come from the server's
-/// own tokens and are `text`. Unsigned 64-bit values (stamps, digests, times) are stored as the bigint
+/// Names that devices send (tables, keys, replica ids, and spaces, which embed a table and a key) and
+/// the users of spaces' members are kept as their UTF-8 bytes in `bytea` columns: PostgreSQL text
+/// cannot hold the NUL character a Swift string can, and `bytea` compares byte by byte as SQLite's
+/// BINARY collation does; a key is a type tag followed by its bytes, so snapshot pages come in the
+/// SQLite store's order (text keys before blob keys). Tenants come from the server's own tokens, are
+/// checked when a transaction starts, and are `text`. Unsigned 64-bit values (stamps, digests, times) are stored as the bigint
 /// with the same bit pattern, as in the SQLite store.
 public enum PostgreSQLStoreSchema {
     /// The schema version this code creates and understands: the number of its migrations.
@@ -52,7 +53,39 @@ public enum PostgreSQLStoreSchema {
                 pull_cursor bigint NOT NULL, last_seen bigint NOT NULL, retired boolean NOT NULL,
                 PRIMARY KEY (tenant, replica))
             """,
-        ])
+        ]),
+        // Spaces, as in the SQLite store. A space is a name devices make (a shared space holds a root
+        // row's table and key, a text key may hold NUL), so it is `bytea` like tables and keys; so are
+        // members' users, which a private space embeds and trusted server code passes in unchecked.
+        // `usr` and `tbl` because `user` and `table` are reserved words. A row's space is indexed (a
+        // user's snapshot reads their spaces one by one); the log's is not: a pull reads a bounded
+        // range of sequence numbers and keeps its spaces' entries, so a server without rules pays
+        // nothing for it. Adding a column with a constant default rewrites no rows (PostgreSQL 11 and
+        // later); the two indexes on the rows are built in the upgrade's transaction, which blocks the
+        // store's writes while they build. Shapes are JSON in `text`: `jsonb` refuses the `\u0000` a
+        // name with NUL encodes to, and nothing queries inside them.
+        Migration(version: 2, name: "boutique_sync_server_v2_spaces", statements: [
+            """
+            ALTER TABLE boutique_sync_server_row ADD COLUMN space bytea NOT NULL DEFAULT ''::bytea,
+                ADD COLUMN parent_tbl bytea, ADD COLUMN parent_key bytea
+            """,
+            "CREATE INDEX boutique_sync_server_row_space ON boutique_sync_server_row(tenant, space, tbl, key)",
+            """
+            CREATE INDEX boutique_sync_server_row_parent ON boutique_sync_server_row(tenant, parent_tbl, parent_key)
+                WHERE parent_tbl IS NOT NULL
+            """,
+            """
+            ALTER TABLE boutique_sync_server_log ADD COLUMN space bytea NOT NULL DEFAULT ''::bytea,
+                ADD COLUMN moved_from bytea
+            """,
+            """
+            CREATE TABLE boutique_sync_server_member(
+                tenant text COLLATE "C" NOT NULL, space bytea NOT NULL, usr bytea NOT NULL, role text NOT NULL,
+                since bigint NOT NULL, until bigint, PRIMARY KEY (tenant, space, usr, since))
+            """,
+            "CREATE INDEX boutique_sync_server_member_user ON boutique_sync_server_member(tenant, usr, since)",
+            "CREATE TABLE boutique_sync_server_shape(tbl bytea PRIMARY KEY, shape text NOT NULL)",
+        ]),
     ]
 
     /// The advisory lock the migrations run under: the two-integer form ("Bout", "Sync"), whose keys

@@ -32,17 +32,22 @@
 /// (a long poll waits outside any transaction), so the lock costs a few round trips per request.
 ///
 /// The tenant's counters are read once and written back once, by ``finish()``, which also sends
-/// `pg_notify('boutique_sync', tenant)` when changes were appended: PostgreSQL delivers it when the
-/// transaction commits, and not at all when it rolls back.
+/// `pg_notify('boutique_sync', tenant)` when the transaction took a sequence number (a change
+/// appended, a member joining or leaving a space, which ends a long poll's page too): PostgreSQL
+/// delivers it when the transaction commits, and not at all when it rolls back.
 final class PostgreSQLStoreTransaction: SyncStoreTransaction {
     /// The channel commits are announced on (``PostgreSQLCommitListener`` listens on it).
     static let channel = "boutique_sync"
 
-    private let connection: PostgreSQLConnection
+    /// The transaction's connection; statements on the store-wide tables (the tables' shapes), which
+    /// have no tenant, run on it directly.
+    let connection: PostgreSQLConnection
     private let tenant: String
     private var tenantState: (next: Int64, horizon: Int64, clock: Int64)?
     private var tenantChanged = false
-    private var appended = false
+    /// Whether a sequence number was taken (a change logged, a member joining or leaving): the commit
+    /// is announced then, so that long polls on every instance look again.
+    private var announces = false
 
     /// Takes the tenant's lock, waiting for any transaction of that tenant in progress elsewhere.
     init(connection: PostgreSQLConnection, tenant: String) throws(BoutiqueError) {
@@ -59,17 +64,29 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
                 [.text(tenant), .int8(state.next), .int8(state.horizon), .int8(state.clock)])
             tenantChanged = false
         }
-        if appended {
+        if announces {
             try connection.execute("SELECT pg_notify($1, $2)", [.text(Self.channel), .text(tenant)])
-            appended = false
+            announces = false
         }
     }
 
-    private func run(_ sql: String, _ parameters: [PostgreSQLValue]) throws(BoutiqueError) -> PostgreSQLResult {
+    /// Runs a statement with the tenant bound to `$1` and `parameters` to `$2`, `$3`, …
+    func run(_ sql: String, _ parameters: [PostgreSQLValue]) throws(BoutiqueError) -> PostgreSQLResult {
         try connection.execute(sql, [.text(tenant)] + parameters)
     }
 
     // MARK: Tenant
+
+    /// Takes the tenant's next sequence number; written back by ``finish()``, which announces it.
+    func takeSequence() throws(BoutiqueError) -> Int64 {
+        var state = try tenantRow()
+        let sequence = state.next
+        state.next += 1
+        tenantState = state
+        tenantChanged = true
+        announces = true
+        return sequence
+    }
 
     private func tenantRow() throws(BoutiqueError) -> (next: Int64, horizon: Int64, clock: Int64) {
         if let tenantState { return tenantState }
@@ -193,7 +210,7 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
     }
 
     /// `RowRegister(record:)` with a typed error, for the typed closures above.
-    private static func rowRegister(_ bytes: [UInt8]) throws(BoutiqueError) -> RowRegister {
+    static func rowRegister(_ bytes: [UInt8]) throws(BoutiqueError) -> RowRegister {
         do { return try RowRegister(record: bytes) } catch {
             throw (error as? BoutiqueError) ?? .decoding(.init(
                 table: "boutique_sync_server_row", column: "state", expectedType: "a row state", found: "\(error)"))
@@ -202,19 +219,9 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
 
     // MARK: Log
 
+    /// A change in the common space, where every change of a server without rules goes.
     func appendChange(_ change: SyncChange, origin: String, batch: Int64?) throws -> (sequence: Int64, batch: Int64) {
-        var state = try tenantRow()
-        let sequence = state.next
-        state.next += 1
-        tenantState = state
-        tenantChanged = true
-        appended = true
-        let batch = batch ?? sequence
-        _ = try run(
-            "INSERT INTO boutique_sync_server_log(tenant, sequence, batch, tbl, key, change, origin) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            [.int8(sequence), .int8(batch), .bytea(Array(change.table.utf8)), .bytea(PostgreSQLKey.encode(change.key)),
-             .bytea(ChangeRecord.encode(change)), .bytea(Array(origin.utf8))])
-        return (sequence, batch)
+        try appendChange(change, origin: origin, batch: batch, space: .common, movedFrom: nil)
     }
 
     func changes(after sequence: Int64, limit: Int) throws -> [LoggedChange] {

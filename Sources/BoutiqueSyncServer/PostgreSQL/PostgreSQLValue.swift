@@ -17,6 +17,9 @@ enum PostgreSQLValue {
     /// UTF-8 text. PostgreSQL text cannot hold a NUL character: the server refuses such a value.
     case text(String)
     case bytea([UInt8])
+    /// A one-dimensional `bytea[]` without NULL elements: a list of names bound as one parameter
+    /// (`= ANY($2)`), however long it is, so the statement's text never depends on the list.
+    case byteaArray([[UInt8]])
     /// SQL NULL, of the type the parameter has.
     case null(PostgreSQLType)
 
@@ -32,6 +35,7 @@ enum PostgreSQLValue {
         case .bool: .bool
         case .text: .text
         case .bytea: .bytea
+        case .byteaArray: .byteaArray
         case .null(let type): type
         }
     }
@@ -44,9 +48,29 @@ enum PostgreSQLValue {
         case .bool(let value): buffer.append(value ? 1 : 0)
         case .text(let value): buffer.append(contentsOf: value.utf8)
         case .bytea(let value): buffer.append(contentsOf: value)
+        case .byteaArray(let elements): Self.appendArray(elements, of: .bytea, to: &buffer)
         case .null: return false
         }
         return true
+    }
+
+    /// An array's binary form (`array_send`): dimensions, a has-NULLs flag, the element type, each
+    /// dimension's length and lower bound, then each element as a length and its bytes. An empty
+    /// array has no dimensions, as PostgreSQL itself sends `'{}'`.
+    private static func appendArray(_ elements: [[UInt8]], of element: PostgreSQLType, to buffer: inout [UInt8]) {
+        func int32(_ value: Int32) { withUnsafeBytes(of: value.bigEndian) { buffer.append(contentsOf: $0) } }
+        func uint32(_ value: UInt32) { withUnsafeBytes(of: value.bigEndian) { buffer.append(contentsOf: $0) } }
+        int32(elements.isEmpty ? 0 : 1)
+        int32(0)
+        uint32(element.rawValue)
+        guard !elements.isEmpty else { return }
+        // Lengths beyond Int32 are caught by the connection, which refuses a parameter over 2 GB in all.
+        int32(Int32(truncatingIfNeeded: elements.count))
+        int32(1)
+        for bytes in elements {
+            int32(Int32(truncatingIfNeeded: bytes.count))
+            buffer.append(contentsOf: bytes)
+        }
     }
 }
 
@@ -57,4 +81,5 @@ enum PostgreSQLType: Oid {
     case int8 = 20
     case int4 = 23
     case text = 25
+    case byteaArray = 1001
 }

@@ -60,6 +60,64 @@ import Testing
         }
     }
 
+    @Test func aVersionOneDatabaseIsUpgradedKeepingItsData() async throws {
+        try await PostgreSQLTestDatabase.withFresh { url in
+            let stamp = SyncStamp(time: HybridTimestamp(milliseconds: 1_900_000_000_000), replica: "w")
+            let change = SyncChange(
+                table: "note", key: .text("k"), kind: .insert, columns: [SyncColumnValue(name: "title", value: .text("kept"))], stamp: stamp)
+            let state = RowRegister(
+                existence: ExistenceRegister(exists: true, stamp: stamp), lastDelete: nil,
+                cells: ["title": CellRegister(value: .text("kept"), stamp: stamp)])
+            // The tables a version-1 server made, and a row, a logged change and a replica it wrote.
+            let worker = PostgreSQLWorker(url: url)
+            try await worker.transaction { connection in
+                try connection.execute("""
+                    CREATE TABLE boutique_sync_server_schema(
+                        version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())
+                    """)
+                let first = PostgreSQLStoreSchema.migrations[0]
+                for statement in first.statements { try connection.execute(statement) }
+                try connection.execute("INSERT INTO boutique_sync_server_schema(version, name) VALUES (1, $1)", [.text(first.name)])
+                try connection.execute("INSERT INTO boutique_sync_server_tenant VALUES ('t', 2, 0, 0)")
+                try connection.execute(
+                    "INSERT INTO boutique_sync_server_row VALUES ('t', $1, $2, $3, true, 1)",
+                    [.bytea(Array("note".utf8)), .bytea(PostgreSQLKey.encode(.text("k"))), .bytea(state.record())])
+                try connection.execute(
+                    "INSERT INTO boutique_sync_server_log VALUES ('t', 1, 1, $1, $2, $3, $4)",
+                    [.bytea(Array("note".utf8)), .bytea(PostgreSQLKey.encode(.text("k"))), .bytea(ChangeRecord.encode(change)),
+                     .bytea(Array("r".utf8))])
+                try connection.execute("INSERT INTO boutique_sync_server_replica VALUES ('t', $1, 1, NULL, 1, 0, false)", [.bytea(Array("r".utf8))])
+            }
+            await worker.close()
+            #expect(try await Self.appliedVersions(url) == [1])
+
+            let store = try await PostgreSQLSyncStore.open(url: url)
+            #expect(try await Self.appliedVersions(url) == Array(1...Int64(PostgreSQLStoreSchema.version)))
+            let logged = LoggedChange(entry: ServerChange(sequence: 1, change: change), batch: 1, origin: "r")
+            let read = try await store.transaction(tenant: "t") { store in
+                (try store.rowState(table: "note", key: .text("k")), try store.placement(table: "note", key: .text("k")),
+                 try store.rows(in: .common, after: nil, limit: 10), try store.rowCount(in: [.common]),
+                 try store.changes(after: 0, through: 1, visibleIn: [.common], batch: nil), try store.changes(after: 0, limit: 10),
+                 try store.replica("r")?.cursor)
+            }
+            #expect(read.0 == state && read.1 == .common, "rows a version-1 server wrote are in the common space")
+            #expect(read.2 == [SnapshotRow(table: "note", key: .text("k"), state: state)] && read.3 == 1)
+            #expect(read.4 == [logged] && read.5 == [logged], "so are its logged changes")
+            #expect(read.6 == 1)
+
+            // The upgraded tables take spaces and members, and carry on the tenant's sequence.
+            let space = SyncSpace.shared(table: "note", key: .text("k"))
+            let upgraded = try await store.transaction(tenant: "t") { store in
+                try store.setPlacement(RowPlacement(space: space), table: "note", key: .text("k"))
+                let sequence = try store.reserveSequence()
+                try store.setMember("ana", role: .owner, in: space, sequence: sequence)
+                return (sequence, try store.placement(table: "note", key: .text("k")), try store.memberships(of: "ana", at: nil))
+            }
+            #expect(upgraded.0 == 2 && upgraded.1 == RowPlacement(space: space) && upgraded.2 == [space: .owner])
+            await store.close()
+        }
+    }
+
     @Test func anUnreachableServerIsAClearError() async throws {
         guard let server = PostgreSQLTestDatabase.serverURL(test: #function), var components = URLComponents(string: server) else { return }
         // Port 1 on the same host: nothing listens there.
