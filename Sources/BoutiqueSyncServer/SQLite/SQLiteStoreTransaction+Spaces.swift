@@ -1,8 +1,8 @@
 import Foundation
 
 /// Spaces in the SQLite store: `space`, `parent_tbl` and `parent_key` columns on the rows, `space` and
-/// `moved_from` on the log, the members' history, and the tables' shapes. Lists of spaces are bound as
-/// one JSON array (read with `json_each`), so a user in any number of spaces is one bound value.
+/// `moved_from` on the log, the members' history, and the tables' shapes. The log's lists of spaces are
+/// bound as one JSON array (read with `json_each`), so a user in any number of spaces is one bound value.
 extension SQLiteStoreTransaction {
     func placement(table: String, key: DatabaseValue) throws -> RowPlacement? {
         guard let row = try rows(
@@ -62,12 +62,17 @@ extension SQLiteStoreTransaction {
         }
     }
 
+    /// One count per space, each on the space index.
     func rowCount(in spaces: [SyncSpace]) throws -> Int {
-        guard case .integer(let count)? = try rows(
-            "SELECT count(*) FROM boutique_sync_server_row WHERE tenant = ? AND space IN (SELECT value FROM json_each(?))",
-            [.text(tenant), .text(Self.json(spaces))]).first?.first
-        else { return 0 }
-        return Int(count)
+        var total = 0
+        for space in spaces {
+            guard case .integer(let count)? = try rows(
+                "SELECT count(*) FROM boutique_sync_server_row WHERE tenant = ? AND space = ?", [.text(tenant), .text(space.rawValue)]
+            ).first?.first
+            else { continue }
+            total += Int(count)
+        }
+        return total
     }
 
     func appendChange(
@@ -90,12 +95,12 @@ extension SQLiteStoreTransaction {
     }
 
     func changes(after: Int64, through: Int64, visibleIn spaces: [SyncSpace], batch: Int64?) throws -> [LoggedChange] {
-        let json = Self.json(spaces)
+        let json = Self.hexJSON(spaces)
         var arguments: [DatabaseValue] = [.text(tenant), .integer(after), .integer(through), .text(json), .text(json)]
         var sql = """
             SELECT sequence, batch, tbl, key, change, origin, space, moved_from FROM boutique_sync_server_log
             WHERE tenant = ? AND sequence > ? AND sequence <= ?
-              AND (space IN (SELECT value FROM json_each(?)) OR moved_from IN (SELECT value FROM json_each(?)))
+              AND (hex(space) IN (SELECT value FROM json_each(?)) OR (moved_from IS NOT NULL AND hex(moved_from) IN (SELECT value FROM json_each(?))))
             """
         if let batch {
             sql += " AND batch = ?"
@@ -221,7 +226,18 @@ extension SQLiteStoreTransaction {
         return SyncMember(user: user, role: role)
     }
 
-    static func json(_ spaces: [SyncSpace]) -> String {
-        String(decoding: (try? JSONEncoder().encode(spaces.map(\.rawValue))) ?? Data("[]".utf8), as: UTF8.self)
+    /// The spaces as a JSON array of the hex of their UTF-8 bytes, as SQLite's `hex()` writes them: a
+    /// space holds a device's key, which may hold a NUL character that `json_each` would cut the text at.
+    static func hexJSON(_ spaces: [SyncSpace]) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        let hex = spaces.map { space in
+            var text: [UInt8] = []
+            for byte in space.rawValue.utf8 {
+                text.append(digits[Int(byte >> 4)])
+                text.append(digits[Int(byte & 15)])
+            }
+            return "\"" + String(decoding: text, as: UTF8.self) + "\""
+        }
+        return "[" + hex.joined(separator: ",") + "]"
     }
 }

@@ -291,3 +291,31 @@ extension SyncStoreContractTests {
         }
     }
 }
+
+extension SyncStoreContractTests {
+    /// A device's key may hold a NUL character, and so may the space of its row: counted and found
+    /// whole, not cut at the NUL (where it would meet another space's name).
+    @Test(arguments: StoreKind.allCases)
+    func aSpaceWhoseKeyHoldsANulIsCountedAndFoundWhole(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let nul = SyncSpace.shared(table: "list", key: .text("l\u{0}1"))
+            let cut = SyncSpace.shared(table: "list", key: .text("l"))
+            let read = try await store.transaction(tenant: "t") { store in
+                try store.setRowState(Self.state(1), table: "list", key: .text("l\u{0}1"), sequence: 1, placement: RowPlacement(space: nul))
+                try store.setRowState(Self.state(2), table: "list", key: .text("l"), sequence: 2, placement: RowPlacement(space: cut))
+                let change = SyncChange(
+                    table: "list", key: .text("l\u{0}1"), kind: .update, columns: [SyncColumnValue(name: "i", value: .integer(1))],
+                    stamp: SyncStamp(time: HybridTimestamp(milliseconds: Self.wall), replica: "w"))
+                _ = try store.appendChange(change, origin: "r", batch: nil, space: nul, movedFrom: nil)
+                _ = try store.appendChange(change, origin: "r", batch: nil, space: cut, movedFrom: nil)
+                return (
+                    try store.rowCount(in: [nul]), try store.rowCount(in: [cut]), try store.rowCount(in: [nul, cut]),
+                    try store.changes(after: 0, through: 10, visibleIn: [nul], batch: nil).map(\.space),
+                    try store.changes(after: 0, through: 10, visibleIn: [cut], batch: nil).map(\.space))
+            }
+            #expect(read.0 == 1 && read.1 == 1 && read.2 == 2)
+            #expect(read.3 == [nul])
+            #expect(read.4 == [cut])
+        }
+    }
+}
