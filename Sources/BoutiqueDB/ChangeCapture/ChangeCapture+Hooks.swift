@@ -10,13 +10,13 @@ extension ChangeCapture {
         guard !isWritingLog, change.databaseName == "main" else { return }
         let table = change.tableName
         // Most changes of a transaction are to the table of the change before: decided once for it.
-        if table != lastTouchedTable {
-            lastTouchedTable = table
-            lastTableIsLogged = !ChangeLogSchema.isUnlogged(table)
-            if lastTableIsLogged { touchedTables.insert(table.lowercased()) }
-            lastTableLayout = layoutsVersion == liveSchemaVersion ? layouts[table] : nil
+        if table != transaction.lastTouchedTable {
+            transaction.lastTouchedTable = table
+            transaction.lastTableIsLogged = !ChangeLogSchema.isUnlogged(table)
+            if transaction.lastTableIsLogged { transaction.touchedTables.insert(table.lowercased()) }
+            transaction.lastTableLayout = layoutsVersion == liveSchemaVersion ? layouts[table] : nil
         }
-        guard lastTableIsLogged else {
+        guard transaction.lastTableIsLogged else {
             noteUnloggedChange(change, to: table)
             return
         }
@@ -31,30 +31,34 @@ extension ChangeCapture {
         switch change.kind {
         case .insert:
             if mode.recordsAfter, !keyed, let encoded = encodeNow(change, old: false) {
-                pending.append(CapturedChange(
+                transaction.pending.append(CapturedChange(
                     kind: .insert, table: table, rowID: change.newRowID, before: nil, after: nil, encoded: encoded))
                 return
             }
             let after = mode.recordsAfter || keyed ? Self.values(of: change, old: false) : nil
-            pending.append(CapturedChange(kind: .insert, table: table, rowID: change.newRowID, before: nil, after: after))
+            transaction.pending.append(
+                CapturedChange(kind: .insert, table: table, rowID: change.newRowID, before: nil, after: after))
         case .delete:
             if mode.recordsBefore, !keyed, let encoded = encodeNow(change, old: true) {
-                pending.append(CapturedChange(
+                transaction.pending.append(CapturedChange(
                     kind: .delete, table: table, rowID: change.oldRowID, before: nil, after: nil, encoded: encoded))
                 return
             }
             let before = mode.recordsBefore || keyed ? Self.values(of: change, old: true) : nil
-            pending.append(CapturedChange(kind: .delete, table: table, rowID: change.oldRowID, before: before, after: nil))
+            transaction.pending.append(
+                CapturedChange(kind: .delete, table: table, rowID: change.oldRowID, before: before, after: nil))
         case .update:
             let before = mode.recordsBefore || mode.recordsUpdates || keyed ? Self.values(of: change, old: true) : nil
             let after = mode.recordsAfter || keyed ? Self.values(of: change, old: false) : nil
             if change.oldRowID != change.newRowID {
                 // A new rowid is another row: Turso logs the old one deleted and the new one inserted.
-                pending.append(CapturedChange(kind: .delete, table: table, rowID: change.oldRowID, before: before, after: nil))
-                pending.append(CapturedChange(kind: .insert, table: table, rowID: change.newRowID, before: nil, after: after))
+                transaction.pending.append(
+                    CapturedChange(kind: .delete, table: table, rowID: change.oldRowID, before: before, after: nil))
+                transaction.pending.append(
+                    CapturedChange(kind: .insert, table: table, rowID: change.newRowID, before: nil, after: after))
             } else {
                 let statement = mode.recordsUpdates ? currentStatementText() : -1
-                pending.append(CapturedChange(
+                transaction.pending.append(CapturedChange(
                     kind: .update, table: table, rowID: change.oldRowID, before: before, after: after, statement: statement))
             }
         }
@@ -64,23 +68,29 @@ extension ChangeCapture {
     /// `sqlite_sequence` row named `turso_cdc`): the log's next id is then read again at commit.
     private func noteUnloggedChange(_ change: PreupdateChange, to table: String) {
         if table == ChangeLogSchema.logTable {
-            logWrittenDirectly = true
+            transaction.logWrittenDirectly = true
         } else if table == "sqlite_sequence" {
             let name = change.kind == .delete ? try? change.oldValue(at: 0) : try? change.newValue(at: 0)
-            if name == .text(ChangeLogSchema.logTable) { logWrittenDirectly = true }
+            if name == .text(ChangeLogSchema.logTable) { transaction.logWrittenDirectly = true }
         }
     }
 
-    /// Encodes an insert's or a delete's image into ``capturedBytes`` when the table's layout is known
-    /// and the schema has not changed in this transaction; `nil` otherwise (it is encoded at commit).
+    /// Encodes an insert's or a delete's image into ``CapturedTransaction/capturedBytes`` when the table's
+    /// layout is known and the schema has not changed in this transaction; `nil` otherwise (it is encoded
+    /// at commit).
     ///
     /// A large insert is then one pass over the rows instead of two, and no row's values are kept.
     private func encodeNow(_ change: PreupdateChange, old: Bool) -> Range<Int>? {
-        guard schemaMark == nil, let layout = lastTableLayout, !layout.isWithoutRowID else { return nil }
-        if capturedBytes.capacity == 0 { capturedBytes.reserveCapacity(1 << 16) }
-        let start = capturedBytes.count
-        guard change.appendRecord(old: old, realAffinity: layout.realAffinity, to: &capturedBytes) else { return nil }
-        return start..<capturedBytes.count
+        guard transaction.schemaMark == nil, let layout = transaction.lastTableLayout, !layout.isWithoutRowID else {
+            return nil
+        }
+        if transaction.capturedBytes.capacity == 0 { transaction.capturedBytes.reserveCapacity(1 << 16) }
+        let start = transaction.capturedBytes.count
+        // Appended in place, through the one stored property: no copy of the buffer.
+        guard change.appendRecord(old: old, realAffinity: layout.realAffinity, to: &transaction.capturedBytes) else {
+            return nil
+        }
+        return start..<transaction.capturedBytes.count
     }
 
     /// The row's stored values before (`old`) or after the change.
@@ -104,18 +114,19 @@ extension ChangeCapture {
         return values
     }
 
-    /// The index of the running statement's SQL text in ``statementTexts``, read once per statement.
+    /// The index of the running statement's SQL text in ``CapturedTransaction/statementTexts``, read once
+    /// per statement.
     private func currentStatementText() -> Int32 {
-        guard let last = frames.indices.last else { return -1 }
-        if frames[last].textIndex >= 0 { return frames[last].textIndex }
-        guard let text = probe.sql(of: frames[last].statement) else { return -1 }
-        if statementTexts.last == text {
-            frames[last].textIndex = Int32(statementTexts.count - 1)
+        guard let last = transaction.frames.indices.last else { return -1 }
+        if transaction.frames[last].textIndex >= 0 { return transaction.frames[last].textIndex }
+        guard let text = probe.sql(of: transaction.frames[last].statement) else { return -1 }
+        if transaction.statementTexts.last == text {
+            transaction.frames[last].textIndex = Int32(transaction.statementTexts.count - 1)
         } else {
-            statementTexts.append(text)
-            frames[last].textIndex = Int32(statementTexts.count - 1)
+            transaction.statementTexts.append(text)
+            transaction.frames[last].textIndex = Int32(transaction.statementTexts.count - 1)
         }
-        return frames[last].textIndex
+        return transaction.frames[last].textIndex
     }
 
     // MARK: Statement boundaries
@@ -125,38 +136,45 @@ extension ChangeCapture {
         guard !isWritingLog else { return }
         let kind = StatementKind(text: sql)
         if kind == .triggerProgram { return }
-        if kind.mayChangeSchema { mayHaveChangedSchema = true }
+        if kind.mayChangeSchema { transaction.mayHaveChangedSchema = true }
         let progress = probe.progress(of: statement)
         // A foreign-key action's program, traced as the statement whose row change fired it: the
         // statement is still running.
-        if let running = frames.last(where: { $0.statement == statement }), progress.isInsideRun(tracedAt: running.progress) {
+        if let running = transaction.frames.last(where: { $0.statement == statement }),
+            progress.isInsideRun(tracedAt: running.progress)
+        {
             return
         }
         resolveFinishedStatements(starting: statement)
         switch kind {
         case .savepoint(let name):
-            savepoints.append((name, pending.count))
+            transaction.savepoints.append((name, transaction.pending.count))
         case .release(let name):
             // Releasing a savepoint keeps its changes; it ends it and every newer one.
-            if let index = savepoints.lastIndex(where: { $0.name == name }) { savepoints.removeSubrange(index...) }
+            if let index = transaction.savepoints.lastIndex(where: { $0.name == name }) {
+                transaction.savepoints.removeSubrange(index...)
+            }
         case .rollbackTo(let name):
             // Undoes every change since the savepoint, which stays open.
-            if let index = savepoints.lastIndex(where: { $0.name == name }) {
-                discardChanges(from: savepoints[index].mark)
-                savepoints.removeSubrange((index + 1)...)
+            if let index = transaction.savepoints.lastIndex(where: { $0.name == name }) {
+                transaction.discardChanges(from: transaction.savepoints[index].mark)
+                transaction.savepoints.removeSubrange((index + 1)...)
             }
             awaitEnd(of: statement, sql: sql, isRollback: true)
         case .schemaChange:
-            if schemaMark == nil { schemaMark = pending.count }
+            if transaction.schemaMark == nil { transaction.schemaMark = transaction.pending.count }
             awaitEnd(of: statement, sql: sql, isRollback: false)
             // The table's layout may change with the statement: later changes are encoded at commit.
-            lastTouchedTable = ""
-            lastTableLayout = nil
+            transaction.lastTouchedTable = ""
+            transaction.lastTableLayout = nil
         case .triggerProgram, .rows, .other:
             break
         }
-        if let last = frames.indices.last, frames[last].end == nil { frames[last].end = pending.count }
-        frames.append(Frame(statement: statement, mark: pending.count, totalChanges: probe.totalChanges, progress: progress))
+        if let last = transaction.frames.indices.last, transaction.frames[last].end == nil {
+            transaction.frames[last].end = transaction.pending.count
+        }
+        transaction.frames.append(CapturedTransaction.Frame(
+            statement: statement, mark: transaction.pending.count, totalChanges: probe.totalChanges, progress: progress))
     }
 
     /// Decides, for the statements that started before, whether their captured changes happened: when
@@ -170,39 +188,16 @@ extension ChangeCapture {
     /// SQLite's list of live statements shows it is still there. (Statement ends are not traced: that
     /// would read the clock twice per statement, which bulk inserts feel.)
     func resolveFinishedStatements(starting next: OpaquePointer? = nil) {
-        guard !frames.isEmpty else { return }
+        guard !transaction.frames.isEmpty else { return }
         let total = probe.totalChanges
-        while let frame = frames.popLast() {
-            let end = min(frame.end ?? pending.count, pending.count)
+        while let frame = transaction.frames.popLast() {
+            let end = min(frame.end ?? transaction.pending.count, transaction.pending.count)
             guard end > frame.mark, total == frame.totalChanges else { continue }
             // The statement starting now cannot still be running its previous run.
             let stillRunning =
                 frame.statement != next && probe.isPrepared(frame.statement) && probe.isRunning(frame.statement)
-            if !stillRunning { discardChanges(in: frame.mark..<end) }
+            if !stillRunning { transaction.discardChanges(in: frame.mark..<end) }
         }
-    }
-
-    /// Drops the captured changes from `mark` on.
-    func discardChanges(from mark: Int) {
-        guard pending.count > mark else { return }
-        discardChanges(in: mark..<pending.count)
-    }
-
-    /// Drops the captured changes in `range`, the changes of one statement (those of the statements after
-    /// it stay), and moves the marks after it back.
-    func discardChanges(in range: Range<Int>) {
-        guard !range.isEmpty, range.lowerBound < pending.count else { return }
-        let range = range.clamped(to: 0..<pending.count)
-        pending.removeSubrange(range)
-        func moved(_ mark: Int) -> Int {
-            mark <= range.lowerBound ? mark : max(range.lowerBound, mark - range.count)
-        }
-        for index in frames.indices {
-            frames[index].mark = moved(frames[index].mark)
-            frames[index].end = frames[index].end.map(moved)
-        }
-        for index in savepoints.indices { savepoints[index].mark = moved(savepoints[index].mark) }
-        schemaMark = schemaMark.map(moved)
     }
 
     // MARK: Commits outside a managed transaction
@@ -211,21 +206,22 @@ extension ChangeCapture {
     /// ended its transaction itself) no `willCommit` follows, so the changes are set aside to be logged
     /// once the closure returns.
     func transactionWillCommit() {
-        guard !isWritingLog, !(isInManagedTransaction && expectsManagedCommit) else { return }
+        guard !isWritingLog, !(transaction.isInManagedTransaction && transaction.expectsManagedCommit) else { return }
         resolveFinishedStatements()
-        guard !pending.isEmpty || !touchedTables.isEmpty else { return }
+        guard !transaction.pending.isEmpty || !transaction.touchedTables.isEmpty else { return }
         committedGroups.append(CommittedGroup(
-            changes: pending, tables: touchedTables, statementTexts: statementTexts, bytes: capturedBytes))
+            changes: transaction.pending, tables: transaction.touchedTables, statementTexts: transaction.statementTexts,
+            bytes: transaction.capturedBytes))
         // The schema statements it ran are logged with it: their schema is the committed one now.
-        if let liveSchema, liveSchema.version != schema?.version { schema = liveSchema }
-        pending.removeAll()
-        capturedBytes.removeAll()
-        touchedTables.removeAll()
-        lastTouchedTable = ""
-        lastTableIsLogged = false
-        statementTexts.removeAll()
-        savepoints.removeAll()
-        for index in frames.indices { frames[index].textIndex = -1 }
+        if let liveSchema = transaction.liveSchema, liveSchema.version != schema?.version { schema = liveSchema }
+        transaction.pending.removeAll()
+        transaction.capturedBytes.removeAll()
+        transaction.touchedTables.removeAll()
+        transaction.lastTouchedTable = ""
+        transaction.lastTableIsLogged = false
+        transaction.statementTexts.removeAll()
+        transaction.savepoints.removeAll()
+        for index in transaction.frames.indices { transaction.frames[index].textIndex = -1 }
     }
 
     /// SQLite rolled a transaction back: nothing captured since it began happened.
@@ -233,17 +229,17 @@ extension ChangeCapture {
         guard !isWritingLog else { return }
         if let schema, liveSchemaVersion != schema.version {
             // The schema is back to the committed one; the layouts read since are not its.
-            liveSchema = schema
+            transaction.liveSchema = schema
             liveSchemaVersion = schema.version
             layoutsAreComplete = false
             layoutsVersion = -1
         }
-        runningSchemaStatement = nil
-        frames.removeAll()
-        pending.removeAll()
-        touchedTables.removeAll()
-        lastTouchedTable = ""
-        lastTableIsLogged = false
-        savepoints.removeAll()
+        transaction.runningSchemaStatement = nil
+        transaction.frames.removeAll()
+        transaction.pending.removeAll()
+        transaction.touchedTables.removeAll()
+        transaction.lastTouchedTable = ""
+        transaction.lastTableIsLogged = false
+        transaction.savepoints.removeAll()
     }
 }

@@ -3,7 +3,7 @@ import BoutiqueSQLite
 extension ChangeCapture {
     /// Logs, in a transaction of their own, the changes that committed without a managed transaction
     /// (`writeWithoutTransaction`, or statements a closure ran after ending its transaction itself), and
-    /// announces them.
+    /// hands their notices over to be announced.
     ///
     /// ```swift
     /// try await db.writeWithoutTransaction { conn in try conn.execute("INSERT INTO tag(name) VALUES ('x')") }
@@ -27,7 +27,7 @@ extension ChangeCapture {
         }
         guard !groups.isEmpty else { return }
         guard mode.writesLog else {
-            for group in groups { notifier.publish(CommitNotice(token: nil, tables: group.tables, isExternal: false)) }
+            commitsBecameFinal(groups.map { CommitNotice(token: nil, tables: $0.tables, isExternal: false) })
             return
         }
         var notices: [CommitNotice] = []
@@ -39,11 +39,11 @@ extension ChangeCapture {
             try connection.commit()
         } catch {
             // The changes themselves are committed; only their log is lost. Live queries still hear of
-            // them below, without a token.
+            // them, without a token.
             try? connection.rollback()
             notices = groups.map { CommitNotice(token: nil, tables: $0.tables, isExternal: false) }
         }
-        for notice in notices { notifier.publish(notice) }
+        commitsBecameFinal(notices)
     }
 
     /// Appends the log rows of `groups`, each a transaction of its own, in the transaction open on

@@ -24,7 +24,7 @@ extension ChangeCapture {
             schemaChanges.append(contentsOf: contents)
         }
         guard !schemaChanges.isEmpty else { return rowChanges }
-        let mark = min(schemaMark ?? 0, rowChanges.count)
+        let mark = min(transaction.schemaMark ?? 0, rowChanges.count)
         var result = rowChanges
         result.insert(contentsOf: schemaChanges, at: mark)
         return result
@@ -52,7 +52,7 @@ extension ChangeCapture {
         let columns = layout.storedColumnNames.map(SQLIdentifier.quote).joined(separator: ", ")
         let selection = layout.isWithoutRowID ? "0, \(columns)" : "rowid, \(columns)"
         let rows = try connection.fetchRows("SELECT \(selection) FROM main.\(quoted)").rows
-        touchedTables.insert(lowered)
+        transaction.touchedTables.insert(lowered)
         return rows.map { row in
             let rowID: Int64 = if case .integer(let value) = row.first { value } else { 0 }
             return CapturedChange(kind: .insert, table: table, rowID: rowID, before: nil, after: Array(row.dropFirst()))

@@ -8,7 +8,7 @@ extension ChangeCapture: StatementEndObserver {
     /// own is logged as a transaction of its own, after the closure (``logCommittedGroups(_:)``).
     func awaitEnd(of statement: OpaquePointer, sql: UnsafePointer<CChar>, isRollback: Bool) {
         guard mode.writesLog else { return }
-        runningSchemaStatement = SchemaStatement(
+        transaction.runningSchemaStatement = CapturedTransaction.SchemaStatement(
             statement: statement, text: String(cString: sql), alteredTable: StatementKind.alteredTable(in: sql),
             isRollback: isRollback)
     }
@@ -24,17 +24,18 @@ extension ChangeCapture: StatementEndObserver {
     func statementEnded(_ statement: OpaquePointer, succeeded: Bool) {
         guard !isWritingLog else { return }
         // Most often the statement that ended is the last one that started.
-        let last = frames.indices.last
-        if let index = last.flatMap({ frames[$0].statement == statement ? $0 : nil })
-            ?? frames.lastIndex(where: { $0.statement == statement })
+        let last = transaction.frames.indices.last
+        if let index = last.flatMap({ transaction.frames[$0].statement == statement ? $0 : nil })
+            ?? transaction.frames.lastIndex(where: { $0.statement == statement })
         {
             if !succeeded, probe.lastStatementChanges == 0 {
-                discardChanges(in: frames[index].mark..<(frames[index].end ?? pending.count))
+                let frame = transaction.frames[index]
+                transaction.discardChanges(in: frame.mark..<(frame.end ?? transaction.pending.count))
             }
-            frames.remove(at: index)
+            transaction.frames.remove(at: index)
         }
-        guard let running = runningSchemaStatement, running.statement == statement else { return }
-        runningSchemaStatement = nil
+        guard let running = transaction.runningSchemaStatement, running.statement == statement else { return }
+        transaction.runningSchemaStatement = nil
         guard let connection = attachedConnection else { return }
         isWritingLog = true
         defer { isWritingLog = false }
@@ -44,12 +45,12 @@ extension ChangeCapture: StatementEndObserver {
 
     /// Logs what the schema statement `running` changed, after the changes made before it, and reads
     /// the new schema's layouts for the changes made after it.
-    private func schemaStatementEnded(_ running: SchemaStatement, on connection: Connection) throws {
+    private func schemaStatementEnded(_ running: CapturedTransaction.SchemaStatement, on connection: Connection) throws {
         // A statement that committed on its own (in `writeWithoutTransaction`, or after SQLite rolled
         // the closure's transaction back) is logged as a transaction of its own; one inside a
         // transaction, managed or begun by the closure, goes with the transaction's other changes.
         let inTransaction = !connection.isAutocommit
-        guard let before = inTransaction ? (liveSchema ?? schema) : schema else { return }
+        guard let before = inTransaction ? (transaction.liveSchema ?? schema) : schema else { return }
         let version = try SchemaSnapshot.schemaVersion(connection)
         guard version != before.version else { return }
         let after = try SchemaSnapshot.read(connection)
@@ -67,20 +68,20 @@ extension ChangeCapture: StatementEndObserver {
             }
             if !changes.isEmpty {
                 if inTransaction {
-                    touchedTables.formUnion(tables)
-                    pending.append(contentsOf: changes)
+                    transaction.touchedTables.formUnion(tables)
+                    transaction.pending.append(contentsOf: changes)
                 } else {
                     committedGroups.append(CommittedGroup(changes: changes, tables: tables, statementTexts: [], bytes: []))
                 }
             }
         }
         if !inTransaction { schema = after }
-        if inTransaction || isInManagedTransaction {
-            liveSchema = after
+        if inTransaction || transaction.isInManagedTransaction {
+            transaction.liveSchema = after
             liveSchemaVersion = version
         }
         // Every schema change so far is in place.
-        if inTransaction { schemaMark = nil }
+        if inTransaction { transaction.schemaMark = nil }
         try readLayouts(of: after, on: connection)
     }
 
@@ -93,7 +94,7 @@ extension ChangeCapture: StatementEndObserver {
                 changes[index].layout = layouts[changes[index].table]
             }
         }
-        keep(&pending)
+        keep(&transaction.pending)
         for index in committedGroups.indices { keep(&committedGroups[index].changes) }
     }
 }

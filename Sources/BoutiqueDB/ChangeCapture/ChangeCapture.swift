@@ -29,34 +29,11 @@ import BoutiqueSQLite
 /// images have the new layout); and the rows of a dropped table, which go with its schema row (with
 /// foreign keys on, SQLite first deletes them one by one, and those deletes and their cascades are logged).
 ///
+/// It says what each commit changed (``CapturedTransaction/notice``) and hands the notices of the
+/// commits that became final over (``takeCommitNotices(into:)``); ``CommitAnnouncer`` publishes them.
+///
 /// Everything runs on the writer's thread, inside the ``DatabaseActor``'s isolation.
 final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
-    /// A statement between its start and its end.
-    struct Frame {
-        let statement: OpaquePointer
-        /// The number of pending changes when it started.
-        var mark: Int
-        /// The number of pending changes when the next statement started: its own changes end there.
-        var end: Int?
-        /// `sqlite3_total_changes64` when it started.
-        let totalChanges: Int64
-        /// Its counters when it started, to tell a program it starts from a new run of it.
-        let progress: StatementProgress
-        /// Its SQL text's index in ``statementTexts``, once an update needed it.
-        var textIndex: Int32 = -1
-    }
-
-    /// A statement that may change the schema, running; its end is awaited to log what it changed.
-    struct SchemaStatement {
-        let statement: OpaquePointer
-        /// Its SQL text, for an `ALTER TABLE` the value its table's schema row logs as the new `sql`.
-        let text: String
-        /// The table an `ALTER TABLE` alters, lowercased.
-        let alteredTable: String?
-        /// `ROLLBACK TO`, which may take back schema changes: nothing is logged, the schema is read again.
-        let isRollback: Bool
-    }
-
     /// Changes committed outside a managed transaction (`writeWithoutTransaction`), logged afterwards.
     struct CommittedGroup {
         var changes: [CapturedChange]
@@ -68,9 +45,6 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
     let options: ChangeCaptureOptions
     var mode: ChangeCaptureMode { options.mode }
     let notifier: ChangeNotifier
-    /// The writer connection and time each commit lends quick live queries as it is announced (one
-    /// object, since only the writer's thread publishes with it).
-    private let refresh: CommitRefresh
     /// Whether the external-change monitor runs and needs to tell this process's commits apart.
     let tracksLocalCommits: Bool
     /// The writer's statements as SQLite sees them, asked about on every statement.
@@ -78,48 +52,17 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
     /// The connection, to take the hooks off when the capture goes first.
     weak var attachedConnection: Connection?
 
-    // The transaction in progress. What the hooks touch on every row change or statement opts out of
-    // the runtime's dynamic exclusivity checks, which showed in profiles of bulk inserts: the capture
-    // is only ever used on the writer's thread, one hook call at a time.
-    @exclusivity(unchecked) var pending: [CapturedChange] = []
-    /// The records encoded while capturing (see ``CapturedChange/encoded``).
-    @exclusivity(unchecked) var capturedBytes: [UInt8] = []
-    @exclusivity(unchecked) var touchedTables: Set<String> = []
-    @exclusivity(unchecked) var lastTouchedTable = ""
-    /// Whether ``lastTouchedTable`` is logged (a table of the main database, not the log's own).
-    @exclusivity(unchecked) var lastTableIsLogged = false
-    /// The layout of ``lastTouchedTable`` when it is known for the schema the change sees, so that its
-    /// inserts and deletes are encoded as they are captured.
-    @exclusivity(unchecked) var lastTableLayout: TableLayout?
-    @exclusivity(unchecked) var frames: [Frame] = []
-    var savepoints: [(name: String, mark: Int)] = []
-    /// The schema statement whose end is awaited.
-    @exclusivity(unchecked) var runningSchemaStatement: SchemaStatement?
-    var statementTexts: [String] = []
-    /// Where the first statement that may change the schema started, to place schema changes there.
-    @exclusivity(unchecked) var schemaMark: Int?
-    var isInManagedTransaction = false
-    /// Set once `willCommit` is done: the next commit is the managed transaction's own.
-    var expectsManagedCommit = false
-    /// Set while the capture itself writes, so that its own statements are not captured.
+    // What the hooks touch on every row change or statement opts out of the runtime's dynamic
+    // exclusivity checks, which showed in profiles of bulk inserts: the capture is only ever used on
+    // the writer's thread, one hook call at a time.
+    /// The transaction in progress, changed in place (see ``CapturedTransaction``).
+    @exclusivity(unchecked) var transaction = CapturedTransaction()
+    /// Set while the capture itself writes, or lends the writer to others, so that those statements
+    /// are not captured.
     @exclusivity(unchecked) var isWritingLog = false
-    /// Set when a statement that may change the schema started (watched only while the log is
-    /// written): without one, the schema version at commit is the one at the start.
-    @exclusivity(unchecked) var mayHaveChangedSchema = false
-    /// Set when something other than the capture wrote the log or its counter: its next id is read again.
-    @exclusivity(unchecked) var logWrittenDirectly = false
-    /// What the last commit left, when nothing has changed the file since (read at the start).
-    var stateAtBegin: CommittedFileState?
-    /// The log's next id once this transaction's rows are appended, kept from `willCommit` to the commit.
-    var nextChangeIDAtCommit: Int64?
-    /// The id of the transaction's first log row (its `change_txn_id`), once `willCommit` appended them.
-    var transactionID: Int64?
     var committedGroups: [CommittedGroup] = []
     /// Where the transaction in progress comes from, for its notice.
     var transactionOrigin: TransactionOrigin = .local
-
-    /// The schema as the transaction's statements have left it so far.
-    var liveSchema: SchemaSnapshot?
 
     // Between transactions.
     /// What the writer knew of the file after its last managed commit; `nil` after anything else.
@@ -129,10 +72,8 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
     var schemaVersionAtBegin: Int64 = 0
     /// The schema version `willCommit` found, kept until the commit.
     var schemaVersionAtCommit: Int64 = 0
-    /// The `schema_version` the transaction's statements have left so far (``liveSchema``'s).
+    /// The `schema_version` the transaction's statements have left so far (the live schema's).
     @exclusivity(unchecked) var liveSchemaVersion: Int64 = 0
-    /// The schema as this transaction leaves it, kept from `willCommit` until it commits.
-    var schemaAtCommit: SchemaSnapshot?
     var layouts: [String: TableLayout] = [:]
     var layoutsVersion: Int64 = -1
     /// Whether ``layouts`` holds every table of the schema (read at the start of a transaction), not
@@ -140,17 +81,19 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
     var layoutsAreComplete = false
     var assignedColumns = AssignedColumns()
     var commitsSincePrune = 0
-    /// What `didCommit` announces.
-    var notice: CommitNotice?
-    /// What `didCommit` announces first: the commits logged ahead of the transaction's own.
+    /// The commits logged ahead of the transaction's own, found by `willCommit`, kept until it ends.
     var groupNotices: [CommitNotice] = []
+    /// The notices of the commits that became final and are not announced yet, oldest first (see
+    /// ``takeCommitNotices(into:)``).
+    private var finishedNotices: [CommitNotice] = []
 
-    init(
-        connection: Connection, options: ChangeCaptureOptions, notifier: ChangeNotifier, tracksLocalCommits: Bool,
-        refreshLimits: CommitRefresh.Limits = .standard
-    ) throws {
+    /// What `willCommit` found the committing transaction changed, for the observers after it.
+    var notice: CommitNotice? { transaction.notice }
+    /// The `change_txn_id` of the committing transaction's log rows, for the observers after it.
+    var transactionID: Int64? { transaction.transactionID }
+
+    init(connection: Connection, options: ChangeCaptureOptions, notifier: ChangeNotifier, tracksLocalCommits: Bool) throws {
         self.probe = try StatementProbe(connection)
-        self.refresh = CommitRefresh(limits: refreshLimits)
         self.attachedConnection = connection
         self.options = options
         self.notifier = notifier
@@ -192,16 +135,16 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
     func didBegin(_ connection: Connection) throws {
         resetTransaction()
         committedGroups.removeAll()
-        isInManagedTransaction = true
-        stateAtBegin = committedState?.ifUnchanged(on: connection)
+        transaction.isInManagedTransaction = true
+        transaction.stateAtBegin = committedState?.ifUnchanged(on: connection)
         committedState = nil
-        schemaVersionAtBegin = try stateAtBegin?.schemaVersion ?? SchemaSnapshot.schemaVersion(connection)
+        schemaVersionAtBegin = try transaction.stateAtBegin?.schemaVersion ?? SchemaSnapshot.schemaVersion(connection)
         liveSchemaVersion = schemaVersionAtBegin
         guard mode.writesLog else { return }
         if schema?.version != schemaVersionAtBegin {
             schema = try SchemaSnapshot.read(connection)
         }
-        liveSchema = schema
+        transaction.liveSchema = schema
         if layoutsVersion != schemaVersionAtBegin || !layoutsAreComplete, let schema {
             try readLayouts(of: schema, on: connection)
         }
@@ -221,31 +164,36 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
 
     func willCommit(_ connection: Connection) throws {
         resolveFinishedStatements()
-        notice = nil
-        schemaAtCommit = nil
+        transaction.notice = nil
+        transaction.schemaAtCommit = nil
         // Statements are watched only while the log is written; unwatched, any may have changed it.
-        let version = mode.writesLog && !mayHaveChangedSchema ? schemaVersionAtBegin : try SchemaSnapshot.schemaVersion(connection)
-        if version != schemaVersionAtBegin { touchedTables.insert("sqlite_schema") }
+        let version =
+            mode.writesLog && !transaction.mayHaveChangedSchema
+            ? schemaVersionAtBegin : try SchemaSnapshot.schemaVersion(connection)
+        if version != schemaVersionAtBegin { transaction.touchedTables.insert("sqlite_schema") }
         schemaVersionAtCommit = version
         // Rows logged before this transaction's (below) or not by the capture move the next id on.
-        let knownNextID = committedGroups.isEmpty && !logWrittenDirectly ? stateAtBegin?.nextChangeID : nil
-        nextChangeIDAtCommit = knownNextID
+        let knownNextID =
+            committedGroups.isEmpty && !transaction.logWrittenDirectly ? transaction.stateAtBegin?.nextChangeID : nil
+        transaction.nextChangeIDAtCommit = knownNextID
         guard mode.writesLog else {
-            if !touchedTables.isEmpty { notice = CommitNotice(token: nil, tables: touchedTables, isExternal: false) }
+            if !transaction.touchedTables.isEmpty {
+                transaction.notice = CommitNotice(token: nil, tables: transaction.touchedTables, isExternal: false)
+            }
             groupNotices = committedGroups.map { CommitNotice(token: nil, tables: $0.tables, isExternal: false) }
-            expectsManagedCommit = true
+            transaction.expectsManagedCommit = true
             return
         }
-        var changes = pending
-        if let before = liveSchema ?? schema {
+        var changes = transaction.pending
+        if let before = transaction.liveSchema ?? schema {
             if version != before.version {
                 // A schema statement whose end was not seen (stepped through a raw handle): its changes go
                 // where the first such statement started.
                 let after = try SchemaSnapshot.read(connection)
-                schemaAtCommit = after
+                transaction.schemaAtCommit = after
                 changes = try withSchemaChanges(changes, from: before, to: after, on: connection)
             } else if version != schemaVersionAtBegin {
-                schemaAtCommit = before
+                transaction.schemaAtCommit = before
             }
         }
         isWritingLog = true
@@ -256,57 +204,47 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
         if !committedGroups.isEmpty { groupNotices = try appendLogRows(of: committedGroups, on: connection) }
         // A large transaction's records are handed to the batch, which then grows without copying
         // them; a small one's are copied, and the buffer keeps its capacity for the next transaction.
-        let captured = capturedBytes
-        if captured.count >= Self.keptCaptureCapacity { capturedBytes = [] }
-        let rows = try logRows(for: changes, texts: statementTexts, bytes: captured, schemaVersion: version, on: connection)
+        let captured = transaction.capturedBytes
+        if captured.count >= CapturedTransaction.keptCaptureCapacity { transaction.capturedBytes = [] }
+        let rows = try logRows(
+            for: changes, texts: transaction.statementTexts, bytes: captured, schemaVersion: version, on: connection)
         guard !rows.isEmpty else {
-            if !touchedTables.isEmpty { notice = CommitNotice(token: nil, tables: touchedTables, isExternal: false) }
-            expectsManagedCommit = true
+            if !transaction.touchedTables.isEmpty {
+                transaction.notice = CommitNotice(token: nil, tables: transaction.touchedTables, isExternal: false)
+            }
+            transaction.expectsManagedCommit = true
             return
         }
         let firstID = try knownNextID ?? ChangeLogWriter.nextID(on: connection)
         let commitID = try ChangeLogWriter.append(rows, firstID: firstID, time: ChangeLogWriter.now(), on: connection)
-        transactionID = firstID
-        nextChangeIDAtCommit = commitID + 1
+        transaction.transactionID = firstID
+        transaction.nextChangeIDAtCommit = commitID + 1
         try pruneIfDue(connection)
         if tracksLocalCommits { notifier.willCommitLocally(commitID) }
-        notice = CommitNotice(token: ChangeToken(changeID: commitID), tables: touchedTables, isExternal: false)
-        expectsManagedCommit = true
+        transaction.notice = CommitNotice(
+            token: ChangeToken(changeID: commitID), tables: transaction.touchedTables, isExternal: false)
+        transaction.expectsManagedCommit = true
     }
 
     func didCommit(_ connection: Connection) {
-        if let schemaAtCommit { schema = schemaAtCommit }
+        if let schemaAtCommit = transaction.schemaAtCommit { schema = schemaAtCommit }
         committedState = (try? connection.fileDataVersion()).map {
-            CommittedFileState(dataVersion: $0, schemaVersion: schemaVersionAtCommit, nextChangeID: nextChangeIDAtCommit)
+            CommittedFileState(
+                dataVersion: $0, schemaVersion: schemaVersionAtCommit, nextChangeID: transaction.nextChangeIDAtCommit)
         }
-        // Announced in order: the commits logged ahead of the transaction's own, then its own.
-        let earlier = groupNotices
-        let own = notice
+        // In commit order: the commits logged ahead of the transaction's own, then its own.
+        finishedNotices.append(contentsOf: groupNotices)
+        if var own = transaction.notice {
+            own.isRemote = transactionOrigin == .remote
+            finishedNotices.append(own)
+        }
         groupNotices = []
         committedGroups.removeAll()
         resetTransaction()
-        // Published on the writer's thread, just after COMMIT: quick live queries refresh here, on this
-        // connection. Their statements are not the user's: the hooks let them pass, as the log's own.
-        refresh.begin(on: connection)
-        isWritingLog = true
-        defer {
-            isWritingLog = false
-            refresh.end()
-        }
-        func announce(_ notice: CommitNotice) {
-            var notice = notice
-            notice.refresh = refresh
-            notifier.publish(notice)
-        }
-        earlier.forEach(announce)
-        if var own {
-            own.isRemote = transactionOrigin == .remote
-            announce(own)
-        }
     }
 
     func didRollback(_ connection: Connection) {
-        if tracksLocalCommits, let token = notice?.token { notifier.didNotCommitLocally(token.changeID) }
+        if tracksLocalCommits, let token = transaction.notice?.token { notifier.didNotCommitLocally(token.changeID) }
         if tracksLocalCommits { for token in groupNotices.compactMap(\.token) { notifier.didNotCommitLocally(token.changeID) } }
         groupNotices = []
         resetTransaction()
@@ -330,31 +268,33 @@ final class ChangeCapture: WriteTransactionObserver, StatementStartObserver {
         resetTransaction()
     }
 
-    /// The size up to which the captured records' buffer is kept from one transaction to the next.
-    static let keptCaptureCapacity = 1 << 16
-
-    /// Forgets the transaction in progress.
+    /// Forgets the transaction in progress: every field starts over, and only the buffers' storage is
+    /// kept for the next one.
     func resetTransaction() {
-        pending.removeAll(keepingCapacity: pending.count < 4096)
-        capturedBytes.removeAll(keepingCapacity: capturedBytes.count < Self.keptCaptureCapacity)
-        touchedTables.removeAll()
-        lastTouchedTable = ""
-        lastTableIsLogged = false
-        lastTableLayout = nil
-        frames.removeAll()
-        savepoints.removeAll()
-        statementTexts.removeAll()
-        schemaMark = nil
-        runningSchemaStatement = nil
-        liveSchema = nil
-        isInManagedTransaction = false
-        expectsManagedCommit = false
-        notice = nil
-        schemaAtCommit = nil
-        mayHaveChangedSchema = false
-        logWrittenDirectly = false
-        stateAtBegin = nil
-        nextChangeIDAtCommit = nil
-        transactionID = nil
+        transaction = CapturedTransaction(reusingBuffersOf: &transaction)
+    }
+
+    // MARK: Handing commits over
+
+    /// Records that the commits of `notices` became final, to be announced in this order.
+    func commitsBecameFinal(_ notices: [CommitNotice]) {
+        finishedNotices.append(contentsOf: notices)
+    }
+
+    /// Moves the notices of the commits that became final since the last call into `notices`, which
+    /// must be empty, oldest first.
+    ///
+    /// The two arrays trade storage instead of copying, so that neither allocates again for the next
+    /// commit.
+    func takeCommitNotices(into notices: inout [CommitNotice]) {
+        swap(&notices, &finishedNotices)
+    }
+
+    /// Runs `body`, whose statements on the writer connection are not the user's (live queries
+    /// refreshing on it as a commit is announced): the hooks let them pass, as they do the log's own.
+    func withoutCapturing(_ body: () -> Void) {
+        isWritingLog = true
+        defer { isWritingLog = false }
+        body()
     }
 }

@@ -1,7 +1,8 @@
 import BoutiqueSQLite
 
 extension DatabaseActor {
-    /// Creates the change log when the file lacks it and starts capturing the writer's changes.
+    /// Creates the change log when the file lacks it, starts capturing the writer's changes and
+    /// announcing its commits.
     ///
     /// Called once the writer is configured and before migrations run, so migrations are logged too.
     func installChangeCapture(on connection: Connection) throws(BoutiqueError) {
@@ -9,13 +10,16 @@ extension DatabaseActor {
         do {
             capture = try ChangeCapture(
                 connection: connection, options: options.changeCapture, notifier: changeCenter.notifier,
-                tracksLocalCommits: options.multiProcess, refreshLimits: options.liveQueryRefreshLimits)
+                tracksLocalCommits: options.multiProcess)
         } catch let error as BoutiqueError {
             throw error
         } catch {
             throw BoutiqueError.library(error, writing: true)
         }
         addTransactionObserver(capture)
+        // Right after the capture, whose notices it publishes, and ahead of every other observer.
+        addTransactionObserver(CommitAnnouncer(
+            capture: capture, notifier: changeCenter.notifier, refreshLimits: options.liveQueryRefreshLimits))
         installCommitStamper()
     }
 

@@ -81,7 +81,7 @@ final class CommitRefresh: @unchecked Sendable {
         if readsLikeAReader == nil { readsLikeAReader = Self.readsLikeAReader(connection) }
         guard readsLikeAReader == true else { return nil }
         if !isWatchingTheClock {
-            // Removed in `end()`, before the capture (which owns this object) could go.
+            // Removed in `end()`, before the announcer (which owns this object) could go.
             let stop = { [unowned(unsafe) self] in self.clock.now > self.deadline }
             guard (try? connection.setProgressHandler(every: Self.clockCheckInterval, stop)) != nil else { return nil }
             isWatchingTheClock = true

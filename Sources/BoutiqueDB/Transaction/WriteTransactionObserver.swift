@@ -12,7 +12,7 @@ import BoutiqueSQLite
 ///         // Runs inside the transaction: rows written here commit or roll back with the user's changes.
 ///         try connection.execute("INSERT INTO turso_cdc(change_type, change_time) VALUES (2, unixepoch())")
 ///     }
-///     func didCommit(_ connection: Connection) { /* publish the new change token */ }
+///     func didCommit(_ connection: Connection) { /* the new change token is final */ }
 /// }
 /// await database.addTransactionObserver(ChangeCapture())
 /// ```
