@@ -176,6 +176,27 @@ import Testing
         await server.stop()
     }
 
+    /// Devices of the protocol before spaces get 426 with a reason on every endpoint, and change nothing.
+    @Test func aDeviceOfTheProtocolBeforeSpacesIsToldToUpdate() async throws {
+        let server = try await HTTPTestServer()
+        let token = try server.token()
+        var push = Self.push([Self.insert()])
+        push.protocolVersion = 1
+        let bodies: [(String, Data)] = [
+            ("v1/push", try RawHTTP.json(push)),
+            ("v1/pull", try RawHTTP.json(PullRequest(replica: "r", cursor: 0, limit: 1, protocolVersion: 1))),
+            ("v1/snapshot", try RawHTTP.json(SnapshotRequest(replica: "r", after: nil, limit: 1, protocolVersion: 1))),
+            ("v1/members", try RawHTTP.json(MembershipRequest(table: "list", key: .text("l"), protocolVersion: 1))),
+        ]
+        for (path, body) in bodies {
+            let answer = try await RawHTTP.send(server.http.url, path, token: token, body: body)
+            #expect(answer.status == 426, "\(path)")
+            #expect(answer.errorBody?.error.reason.contains("update the app") == true, "\(path)")
+        }
+        #expect(try await Self.logged(server) == 0)
+        await server.stop()
+    }
+
     @Test func oldProtocolAndOldAppSchemaGet426() async throws {
         let server = try await HTTPTestServer(minimumSchemaVersion: 3)
         let token = try server.token()
