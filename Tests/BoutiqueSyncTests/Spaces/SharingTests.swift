@@ -15,178 +15,192 @@ import Testing
         _ = try await app.sync("ana").synchronize()
     }
 
-    @Test func aSharedListReachesTheMemberAndLeavesWhenUnshared() async throws {
-        var app = try await SharedReminders()
-        try await app.add("ana")
-        try await app.add("bob")
-        try await Self.anasList(app)
-        _ = try await app.sync("bob").synchronize()
-        #expect(try await app.rows("bob", "remindersList").isEmpty, "a list nobody shared stays with its owner")
-        #expect(try await app.rows("bob", "reminder").isEmpty)
+    @Test(arguments: StoreKind.allCases) func aSharedListReachesTheMemberAndLeavesWhenUnshared(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            var app = try await SharedReminders(store: store)
+            try await app.add("ana")
+            try await app.add("bob")
+            try await Self.anasList(app)
+            _ = try await app.sync("bob").synchronize()
+            #expect(try await app.rows("bob", "remindersList").isEmpty, "a list nobody shared stays with its owner")
+            #expect(try await app.rows("bob", "reminder").isEmpty)
 
-        let members = try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .viewer)
-        #expect(members == [SyncMember(user: "ana", role: .owner), SyncMember(user: "bob", role: .viewer)])
-        _ = try await app.sync("bob").synchronize()
-        #expect(try await app.rows("bob", "remindersList") == [["L1", "Groceries"]])
-        #expect(try await app.rows("bob", "reminder") == [["r1", "L1", "Milk"], ["r2", "L1", "Eggs"]])
-        #expect(try await app.sync("bob").members(of: "remindersList", key: .text("L1")).map(\.user) == ["ana", "bob"])
+            let members = try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .viewer)
+            #expect(members == [SyncMember(user: "ana", role: .owner), SyncMember(user: "bob", role: .viewer)])
+            _ = try await app.sync("bob").synchronize()
+            #expect(try await app.rows("bob", "remindersList") == [["L1", "Groceries"]])
+            #expect(try await app.rows("bob", "reminder") == [["r1", "L1", "Milk"], ["r2", "L1", "Eggs"]])
+            #expect(try await app.sync("bob").members(of: "remindersList", key: .text("L1")).map(\.user) == ["ana", "bob"])
 
-        // Changes after the share reach the member as changes.
-        try await app.write("ana", "INSERT INTO reminder(id, listID, title) VALUES ('r3', 'L1', 'Bread')")
-        try await app.syncAll(["ana", "bob"])
-        #expect(try await app.rows("bob", "reminder").count == 3)
+            // Changes after the share reach the member as changes.
+            try await app.write("ana", "INSERT INTO reminder(id, listID, title) VALUES ('r3', 'L1', 'Bread')")
+            try await app.syncAll(["ana", "bob"])
+            #expect(try await app.rows("bob", "reminder").count == 3)
 
-        try await app.sync("ana").unshare("remindersList", key: .text("L1"), with: "bob")
-        _ = try await app.sync("bob").synchronize()
-        #expect(try await app.rows("bob", "remindersList").isEmpty, "revocation takes the list off the device")
-        #expect(try await app.rows("bob", "reminder").isEmpty)
-        #expect(try await app.states("bob", "reminder").isEmpty, "and sync forgets its rows")
-        // Nothing of it was pushed back: Ana still has everything.
-        try await app.syncAll(["ana", "bob"])
-        #expect(try await app.rows("ana", "reminder").count == 3)
-        await app.close()
+            try await app.sync("ana").unshare("remindersList", key: .text("L1"), with: "bob")
+            _ = try await app.sync("bob").synchronize()
+            #expect(try await app.rows("bob", "remindersList").isEmpty, "revocation takes the list off the device")
+            #expect(try await app.rows("bob", "reminder").isEmpty)
+            #expect(try await app.states("bob", "reminder").isEmpty, "and sync forgets its rows")
+            // Nothing of it was pushed back: Ana still has everything.
+            try await app.syncAll(["ana", "bob"])
+            #expect(try await app.rows("ana", "reminder").count == 3)
+            await app.close()
+        }
     }
 
-    @Test func aViewersEditIsRefusedAndPutBackAnEditorsIsAccepted() async throws {
-        var app = try await SharedReminders()
-        try await app.add("ana")
-        try await app.add("bob")
-        try await app.add("cleo")
-        try await Self.anasList(app)
-        try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .viewer)
-        try await app.sync("ana").share("remindersList", key: .text("L1"), with: "cleo", role: .editor)
-        try await app.syncAll(["bob", "cleo"])
-        let refusals = app.sync("bob").refusals
+    @Test(arguments: StoreKind.allCases) func aViewersEditIsRefusedAndPutBackAnEditorsIsAccepted(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            var app = try await SharedReminders(store: store)
+            try await app.add("ana")
+            try await app.add("bob")
+            try await app.add("cleo")
+            try await Self.anasList(app)
+            try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .viewer)
+            try await app.sync("ana").share("remindersList", key: .text("L1"), with: "cleo", role: .editor)
+            try await app.syncAll(["bob", "cleo"])
+            let refusals = app.sync("bob").refusals
 
-        try await app.write("bob", "UPDATE reminder SET title = 'Oat milk' WHERE id = 'r1'")
-        let report = try await app.sync("bob").synchronize()
-        #expect(report.pushed == 0)
-        #expect(try await app.rows("bob", "reminder") == [["r1", "L1", "Milk"], ["r2", "L1", "Eggs"]], "the viewer's edit is put back")
-        let refusal = try #require(await RefusalTests.first(of: refusals))
-        #expect(refusal.reason == .forbidden && refusal.table == "reminder" && refusal.key == .text("r1"))
-        #expect(refusal.message.contains("viewer"))
+            try await app.write("bob", "UPDATE reminder SET title = 'Oat milk' WHERE id = 'r1'")
+            let report = try await app.sync("bob").synchronize()
+            #expect(report.pushed == 0)
+            #expect(try await app.rows("bob", "reminder") == [["r1", "L1", "Milk"], ["r2", "L1", "Eggs"]], "the viewer's edit is put back")
+            let refusal = try #require(await RefusalTests.first(of: refusals))
+            #expect(refusal.reason == .forbidden && refusal.table == "reminder" && refusal.key == .text("r1"))
+            #expect(refusal.message.contains("viewer"))
 
-        try await app.write("cleo", "UPDATE reminder SET title = 'Whole milk' WHERE id = 'r1'")
-        try await app.syncAll(["cleo", "ana", "bob"])
-        for user in ["ana", "bob", "cleo"] {
-            #expect(try await app.rows(user, "reminder").first == ["r1", "L1", "Whole milk"], "\(user) sees the editor's edit")
+            try await app.write("cleo", "UPDATE reminder SET title = 'Whole milk' WHERE id = 'r1'")
+            try await app.syncAll(["cleo", "ana", "bob"])
+            for user in ["ana", "bob", "cleo"] {
+                #expect(try await app.rows(user, "reminder").first == ["r1", "L1", "Whole milk"], "\(user) sees the editor's edit")
+            }
+            // The viewer's refused transaction reached nobody, and the viewer's queue is not stuck.
+            #expect(await app.sync("bob").status.pendingCount == 0)
+            await app.close()
         }
-        // The viewer's refused transaction reached nobody, and the viewer's queue is not stuck.
-        #expect(await app.sync("bob").status.pendingCount == 0)
-        await app.close()
     }
 
-    @Test func onlyTheOwnerChangesMembersAndNobodyRaisesTheirOwnRole() async throws {
-        var app = try await SharedReminders()
-        try await app.add("ana")
-        try await app.add("bob")
-        try await app.add("eve")
-        try await Self.anasList(app)
-        try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .editor)
+    @Test(arguments: StoreKind.allCases) func onlyTheOwnerChangesMembersAndNobodyRaisesTheirOwnRole(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            var app = try await SharedReminders(store: store)
+            try await app.add("ana")
+            try await app.add("bob")
+            try await app.add("eve")
+            try await Self.anasList(app)
+            try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .editor)
 
-        await #expect(throws: SyncRefusal.self, "an editor does not share") {
-            try await app.sync("bob").share("remindersList", key: .text("L1"), with: "eve", role: .viewer)
+            await #expect(throws: SyncRefusal.self, "an editor does not share") {
+                try await app.sync("bob").share("remindersList", key: .text("L1"), with: "eve", role: .viewer)
+            }
+            await #expect(throws: SyncRefusal.self, "nobody is made owner") {
+                try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .owner)
+            }
+            await #expect(throws: SyncRefusal.self, "a non-member learns nothing") {
+                try await app.sync("eve").members(of: "remindersList", key: .text("L1"))
+            }
+            await #expect(throws: SyncRefusal.self, "a non-member cannot unshare the owner's members") {
+                try await app.sync("eve").unshare("remindersList", key: .text("L1"), with: "bob")
+            }
+            await #expect(throws: SyncRefusal.self, "the owner stays") {
+                try await app.sync("bob").unshare("remindersList", key: .text("L1"), with: "ana")
+            }
+            await #expect(throws: SyncRefusal.self, "a table that is not a root is not shared") {
+                try await app.sync("ana").share("reminder", key: .text("r1"), with: "bob", role: .viewer)
+            }
+            #expect(try await app.sync("ana").members(of: "remindersList", key: .text("L1"))
+                == [SyncMember(user: "ana", role: .owner), SyncMember(user: "bob", role: .editor)], "nothing changed")
+            // Sharing again changes the role.
+            try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .viewer)
+            #expect(try await app.sync("ana").members(of: "remindersList", key: .text("L1")).last == SyncMember(user: "bob", role: .viewer))
+            await app.close()
         }
-        await #expect(throws: SyncRefusal.self, "nobody is made owner") {
-            try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .owner)
-        }
-        await #expect(throws: SyncRefusal.self, "a non-member learns nothing") {
-            try await app.sync("eve").members(of: "remindersList", key: .text("L1"))
-        }
-        await #expect(throws: SyncRefusal.self, "a non-member cannot unshare the owner's members") {
-            try await app.sync("eve").unshare("remindersList", key: .text("L1"), with: "bob")
-        }
-        await #expect(throws: SyncRefusal.self, "the owner stays") {
-            try await app.sync("bob").unshare("remindersList", key: .text("L1"), with: "ana")
-        }
-        await #expect(throws: SyncRefusal.self, "a table that is not a root is not shared") {
-            try await app.sync("ana").share("reminder", key: .text("r1"), with: "bob", role: .viewer)
-        }
-        #expect(try await app.sync("ana").members(of: "remindersList", key: .text("L1"))
-            == [SyncMember(user: "ana", role: .owner), SyncMember(user: "bob", role: .editor)], "nothing changed")
-        // Sharing again changes the role.
-        try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .viewer)
-        #expect(try await app.sync("ana").members(of: "remindersList", key: .text("L1")).last == SyncMember(user: "bob", role: .viewer))
-        await app.close()
     }
 
-    @Test func aReminderMovedToAnotherListLeavesTheMembersOfTheFirstWithItsLinks() async throws {
-        var app = try await SharedReminders()
-        try await app.add("ana")
-        try await app.add("bob")
-        try await Self.anasList(app)
-        try await app.write("ana", """
-            INSERT INTO remindersList(id, title) VALUES ('L2', 'Private');
-            INSERT INTO tag(id, name) VALUES ('t1', 'urgent');
-            INSERT INTO reminderTag(id, reminderID, tagID) VALUES ('rt1', 'r1', 't1');
-            """)
-        try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .editor)
-        try await app.syncAll(["ana", "bob"])
-        #expect(try await app.rows("bob", "reminder").map(\.[0]) == ["r1", "r2"])
-        #expect(try await app.rows("bob", "tag").isEmpty, "tags are private to their writer")
-        #expect(try await app.rows("bob", "reminderTag").isEmpty, "a link to a tag Bob cannot see waits")
-        #expect(try await app.states("bob", "reminderTag") == ["rt1"], "kept, not dropped")
+    @Test(arguments: StoreKind.allCases) func aReminderMovedToAnotherListLeavesTheMembersOfTheFirstWithItsLinks(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            var app = try await SharedReminders(store: store)
+            try await app.add("ana")
+            try await app.add("bob")
+            try await Self.anasList(app)
+            try await app.write("ana", """
+                INSERT INTO remindersList(id, title) VALUES ('L2', 'Private');
+                INSERT INTO tag(id, name) VALUES ('t1', 'urgent');
+                INSERT INTO reminderTag(id, reminderID, tagID) VALUES ('rt1', 'r1', 't1');
+                """)
+            try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .editor)
+            try await app.syncAll(["ana", "bob"])
+            #expect(try await app.rows("bob", "reminder").map(\.[0]) == ["r1", "r2"])
+            #expect(try await app.rows("bob", "tag").isEmpty, "tags are private to their writer")
+            #expect(try await app.rows("bob", "reminderTag").isEmpty, "a link to a tag Bob cannot see waits")
+            #expect(try await app.states("bob", "reminderTag") == ["rt1"], "kept, not dropped")
 
-        try await app.write("ana", "UPDATE reminder SET listID = 'L2' WHERE id = 'r1'")
-        try await app.syncAll(["ana", "bob"])
-        #expect(try await app.rows("bob", "reminder").map(\.[0]) == ["r2"], "the reminder moved out of Bob's spaces")
-        #expect(try await app.states("bob", "reminderTag").isEmpty, "its link went with it")
-        #expect(try await app.rows("ana", "reminderTag").count == 1, "and nothing was deleted for Ana")
+            try await app.write("ana", "UPDATE reminder SET listID = 'L2' WHERE id = 'r1'")
+            try await app.syncAll(["ana", "bob"])
+            #expect(try await app.rows("bob", "reminder").map(\.[0]) == ["r2"], "the reminder moved out of Bob's spaces")
+            #expect(try await app.states("bob", "reminderTag").isEmpty, "its link went with it")
+            #expect(try await app.rows("ana", "reminderTag").count == 1, "and nothing was deleted for Ana")
 
-        try await app.write("ana", "UPDATE reminder SET listID = 'L1', title = 'Milk!' WHERE id = 'r1'")
-        try await app.syncAll(["ana", "bob"])
-        #expect(try await app.rows("bob", "reminder").first == ["r1", "L1", "Milk!"], "moved back in, whole")
-        #expect(try await app.states("bob", "reminderTag") == ["rt1"])
-        await app.close()
+            try await app.write("ana", "UPDATE reminder SET listID = 'L1', title = 'Milk!' WHERE id = 'r1'")
+            try await app.syncAll(["ana", "bob"])
+            #expect(try await app.rows("bob", "reminder").first == ["r1", "L1", "Milk!"], "moved back in, whole")
+            #expect(try await app.states("bob", "reminderTag") == ["rt1"])
+            await app.close()
+        }
     }
 
-    @Test func anEditorCannotMoveARowIntoAListTheyCannotWrite() async throws {
-        var app = try await SharedReminders()
-        try await app.add("ana")
-        try await app.add("bob")
-        try await Self.anasList(app)
-        try await app.write("ana", "INSERT INTO remindersList(id, title) VALUES ('L2', 'Viewed')")
-        _ = try await app.sync("ana").synchronize()
-        try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .editor)
-        try await app.sync("ana").share("remindersList", key: .text("L2"), with: "bob", role: .viewer)
-        try await app.syncAll(["bob"])
-        #expect(try await app.rows("bob", "remindersList").count == 2)
+    @Test(arguments: StoreKind.allCases) func anEditorCannotMoveARowIntoAListTheyCannotWrite(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            var app = try await SharedReminders(store: store)
+            try await app.add("ana")
+            try await app.add("bob")
+            try await Self.anasList(app)
+            try await app.write("ana", "INSERT INTO remindersList(id, title) VALUES ('L2', 'Viewed')")
+            _ = try await app.sync("ana").synchronize()
+            try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .editor)
+            try await app.sync("ana").share("remindersList", key: .text("L2"), with: "bob", role: .viewer)
+            try await app.syncAll(["bob"])
+            #expect(try await app.rows("bob", "remindersList").count == 2)
 
-        try await app.write("bob", "UPDATE reminder SET listID = 'L2' WHERE id = 'r1'")
-        _ = try await app.sync("bob").synchronize()
-        #expect(try await app.rows("bob", "reminder").first == ["r1", "L1", "Milk"], "the move is refused and put back")
-        try await app.syncAll(["ana"])
-        #expect(try await app.rows("ana", "reminder").first == ["r1", "L1", "Milk"])
-        await app.close()
+            try await app.write("bob", "UPDATE reminder SET listID = 'L2' WHERE id = 'r1'")
+            _ = try await app.sync("bob").synchronize()
+            #expect(try await app.rows("bob", "reminder").first == ["r1", "L1", "Milk"], "the move is refused and put back")
+            try await app.syncAll(["ana"])
+            #expect(try await app.rows("ana", "reminder").first == ["r1", "L1", "Milk"])
+            await app.close()
+        }
     }
 
-    @Test func aNewListIsItsCreatorsAndAListCreatedWithItsRemindersInOneTransactionIsAccepted() async throws {
-        var app = try await SharedReminders()
-        try await app.add("bob")
-        try await app.add("ana")
-        try await app.write("bob", """
-            INSERT INTO remindersList(id, title) VALUES ('B1', 'Bob''s');
-            INSERT INTO reminder(id, listID, title) VALUES ('b1', 'B1', 'Call mum');
-            """)
-        let report = try await app.sync("bob").synchronize()
-        #expect(report.pushed == 2)
-        #expect(try await app.sync("bob").members(of: "remindersList", key: .text("B1")) == [SyncMember(user: "bob", role: .owner)])
-        _ = try await app.sync("ana").synchronize()
-        #expect(try await app.rows("ana", "reminder").isEmpty)
-        await app.close()
+    @Test(arguments: StoreKind.allCases) func aNewListIsItsCreatorsAndAListCreatedWithItsRemindersInOneTransactionIsAccepted(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            var app = try await SharedReminders(store: store)
+            try await app.add("bob")
+            try await app.add("ana")
+            try await app.write("bob", """
+                INSERT INTO remindersList(id, title) VALUES ('B1', 'Bob''s');
+                INSERT INTO reminder(id, listID, title) VALUES ('b1', 'B1', 'Call mum');
+                """)
+            let report = try await app.sync("bob").synchronize()
+            #expect(report.pushed == 2)
+            #expect(try await app.sync("bob").members(of: "remindersList", key: .text("B1")) == [SyncMember(user: "bob", role: .owner)])
+            _ = try await app.sync("ana").synchronize()
+            #expect(try await app.rows("ana", "reminder").isEmpty)
+            await app.close()
+        }
     }
 
-    @Test func aRootRowIsDeletedByItsOwnerOnly() async throws {
-        var app = try await SharedReminders()
-        try await app.add("ana")
-        try await app.add("bob")
-        try await Self.anasList(app)
-        try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .editor)
-        _ = try await app.sync("bob").synchronize()
-        try await app.write("bob", "DELETE FROM remindersList WHERE id = 'L1'")
-        _ = try await app.sync("bob").synchronize()
-        #expect(try await app.rows("bob", "remindersList") == [["L1", "Groceries"]], "an editor's delete of the list is put back")
-        #expect(try await app.rows("bob", "reminder").count == 2, "with its reminders")
-        await app.close()
+    @Test(arguments: StoreKind.allCases) func aRootRowIsDeletedByItsOwnerOnly(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            var app = try await SharedReminders(store: store)
+            try await app.add("ana")
+            try await app.add("bob")
+            try await Self.anasList(app)
+            try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .editor)
+            _ = try await app.sync("bob").synchronize()
+            try await app.write("bob", "DELETE FROM remindersList WHERE id = 'L1'")
+            _ = try await app.sync("bob").synchronize()
+            #expect(try await app.rows("bob", "remindersList") == [["L1", "Groceries"]], "an editor's delete of the list is put back")
+            #expect(try await app.rows("bob", "reminder").count == 2, "with its reminders")
+            await app.close()
+        }
     }
 }
