@@ -172,7 +172,7 @@ public struct SyncRules: Hashable, Sendable, Codable {
 
     /// Rules are equal when they place every table alike, however they were spelled.
     public static func == (lhs: SyncRules, rhs: SyncRules) -> Bool { lhs.placements == rhs.placements }
-    /// Hashes the placements, as ``==`` compares them.
+    /// Hashes the placements, as `==` compares them.
     public func hash(into hasher: inout Hasher) { hasher.combine(placements) }
 
     private struct AnyKey: CodingKey {

@@ -22,7 +22,7 @@ public actor SyncServer: SyncEndpoint {
     public nonisolated let maximumClockSkewMilliseconds: UInt64
     /// Pushes from app versions whose schema version is lower are refused.
     public nonisolated let minimumSchemaVersion: Int
-    /// Which rows each user sees and may change (``SyncRules``); `nil` or empty: every user of a tenant
+    /// Which rows each user sees and may change (``/BoutiqueSync/SyncRules``); `nil` or empty: every user of a tenant
     /// sees and changes every row.
     public nonisolated let rules: SyncRules?
     private nonisolated let resolver: SyncResolver?
@@ -48,7 +48,7 @@ public actor SyncServer: SyncEndpoint {
     ///   - authorize: Whether a user may make a change; see ``SyncAuthorizer``.
     ///   - maximumClockSkewMilliseconds: How far ahead of the server a stamp may be.
     ///   - minimumSchemaVersion: The oldest app schema version whose pushes are accepted.
-    ///   - rules: Which rows each user sees and may change (sharing between users); see ``SyncRules``.
+    ///   - rules: Which rows each user sees and may change (sharing between users); see ``/BoutiqueSync/SyncRules``.
     ///     Check them against what devices described with ``checkRules()`` when the server starts.
     public init(
         store: any SyncStore, rules: SyncRules? = nil, resolver: SyncResolver? = nil, authorize: SyncAuthorizer? = nil,

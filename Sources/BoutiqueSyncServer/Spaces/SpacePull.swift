@@ -4,7 +4,7 @@
 /// The user's spaces change only where they join or leave one, so a page covers the sequence up to
 /// (not past) the next such point, with the spaces the user had at the cursor: the entries of those
 /// spaces, and of rows moving into or out of them. The point itself ends the page as an event
-/// (``SpaceEvent/Kind/joined`` or ``SpaceEvent/Kind/left``), which the device handles before pulling
+/// (``/BoutiqueSync/SpaceEvent/Kind/joined`` or ``/BoutiqueSync/SpaceEvent/Kind/left``), which the device handles before pulling
 /// on. A page reads at most `limit` sequence numbers (plus the rest of a transaction it cut), visible
 /// or not, so a request's cost is bounded whatever the other spaces hold.
 struct SpacePull {

@@ -3,7 +3,7 @@
 extension SyncServer {
     /// Shares, unshares or lists the space of a root row, as `user` (from their token).
     ///
-    /// Only the space's owner shares and unshares, with ``SyncRole/viewer`` or ``SyncRole/editor``
+    /// Only the space's owner shares and unshares, with ``/BoutiqueSync/SyncRole/viewer`` or ``/BoutiqueSync/SyncRole/editor``
     /// (nobody is made owner, and the owner is not removed); any member lists the members. Anything
     /// else is answered with a refusal that changes nothing.
     public func membership(_ request: MembershipRequest, action: MembershipAction, tenant: String, user: String) async throws

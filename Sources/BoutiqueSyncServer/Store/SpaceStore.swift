@@ -33,7 +33,7 @@ public struct MembershipChange: Hashable, Sendable {
     }
 }
 
-/// What a store keeps for a server with ``SyncRules``: each row's space, the log's spaces, members of
+/// What a store keeps for a server with ``/BoutiqueSync/SyncRules``: each row's space, the log's spaces, members of
 /// shared spaces with their history in the tenant's sequence, and the synced tables' shapes.
 ///
 /// Spaces and users are bound values like every other name; a store indexes the log and the rows by
