@@ -203,4 +203,39 @@ import Testing
             await app.close()
         }
     }
+
+    /// Tags shared as spaces of their own: a link of a shared reminder to a tag Bob cannot see waits out
+    /// of its table, and appears once the tag is shared with him too.
+    @Test(arguments: StoreKind.allCases) func aLinkWaitingForItsTagAppearsWhenTheTagIsShared(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let rules = try SyncRules(roots: ["remindersList", "tag"], follows: ["reminder": "listID", "reminderTag": "reminderID"])
+            var app = try await SharedReminders(store: store, rules: rules)
+            try await app.add("ana")
+            try await app.add("bob")
+            try await Self.anasList(app)
+            try await app.write("ana", """
+                INSERT INTO tag(id, name) VALUES ('t1', 'urgent');
+                INSERT INTO reminderTag(id, reminderID, tagID) VALUES ('rt1', 'r1', 't1');
+                """)
+            _ = try await app.sync("ana").synchronize()
+            try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .editor)
+            _ = try await app.sync("bob").synchronize()
+            #expect(try await app.rows("bob", "reminderTag").isEmpty, "the tag is not Bob's to see")
+            #expect(try await app.states("bob", "reminderTag") == ["rt1"])
+
+            try await app.sync("ana").share("tag", key: .text("t1"), with: "bob", role: .viewer)
+            _ = try await app.sync("bob").synchronize()
+            #expect(try await app.rows("bob", "tag") == [["t1", "urgent"]])
+            #expect(try await app.rows("bob", "reminderTag") == [["rt1", "r1", "t1"]], "the waiting link appears with its tag")
+
+            try await app.sync("ana").unshare("tag", key: .text("t1"), with: "bob")
+            _ = try await app.sync("bob").synchronize()
+            #expect(try await app.rows("bob", "tag").isEmpty)
+            #expect(try await app.rows("bob", "reminderTag").isEmpty, "and waits again when the tag leaves")
+            #expect(try await app.states("bob", "reminderTag") == ["rt1"])
+            try await app.syncAll(["bob", "ana"])
+            #expect(try await app.rows("ana", "reminderTag").count == 1, "nothing of it was pushed")
+            await app.close()
+        }
+    }
 }
