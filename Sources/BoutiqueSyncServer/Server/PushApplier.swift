@@ -16,10 +16,14 @@ struct PushApplier {
         let reason: String
     }
 
-    /// Applies `request`, except the transactions `refusing` names, and (on a server with rules) those
-    /// the user's roles do not allow: those are recorded as handled
-    /// (the watermark moves past them) and answered with the server's version of their rows. A
-    /// transaction pushed again after a lost answer is refused again, so the device still hears of it.
+    /// Applies `request`, except the transactions `refusing` names and (on a server with rules) those
+    /// the user's roles do not allow: those are recorded as handled (the watermark moves past them) and
+    /// answered with the server's version of their rows. A transaction pushed again after a lost answer
+    /// is refused again, so the device still hears of it.
+    ///
+    /// On a server with rules, each row changed is placed in its space after the change (the log entry
+    /// notes the space it left, if it moved, and the rows that follow it move with it), and the user who
+    /// inserts a root row owns its space from that point of the sequence.
     func apply(_ request: PushRequest, refusing denials: [Int64: Denial] = [:]) throws -> PushResponse {
         var clock = HybridLogicalClock(last: try store.clock())
         let serverTime = clock.tick(now: wall)
