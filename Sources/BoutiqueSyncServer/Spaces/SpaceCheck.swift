@@ -26,7 +26,9 @@ struct SpaceCheck {
                 try placements[RowAddress(table: parent.table, key: parent.key)] ?? store.placement(table: parent.table, key: parent.key)
             }
             let isRoot = placer.rules.placement(of: change.table) == .root
-            if isRoot, previous == nil, change.kind != .delete, try store.members(of: placement.space).isEmpty {
+            // Only an insert creates a space: the applier makes the writer owner of a root row that exists,
+            // and an update alone leaves none (a space with no owner, where nobody could insert it again).
+            if isRoot, previous == nil, change.kind == .insert, try store.members(of: placement.space).isEmpty {
                 try rights.created(placement.space)
             }
             var problem: String?

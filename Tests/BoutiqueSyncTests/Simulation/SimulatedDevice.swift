@@ -1,3 +1,4 @@
+import BoutiqueSQLite
 import BoutiqueSync
 import BoutiqueSyncServer
 import Foundation
@@ -10,6 +11,8 @@ final class SimulatedDevice {
     let network: SimulatedNetwork
     /// How far this device's clock is from the true time, in milliseconds.
     let skew: SkewBox
+    /// The schema and synced tables of the app it runs.
+    let app: SimulatedApp
     var isUpgraded: Bool
     var database: DatabaseActor?
     var sync: BoutiqueSync?
@@ -30,6 +33,9 @@ final class SimulatedDevice {
     var mayChangeReplica = false
     /// The losses sync reported to this device, over all its sessions.
     var losses: [SyncLoss] = []
+    /// Every id this device's sync made (replica ids, and the writer ids that stamp its commits): the
+    /// stamps of its own writes carry one of them.
+    let madeIdentifiers = Lock<Set<String>>([])
     /// The device this one's file was copied from: the copy holds its history, so its writes are the
     /// copy's too.
     var origin: SimulatedDevice?
@@ -43,8 +49,9 @@ final class SimulatedDevice {
         return writers
     }
 
-    init(name: String, url: URL, network: SimulatedNetwork, skew: Int64, upgraded: Bool, pullLimit: Int) {
+    init(name: String, url: URL, network: SimulatedNetwork, skew: Int64, upgraded: Bool, pullLimit: Int, app: SimulatedApp = .notes) {
         self.name = name
+        self.app = app
         self.url = url
         self.network = network
         self.skew = SkewBox(skew)
@@ -53,15 +60,20 @@ final class SimulatedDevice {
     }
 
     func open(time: VirtualTime, identifiers: SeededIdentifiers) async throws {
-        let database = try await DatabaseActor.open(url: url, migrations: isUpgraded ? SyncTestSchema.upgraded : SyncTestSchema.plan)
+        let database = try await DatabaseActor.open(url: url, migrations: isUpgraded ? app.upgraded : app.plan)
         let skew = self.skew
+        let made = madeIdentifiers
         let options = SyncOptions(
             pushRowLimit: 64, pullLimit: pullLimit,
             prunesAcknowledgedChanges: !SimulationTrace.isOn,
             wallClock: { UInt64(max(0, Int64(time.milliseconds) + skew.value.load(ordering: .relaxed))) },
-            makeIdentifier: { identifiers.next() })
+            makeIdentifier: {
+                let identifier = identifiers.next()
+                made.withLock { _ = $0.insert(identifier) }
+                return identifier
+            })
         self.database = database
-        self.sync = try await BoutiqueSync(database: database, tables: ["note", "tag"], server: network, options: options)
+        self.sync = try await BoutiqueSync(database: database, tables: app.tables, server: network, options: options)
     }
 
     /// Takes the losses the current session reported and nobody read yet.

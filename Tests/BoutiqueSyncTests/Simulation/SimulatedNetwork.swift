@@ -32,15 +32,19 @@ final class SimulatedNetwork: SyncTransport {
         var faults = Faults.none
         var delayed: [PushRequest] = []
         var delivered: [DeliveredPush] = []
+        var events: [SpaceEvent.Kind: Int] = [:]
     }
 
     let server: SyncServer
     let tenant: String
+    /// The user the device's requests are made as (from its token, on a real server).
+    let user: String
     private let state: Lock<State>
 
-    init(server: SyncServer, tenant: String, seed: UInt64) {
+    init(server: SyncServer, tenant: String, seed: UInt64, user: String = SyncSimulation.user) {
         self.server = server
         self.tenant = tenant
+        self.user = user
         self.state = Lock(State(random: SeededRandom(seed: seed)))
     }
 
@@ -56,6 +60,9 @@ final class SimulatedNetwork: SyncTransport {
 
     /// Pushes whose answer reached the device.
     var deliveredPushes: [DeliveredPush] { state.withLock { $0.delivered } }
+
+    /// The space events of the pull answers that reached the device, by kind.
+    var deliveredEvents: [SpaceEvent.Kind: Int] { state.withLock { $0.events } }
 
     private func roll(_ percent: KeyPath<Faults, Int>) -> Bool {
         state.withLock { state in state.random.chance(state.faults[keyPath: percent]) }
@@ -75,18 +82,30 @@ final class SimulatedNetwork: SyncTransport {
 
     func push(_ request: PushRequest) async throws -> PushResponse {
         let response = try await send("push", delaying: { self.state.withLock { $0.delayed.append(request) } }) {
-            try await server.push(request, tenant: tenant, user: SyncSimulation.user)
+            try await server.push(request, tenant: tenant, user: user)
         }
         state.withLock { $0.delivered.append(DeliveredPush(request: request, response: response)) }
         return response
     }
 
+    // Pulls and snapshots go as the device's user: a server without rules shows every user everything,
+    // one with rules only the user's spaces.
     func pull(_ request: PullRequest) async throws -> PullResponse {
-        try await send("pull") { try await server.pull(request, tenant: tenant) }
+        let response = try await send("pull") { try await server.pull(request, tenant: tenant, user: user) }
+        state.withLock { state in
+            for event in response.events ?? [] { state.events[event.kind, default: 0] += 1 }
+        }
+        return response
     }
 
     func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse {
-        try await send("snapshot") { try await server.snapshot(request, tenant: tenant) }
+        try await send("snapshot") { try await server.snapshot(request, tenant: tenant, user: user) }
+    }
+
+    /// Share, unshare and members go through the same faults: an answer lost after the server
+    /// committed leaves the caller not knowing whether the members changed.
+    func membership(_ request: MembershipRequest, action: MembershipAction) async throws -> MembershipResponse {
+        try await send(action.rawValue) { try await server.membership(request, action: action, tenant: tenant, user: user) }
     }
 }
 
