@@ -86,6 +86,14 @@ public enum PostgreSQLStoreSchema {
             "CREATE INDEX boutique_sync_server_member_user ON boutique_sync_server_member(tenant, usr, since)",
             "CREATE TABLE boutique_sync_server_shape(tbl bytea PRIMARY KEY, shape text NOT NULL)",
         ]),
+        // Refused transactions, until their device acknowledges past them (see `RefusedTransaction`).
+        Migration(version: 3, name: "boutique_sync_server_v3_refusals", statements: [
+            """
+            CREATE TABLE boutique_sync_server_refusal(
+                tenant text COLLATE "C" NOT NULL, replica bytea NOT NULL, txn bigint NOT NULL, tbl bytea NOT NULL,
+                key bytea NOT NULL, reason text NOT NULL, PRIMARY KEY (tenant, replica, txn))
+            """,
+        ]),
     ]
 
     /// The advisory lock the migrations run under: the two-integer form ("Bout", "Sync"), whose keys

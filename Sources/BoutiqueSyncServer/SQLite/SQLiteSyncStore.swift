@@ -87,5 +87,12 @@ public enum SQLiteSyncStoreSchema {
                 CREATE TABLE boutique_sync_server_shape(tbl TEXT PRIMARY KEY NOT NULL, shape TEXT NOT NULL) WITHOUT ROWID;
                 """)
         }
+        // Refused transactions, until their device acknowledges past them (see `RefusedTransaction`).
+        BoutiqueMigration("boutique_sync_server_v3_refusals") { conn in
+            try conn.execute("""
+                CREATE TABLE boutique_sync_server_refusal(tenant TEXT NOT NULL, replica TEXT NOT NULL, txn INTEGER NOT NULL,
+                    tbl TEXT NOT NULL, key NOT NULL, reason TEXT NOT NULL, PRIMARY KEY(tenant, replica, txn)) WITHOUT ROWID;
+                """)
+        }
     }
 }

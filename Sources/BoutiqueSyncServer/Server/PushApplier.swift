@@ -42,6 +42,9 @@ struct PushApplier {
             }
         }
         var denials = denials
+        // The device acknowledged through its base, so it heard of the refusals up to there.
+        try store.forgetRefusals(replica: request.replica, through: request.baseTransactionID)
+        try recallRefusals(of: request, handledThrough: record.appliedThrough, into: &denials)
         var spaces: [RowAddress: SyncSpace] = [:]
         var rights = user.map { SpaceRights(store: store, user: $0) }
         for transaction in request.transactions where transaction.id > record.appliedThrough {
@@ -55,7 +58,11 @@ struct PushApplier {
                 }
                 rights = checking
             }
-            guard denials[transaction.id] == nil else {
+            if let denial = denials[transaction.id] {
+                try store.recordRefusal(
+                    RefusedTransaction(
+                        transactionID: transaction.id, table: denial.change.table, key: denial.change.key, reason: denial.reason),
+                    replica: request.replica)
                 record.appliedThrough = transaction.id
                 record.digest = transaction.digest
                 continue
@@ -125,6 +132,20 @@ struct PushApplier {
                 .sorted { ($0.table, $0.space ?? .common) < ($1.table, $1.space ?? .common) }
         }
         return response
+    }
+
+    /// Adds the refusals the store kept for transactions of `request` the server handled already (pushed
+    /// again because the answer was lost), so the device hears of them again: as the server decided
+    /// then, not by checks run again on rows and members that changed since.
+    private func recallRefusals(of request: PushRequest, handledThrough watermark: Int64, into denials: inout [Int64: Denial]) throws {
+        let resent = request.transactions.filter { $0.id <= watermark }
+        guard let first = resent.first, let last = resent.last else { return }
+        for refused in try store.refusedTransactions(replica: request.replica, from: first.id, through: last.id) where denials[refused.transactionID] == nil {
+            guard let transaction = resent.first(where: { $0.id == refused.transactionID }),
+                let change = transaction.changes.first(where: { $0.table == refused.table && $0.key == refused.key }) ?? transaction.changes.first
+            else { continue }
+            denials[refused.transactionID] = Denial(change: change, reason: refused.reason)
+        }
     }
 
     /// Runs the resolver on a merged insert or update, logging and merging what it returns; the

@@ -27,7 +27,7 @@ enum SpacesSharing {
         let current = before.first { $0.user == target }?.role
         let outcome: Outcome
         let call: () async throws -> [SyncMember]
-        if let current, random.chance(50) {
+        if current != nil, random.chance(50) {
             outcome = .unshared
             call = { try await sync.unshare("remindersList", key: root.key, with: target) }
         } else {

@@ -238,4 +238,34 @@ import Testing
             await app.close()
         }
     }
+
+    /// A refusal whose answer was lost is refused again when the push is retried, as the server decided
+    /// then: even after the writer became an editor in between, the refused transaction stays refused.
+    @Test(arguments: StoreKind.allCases) func aRefusalWhoseAnswerWasLostIsRefusedAgain(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            var app = try await SharedReminders(store: store)
+            let flaky = FlakyTransport(.inProcess(app.server, user: "bob"))
+            try await app.add("ana")
+            try await app.add("bob", through: flaky)
+            try await Self.anasList(app)
+            try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .viewer)
+            _ = try await app.sync("bob").synchronize()
+
+            try await app.write("bob", "UPDATE reminder SET title = 'Oat milk' WHERE id = 'r1'")
+            flaky.lostAnswers.store(1, ordering: .relaxed)
+            await #expect(throws: BoutiqueError.self) { try await app.sync("bob").synchronize() }
+            try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .editor)
+            _ = try await app.sync("bob").synchronize()
+            #expect(try await app.rows("bob", "reminder").first == ["r1", "L1", "Milk"], "refused again and put back")
+            #expect(await app.sync("bob").status.lastRefusal?.reason == .forbidden)
+            try await app.syncAll(["ana"])
+            #expect(try await app.rows("ana", "reminder").first == ["r1", "L1", "Milk"])
+
+            // Later edits of the editor go through.
+            try await app.write("bob", "UPDATE reminder SET title = 'Soy milk' WHERE id = 'r1'")
+            try await app.syncAll(["bob", "ana"])
+            #expect(try await app.rows("ana", "reminder").first == ["r1", "L1", "Soy milk"])
+            await app.close()
+        }
+    }
 }

@@ -42,8 +42,13 @@ struct SharedReminders {
 
     /// Opens a device for `user`.
     mutating func add(_ user: String) async throws {
+        try await add(user, through: .inProcess(server, user: user))
+    }
+
+    /// Opens a device for `user` that reaches the server through `transport`.
+    mutating func add(_ user: String, through transport: some SyncTransport) async throws {
         let database = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SpacesSchema.plan)
-        let sync = try await BoutiqueSync(database: database, tables: SpacesSchema.tables, server: .inProcess(server, user: user))
+        let sync = try await BoutiqueSync(database: database, tables: SpacesSchema.tables, server: transport)
         devices[user] = (database, sync)
     }
 

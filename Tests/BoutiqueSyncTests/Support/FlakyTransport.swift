@@ -27,4 +27,7 @@ final class FlakyTransport: SyncTransport {
     func push(_ request: PushRequest) async throws -> PushResponse { try await deliver { try await base.push(request) } }
     func pull(_ request: PullRequest) async throws -> PullResponse { try await deliver { try await base.pull(request) } }
     func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse { try await deliver { try await base.snapshot(request) } }
+    func membership(_ request: MembershipRequest, action: MembershipAction) async throws -> MembershipResponse {
+        try await deliver { try await base.membership(request, action: action) }
+    }
 }
