@@ -211,6 +211,11 @@ extension PostgreSQLStoreTransaction {
         return MembershipChange(sequence: try found.int64(0, 0), space: try Self.space(found, 0, 1), joined: try found.bool(0, 2))
     }
 
+    func pruneMemberships(through sequence: Int64) throws {
+        _ = try run(
+            "DELETE FROM boutique_sync_server_member WHERE tenant = $1 AND until IS NOT NULL AND until <= $2", [.int8(sequence)])
+    }
+
     // MARK: Shapes
 
     /// Shared by every tenant: the statements bind no tenant.

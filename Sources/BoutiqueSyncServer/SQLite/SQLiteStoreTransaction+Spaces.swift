@@ -198,6 +198,12 @@ extension SQLiteStoreTransaction {
         return MembershipChange(sequence: at, space: try Self.space(row[1], column: "space"), joined: joined != 0)
     }
 
+    func pruneMemberships(through sequence: Int64) throws {
+        try run(
+            "DELETE FROM boutique_sync_server_member WHERE tenant = ? AND until IS NOT NULL AND until <= ?",
+            [.text(tenant), .integer(sequence)])
+    }
+
     // MARK: Shapes
 
     func tableShapes() throws -> [SyncTableShape] {

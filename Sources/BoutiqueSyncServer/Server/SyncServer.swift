@@ -287,6 +287,7 @@ public actor SyncServer: SyncEndpoint {
             }
             let removed = try store.removeTombstones(through: horizon)
             try store.pruneLog(through: horizon)
+            try store.pruneMemberships(through: horizon)
             return GarbageReport(horizon: horizon, tombstonesRemoved: removed)
         }
     }

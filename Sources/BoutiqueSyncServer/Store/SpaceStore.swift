@@ -75,6 +75,9 @@ public protocol SyncSpaceStoreTransaction {
     func memberships(of user: String, at sequence: Int64?) throws -> [SyncSpace: SyncRole]
     /// The first time after `sequence` that `user` joined or left a space.
     func nextMembershipChange(of user: String, after sequence: Int64) throws -> MembershipChange?
+    /// Removes the history of memberships that ended at or before `sequence`: no pull reads from
+    /// before the log's horizon, so none can ask about them.
+    func pruneMemberships(through sequence: Int64) throws
 
     /// The synced tables' shapes, as devices last described them (shared by every tenant).
     func tableShapes() throws -> [SyncTableShape]

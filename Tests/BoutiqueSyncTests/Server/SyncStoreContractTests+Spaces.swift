@@ -319,3 +319,26 @@ extension SyncStoreContractTests {
         }
     }
 }
+
+extension SyncStoreContractTests {
+    /// Garbage collection drops memberships that ended at or before the horizon, and keeps the rest.
+    @Test(arguments: StoreKind.allCases)
+    func membershipsThatEndedBeforeTheHorizonArePruned(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let read = try await store.transaction(tenant: "t") { store in
+                try store.setMember("ana", role: .owner, in: Self.list, sequence: 1)
+                try store.setMember("bob", role: .viewer, in: Self.list, sequence: 2)
+                try store.setMember("bob", role: nil, in: Self.list, sequence: 4)
+                try store.setMember("cleo", role: .editor, in: Self.list, sequence: 5)
+                try store.setMember("cleo", role: nil, in: Self.list, sequence: 9)
+                try store.pruneMemberships(through: 6)
+                return (
+                    try store.nextMembershipChange(of: "bob", after: 0), try store.nextMembershipChange(of: "cleo", after: 6),
+                    try store.members(of: Self.list))
+            }
+            #expect(read.0 == nil, "bob's membership ended at 4: its history is gone")
+            #expect(read.1 == MembershipChange(sequence: 9, space: Self.list, joined: false), "cleo's ended after the horizon: kept")
+            #expect(read.2 == [SyncMember(user: "ana", role: .owner)])
+        }
+    }
+}
