@@ -7,6 +7,7 @@
 //   swift run -c release boutique-benchmarks --sync      sync's cost: writes with sync on, pulls, pushes
 //   swift run -c release boutique-benchmarks --network   sync over HTTP: live latency, many pushers, idle polls
 //   swift run -c release boutique-benchmarks --traffic   the bytes 2,000 pushed notes cost up and back
+//   swift run -c release boutique-benchmarks --spaces    sharing: tenant size, moving in, rules on pushes, live share
 //   swift run -c release boutique-benchmarks --all       everything
 //   swift run -c release boutique-benchmarks --once fetch.layer   one variant once (for callgrind)
 //   swift run -c release boutique-benchmarks --once setup         only the set-up, to subtract
@@ -49,10 +50,11 @@ func run() async throws {
         case "--network": groups.insert("network")
         case "--bootstrap-memory": groups.insert("bootstrap-memory")
         case "--traffic": groups.insert("traffic")
+        case "--spaces": groups.insert("spaces")
         case "--serve-for-benchmark": try await ServerProcess.serve(store: arguments.next() ?? "sqlite")
         case "--all": groups.formUnion(["core", "database", "changes", "sync", "network"])
         default:
-            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--traffic] [--all] [--once WORKLOAD.VARIANT]")
+            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--traffic] [--spaces] [--all] [--once WORKLOAD.VARIANT]")
             exit(2)
         }
     }
@@ -108,6 +110,7 @@ func run() async throws {
         if groups.contains("network") { try await SyncNetworkWorkloads.run() }
         if groups.contains("bootstrap-memory") { try await BootstrapMemoryWorkloads.run() }
         if groups.contains("traffic") { try await SyncTrafficWorkloads.run() }
+        if groups.contains("spaces") { try await SpacesWorkloads.run(rounds: rounds) }
         return
     }
 
