@@ -67,6 +67,18 @@ enum SpacesWorkloads {
         }
     }
 
+    /// One figure on the SQLite store; `false` for a name that is none.
+    static func runOne(_ name: String, rounds: Int) async throws -> Bool {
+        switch name {
+        case "tenant": try await tenantSize(.sqlite, rounds: rounds)
+        case "movein": try await movingIn(.sqlite, rounds: rounds)
+        case "pushes": try await rulesOnPushes(.sqlite, rounds: rounds)
+        case "live": try await liveSharing(.sqlite, rounds: 30)
+        default: return false
+        }
+        return true
+    }
+
     // MARK: Stores
 
     enum StoreKind {

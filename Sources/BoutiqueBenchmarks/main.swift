@@ -13,6 +13,7 @@
 //   swift run -c release boutique-benchmarks --once setup         only the set-up, to subtract
 //   swift run -c release boutique-benchmarks --once cdc.full      one change-capture transaction
 //   swift run -c release boutique-benchmarks --once writes.off    10,000 small writes (raw, off, full, handoff, …)
+//   swift run -c release boutique-benchmarks --once spaces.pushes one spaces figure (tenant, movein, pushes, live)
 import BoutiqueDB
 import BoutiqueSQLite
 import Foundation
@@ -93,6 +94,14 @@ func run() async throws {
             exit(2)
         }
         for _ in 0..<rounds { print(try await workload()) }
+        return
+    }
+    if let once, once.hasPrefix("spaces.") {
+        // One spaces figure, for a profiler: spaces.tenant, spaces.movein, spaces.pushes, spaces.live.
+        guard try await SpacesWorkloads.runOne(String(once.dropFirst(7)), rounds: rounds) else {
+            print("unknown spaces workload \(once); try spaces.tenant, spaces.movein, spaces.pushes, spaces.live")
+            exit(2)
+        }
         return
     }
     if let once, let variant = ["writes.raw": 0, "writes.off": 1, "writes.full": 2, "writes.detached": 3, "writes.hop": 4, "writes.handoff": 5, "writes.floor": 6, "writes.detached.full": 7, "writes.floor.handoff": 8][once] {
