@@ -7,11 +7,13 @@
 //   swift run -c release boutique-benchmarks --sync      sync's cost: writes with sync on, pulls, pushes
 //   swift run -c release boutique-benchmarks --network   sync over HTTP: live latency, many pushers, idle polls
 //   swift run -c release boutique-benchmarks --traffic   the bytes 2,000 pushed notes cost up and back
+//   swift run -c release boutique-benchmarks --spaces    sharing: tenant size, moving in, rules on pushes, live share
 //   swift run -c release boutique-benchmarks --all       everything
 //   swift run -c release boutique-benchmarks --once fetch.layer   one variant once (for callgrind)
 //   swift run -c release boutique-benchmarks --once setup         only the set-up, to subtract
 //   swift run -c release boutique-benchmarks --once cdc.full      one change-capture transaction
 //   swift run -c release boutique-benchmarks --once writes.off    10,000 small writes (raw, off, full, handoff, …)
+//   swift run -c release boutique-benchmarks --once spaces.pushes one spaces figure (tenant, movein, pushes, live)
 import BoutiqueDB
 import BoutiqueSQLite
 import Foundation
@@ -49,10 +51,11 @@ func run() async throws {
         case "--network": groups.insert("network")
         case "--bootstrap-memory": groups.insert("bootstrap-memory")
         case "--traffic": groups.insert("traffic")
+        case "--spaces": groups.insert("spaces")
         case "--serve-for-benchmark": try await ServerProcess.serve(store: arguments.next() ?? "sqlite")
         case "--all": groups.formUnion(["core", "database", "changes", "sync", "network"])
         default:
-            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--traffic] [--all] [--once WORKLOAD.VARIANT]")
+            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--traffic] [--spaces] [--all] [--once WORKLOAD.VARIANT]")
             exit(2)
         }
     }
@@ -93,6 +96,14 @@ func run() async throws {
         for _ in 0..<rounds { print(try await workload()) }
         return
     }
+    if let once, once.hasPrefix("spaces.") {
+        // One spaces figure, for a profiler: spaces.tenant, spaces.movein, spaces.pushes, spaces.live.
+        guard try await SpacesWorkloads.runOne(String(once.dropFirst(7)), rounds: rounds) else {
+            print("unknown spaces workload \(once); try spaces.tenant, spaces.movein, spaces.pushes, spaces.live")
+            exit(2)
+        }
+        return
+    }
     if let once, let variant = ["writes.raw": 0, "writes.off": 1, "writes.full": 2, "writes.detached": 3, "writes.hop": 4, "writes.handoff": 5, "writes.floor": 6, "writes.detached.full": 7, "writes.floor.handoff": 8][once] {
         // One run of 10,000 small write transactions, for a profiler.
         print(try await DatabaseWorkloads.smallWritesOnce(variant: variant))
@@ -108,6 +119,7 @@ func run() async throws {
         if groups.contains("network") { try await SyncNetworkWorkloads.run() }
         if groups.contains("bootstrap-memory") { try await BootstrapMemoryWorkloads.run() }
         if groups.contains("traffic") { try await SyncTrafficWorkloads.run() }
+        if groups.contains("spaces") { try await SpacesWorkloads.run(rounds: rounds) }
         return
     }
 

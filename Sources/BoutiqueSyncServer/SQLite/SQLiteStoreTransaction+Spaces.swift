@@ -39,18 +39,25 @@ extension SQLiteStoreTransaction {
         }
     }
 
+    /// Read on the space index, named: without statistics SQLite takes `tenant = ?` for a narrow range
+    /// and prefers walking the primary key in (tbl, key) order, which reads the whole tenant for every
+    /// space of a snapshot. The position is a row value, so a page starts where the last one ended
+    /// instead of at the space's first row.
     func rows(in space: SyncSpace, after position: SnapshotPosition?, limit: Int) throws -> [SnapshotRow] {
         let found: [[DatabaseValue]]
         if let position {
             found = try rows(
                 """
-                SELECT tbl, key, state FROM boutique_sync_server_row
-                WHERE tenant = ? AND space = ? AND (tbl > ? OR (tbl = ? AND key > ?)) ORDER BY tbl, key LIMIT ?
+                SELECT tbl, key, state FROM boutique_sync_server_row INDEXED BY boutique_sync_server_row_space
+                WHERE tenant = ? AND space = ? AND (tbl, key) > (?, ?) ORDER BY tbl, key LIMIT ?
                 """,
-                [.text(tenant), .text(space.rawValue), .text(position.table), .text(position.table), position.key, .integer(Int64(limit))])
+                [.text(tenant), .text(space.rawValue), .text(position.table), position.key, .integer(Int64(limit))])
         } else {
             found = try rows(
-                "SELECT tbl, key, state FROM boutique_sync_server_row WHERE tenant = ? AND space = ? ORDER BY tbl, key LIMIT ?",
+                """
+                SELECT tbl, key, state FROM boutique_sync_server_row INDEXED BY boutique_sync_server_row_space
+                WHERE tenant = ? AND space = ? ORDER BY tbl, key LIMIT ?
+                """,
                 [.text(tenant), .text(space.rawValue), .integer(Int64(limit))])
         }
         return try found.map { row in
@@ -161,18 +168,23 @@ extension SQLiteStoreTransaction {
         }
     }
 
+    /// Read on the members' user index, named: without statistics SQLite would walk the primary key's
+    /// `tenant = ?` range, every member of every space of the tenant, for one user's spaces.
     func memberships(of user: String, at sequence: Int64?) throws -> [SyncSpace: SyncRole] {
         let found: [[DatabaseValue]]
         if let sequence {
             found = try rows(
                 """
-                SELECT space, role FROM boutique_sync_server_member
+                SELECT space, role FROM boutique_sync_server_member INDEXED BY boutique_sync_server_member_user
                 WHERE tenant = ? AND user = ? AND since <= ? AND (until IS NULL OR until > ?)
                 """,
                 [.text(tenant), .text(user), .integer(sequence), .integer(sequence)])
         } else {
             found = try rows(
-                "SELECT space, role FROM boutique_sync_server_member WHERE tenant = ? AND user = ? AND until IS NULL",
+                """
+                SELECT space, role FROM boutique_sync_server_member INDEXED BY boutique_sync_server_member_user
+                WHERE tenant = ? AND user = ? AND until IS NULL
+                """,
                 [.text(tenant), .text(user)])
         }
         var result: [SyncSpace: SyncRole] = [:]
@@ -183,13 +195,17 @@ extension SQLiteStoreTransaction {
         return result
     }
 
+    /// Asked by every pull: both halves read the user's own memberships on the user index (named, as
+    /// in ``memberships(of:at:)``), not every member of the tenant.
     func nextMembershipChange(of user: String, after sequence: Int64) throws -> MembershipChange? {
         guard let row = try rows(
             """
             SELECT at, space, joined FROM (
-                SELECT since AS at, space, 1 AS joined FROM boutique_sync_server_member WHERE tenant = ? AND user = ? AND since > ?
+                SELECT since AS at, space, 1 AS joined FROM boutique_sync_server_member INDEXED BY boutique_sync_server_member_user
+                WHERE tenant = ? AND user = ? AND since > ?
                 UNION ALL
-                SELECT until AS at, space, 0 AS joined FROM boutique_sync_server_member WHERE tenant = ? AND user = ? AND until > ?)
+                SELECT until AS at, space, 0 AS joined FROM boutique_sync_server_member INDEXED BY boutique_sync_server_member_user
+                WHERE tenant = ? AND user = ? AND until > ?)
             ORDER BY at LIMIT 1
             """,
             [.text(tenant), .text(user), .integer(sequence), .text(tenant), .text(user), .integer(sequence)]).first,
