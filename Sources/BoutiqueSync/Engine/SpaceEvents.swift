@@ -19,9 +19,6 @@ enum SpaceEvents {
                 guard let snapshot = event.row, let row else { continue }
                 try applier.apply([snapshot])
                 try labels.set(snapshot.space ?? event.space, table: row.table, key: row.key)
-            case .rowMoved:
-                guard let row else { continue }
-                try labels.set(event.space, table: row.table, key: row.key)
             case .rowLeft:
                 guard let row else { continue }
                 exits.formUnion(try SpaceExit.remove([row], tables: tables, sql: sql))

@@ -5,10 +5,9 @@
 ///   the space's rows with a snapshot request for the space, then pulls on from ``sequence``.
 /// - ``Kind/left``: the user is no longer a member. The device deletes the space's rows (as a remote
 ///   transaction, never pushed) and forgets them.
-/// - ``Kind/rowArrived``: a row moved into a space the user is in from one they are not (a reminder
-///   moved to a shared list): ``row`` is its whole state.
+/// - ``Kind/rowArrived``: a row moved into a space the user is in (a reminder moved to a shared list):
+///   ``row`` is its whole state and new space.
 /// - ``Kind/rowLeft``: a row moved out of the user's spaces: the device deletes it and forgets it.
-/// - ``Kind/rowMoved``: a row moved between two spaces the user sees: the device notes its new space.
 public struct SpaceEvent: Hashable, Sendable, Codable {
     /// What happened.
     public enum Kind: String, Hashable, Sendable, Codable {
@@ -16,23 +15,20 @@ public struct SpaceEvent: Hashable, Sendable, Codable {
         case joined
         /// The user is no longer a member of the space: the device deletes its rows.
         case left
-        /// A row moved into a space the user sees from one they do not: its whole state comes along.
+        /// A row moved into a space the user sees: its whole state comes along.
         case rowArrived
         /// A row moved out of the user's spaces: the device deletes it.
         case rowLeft
-        /// A row moved between two spaces the user sees: the device notes its new space.
-        case rowMoved
     }
 
     /// Its position in the tenant's log.
     public var sequence: Int64
     /// What happened.
     public var kind: Kind
-    /// The space joined or left, or the space the row moved to (``Kind/rowArrived``, ``Kind/rowMoved``)
-    /// or from (``Kind/rowLeft``).
+    /// The space joined or left, or the space the row moved to (``Kind/rowArrived``) or from
+    /// (``Kind/rowLeft``).
     public var space: SyncSpace
-    /// The row: its whole state for ``Kind/rowArrived``, an empty state for ``Kind/rowLeft`` and
-    /// ``Kind/rowMoved``.
+    /// The row: its whole state for ``Kind/rowArrived``, an empty state for ``Kind/rowLeft``.
     public var row: SnapshotRow?
 
     /// An event.

@@ -125,6 +125,27 @@ public struct SyncRules: Hashable, Sendable, Codable {
         return shapes[table.lowercased()]?.references[column]
     }
 
+    /// The tables whose rows live in shared spaces (roots and followers, lowercased), parents before
+    /// the rows that follow them: roots, then each follower after the table it follows, by the devices'
+    /// schema (a follower whose parent the schema does not say comes right after the roots). The order
+    /// a space's rows are served in, so that a device receiving them page by page gets each parent
+    /// before its children.
+    public func sharedTables(shapes: [String: SyncTableShape]) -> [String] {
+        var depths: [String: Int] = [:]
+        for root in roots { depths[root.lowercased()] = 0 }
+        for follower in follows.keys {
+            var depth = 1
+            var current = follower.lowercased()
+            // Bounded by the number of followers: a cycle (which `check(against:)` refuses) ends it.
+            while depth <= follows.count, let parent = parent(of: current, shapes: shapes), case .follower = placement(of: parent) {
+                depth += 1
+                current = parent
+            }
+            depths[follower.lowercased()] = depth
+        }
+        return depths.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key)
+    }
+
     private func cycle(from start: String, shapes: [String: SyncTableShape]) -> [String]? {
         var path = [start]
         var current = start

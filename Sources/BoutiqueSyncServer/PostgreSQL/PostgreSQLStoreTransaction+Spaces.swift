@@ -86,6 +86,30 @@ extension PostgreSQLStoreTransaction {
         return rows
     }
 
+    func rows(in space: SyncSpace, table: String, after key: DatabaseValue?, limit: Int) throws -> [SnapshotRow] {
+        let count = PostgreSQLValue.optionalInt8(limit < 0 ? nil : Int64(limit))
+        let found: PostgreSQLResult
+        if let key {
+            found = try run(
+                """
+                SELECT key, state FROM boutique_sync_server_row WHERE tenant = $1 AND space = $2 AND tbl = $3 AND key > $4
+                ORDER BY key LIMIT $5
+                """,
+                [Self.value(space), Self.name(table), .bytea(PostgreSQLKey.encode(key)), count])
+        } else {
+            found = try run(
+                "SELECT key, state FROM boutique_sync_server_row WHERE tenant = $1 AND space = $2 AND tbl = $3 ORDER BY key LIMIT $4",
+                [Self.value(space), Self.name(table), count])
+        }
+        var rows: [SnapshotRow] = []
+        for row in 0..<found.rowCount {
+            rows.append(SnapshotRow(
+                table: table, key: try PostgreSQLKey.decode(try found.bytes(row, 0)),
+                state: try Self.rowRegister(try found.bytes(row, 1)), space: space))
+        }
+        return rows
+    }
+
     func rowCount(in spaces: [SyncSpace]) throws -> Int {
         let found = try run(
             "SELECT count(*) FROM boutique_sync_server_row WHERE tenant = $1 AND space = ANY($2)", [Self.value(spaces)])

@@ -69,6 +69,25 @@ extension SQLiteStoreTransaction {
         }
     }
 
+    /// On the space index, named, as ``rows(in:after:limit:)``.
+    func rows(in space: SyncSpace, table: String, after key: DatabaseValue?, limit: Int) throws -> [SnapshotRow] {
+        var sql = "SELECT key, state FROM boutique_sync_server_row INDEXED BY boutique_sync_server_row_space WHERE tenant = ? AND space = ? AND tbl = ?"
+        var arguments: [DatabaseValue] = [.text(tenant), .text(space.rawValue), .text(table)]
+        if let key {
+            sql += " AND key > ?"
+            arguments.append(key)
+        }
+        sql += " ORDER BY key LIMIT ?"
+        arguments.append(.integer(Int64(limit)))
+        return try rows(sql, arguments).map { row in
+            guard case .blob(let bytes) = row[1] else {
+                throw BoutiqueError.decoding(.init(
+                    table: "boutique_sync_server_row", column: "state", expectedType: "a row state", found: "\(row)"))
+            }
+            return SnapshotRow(table: table, key: row[0], state: try RowRegister(record: bytes), space: space)
+        }
+    }
+
     /// One count per space, each on the space index.
     func rowCount(in spaces: [SyncSpace]) throws -> Int {
         var total = 0

@@ -225,6 +225,8 @@ public actor SyncServer: SyncEndpoint {
     public func snapshot(_ request: SnapshotRequest, tenant: String, user: String?) async throws -> SnapshotResponse {
         let wall = wallClock()
         let spaced = rules != nil ? user : nil
+        let rules = self.rules
+        let known = shapes
         return try await store.transaction(tenant: tenant) { store in
             let time = try Self.tick(store, wall: wall)
             guard request.protocolVersion == SyncProtocol.version else {
@@ -234,8 +236,10 @@ public actor SyncServer: SyncEndpoint {
                     serverTime: time)
             }
             let limit = min(max(request.limit, 1), 10_000)
-            if let spaced {
-                return try SpaceSnapshot(store: store, user: spaced).page(request, limit: limit, time: time)
+            if let spaced, let rules {
+                let shapes = try known ?? Dictionary(store.tableShapes().map { ($0.table, $0) }, uniquingKeysWith: { first, _ in first })
+                return try SpaceSnapshot(store: store, user: spaced, sharedTables: rules.sharedTables(shapes: shapes))
+                    .page(request, limit: limit, time: time)
             }
             let rows = try store.rows(after: request.after, limit: limit)
             let next = rows.count == limit ? rows.last.map { SnapshotPosition(table: $0.table, key: $0.key) } : nil

@@ -4,9 +4,11 @@
 /// The user's spaces change only where they join or leave one, so a page covers the sequence up to
 /// (not past) the next such point, with the spaces the user had at the cursor: the entries of those
 /// spaces, and of rows moving into or out of them. The point itself ends the page as an event
-/// (``/BoutiqueSync/SpaceEvent/Kind/joined`` or ``/BoutiqueSync/SpaceEvent/Kind/left``), which the device handles before pulling
-/// on. A page reads at most `limit` sequence numbers (plus the rest of a transaction it cut), visible
-/// or not, so a request's cost is bounded whatever the other spaces hold.
+/// (``/BoutiqueSync/SpaceEvent/Kind/joined`` or ``/BoutiqueSync/SpaceEvent/Kind/left``), which the
+/// device handles before pulling on — except a space the user created, whose rows are all in the log
+/// from that point: the page goes on with it. A page reads at most `limit` sequence numbers (plus the
+/// rest of a transaction it cut), visible or not, so a request's cost is bounded whatever the other
+/// spaces hold.
 struct SpacePull {
     let store: any SyncStoreTransaction
     let user: String
@@ -23,26 +25,51 @@ struct SpacePull {
         var spaces = Set(try store.memberships(of: user, at: cursor).keys)
         spaces.insert(.common)
         spaces.insert(.private(user: user))
-        let visible = spaces.sorted()
-        let membership = try store.nextMembershipChange(of: user, after: cursor)
-        let upper = min(latest, membership.map { $0.sequence - 1 } ?? latest)
-        let end = min(upper, cursor + Int64(max(limit, 1)))
-        var logged = end > cursor ? try store.changes(after: cursor, through: end, visibleIn: visible, batch: nil) : []
-        var next = end
-        // A page ends on a whole server transaction, as a device applies it.
-        if end < upper, let last = logged.last {
-            let rest = try store.changes(after: end, through: upper, visibleIn: visible, batch: last.batch)
-            logged += rest
-            next = max(next, rest.last?.entry.sequence ?? next)
-        }
-        var page = Page(next: next, hasMore: false)
-        for entry in logged { try deliver(entry, seeing: spaces, into: &page) }
-        if next == upper, let membership, membership.sequence <= latest {
+        // The most sequence numbers a page reads, visible or not.
+        let budget = min(latest, cursor + Int64(max(limit, 1)))
+        var page = Page(next: cursor, hasMore: false)
+        var from = cursor
+        while true {
+            let membership = try store.nextMembershipChange(of: user, after: from)
+            let upper = min(latest, membership.map { $0.sequence - 1 } ?? latest)
+            let end = min(upper, budget)
+            var logged = end > from ? try store.changes(after: from, through: end, visibleIn: spaces.sorted(), batch: nil) : []
+            from = max(from, end)
+            if end < upper {
+                // The budget ends the page, on a whole server transaction, as a device applies it.
+                if let last = logged.last {
+                    let rest = try store.changes(after: end, through: upper, visibleIn: spaces.sorted(), batch: last.batch)
+                    logged += rest
+                    from = max(from, rest.last?.entry.sequence ?? from)
+                }
+                for entry in logged { try deliver(entry, seeing: spaces, into: &page) }
+                break
+            }
+            for entry in logged { try deliver(entry, seeing: spaces, into: &page) }
+            guard let membership, membership.sequence <= latest else { break }
+            if membership.joined, try createdSpace(at: membership) {
+                // The user created the space at this point (inserted its root row): every row of it is
+                // in the log from here on, so the page goes on seeing it rather than moving it in.
+                spaces.insert(membership.space)
+                let created = try store.changes(
+                    after: from, through: membership.sequence, visibleIn: spaces.sorted(), batch: nil)
+                for entry in created { try deliver(entry, seeing: spaces, into: &page) }
+                from = membership.sequence
+                continue
+            }
             page.events.append(SpaceEvent(sequence: membership.sequence, kind: membership.joined ? .joined : .left, space: membership.space))
-            page.next = membership.sequence
+            from = membership.sequence
+            break
         }
-        page.hasMore = page.next < latest
+        page.next = from
+        page.hasMore = from < latest
         return page
+    }
+
+    /// Whether the user joined at the sequence number of the space's root row's insert (its creator
+    /// does): a share takes a sequence number of its own, with no log entry.
+    private func createdSpace(at membership: MembershipChange) throws -> Bool {
+        try !store.changes(after: membership.sequence - 1, through: membership.sequence, visibleIn: [membership.space], batch: nil).isEmpty
     }
 
     /// What a log entry is for a user who sees `spaces`.
@@ -56,16 +83,11 @@ struct SpacePull {
         }
         let row = SnapshotPosition(table: change.table, key: change.key)
         switch (spaces.contains(from), spaces.contains(entry.space)) {
-        case (true, true):
-            // Moved between two spaces the user sees: the data goes as a change (unless the device
-            // made it), the new space as a relabelling either way.
-            if !isOwn, !change.columns.isEmpty || change.kind != .update { page.changes.append(entry.entry) }
-            page.events.append(SpaceEvent(
-                sequence: entry.entry.sequence, kind: .rowMoved, space: entry.space,
-                row: SnapshotRow(table: row.table, key: row.key, state: RowRegister())))
-        case (false, true):
-            // Arrived: the row's whole state, if it is still where the user sees it (a row that moved
-            // on since is not theirs to see; a later entry says where it went).
+        case (_, true):
+            // Moved into a space the user sees: the row's whole state, even from a space they saw too
+            // (a space moved in after the row left it did not bring it, so the device may not hold it),
+            // if it is still where the user sees it (a row that moved on since is not theirs to see; a
+            // later entry says where it went).
             guard let placement = try store.placement(table: row.table, key: row.key), spaces.contains(placement.space),
                 let state = try store.rowState(table: row.table, key: row.key)
             else { return }

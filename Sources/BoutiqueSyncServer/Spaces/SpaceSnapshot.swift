@@ -1,11 +1,16 @@
-/// A snapshot on a server with rules: the rows of the spaces the user is in now, space by space, then
-/// by table and key within a space; or one space's rows, for a device moving in a space it joined.
+/// A snapshot on a server with rules: the rows of the spaces the user is in now, space by space; or one
+/// space's rows, for a device moving in a space it joined.
 ///
-/// Each space is read from the store's space index, so a page costs what it returns whatever the
-/// tenant holds.
+/// A shared space's rows come table by table, parents first (``/BoutiqueSync/SyncRules/sharedTables(shapes:)``):
+/// a device merges each page in its own transaction and holds back a row whose parent has not come yet,
+/// so a list's thousands of reminders served before the list would all wait for it. Other spaces come
+/// by table and key. Each space is read from the store's space index, so a page costs what it returns
+/// whatever the tenant holds.
 struct SpaceSnapshot {
     let store: any SyncStoreTransaction
     let user: String
+    /// The tables of shared spaces, parents first.
+    let sharedTables: [String]
 
     func page(_ request: SnapshotRequest, limit: Int, time: HybridTimestamp) throws -> SnapshotResponse {
         var spaces = Set(try store.memberships(of: user, at: nil).keys)
@@ -20,11 +25,34 @@ struct SpaceSnapshot {
         let start = request.after.map { $0.space ?? .common }
         for space in order where start.map({ !(space < $0) }) ?? true {
             let from = space == start ? request.after : nil
-            rows += try store.rows(in: space, after: from, limit: limit - rows.count)
+            rows += try self.rows(in: space, after: from, limit: limit - rows.count)
             if rows.count == limit { break }
         }
         let next = rows.count == limit ? rows.last.map { SnapshotPosition(table: $0.table, key: $0.key, space: $0.space ?? .common) } : nil
         let total = request.after == nil || request.includeTotal == true ? try store.rowCount(in: order) : nil
         return SnapshotResponse(rows: rows, next: next, cursor: try store.latestSequence(), serverTime: time, totalRows: total)
+    }
+
+    /// A page of one space's rows after `position` (in that space).
+    private func rows(in space: SyncSpace, after position: SnapshotPosition?, limit: Int) throws -> [SnapshotRow] {
+        guard space.root != nil else { return try store.rows(in: space, after: position, limit: limit) }
+        var index = 0
+        var key: DatabaseValue?
+        if let position {
+            // A position in a table the order does not hold (the rules changed meanwhile) goes on by
+            // table and key.
+            guard let found = sharedTables.firstIndex(of: position.table) else {
+                return try store.rows(in: space, after: position, limit: limit)
+            }
+            index = found
+            key = position.key
+        }
+        var rows: [SnapshotRow] = []
+        while index < sharedTables.count, rows.count < limit {
+            rows += try store.rows(in: space, table: sharedTables[index], after: key, limit: limit - rows.count)
+            index += 1
+            key = nil
+        }
+        return rows
     }
 }

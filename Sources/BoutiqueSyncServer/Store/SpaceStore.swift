@@ -51,6 +51,9 @@ public protocol SyncSpaceStoreTransaction {
     /// One space's rows in (table, key) order after `position` (whose space is ignored), tombstones
     /// included, each carrying the space.
     func rows(in space: SyncSpace, after position: SnapshotPosition?, limit: Int) throws -> [SnapshotRow]
+    /// One space's rows of one table in key order after `key` (from the first when `nil`), tombstones
+    /// included, each carrying the space.
+    func rows(in space: SyncSpace, table: String, after key: DatabaseValue?, limit: Int) throws -> [SnapshotRow]
     /// How many rows the spaces hold together, tombstones included.
     func rowCount(in spaces: [SyncSpace]) throws -> Int
 

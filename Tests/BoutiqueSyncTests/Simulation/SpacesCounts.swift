@@ -43,7 +43,7 @@ struct SpacesCounts: Sendable {
     }
 
     var description: String {
-        let kinds: [SpaceEvent.Kind] = [.joined, .left, .rowArrived, .rowLeft, .rowMoved]
+        let kinds: [SpaceEvent.Kind] = [.joined, .left, .rowArrived, .rowLeft]
         let eventList = kinds.map { "\($0.rawValue) \(events[$0] ?? 0)" }.joined(separator: ", ")
         return "\(seeds) seeds, \(steps) steps, \(writes) writes; \(shares) shares, \(roleChanges) role changes, \(unshares) unshares, "
             + "\(membershipRefusals) membership changes refused, \(membershipLost) lost; \(refusals) transactions refused; "
