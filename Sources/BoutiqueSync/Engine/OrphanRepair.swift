@@ -10,9 +10,13 @@
 enum OrphanRepair {
     /// Finds the rows the merge left pointing at deleted parents and makes their tables show how they
     /// are resolved (inside the pull); returns them.
+    ///
+    /// A row whose parent this device holds no state of at all waits for it (``WaitingRows``) instead,
+    /// on a server with rules (its user may not see the parent) or when `parkingUnseenParents` says so
+    /// (rows the server sent back with a refusal, whose parents the device may not have pulled yet).
     static func detach(
         touched: Set<String>, deleted deletedParents: Set<String>, deletedKeys: [String: [DatabaseValue]] = [:],
-        tables: [String: SyncedTable], foreignKeys: [String: [SyncedTable]], sql: SQLRunner
+        tables: [String: SyncedTable], foreignKeys: [String: [SyncedTable]], parkingUnseenParents: Bool = false, sql: SQLRunner
     ) throws -> [OrphanRow] {
         guard !foreignKeys.isEmpty else { return [] }
         let states = try RowStates(sql: sql)
@@ -40,7 +44,7 @@ enum OrphanRepair {
         let projector = RowProjector(sql: sql)
         // On a server with rules, a parent this device holds no state of is one its user may not see
         // (yet): the child waits for it instead of being resolved as a child of a deleted parent.
-        let waiting = try SpaceLabels(sql: sql).any() ? WaitingRows(sql: sql) : nil
+        let waiting = try parkingUnseenParents || SpaceLabels(sql: sql).any() ? WaitingRows(sql: sql) : nil
         var seen: Set<SnapshotIdentity> = []
         var orphans: [OrphanRow] = []
         for candidate in candidates {

@@ -48,7 +48,12 @@ extension SyncSession {
                 }
             }
             let names = Set(touched.map { $0.table.name.lowercased() })
-            return try OrphanRepair.detach(touched: names, deleted: names, tables: tables, foreignKeys: foreignKeys, sql: sql)
+            // The server's version of a row may point at a parent this device has not pulled yet: it
+            // waits for it, rather than being resolved as a child of a deleted parent (and that
+            // resolution pushed).
+            try WaitingRows(sql: sql).release(parentsIn: names, synced: tables)
+            return try OrphanRepair.detach(
+                touched: names, deleted: names, tables: tables, foreignKeys: foreignKeys, parkingUnseenParents: true, sql: sql)
         }
         if !orphans.isEmpty { try await repairOrphans(orphans) }
         for refusal in refusals {

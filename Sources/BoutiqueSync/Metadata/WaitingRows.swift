@@ -21,8 +21,10 @@ struct WaitingRows {
         try sql.run("DELETE FROM boutique_sync_waiting WHERE tbl = ? AND key = ?", [.text(table), key])
     }
 
-    /// Writes the rows whose parents, in `tables`, are now in their tables, and the rows waiting for
-    /// those in turn. Returns the tables it wrote to.
+    /// Writes the waiting rows whose parents are now all in their tables: those waiting for a row of
+    /// `tables`, and those of `tables` (a pulled change may have pointed one at another parent), then
+    /// the rows waiting for those in turn. A row still missing a parent waits for that one; a row whose
+    /// state was deleted meanwhile stops waiting. Returns the tables it wrote to.
     @discardableResult
     func release(parentsIn tables: Set<String>, synced: [String: SyncedTable]) throws -> Set<String> {
         var written: Set<String> = []
@@ -30,27 +32,51 @@ struct WaitingRows {
         let states = try RowStates(sql: sql)
         let projector = RowProjector(sql: sql)
         while !pending.isEmpty {
-            let parents = pending
+            let touched = pending.sorted()
             pending = []
-            for parent in parents.sorted() {
-                guard let parentTable = synced[parent] else { continue }
-                let waiting = try sql.rows(
-                    "SELECT tbl, key, parent_key FROM boutique_sync_waiting WHERE parent_tbl = ?", [.text(parent)])
-                for row in waiting {
-                    guard case .text(let name) = row[0], let table = synced[name] else { continue }
-                    let present = try sql.value(
-                        "SELECT EXISTS (SELECT 1 FROM \(SQLIdentifier.quote(parentTable.name)) WHERE \(SQLIdentifier.quote(parentTable.keyColumn)) = ?)",
-                        [row[2]])?.integerValue == 1
-                    guard present else { continue }
-                    try forget(table: name, key: row[1])
-                    if let state = try states.state(table: name, key: row[1]), state.isVisible {
-                        try projector.reproject(state, key: row[1], table: table)
-                        written.insert(name)
-                        pending.insert(name)
-                    }
+            var candidates: [(table: String, key: DatabaseValue)] = []
+            for name in touched {
+                for row in try sql.rows(
+                    "SELECT tbl, key FROM boutique_sync_waiting WHERE parent_tbl = ? OR tbl = ?", [.text(name), .text(name)])
+                {
+                    if case .text(let table) = row[0] { candidates.append((table, row[1])) }
                 }
+            }
+            var seen: Set<WaitingRow> = []
+            for candidate in candidates where seen.insert(WaitingRow(table: candidate.table, key: candidate.key)).inserted {
+                guard let table = synced[candidate.table] else { continue }
+                guard let state = try states.state(table: candidate.table, key: candidate.key), state.isVisible else {
+                    try forget(table: candidate.table, key: candidate.key)
+                    continue
+                }
+                if let missing = try missingParent(of: state, table: table) {
+                    try sql.run(
+                        "UPDATE boutique_sync_waiting SET parent_tbl = ?, parent_key = ? WHERE tbl = ? AND key = ?",
+                        [.text(missing.table), missing.key, .text(candidate.table), candidate.key])
+                    continue
+                }
+                try forget(table: candidate.table, key: candidate.key)
+                try projector.reproject(state, key: candidate.key, table: table)
+                written.insert(candidate.table)
+                pending.insert(candidate.table)
             }
         }
         return written
+    }
+
+    /// The first parent the row's single-column foreign keys name that is not in its table.
+    private func missingParent(of state: RowRegister, table: SyncedTable) throws -> (table: String, key: DatabaseValue)? {
+        for foreignKey in table.foreignKeys {
+            guard let column = foreignKey.column, let cell = state.cells[column.lowercased()], state.isCurrent(cell),
+                !cell.value.isNull, try !foreignKey.parentExists(cell.value, sql: sql)
+            else { continue }
+            return (foreignKey.parent.lowercased(), cell.value)
+        }
+        return nil
+    }
+
+    private struct WaitingRow: Hashable {
+        let table: String
+        let key: DatabaseValue
     }
 }

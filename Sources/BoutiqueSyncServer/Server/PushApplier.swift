@@ -47,14 +47,18 @@ struct PushApplier {
         try recallRefusals(of: request, handledThrough: record.appliedThrough, into: &denials)
         var spaces: [RowAddress: SyncSpace] = [:]
         var rights = user.map { SpaceRights(store: store, user: $0) }
+        var memo = PlacementMemo()
         for transaction in request.transactions where transaction.id > record.appliedThrough {
             // The role check comes first; the app's own hook (whose denial `denials` may hold) after it.
+            var before: SpaceCheck.Before?
             if let placer, var checking = rights {
                 let saved = checking.saved
-                if let denial = try SpaceCheck(store: store, placer: placer).denial(of: transaction, rights: &checking) {
+                switch try SpaceCheck(store: store, placer: placer).verdict(of: transaction, rights: &checking, memo: &memo) {
+                case .refused(let denial):
                     denials[transaction.id] = denial
-                } else if denials[transaction.id] != nil {
-                    checking.restore(saved)
+                case .allowed(let found):
+                    before = found
+                    if denials[transaction.id] != nil { checking.restore(saved) }
                 }
                 rights = checking
             }
@@ -68,8 +72,11 @@ struct PushApplier {
                 continue
             }
             var batch: Int64?
+            // Rows a move in this transaction carried: their placement is the store's, not the check's.
+            var carried: Set<RowAddress> = []
             for change in transaction.changes {
-                var state = try store.rowState(table: change.table, key: change.key) ?? RowRegister()
+                let address = RowAddress(table: change.table, key: change.key)
+                var state = try heldState(address, checked: before) ?? RowRegister()
                 let previous = state
                 MergeRule.apply(change, to: &state)
                 // A change the row already holds (the same write pushed again by a file that took a new
@@ -88,29 +95,36 @@ struct PushApplier {
                     continue
                 }
                 let wasHeld = previous != RowRegister()
-                let before = wasHeld ? try store.placement(table: change.table, key: change.key) : nil
-                var placement = try place(change.table, change.key, state, previous: before, placer: placer)
+                var held: RowPlacement?
+                if wasHeld {
+                    if !carried.contains(address), let before, let checked = before.placements[address] {
+                        held = checked
+                    } else {
+                        held = try memo.placement(of: address, in: store)
+                    }
+                }
+                var placement = try place(change.table, change.key, state, previous: held, placer: placer, memo: &memo)
                 let logged = try store.appendChange(
                     change, origin: request.replica, batch: batch, space: placement.space,
-                    movedFrom: before.flatMap { $0.space == placement.space ? nil : $0.space })
+                    movedFrom: held.flatMap { $0.space == placement.space ? nil : $0.space })
                 batch = logged.batch
                 var sequence = logged.sequence
                 if let resolved = try resolve(change, previous: previous, merged: &state, batch: batch, clock: &clock) {
                     sequence = resolved
-                    placement = try place(change.table, change.key, state, previous: before, placer: placer)
+                    placement = try place(change.table, change.key, state, previous: held, placer: placer, memo: &memo)
                 }
                 try store.setRowState(state, table: change.table, key: change.key, sequence: sequence, placement: placement)
-                spaces[RowAddress(table: change.table, key: change.key)] = placement.space
+                memo.note(placement, of: address)
+                spaces[address] = placement.space
                 if case .root = placer.rules.placement(of: change.table), !wasHeld, let user, state.isVisible,
                     try store.members(of: placement.space).isEmpty
                 {
                     // The user who creates a root row owns its space, from the same point of the sequence.
                     try store.setMember(user, role: .owner, in: placement.space, sequence: sequence)
                 }
-                if let before, before.space != placement.space {
-                    try SpaceMoves(store: store, origin: request.replica).carry(
-                        children: RowAddress(table: change.table, key: change.key), to: placement.space,
-                        stamp: change.stamp, batch: batch)
+                if let held, held.space != placement.space {
+                    carried.formUnion(try SpaceMoves(store: store, origin: request.replica).carry(
+                        children: address, to: placement.space, stamp: change.stamp, batch: batch, memo: &memo))
                 }
                 clock.observe(change.stamp.time)
             }
@@ -148,6 +162,13 @@ struct PushApplier {
         }
     }
 
+    /// The state the store holds for a row before the change: as the transaction's check read it, or
+    /// read now.
+    private func heldState(_ address: RowAddress, checked before: SpaceCheck.Before?) throws -> RowRegister? {
+        if let before, let found = before.states[address] { return found }
+        return try store.rowState(table: address.table, key: address.key)
+    }
+
     /// Runs the resolver on a merged insert or update, logging and merging what it returns; the
     /// resolution's sequence number, `nil` when it changed nothing.
     private func resolve(
@@ -167,10 +188,11 @@ struct PushApplier {
     /// Where a row goes after a change, its parent looked up in the store (which holds the
     /// transaction's earlier changes already).
     private func place(
-        _ table: String, _ key: DatabaseValue, _ state: RowRegister, previous: RowPlacement?, placer: SpacePlacer
+        _ table: String, _ key: DatabaseValue, _ state: RowRegister, previous: RowPlacement?, placer: SpacePlacer,
+        memo: inout PlacementMemo
     ) throws -> RowPlacement {
         try placer.placement(table: table, key: key, state: state, previous: previous, writer: user) { parent in
-            try store.placement(table: parent.table, key: parent.key)
+            try memo.placement(of: RowAddress(table: parent.table, key: parent.key), in: store)
         }
     }
 

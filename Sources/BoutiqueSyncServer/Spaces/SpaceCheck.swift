@@ -7,23 +7,44 @@ struct SpaceCheck {
     let store: any SyncStoreTransaction
     let placer: SpacePlacer
 
-    /// The first change of `transaction` the user may not make, with why; `nil` when they may make all.
-    /// A refused transaction leaves `rights` as it found it.
-    func denial(of transaction: SyncTransaction, rights: inout SpaceRights) throws -> PushApplier.Denial? {
+    /// What the check found: the first change the user may not make, with why, or the state and
+    /// placement each row of the transaction had before it (which the applier uses rather than reading
+    /// them again).
+    enum Verdict {
+        case refused(PushApplier.Denial)
+        case allowed(Before)
+    }
+
+    /// The rows of an allowed transaction as the store held them before it: `nil` for a row it did
+    /// not hold.
+    struct Before {
+        var states: [RowAddress: RowRegister?] = [:]
+        var placements: [RowAddress: RowPlacement?] = [:]
+    }
+
+    /// Checks `transaction`. A refused transaction leaves `rights` as it found it; `memo` only ever
+    /// gains what the store holds.
+    func verdict(of transaction: SyncTransaction, rights: inout SpaceRights, memo: inout PlacementMemo) throws -> Verdict {
         let saved = rights.saved
+        var before = Before()
         var states: [RowAddress: RowRegister] = [:]
         var placements: [RowAddress: RowPlacement] = [:]
         let user = rights.user
         for change in transaction.changes {
             let id = RowAddress(table: change.table, key: change.key)
             let previous = try states[id] ?? store.rowState(table: change.table, key: change.key)
-            let previousPlacement = try placements[id] ?? (previous == nil ? nil : store.placement(table: change.table, key: change.key))
+            let previousPlacement = try placements[id] ?? (previous == nil ? nil : memo.placement(of: id, in: store))
+            if states[id] == nil {
+                before.states[id] = .some(previous)
+                before.placements[id] = .some(previousPlacement)
+            }
             var state = previous ?? RowRegister()
             MergeRule.apply(change, to: &state)
             let placement = try placer.placement(
                 table: change.table, key: change.key, state: state, previous: previousPlacement, writer: user
             ) { parent in
-                try placements[RowAddress(table: parent.table, key: parent.key)] ?? store.placement(table: parent.table, key: parent.key)
+                let address = RowAddress(table: parent.table, key: parent.key)
+                return try placements[address] ?? memo.placement(of: address, in: store)
             }
             let isRoot = placer.rules.placement(of: change.table) == .root
             // Only an insert creates a space: the applier makes the writer owner of a root row that exists,
@@ -41,12 +62,12 @@ struct SpaceCheck {
             }
             if let problem {
                 rights.restore(saved)
-                return PushApplier.Denial(change: change, reason: problem)
+                return .refused(PushApplier.Denial(change: change, reason: problem))
             }
             states[id] = state
             placements[id] = placement
         }
-        return nil
+        return .allowed(before)
     }
 
     private func refusal(user: String, writing space: SyncSpace, rights: inout SpaceRights) throws -> String? {

@@ -8,8 +8,13 @@ struct SpaceMoves {
     let store: any SyncStoreTransaction
     let origin: String
 
-    /// Moves the followers of `parent` (now in `to`), and theirs.
-    func carry(children parent: RowAddress, to: SyncSpace, stamp: SyncStamp, batch: Int64?) throws {
+    /// Moves the followers of `parent` (now in `to`), and theirs; notes their new placements in `memo`
+    /// and returns the rows it moved.
+    @discardableResult
+    func carry(children parent: RowAddress, to: SyncSpace, stamp: SyncStamp, batch: Int64?, memo: inout PlacementMemo) throws
+        -> Set<RowAddress>
+    {
+        var moved: Set<RowAddress> = []
         var pending = [parent]
         var seen: Set<RowAddress> = [parent]
         while let next = pending.popLast() {
@@ -23,10 +28,13 @@ struct SpaceMoves {
                 let left = placement.space
                 placement.space = to
                 try store.setPlacement(placement, table: child.table, key: child.key)
+                memo.note(placement, of: address)
+                moved.insert(address)
                 let marker = SyncChange(table: child.table, key: child.key, kind: .update, columns: [], stamp: stamp)
                 _ = try store.appendChange(marker, origin: origin, batch: batch, space: to, movedFrom: left)
                 pending.append(address)
             }
         }
+        return moved
     }
 }

@@ -58,8 +58,12 @@ enum SpacesWrites {
         var reminders = before["reminder"] ?? []
         var tags = before["tag"] ?? []
         var links = before["reminderTag"] ?? []
-        let listOf = try await parents(in: database, table: "reminder", column: "listID")
-        let reminderOf = try await parents(in: database, table: "reminderTag", column: "reminderID")
+        // Kept up to date as the transaction's statements are chosen, so that a later statement of it
+        // never names a row an earlier one deleted, by itself or by a cascade.
+        var listOf = try await parents(in: database, table: "reminder", column: "listID")
+        var reminderOf = try await parents(in: database, table: "reminderTag", column: "reminderID")
+        var tagOf = try await parents(in: database, table: "reminderTag", column: "tagID")
+        func dropLinks(_ isGone: (String) -> Bool) { links.removeAll { isGone($0) } }
         let own = String(user.prefix(1))
         // Mostly the user's own names; sometimes another user's, which may be taken where this one cannot see.
         func named(_ pool: (String) -> [String]) -> [String] { pool(random.chance(90) ? own : random.pick(prefixes)) }
@@ -79,12 +83,16 @@ enum SpacesWrites {
                 guard !lists.isEmpty else { continue }
                 let key = random.pick(lists)
                 lists.removeAll { $0 == key }
+                let gone = Set(reminders.filter { listOf[$0] == key })
+                reminders.removeAll { gone.contains($0) }
+                dropLinks { reminderOf[$0].map(gone.contains) ?? false }
                 statements.append(("DELETE FROM remindersList WHERE id = ?", [.text(key)]))
             case 24..<42:
                 guard !lists.isEmpty, let key = free(reminderKeys, taken: reminders, &random) else { continue }
                 reminders.append(key)
-                statements.append((
-                    "INSERT INTO reminder(id, listID, title) VALUES (?, ?, ?)", [.text(key), .text(random.pick(lists)), value]))
+                let list = random.pick(lists)
+                listOf[key] = list
+                statements.append(("INSERT INTO reminder(id, listID, title) VALUES (?, ?, ?)", [.text(key), .text(list), value]))
             case 42..<54:
                 guard !reminders.isEmpty else { continue }
                 statements.append(("UPDATE reminder SET title = ? WHERE id = ?", [value, .text(random.pick(reminders))]))
@@ -94,11 +102,14 @@ enum SpacesWrites {
                 let key = random.pick(reminders)
                 let elsewhere = lists.filter { $0 != listOf[key] }
                 guard !elsewhere.isEmpty else { continue }
-                statements.append(("UPDATE reminder SET listID = ? WHERE id = ?", [.text(random.pick(elsewhere)), .text(key)]))
+                let list = random.pick(elsewhere)
+                listOf[key] = list
+                statements.append(("UPDATE reminder SET listID = ? WHERE id = ?", [.text(list), .text(key)]))
             case 64..<70:
                 guard !reminders.isEmpty else { continue }
                 let key = random.pick(reminders)
                 reminders.removeAll { $0 == key }
+                dropLinks { reminderOf[$0] == key }
                 statements.append(("DELETE FROM reminder WHERE id = ?", [.text(key)]))
             case 70..<76:
                 guard let key = free(named { tagKeys(prefixes: [$0]) }, taken: tags, &random) else { continue }
@@ -111,20 +122,24 @@ enum SpacesWrites {
                 guard !tags.isEmpty else { continue }
                 let key = random.pick(tags)
                 tags.removeAll { $0 == key }
+                dropLinks { tagOf[$0] == key }
                 statements.append(("DELETE FROM tag WHERE id = ?", [.text(key)]))
             case 81..<93:
                 guard !reminders.isEmpty, !tags.isEmpty, let key = free(linkKeys, taken: links, &random) else { continue }
                 links.append(key)
-                statements.append((
-                    "INSERT INTO reminderTag(id, reminderID, tagID) VALUES (?, ?, ?)",
-                    [.text(key), .text(random.pick(reminders)), .text(random.pick(tags))]))
+                let (reminder, tag) = (random.pick(reminders), random.pick(tags))
+                reminderOf[key] = reminder
+                tagOf[key] = tag
+                statements.append(("INSERT INTO reminderTag(id, reminderID, tagID) VALUES (?, ?, ?)", [.text(key), .text(reminder), .text(tag)]))
             case 93..<97:
                 // A link moved to another reminder: the second level of the chain changes space alone.
                 guard !links.isEmpty else { continue }
                 let key = random.pick(links)
                 let elsewhere = reminders.filter { $0 != reminderOf[key] }
                 guard !elsewhere.isEmpty else { continue }
-                statements.append(("UPDATE reminderTag SET reminderID = ? WHERE id = ?", [.text(random.pick(elsewhere)), .text(key)]))
+                let reminder = random.pick(elsewhere)
+                reminderOf[key] = reminder
+                statements.append(("UPDATE reminderTag SET reminderID = ? WHERE id = ?", [.text(reminder), .text(key)]))
             default:
                 guard !links.isEmpty else { continue }
                 let key = random.pick(links)
