@@ -5,13 +5,21 @@
 /// change the page holds for it), and a change to a row that left can only follow an event that
 /// brought it back.
 enum SpaceEvents {
-    /// Applies `events`; returns the tables rows left (to check their children's foreign keys).
+    /// The tables the events wrote rows to and removed rows from, whose foreign keys the pull checks.
+    struct Outcome {
+        var written: Set<String> = []
+        var removed: Set<String> = []
+    }
+
+    /// Applies `events`.
     static func apply(
         _ events: [SpaceEvent], applier: inout RemoteApplier, tables: [String: SyncedTable], sql: SQLRunner
-    ) throws -> Set<String> {
-        guard !events.isEmpty else { return [] }
+    ) throws -> Outcome {
+        guard !events.isEmpty else { return Outcome() }
         let labels = SpaceLabels(sql: sql)
-        var exits: Set<String> = []
+        let states = try RowStates(sql: sql)
+        let projector = RowProjector(sql: sql)
+        var outcome = Outcome()
         for event in events {
             let row = event.row.map { (table: RemoteApplier.lowercased($0.table), key: $0.key) }
             switch event.kind {
@@ -19,16 +27,22 @@ enum SpaceEvents {
                 guard let snapshot = event.row, let row else { continue }
                 try applier.apply([snapshot])
                 try labels.set(snapshot.space ?? event.space, table: row.table, key: row.key)
+                // The table shows the merged state whether or not the merge changed it: the device may
+                // hold the state without the row (a row a repair or a cascade took out of its table).
+                if let table = tables[row.table], let state = try states.state(table: row.table, key: row.key) {
+                    try projector.reproject(state, key: row.key, table: table)
+                    outcome.written.insert(row.table)
+                }
             case .rowLeft:
                 guard let row else { continue }
-                exits.formUnion(try SpaceExit.remove([row], tables: tables, sql: sql))
+                outcome.removed.formUnion(try SpaceExit.remove([row], tables: tables, sql: sql))
             case .left:
-                exits.formUnion(try SpaceExit.remove(try labels.rows(in: event.space), tables: tables, sql: sql))
+                outcome.removed.formUnion(try SpaceExit.remove(try labels.rows(in: event.space), tables: tables, sql: sql))
             case .joined:
                 // Moved in once the page commits (``SyncSession/moveIn(_:at:)``).
                 continue
             }
         }
-        return exits
+        return outcome
     }
 }

@@ -84,10 +84,11 @@ extension SyncSession {
                 for change in changes where change.space != nil {
                     try labels.set(change.space, table: RemoteApplier.lowercased(change.change.table), key: change.change.key)
                 }
-                let exits = try SpaceEvents.apply(events, applier: &applier, tables: tables, sql: sql)
-                let released = try WaitingRows(sql: sql).release(parentsIn: applier.touchedTables, synced: tables)
+                let moved = try SpaceEvents.apply(events, applier: &applier, tables: tables, sql: sql)
+                let released = try WaitingRows(sql: sql).release(parentsIn: applier.touchedTables.union(moved.written), synced: tables)
                 let orphans = try OrphanRepair.detach(
-                    touched: applier.touchedTables.union(released).union(exits), deleted: applier.deletedTables.union(exits),
+                    touched: applier.touchedTables.union(released).union(moved.written).union(moved.removed),
+                    deleted: applier.deletedTables.union(moved.removed),
                     deletedKeys: applier.deletedKeys, tables: tables, foreignKeys: foreignKeys, sql: sql)
                 var state = try ServerState.read(server: server, sql)
                 state.cursor = max(state.cursor, cursor)
