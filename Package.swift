@@ -37,13 +37,17 @@ func holdsSwiftSyntax(_ folder: String) -> Bool {
 /// when there is none and the swift-syntax package is used instead.
 ///
 /// `BOUTIQUE_SWIFT_HOST_LIBS` names the folder when set (one without SwiftSyntax chooses the package);
-/// otherwise it is found from `swiftc` on `PATH`, links resolved. On a Mac that is `/usr/bin/swiftc`, the
-/// `xcrun` shim, beside which there is no toolchain: Xcode's toolchain is not known to ship SwiftSyntax's
-/// modules, so Xcode builds take the package.
+/// otherwise, off Apple platforms, it is found from `swiftc` on `PATH`, links resolved. On a Mac the
+/// package is used unless the variable says otherwise: `/usr/bin/swiftc` is the `xcrun` shim, beside
+/// which there is no toolchain, Xcode's toolchain is not known to ship SwiftSyntax's modules, and the
+/// flags that link a toolchain's would make SwiftPM refuse the package as a versioned dependency.
 let toolchainHostLibraries: String? = {
     if let explicit = environment["BOUTIQUE_SWIFT_HOST_LIBS"], !explicit.isEmpty {
         return holdsSwiftSyntax(explicit) ? explicit : nil
     }
+    #if canImport(Darwin)
+    return nil
+    #else
     for directory in (environment["PATH"] ?? "").split(separator: ":") {
         let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("swiftc")
         guard FileManager.default.isExecutableFile(atPath: candidate.path) else { continue }
@@ -52,6 +56,7 @@ let toolchainHostLibraries: String? = {
         if holdsSwiftSyntax(host.path) { return host.path }
     }
     return nil
+    #endif
 }()
 
 /// The swift-syntax releases made for the compiler reading this manifest (swift-syntax 6xx.y goes with
