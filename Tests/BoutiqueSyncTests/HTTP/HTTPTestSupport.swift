@@ -9,10 +9,6 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// How much longer than usual the sync tests' deadlines are: `BOUTIQUE_TEST_TIMEOUT_SCALE`, for runs
-/// under a sanitizer, which slows everything several times over.
-let syncTimeoutScale = ProcessInfo.processInfo.environment["BOUTIQUE_TEST_TIMEOUT_SCALE"].flatMap(Double.init) ?? 1
-
 /// A sync server on 127.0.0.1 (a free port) with an in-memory store, and tokens for it.
 struct HTTPTestServer {
     static let secret = Array("a test secret of at least sixteen bytes".utf8)
