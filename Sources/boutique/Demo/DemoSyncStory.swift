@@ -37,9 +37,12 @@ struct DemoSyncStory {
         let devices: [any SyncTransport] = tokens.map { HTTPSyncTransport.http(http.url, token: $0) }
         let introduction = "a sync server on \(http.url.absoluteString)"
         #else
+        // A tenant of its own each run, as over HTTP (where each run's server has a new port): the demo's
+        // database, synced with the previous run's server, would otherwise take this new, empty one for it.
+        let tenant = "demo-" + UUID().uuidString.prefix(8)
         let devices: [any SyncTransport] = [
-            InProcessTransport.inProcess(server, tenant: "demo", user: "phone"),
-            InProcessTransport.inProcess(server, tenant: "demo", user: "laptop"),
+            InProcessTransport.inProcess(server, tenant: tenant, user: "phone"),
+            InProcessTransport.inProcess(server, tenant: tenant, user: "laptop"),
         ]
         let introduction =
             "a sync server reached in-process (this build has no HTTP front end: GNU libmicrohttpd is not installed)"
