@@ -50,6 +50,13 @@ if [ -z "$docc" ] || [ ! -x "$docc" ]; then
 fi
 
 started=$(date +%s)
+# The HTTP front end is part of the package only where GNU libmicrohttpd is installed (Package.swift).
+package_description=$(swift package --scratch-path "$scratch" dump-package)
+if grep -q '"BoutiqueSyncHTTP"' <<<"$package_description"; then
+    modules+=(BoutiqueSyncHTTP)
+else
+    echo "note: this package has no BoutiqueSyncHTTP (GNU libmicrohttpd is not installed): its pages are left out"
+fi
 python3 Scripts/check-doc-listings.py
 
 mkdir -p "$graphs"
@@ -61,7 +68,7 @@ if ! swift build --scratch-path "$scratch" \
     exit 1
 fi
 
-python3 Scripts/docs-symbols.py "$graphs" "$scratch/archive-graphs"
+python3 Scripts/docs-symbols.py "$graphs" "$scratch/archive-graphs" "${modules[@]}"
 
 rm -rf "$scratch/archives" "$scratch/site"
 mkdir -p "$scratch/archives"

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Prepares the symbol graphs of each documentation archive and checks them; called by build-docs.sh.
 
-    Scripts/docs-symbols.py GRAPHS OUTPUT
+    Scripts/docs-symbols.py GRAPHS OUTPUT [ARCHIVE…]
 
 GRAPHS is the directory `swift build -Xswiftc -emit-symbol-graph` wrote. A module's graph there also
 holds the symbols of every module it re-exports (`@_exported import`): BoutiqueDB's has BoutiqueQueries'
 and BoutiqueSQLite's, BoutiqueSync's has BoutiqueSyncCore's and all of BoutiqueDB's. Each archive keeps
 the symbols declared in its own modules (see ARCHIVES) and links to the others' archives, so that every
 symbol is documented once. For each archive this writes OUTPUT/<Archive>/ with the filtered graphs,
-then checks, printing every failure and exiting 1 if there is one:
+then checks, printing every failure and exiting 1 if there is one (only the ARCHIVEs named, when some
+are: BoutiqueSyncHTTP is only built where GNU libmicrohttpd is installed):
 
 - that every public symbol declared in the archive's modules has a doc comment of its own, by the rule
   stated in build-docs.sh;
@@ -33,6 +34,7 @@ ARCHIVES = {
     "BoutiqueDB": {"BoutiqueDB", "BoutiqueQueries"},
     "BoutiqueSync": {"BoutiqueSync", "BoutiqueSyncCore"},
     "BoutiqueSyncServer": {"BoutiqueSyncServer"},
+    "BoutiqueSyncHTTP": {"BoutiqueSyncHTTP"},
 }
 
 # Enums whose every case an article must link: a new error case is documented where users look for it.
@@ -205,8 +207,11 @@ def unexplained_cases(graphs, archive):
 
 def main():
     source, output = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+    chosen = set(sys.argv[3:]) or set(ARCHIVES)
     failures = []
     for archive, own in ARCHIVES.items():
+        if archive not in chosen:
+            continue
         target = output / archive
         target.mkdir(parents=True, exist_ok=True)
         for stale in target.glob("*.json"):

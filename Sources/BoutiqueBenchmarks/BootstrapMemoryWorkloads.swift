@@ -63,9 +63,8 @@ enum BootstrapMemoryWorkloads {
             .appendingPathComponent("boutique").path
     }
 
-    /// Runs `tool` to its end and returns its peak resident memory in bytes, read from
-    /// `/proc/PID/status` (`VmHWM` only grows, so the last reading before the exit is the peak up to
-    /// then; readings are 5 ms apart).
+    /// Runs `tool` to its end and returns its peak memory in bytes (``ProcessUsage/peakBytes(of:)``
+    /// only grows, so the last reading before the exit is the peak up to then; readings are 5 ms apart).
     static func runMeasured(_ tool: String, _ arguments: [String]) throws -> Int {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
@@ -83,11 +82,5 @@ enum BootstrapMemoryWorkloads {
         return peak
     }
 
-    static func highWaterMark(of pid: Int32) -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
-        else { return 0 }
-        return kilobytes * 1_024
-    }
+    static func highWaterMark(of pid: Int32) -> Int { ProcessUsage.peakBytes(of: pid) }
 }

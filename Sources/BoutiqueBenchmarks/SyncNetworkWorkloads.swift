@@ -4,6 +4,10 @@ import BoutiqueSync
 import BoutiqueSyncServer
 import Foundation
 
+#if BOUTIQUE_SYNC_HTTP
+import BoutiqueSyncHTTP
+#endif
+
 /// Sync over a real network: a server process (this executable, started again in server mode) on
 /// 127.0.0.1 and devices in this process.
 ///
@@ -18,6 +22,10 @@ import Foundation
 /// With `BOUTIQUE_BENCH_POSTGRES_URL` set, the push figure is also taken on the PostgreSQL store.
 enum SyncNetworkWorkloads {
     static let secret = Array("the benchmark's token secret, 32+ bytes".utf8)
+
+    /// Why the workloads with a server process cannot run in a build without the HTTP front end.
+    static let missingHTTP =
+        "this build has no HTTP front end (GNU libmicrohttpd is not installed: `sudo apt-get install libmicrohttpd-dev` or `brew install libmicrohttpd`)"
 
     static func run() async throws {
         var stores = ["sqlite"]
@@ -268,35 +276,15 @@ final class ServerProcess: @unchecked Sendable {
         return url
     }
 
-    /// The server's resident memory (VmRSS), in bytes.
-    func residentBytes() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
-        else { return 0 }
-        return kilobytes * 1_024
-    }
+    /// The server's resident memory, in bytes.
+    func residentBytes() -> Int { ProcessUsage.residentBytes(of: process.processIdentifier) }
 
     /// The server's user + system CPU time so far.
-    func cpuSeconds() -> Double { Self.cpuSeconds(of: process.processIdentifier) }
+    func cpuSeconds() -> Double { ProcessUsage.cpuSeconds(of: process.processIdentifier) }
 
     /// The CPU time so far of every process whose name is `name` (PostgreSQL's backends, say).
     static func cpuSeconds(ofProcessesNamed name: String) -> Double {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap(Int32.init).reduce(0) { total, pid in
-            let command = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-            return command == name ? total + cpuSeconds(of: pid) : total
-        }
-    }
-
-    static func cpuSeconds(of pid: Int32) -> Double {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return 0 }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        // After the command: state is field 3, utime 14 and stime 15.
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        ProcessUsage.processes(named: name).reduce(0) { $0 + ProcessUsage.cpuSeconds(of: $1) }
     }
 
     func stop() {
@@ -316,8 +304,13 @@ final class ServerProcess: @unchecked Sendable {
         } else {
             throw BoutiqueError.syncUnavailable(reason: "unknown store \(store)")
         }
+        #if BOUTIQUE_SYNC_HTTP
         let http = try SyncHTTPServer(server: SyncServer(store: syncStore), signer: try SyncTokenSigner(secret: SyncNetworkWorkloads.secret), port: 0)
         FileHandle.standardOutput.write(Data("listening on \(http.url.absoluteString)\n".utf8))
         while true { try await Task.sleep(for: .seconds(3_600)) }
+        #else
+        _ = syncStore
+        throw BoutiqueError.syncUnavailable(reason: SyncNetworkWorkloads.missingHTTP)
+        #endif
     }
 }

@@ -60,6 +60,13 @@ func run() async throws {
         }
     }
     if groups.isEmpty { groups = ["core"] }
+    #if !BOUTIQUE_SYNC_HTTP
+    // These run a sync server process over HTTP.
+    if !groups.isDisjoint(with: ["network", "bootstrap-memory", "traffic"]) {
+        print("the network, bootstrap-memory and traffic workloads need the HTTP front end: \(SyncNetworkWorkloads.missingHTTP)")
+        exit(2)
+    }
+    #endif
     #if DEBUG
     print("warning: a debug build; run with -c release for meaningful figures")
     #endif

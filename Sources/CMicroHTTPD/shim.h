@@ -11,8 +11,9 @@
 #include <microhttpd.h>
 
 /// Starts a daemon listening on `host:port` (an IPv4 address; port 0 picks a free one) with one
-/// internal epoll thread, suspendable connections (the handlers answer asynchronously) and a
-/// completion callback per request. NULL when the address is not IPv4 or the port is taken.
+/// internal polling thread (epoll on Linux; elsewhere the best the library has, as epoll is Linux's
+/// alone), suspendable connections (the handlers answer asynchronously) and a completion callback per
+/// request. NULL when the address is not IPv4 or the port is taken.
 static inline struct MHD_Daemon *boutique_mhd_start(
     const char *host, uint16_t port, MHD_AccessHandlerCallback handler, void *context,
     MHD_RequestCompletedCallback completed, unsigned int connection_limit, unsigned int idle_timeout_seconds)
@@ -22,7 +23,11 @@ static inline struct MHD_Daemon *boutique_mhd_start(
     address.sin_family = AF_INET;
     address.sin_port = htons(port);
     if (inet_pton(AF_INET, host, &address.sin_addr) != 1) return NULL;
+#if defined(__linux__)
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;
+#else
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;
+#endif
     return MHD_start_daemon(
         flags, port, NULL, NULL, handler, context,
         MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)&address,

@@ -65,7 +65,12 @@ struct ToolTests {
             #expect(first.output.contains("update note rowid 1: body=oat milk, lemons, coffee"))
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("boutique-demo.db").path))
             // The second device: concurrent edits of one note, merged the same on both.
+            #if BOUTIQUE_SYNC_HTTP
             #expect(first.output.contains("A second device: a sync server on http://127.0.0.1:"))
+            #else
+            // Without the HTTP front end the second device reaches the same server in-process, and says so.
+            #expect(first.output.contains("A second device: a sync server reached in-process (this build has no HTTP front end"))
+            #endif
             #expect(first.output.contains("phone  | Trip to Lisbon | passport, charger"))
             #expect(first.output.contains("laptop | Trip to Lisbon | passport, charger"))
             #expect(first.output.contains("phone  | Trip to Lisbon | passport only — travelling light"))
@@ -88,6 +93,19 @@ struct ToolTests {
             #expect(migrations.output.contains("v2_add_pinned_column"))
         }
     }
+
+    #if !BOUTIQUE_SYNC_HTTP
+    @Test func serveWithoutTheHTTPFrontEndSaysWhatToInstall() async throws {
+        try await withTemporaryDirectory { directory in
+            try Data("a secret for the serve test, long enough\n".utf8).write(to: directory.appendingPathComponent("secret"))
+            let serve = try await ToolProcess.run(["serve", "--port", "0", "--store", "sync.db", "--secret-file", "secret"], in: directory)
+            #expect(serve.status == 1)
+            #expect(serve.errorOutput.contains("this build has no HTTP front end"), "\(serve.errorOutput)")
+            #expect(serve.errorOutput.contains("sudo apt-get install libmicrohttpd-dev"))
+            #expect(serve.errorOutput.contains("brew install libmicrohttpd"))
+        }
+    }
+    #endif
 
     @Test func sqlPrintsAnAlignedTableAndLogsWrites() async throws {
         try await withTemporaryDirectory { directory in

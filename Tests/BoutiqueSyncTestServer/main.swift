@@ -4,7 +4,7 @@
 //     BoutiqueSyncTestServer --store FILE --secret-file FILE --crash-after-push-commits N [--port PORT]
 //
 // It prints `listening on http://127.0.0.1:PORT` once ready, like `boutique serve`.
-import BoutiqueSyncServer
+import BoutiqueSyncHTTP
 import Foundation
 
 /// Forwards to a store, and ends the process after the `limit`-th transaction that logged changes.

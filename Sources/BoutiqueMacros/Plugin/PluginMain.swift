@@ -1,9 +1,15 @@
 // The compiler plugin's entry point.
 //
-// The toolchain ships SwiftSyntax but not the `SwiftCompilerPlugin` module, so the plugin speaks the
-// compiler's message protocol itself through `SwiftCompilerPluginMessageHandling`: a provider that maps
-// macro type names to their implementations, and a connection over standard input and output.
+// Built against the swift-syntax package (Xcode), it is the package's `CompilerPlugin`. Built against
+// the SwiftSyntax modules inside the toolchain (Linux, offline), which do not include the
+// `SwiftCompilerPlugin` module, the plugin speaks the compiler's message protocol itself through
+// `SwiftCompilerPluginMessageHandling`: a provider that maps macro type names to their implementations,
+// and a connection over standard input and output.
+#if canImport(SwiftCompilerPlugin)
+import SwiftCompilerPlugin
+#else
 @_spi(PluginMessage) import SwiftCompilerPluginMessageHandling
+#endif
 import SwiftSyntaxMacros
 
 /// Every macro this plugin implements, by the type name the `#externalMacro` declarations use.
@@ -18,6 +24,12 @@ var providedMacros: [String: any Macro.Type] {
     ]
 }
 
+#if canImport(SwiftCompilerPlugin)
+@main
+struct BoutiqueMacrosPlugin: CompilerPlugin {
+    let providingMacros: [any Macro.Type] = Array(providedMacros.values)
+}
+#else
 struct BoutiquePluginProvider: PluginProvider {
     struct UnknownMacro: Error, CustomStringConvertible {
         let name: String
@@ -38,3 +50,4 @@ struct BoutiqueMacrosPlugin {
         try listener.main()
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only where the swift-syntax package's `SwiftCompilerPlugin`, which has its own connection, is missing.
+#if !canImport(SwiftCompilerPlugin)
 @_spi(PluginMessage) import SwiftCompilerPluginMessageHandling
 
 #if canImport(Glibc)
@@ -94,3 +96,4 @@ final class StandardIOMessageConnection: MessageConnection {
         return true
     }
 }
+#endif

@@ -1,8 +1,7 @@
-import CCrypto
 import Foundation
 
-/// Issues and checks sync bearer tokens: HMAC-SHA256 (OpenSSL's libcrypto) over the claims, under a
-/// secret only the server holds.
+/// Issues and checks sync bearer tokens: HMAC-SHA256 (CryptoKit on Apple platforms, OpenSSL's libcrypto
+/// elsewhere) over the claims, under a secret only the server holds.
 ///
 /// ```swift
 /// let signer = try SyncTokenSigner(secretFile: URL(fileURLWithPath: "/etc/boutique/secret"))
@@ -73,8 +72,8 @@ public struct SyncTokenSigner: Sendable {
         guard parts.count == 3, parts[0] == Substring(SyncToken.prefix), token.utf8.count <= 4096,
             let given = Base64.decodeURLSafe(String(parts[2])), given.count == 32
         else { throw BoutiqueError.syncRefused(reason: "the bearer token is not a BoutiqueDB sync token") }
-        let expected = try signature(of: String(parts[0]) + "." + String(parts[1]))
-        guard Self.constantTimeEqual(given, expected) else {
+        let signed = Array((String(parts[0]) + "." + String(parts[1])).utf8)
+        guard try HMACSHA256.isValid(given, key: secret, message: signed) else {
             throw BoutiqueError.syncRefused(reason: "the bearer token's signature is not this server's")
         }
         guard let json = Base64.decodeURLSafe(String(parts[1])),
@@ -88,19 +87,6 @@ public struct SyncTokenSigner: Sendable {
     }
 
     private func signature(of text: String) throws -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: 32)
-        let data = Array(text.utf8)
-        let ok = secret.withUnsafeBytes { key in
-            data.withUnsafeBytes { message in
-                boutique_hmac_sha256(key.baseAddress, key.count, message.baseAddress, message.count, &out)
-            }
-        }
-        guard ok == 1 else { throw BoutiqueError.syncUnavailable(reason: "OpenSSL could not compute an HMAC") }
-        return out
-    }
-
-    private static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        return a.withUnsafeBytes { x in b.withUnsafeBytes { y in boutique_constant_time_equal(x.baseAddress, y.baseAddress, x.count) == 1 } }
+        try HMACSHA256.authenticationCode(key: secret, message: Array(text.utf8))
     }
 }

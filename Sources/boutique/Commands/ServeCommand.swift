@@ -2,6 +2,10 @@ import BoutiqueDB
 import BoutiqueSyncServer
 import Foundation
 
+#if BOUTIQUE_SYNC_HTTP
+import BoutiqueSyncHTTP
+#endif
+
 /// `boutique serve --port PORT --store FILE --secret-file FILE [--postgres URL]`: a sync server.
 enum ServeCommand: Command {
     static let name = "serve"
@@ -22,6 +26,9 @@ enum ServeCommand: Command {
         their list's space; tags are private to their writer; other tables are the tenant's). Rules
         naming a table or column the devices' tables lack, or followers that form a cycle, are refused
         at start. Without rules every user of a tenant sees every row.
+
+        It needs the HTTP front end, which is built where GNU libmicrohttpd is installed
+        (Debian: `sudo apt-get install libmicrohttpd-dev`; macOS: `brew install libmicrohttpd`).
         """
 
     static func run(_ arguments: inout ArgumentParser) async throws {
@@ -34,6 +41,20 @@ enum ServeCommand: Command {
         let rulesFile = try arguments.takeOption("--rules")
         try arguments.finish()
         guard storePath != nil || postgres != nil else { throw UsageError("--store FILE (or --postgres URL) is required") }
+        #if BOUTIQUE_SYNC_HTTP
+        try await serve(
+            storePath: storePath, postgres: postgres, secretFile: secretFile, host: host, port: port, rulesFile: rulesFile)
+        #else
+        _ = (secretFile, host, port, rulesFile)
+        throw MissingHTTPFrontEnd()
+        #endif
+    }
+
+    #if BOUTIQUE_SYNC_HTTP
+    @MainActor
+    private static func serve(
+        storePath: String?, postgres: String?, secretFile: String, host: String, port: Int, rulesFile: String?
+    ) async throws {
 
         let signer = try SyncTokenSigner(secretFile: URL(fileURLWithPath: secretFile))
         let rules = try rulesFile.map(readRules)
@@ -55,6 +76,7 @@ enum ServeCommand: Command {
         await store.close()
         Output.error("boutique serve: stopped")
     }
+    #endif
 
     /// The rules in `path`, or a message naming what is wrong with them.
     private static func readRules(_ path: String) throws -> SyncRules {

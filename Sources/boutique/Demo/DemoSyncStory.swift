@@ -3,9 +3,13 @@ import BoutiqueSync
 import BoutiqueSyncServer
 import Foundation
 
-/// The demo's last part: a second device. A sync server runs in this process on 127.0.0.1, a second
-/// database file plays another device, both edit the same note at once, and the merged note is shown
-/// on both.
+#if BOUTIQUE_SYNC_HTTP
+import BoutiqueSyncHTTP
+#endif
+
+/// The demo's last part: a second device. A sync server runs in this process, on 127.0.0.1 over HTTP
+/// (or, in a build without the HTTP front end, reached in-process), a second database file plays
+/// another device, both edit the same note at once, and the merged note is shown on both.
 @MainActor
 struct DemoSyncStory {
     let db: BoutiqueDB
@@ -13,23 +17,57 @@ struct DemoSyncStory {
     let secondPath: String
 
     func run() async throws {
-        let store = try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL())
+        #if BOUTIQUE_SYNC_HTTP
         var secret = [UInt8](repeating: 0, count: 32)
         for index in secret.indices { secret[index] = UInt8.random(in: 0...255) }
         let signer = try SyncTokenSigner(secret: secret)
-        let http = try SyncHTTPServer(server: SyncServer(store: store), signer: signer, port: 0)
-        let second = try await openSecondDevice()
+        let expiry = Date().addingTimeInterval(3_600)
+        let tokens = try ["phone", "laptop"].map { try signer.token(tenant: "demo", user: $0, expiresAt: expiry) }
+        #endif
+        let store = try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL())
+        let server = SyncServer(store: store)
+        #if BOUTIQUE_SYNC_HTTP
+        let http: SyncHTTPServer
         do {
-            try await tell(server: http, signer: signer, second: second)
+            http = try SyncHTTPServer(server: server, signer: signer, port: 0)
         } catch {
-            await second.close()
-            await http.shutdown()
             await store.close()
             throw error
         }
-        await second.close()
-        await http.shutdown()
-        await store.close()
+        let devices: [any SyncTransport] = tokens.map { HTTPSyncTransport.http(http.url, token: $0) }
+        let introduction = "a sync server on \(http.url.absoluteString)"
+        #else
+        // A tenant of its own each run, as over HTTP (where each run's server has a new port): the demo's
+        // database, synced with the previous run's server, would otherwise take this new, empty one for it.
+        let tenant = "demo-" + UUID().uuidString.prefix(8)
+        let devices: [any SyncTransport] = [
+            InProcessTransport.inProcess(server, tenant: tenant, user: "phone"),
+            InProcessTransport.inProcess(server, tenant: tenant, user: "laptop"),
+        ]
+        let introduction =
+            "a sync server reached in-process (this build has no HTTP front end: GNU libmicrohttpd is not installed)"
+        #endif
+        func stop() async {
+            #if BOUTIQUE_SYNC_HTTP
+            await http.shutdown()
+            #endif
+            await store.close()
+        }
+        do {
+            let second = try await openSecondDevice()
+            do {
+                Output.line("\nA second device: \(introduction), and \(secondPath) as another device.")
+                try await tell(phone: devices[0], laptop: devices[1], second: second)
+            } catch {
+                await second.close()
+                throw error
+            }
+            await second.close()
+        } catch {
+            await stop()
+            throw error
+        }
+        await stop()
     }
 
     private func openSecondDevice() async throws -> BoutiqueDB {
@@ -37,17 +75,13 @@ struct DemoSyncStory {
         return try await BoutiqueDB.open(url: URL(fileURLWithPath: secondPath), migrations: AppMigrations.plan)
     }
 
-    private func tell(server http: SyncHTTPServer, signer: SyncTokenSigner, second: BoutiqueDB) async throws {
-        Output.line("\nA second device: a sync server on \(http.url.absoluteString), and \(secondPath) as another device.")
-        let expiry = Date().addingTimeInterval(3_600)
+    /// The story, with the phone (this demo's database) and the laptop (`second`) reaching the server
+    /// through their transports.
+    private func tell(phone phoneServer: any SyncTransport, laptop laptopServer: any SyncTransport, second: BoutiqueDB) async throws {
         // The change log of this run stays whole for the listing above; an app leaves pruning on.
         let options = SyncOptions(prunesAcknowledgedChanges: false)
-        let phone = try await BoutiqueSync(
-            database: db, tables: [Note.self],
-            server: .http(http.url, token: try signer.token(tenant: "demo", user: "phone", expiresAt: expiry)), options: options)
-        let laptop = try await BoutiqueSync(
-            database: second, tables: [Note.self],
-            server: .http(http.url, token: try signer.token(tenant: "demo", user: "laptop", expiresAt: expiry)), options: options)
+        let phone = try await BoutiqueSync(database: db, tables: [Note.self], server: phoneServer, options: options)
+        let laptop = try await BoutiqueSync(database: second, tables: [Note.self], server: laptopServer, options: options)
 
         let trip = UUID()
         try await db.write { conn in

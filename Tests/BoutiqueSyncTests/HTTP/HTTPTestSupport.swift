@@ -1,14 +1,13 @@
+// The HTTP front end is part of the package where GNU libmicrohttpd is installed; so are its tests.
+#if BOUTIQUE_SYNC_HTTP
 import BoutiqueSync
+import BoutiqueSyncHTTP
 import BoutiqueSyncServer
 import Foundation
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-
-/// How much longer than usual the sync tests' deadlines are: `BOUTIQUE_TEST_TIMEOUT_SCALE`, for runs
-/// under a sanitizer, which slows everything several times over.
-let syncTimeoutScale = ProcessInfo.processInfo.environment["BOUTIQUE_TEST_TIMEOUT_SCALE"].flatMap(Double.init) ?? 1
 
 /// A sync server on 127.0.0.1 (a free port) with an in-memory store, and tokens for it.
 struct HTTPTestServer {
@@ -144,3 +143,4 @@ enum SocketHTTP {
         }
     }
 }
+#endif

@@ -1,4 +1,7 @@
+// The HTTP front end is part of the package where GNU libmicrohttpd is installed; so are its tests.
+#if BOUTIQUE_SYNC_HTTP
 import BoutiqueSync
+import BoutiqueSyncHTTP
 import BoutiqueSyncServer
 import Foundation
 import Synchronization
@@ -54,3 +57,4 @@ import Testing
         await server.stop()
     }
 }
+#endif

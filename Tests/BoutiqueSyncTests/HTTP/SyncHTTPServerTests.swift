@@ -1,4 +1,7 @@
+// The HTTP front end is part of the package where GNU libmicrohttpd is installed; so are its tests.
+#if BOUTIQUE_SYNC_HTTP
 import BoutiqueSync
+import BoutiqueSyncHTTP
 import BoutiqueSyncServer
 import Foundation
 import Testing
@@ -160,3 +163,4 @@ import Testing
         return http.requestsInFlight > 0
     }
 }
+#endif

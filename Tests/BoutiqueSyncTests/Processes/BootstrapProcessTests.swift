@@ -1,3 +1,5 @@
+// These run `boutique serve`, which needs the HTTP front end: they are compiled where the package has it.
+#if BOUTIQUE_SYNC_HTTP
 import BoutiqueSQLite
 import BoutiqueTestSupport
 import Foundation
@@ -34,3 +36,4 @@ import Testing
         _ = await server.wait(timeout: .seconds(20))
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// These run `boutique serve`, which needs the HTTP front end: they are compiled where the package has it.
+#if BOUTIQUE_SYNC_HTTP
 import BoutiqueSQLite
 import BoutiqueTestSupport
 import Foundation
@@ -73,3 +75,4 @@ import Testing
         return Int(count)
     }
 }
+#endif

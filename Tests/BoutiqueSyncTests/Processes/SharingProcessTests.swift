@@ -1,3 +1,5 @@
+// These run `boutique serve`, which needs the HTTP front end: they are compiled where the package has it.
+#if BOUTIQUE_SYNC_HTTP
 import BoutiqueSQLite
 import BoutiqueTestSupport
 import Foundation
@@ -115,3 +117,4 @@ import Testing
         #expect(hostile.errors.contains("shared"), "\(hostile.errors)")
     }
 }
+#endif

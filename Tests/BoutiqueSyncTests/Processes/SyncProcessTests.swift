@@ -1,3 +1,5 @@
+// These run `boutique serve`, which needs the HTTP front end: they are compiled where the package has it.
+#if BOUTIQUE_SYNC_HTTP
 import BoutiqueSQLite
 import BoutiqueTestSupport
 import Foundation
@@ -213,3 +215,4 @@ import Testing
         #expect(await server.wait(timeout: .seconds(20)).status == 0)
     }
 }
+#endif

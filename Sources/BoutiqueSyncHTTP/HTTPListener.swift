@@ -4,7 +4,7 @@ import Foundation
 
 /// An HTTP/1.1 listener over GNU libmicrohttpd whose handlers are Swift `async` functions.
 ///
-/// One libmicrohttpd thread polls every connection (epoll). A request's body is read into memory up
+/// One libmicrohttpd thread polls every connection (epoll on Linux). A request's body is read into memory up
 /// to ``maximumBodyBytes`` (a longer one is refused: see ``drainedExcessBytes``); then the connection is
 /// *suspended* while the handler runs as a task, and resumed to send the handler's response. So a
 /// long-polling pull holds a socket and a suspended task, not a thread: hundreds of idle devices cost

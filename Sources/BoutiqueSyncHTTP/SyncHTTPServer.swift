@@ -1,6 +1,6 @@
 import Foundation
 
-/// A ``SyncServer`` on the network: the sync protocol over HTTP/1.1 (GNU libmicrohttpd), with bearer
+/// A ``/BoutiqueSyncServer/SyncServer`` on the network: the sync protocol over HTTP/1.1 (GNU libmicrohttpd), with bearer
 /// tokens.
 ///
 /// ```swift
@@ -13,7 +13,7 @@ import Foundation
 /// ```
 ///
 /// Devices connect with `.http(url, token:)`. The tenant of every request is the one its verified
-/// token names (``SyncTokenSigner``). Plain HTTP: put TLS in front of it (a reverse proxy) for anything
+/// token names (``/BoutiqueSyncServer/SyncTokenSigner``). Plain HTTP: put TLS in front of it (a reverse proxy) for anything
 /// but a local network.
 ///
 /// | Request | Answer |
