@@ -4,6 +4,10 @@ import BoutiqueSync
 import BoutiqueSyncServer
 import Foundation
 
+#if BOUTIQUE_SYNC_HTTP
+import BoutiqueSyncHTTP
+#endif
+
 /// What spaces (sharing between users, DESIGN.md section 13) cost, each figure a ratio measured in the
 /// same run, on a server with the rules `{"roots":["remindersList"],"follows":{"reminder":"listID"}}`:
 ///
@@ -594,6 +598,7 @@ enum SpacesWorkloads {
     // MARK: 4. Live sharing over HTTP
 
     static func liveSharing(_ kind: StoreKind, rounds: Int) async throws {
+        #if BOUTIQUE_SYNC_HTTP
         let opened = try await open(kind)
         let server = SyncServer(store: opened.store, rules: try rules())
         let signer = try SyncTokenSigner(secret: SyncNetworkWorkloads.secret)
@@ -650,6 +655,10 @@ enum SpacesWorkloads {
         await bob.close()
         await http.shutdown(gracePeriod: .seconds(1))
         await opened.close()
+        #else
+        _ = (kind, rounds)
+        print("\nlive sharing over HTTP: not measured: \(SyncNetworkWorkloads.missingHTTP)")
+        #endif
     }
 
     /// How many lists a live query last delivered, and when it delivered that count.
