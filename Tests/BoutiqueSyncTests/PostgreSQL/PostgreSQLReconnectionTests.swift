@@ -61,6 +61,9 @@ import Testing
             let b = SyncServer(store: storeB, maximumClockSkewMilliseconds: 60_000, wallClock: { Self.wall })
             // B listens from its first long poll on.
             _ = try await b.pull(PullRequest(replica: "reader", cursor: 0, limit: 10, waitMilliseconds: 1), tenant: "acme")
+            // The listener ran LISTEN before the pull read; PostgreSQL's activity view may show it a
+            // moment later on a loaded machine.
+            try await waitUntil("the listener shows in pg_stat_activity") { try await Self.listeningSessions(on: url).count == 1 }
             let before = try await Self.listeningSessions(on: url)
             #expect(before.count == 1)
             _ = try await Self.dropSessions(on: url, matching: "LISTEN%")
