@@ -26,6 +26,8 @@ import Darwin
 /// A connection that stays silent is checked every 30 seconds, so one that died without a word is
 /// noticed too.
 final class PostgreSQLCommitListener: Sendable {
+    /// The listener's connection's `application_name`.
+    static let applicationName = "BoutiqueSyncServer listener"
     private enum Phase {
         /// No thread: nothing observed yet, or the first connection attempt failed.
         case idle
@@ -144,7 +146,9 @@ final class PostgreSQLCommitListener: Sendable {
         while !isStopped {
             let connection: PostgreSQLConnection
             do {
-                connection = try PostgreSQLConnection(url: url)
+                // Named apart from the pool's connections, so an operator (or a test) tells the
+                // listener in `pg_stat_activity` whatever statement it ran last.
+                connection = try PostgreSQLConnection(url: url, applicationName: Self.applicationName)
                 try connection.execute("LISTEN \(PostgreSQLStoreTransaction.channel)")
             } catch {
                 if !hasListened {

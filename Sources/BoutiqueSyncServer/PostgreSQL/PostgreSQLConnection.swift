@@ -21,14 +21,14 @@ final class PostgreSQLConnection {
     /// Connects (blocking) to the server `url` names, a libpq connection URI or key/value string.
     ///
     /// Unless `url` says otherwise, a connection attempt gives up after 10 seconds (libpq's default
-    /// is to wait for the operating system) and names itself `BoutiqueSyncServer` in
+    /// is to wait for the operating system) and names itself `applicationName` in
     /// `pg_stat_activity`. The client encoding is always UTF-8, which the text this code sends and
     /// reads is.
-    init(url: String) throws(BoutiqueError) {
+    init(url: String, applicationName: String = "BoutiqueSyncServer") throws(BoutiqueError) {
         // Keywords are applied in order, the expanded `dbname` (the URL) overriding those before it:
         // the URL's own settings win over the defaults, and nothing overrides the encoding.
         let keywords = ["connect_timeout", "fallback_application_name", "dbname", "client_encoding"]
-        let values = ["10", "BoutiqueSyncServer", url, "UTF8"]
+        let values = ["10", applicationName, url, "UTF8"]
         let connection = Self.withCStrings(keywords) { keywords in
             Self.withCStrings(values) { values in PQconnectdbParams(keywords, values, 1) }
         }
