@@ -51,29 +51,29 @@ public struct SyncRules: Hashable, Sendable, Codable {
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` naming the problem: an empty name,
     ///   a table named twice, a root table whose name holds `:`, too many tables.
-    public init(roots: [String] = [], follows: [String: String] = [:], private privateTables: [String] = []) throws(BoutiqueError) {
+    public init(roots: [String] = [], follows: [String: String] = [:], private privateTables: [String] = []) throws {
         self.roots = roots
         self.follows = follows
         self.privateTables = privateTables
         var placements: [String: Placement] = [:]
         func add(_ table: String, _ placement: Placement) throws(BoutiqueError) {
             guard !table.isEmpty, table.utf8.count <= 256 else {
-                throw .invalidArgument("sync rules: a table name must have 1 to 256 bytes, not '\(table.prefix(40))'")
+                throw BoutiqueError.invalidArgument("sync rules: a table name must have 1 to 256 bytes, not '\(table.prefix(40))'")
             }
             guard placements.updateValue(placement, forKey: table.lowercased()) == nil else {
-                throw .invalidArgument("sync rules: table '\(table)' is named twice; a table is a root, a follower or private")
+                throw BoutiqueError.invalidArgument("sync rules: table '\(table)' is named twice; a table is a root, a follower or private")
             }
         }
         guard roots.count + follows.count + privateTables.count <= Self.maximumTables else {
-            throw .invalidArgument("sync rules: more than \(Self.maximumTables) tables")
+            throw BoutiqueError.invalidArgument("sync rules: more than \(Self.maximumTables) tables")
         }
         for root in roots {
-            guard !root.contains(":") else { throw .invalidArgument("sync rules: root table '\(root)' has a ':' in its name") }
+            guard !root.contains(":") else { throw BoutiqueError.invalidArgument("sync rules: root table '\(root)' has a ':' in its name") }
             try add(root, .root)
         }
         for (table, column) in follows.sorted(by: { $0.key < $1.key }) {
             guard !column.isEmpty, column.utf8.count <= 256 else {
-                throw .invalidArgument("sync rules: follower '\(table)' needs the name of its foreign-key column")
+                throw BoutiqueError.invalidArgument("sync rules: follower '\(table)' needs the name of its foreign-key column")
             }
             try add(table, .follower(column: column.lowercased()))
         }
@@ -94,7 +94,7 @@ public struct SyncRules: Hashable, Sendable, Codable {
     /// started. `shapes` empty (a server that has seen no device yet) passes.
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` naming the tables and columns at fault.
-    public func check(against shapes: [SyncTableShape]) throws(BoutiqueError) {
+    public func check(against shapes: [SyncTableShape]) throws {
         guard !shapes.isEmpty else { return }
         let byName = Dictionary(shapes.map { ($0.table, $0) }, uniquingKeysWith: { first, _ in first })
         var problems: [String] = []
@@ -116,7 +116,7 @@ public struct SyncRules: Hashable, Sendable, Codable {
                 break
             }
         }
-        guard problems.isEmpty else { throw .invalidArgument("sync rules: " + problems.joined(separator: "; ")) }
+        guard problems.isEmpty else { throw BoutiqueError.invalidArgument("sync rules: " + problems.joined(separator: "; ")) }
     }
 
     /// The table a follower's column points to, by the devices' schema.
@@ -179,7 +179,7 @@ public struct SyncRules: Hashable, Sendable, Codable {
         do {
             try self.init(roots: roots, follows: follows, private: privateTables)
         } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: error.description))
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: String(describing: error)))
         }
     }
 
