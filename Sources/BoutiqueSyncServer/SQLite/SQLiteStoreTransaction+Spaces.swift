@@ -104,11 +104,7 @@ extension SQLiteStoreTransaction {
     func appendChange(
         _ change: SyncChange, origin: String, batch: Int64?, space: SyncSpace, movedFrom: SyncSpace?
     ) throws -> (sequence: Int64, batch: Int64) {
-        var state = try tenantRow()
-        let sequence = state.next
-        state.next += 1
-        tenantState = state
-        tenantChanged = true
+        let sequence = try reserveSequence()
         let batch = batch ?? sequence
         try run(
             """

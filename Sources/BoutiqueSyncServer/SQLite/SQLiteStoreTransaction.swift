@@ -157,18 +157,9 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
 
     // MARK: Log
 
+    /// A change of the common space (a server without rules puts every row there).
     func appendChange(_ change: SyncChange, origin: String, batch: Int64?) throws -> (sequence: Int64, batch: Int64) {
-        var state = try tenantRow()
-        let sequence = state.next
-        state.next += 1
-        tenantState = state
-        tenantChanged = true
-        let batch = batch ?? sequence
-        try run(
-            "INSERT INTO boutique_sync_server_log(tenant, sequence, batch, tbl, key, change, origin) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [.text(tenant), .integer(sequence), .integer(batch), .text(change.table), change.key,
-             .blob(ChangeRecord.encode(change)), .text(origin)])
-        return (sequence, batch)
+        try appendChange(change, origin: origin, batch: batch, space: .common, movedFrom: nil)
     }
 
     func changes(after sequence: Int64, limit: Int) throws -> [LoggedChange] {
