@@ -74,9 +74,10 @@ public struct PushResponse: Hashable, Sendable, Codable {
     /// Transactions of the push the server refused one by one (the user may not make them): handled,
     /// not applied. `nil` or empty when there were none.
     public var refusals: [PushRefusal]?
-    /// On a server with rules, the space each row the push changed lives in now (the position's
-    /// ``SnapshotPosition/space``): a device learns where its own rows went, so that leaving a space
-    /// takes them too.
+    /// On a server with rules, the space each row the push changed went to (the position's
+    /// ``SnapshotPosition/space``), in the order of the changes: a device learns where its own rows
+    /// went, so that leaving a space takes them too. A row changed twice is there twice, its latest
+    /// space last.
     public var spaces: [SnapshotPosition]?
 
     /// An answer to a push.

@@ -56,7 +56,7 @@ public struct SyncSpace: Hashable, Sendable, Codable, RawRepresentable, Comparab
     }
 
     /// Byte order of the stored forms: the order a snapshot goes through a user's spaces in.
-    public static func < (lhs: SyncSpace, rhs: SyncSpace) -> Bool { Array(lhs.rawValue.utf8).lexicographicallyPrecedes(rhs.rawValue.utf8) }
+    public static func < (lhs: SyncSpace, rhs: SyncSpace) -> Bool { lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8) }
 
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)

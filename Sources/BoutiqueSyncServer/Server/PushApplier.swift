@@ -45,19 +45,20 @@ struct PushApplier {
         // The device acknowledged through its base, so it heard of the refusals up to there.
         try store.forgetRefusals(replica: request.replica, through: request.baseTransactionID)
         try recallRefusals(of: request, handledThrough: record.appliedThrough, into: &denials)
-        var spaces: [RowAddress: SyncSpace] = [:]
+        let placer = self.placer
+        var memo = PlacementMemo(remembering: { placer?.resolve($0).isParent ?? false })
+        if placer != nil { memo.reserveCapacity(request.transactions.reduce(0) { $0 + $1.changes.count }) }
         var rights = user.map { SpaceRights(store: store, user: $0) }
-        var memo = PlacementMemo()
         for transaction in request.transactions where transaction.id > record.appliedThrough {
             // The role check comes first; the app's own hook (whose denial `denials` may hold) after it.
-            var before: SpaceCheck.Before?
+            var plan: [SpaceCheck.Step]?
             if let placer, var checking = rights {
                 let saved = checking.saved
                 switch try SpaceCheck(store: store, placer: placer).verdict(of: transaction, rights: &checking, memo: &memo) {
                 case .refused(let denial):
                     denials[transaction.id] = denial
-                case .allowed(let found):
-                    before = found
+                case .allowed(let steps):
+                    plan = steps
                     if denials[transaction.id] != nil { checking.restore(saved) }
                 }
                 rights = checking
@@ -74,11 +75,15 @@ struct PushApplier {
             var batch: Int64?
             // Rows a move in this transaction carried: their placement is the store's, not the check's.
             var carried: Set<RowAddress> = []
-            for change in transaction.changes {
+            for (index, change) in transaction.changes.enumerated() {
                 let address = RowAddress(table: change.table, key: change.key)
-                var state = try heldState(address, checked: before) ?? RowRegister()
-                let previous = state
-                MergeRule.apply(change, to: &state)
+                let step = plan?[index]
+                // The check played the change already: its merge and placement are the applier's, unless
+                // a resolver may change the row after the merge.
+                let planned = resolver == nil ? step : nil
+                let previous = try planned.map { $0.previous ?? RowRegister() } ?? heldState(address, step: step)
+                var state = previous
+                if let planned { state = planned.merged } else { MergeRule.apply(change, to: &state) }
                 // A change the row already holds (the same write pushed again by a file that took a new
                 // replica id) or that loses everywhere changes nothing, and is not logged: devices would
                 // apply it to no effect.
@@ -97,13 +102,20 @@ struct PushApplier {
                 let wasHeld = previous != RowRegister()
                 var held: RowPlacement?
                 if wasHeld {
-                    if !carried.contains(address), let before, let checked = before.placements[address] {
-                        held = checked
+                    if let step, carried.isEmpty || !carried.contains(address) {
+                        held = step.previousPlacement
                     } else {
                         held = try memo.placement(of: address, in: store)
                     }
                 }
-                var placement = try place(change.table, change.key, state, previous: held, placer: placer, memo: &memo)
+                // The check's placement holds while no row of the push was carried by a move (the
+                // check does not play those) and the row is as it saw it.
+                var placement: RowPlacement
+                if let planned, carried.isEmpty, held == planned.previousPlacement {
+                    placement = planned.placement
+                } else {
+                    placement = try place(change.table, change.key, state, previous: held, placer: placer, memo: &memo)
+                }
                 let logged = try store.appendChange(
                     change, origin: request.replica, batch: batch, space: placement.space,
                     movedFrom: held.flatMap { $0.space == placement.space ? nil : $0.space })
@@ -114,9 +126,8 @@ struct PushApplier {
                     placement = try place(change.table, change.key, state, previous: held, placer: placer, memo: &memo)
                 }
                 try store.setRowState(state, table: change.table, key: change.key, sequence: sequence, placement: placement)
-                memo.note(placement, of: address)
-                spaces[address] = placement.space
-                if case .root = placer.rules.placement(of: change.table), !wasHeld, let user, state.isVisible,
+                memo.note(placement, of: address, byChange: true)
+                if step?.isRoot ?? (placer.resolve(change.table).placement == .root), !wasHeld, let user, state.isVisible,
                     try store.members(of: placement.space).isEmpty
                 {
                     // The user who creates a root row owns its space, from the same point of the sequence.
@@ -141,10 +152,7 @@ struct PushApplier {
         var response = PushResponse(
             outcome: .accepted, appliedThrough: record.appliedThrough, digest: record.digest, serverTime: clock.last,
             refusals: try refusals(of: request, denials))
-        if !spaces.isEmpty {
-            response.spaces = spaces.map { SnapshotPosition(table: $0.key.table, key: $0.key.key, space: $0.value) }
-                .sorted { ($0.table, $0.space ?? .common) < ($1.table, $1.space ?? .common) }
-        }
+        if !memo.placed.isEmpty { response.spaces = memo.placed }
         return response
     }
 
@@ -162,11 +170,11 @@ struct PushApplier {
         }
     }
 
-    /// The state the store holds for a row before the change: as the transaction's check read it, or
-    /// read now.
-    private func heldState(_ address: RowAddress, checked before: SpaceCheck.Before?) throws -> RowRegister? {
-        if let before, let found = before.states[address] { return found }
-        return try store.rowState(table: address.table, key: address.key)
+    /// The state the store holds for a row before the change: as the transaction's check read it,
+    /// or read now.
+    private func heldState(_ address: RowAddress, step: SpaceCheck.Step?) throws -> RowRegister {
+        if let step { return step.previous ?? RowRegister() }
+        return try store.rowState(table: address.table, key: address.key) ?? RowRegister()
     }
 
     /// Runs the resolver on a merged insert or update, logging and merging what it returns; the

@@ -1,19 +1,38 @@
-/// The placements one push has read or written, by row: the thousand reminders of one list look their
-/// list up once, and a row the push changed is not read again.
+/// The placements of parent rows one push has read or written: the thousand reminders of one list
+/// look their list up once. It also lists, in order, where the push's changes placed their rows: the
+/// push's answer tells the device where each went.
 ///
-/// Only what the store holds goes here (a placement read, or one the applier wrote); a transaction's
-/// check keeps its own scratch placements apart, since a refused transaction writes nothing.
+/// Only rows of tables that others follow are remembered (only those are looked up as parents); any
+/// other row's placement is read from the store each time, which holds what the push wrote. Only what
+/// the store holds goes here (a placement read, or one the applier wrote); a transaction's check keeps
+/// its own scratch placements apart, since a refused transaction writes nothing.
 struct PlacementMemo {
+    /// Whether rows of a table are remembered.
+    private let remembers: (String) -> Bool
     private var known: [RowAddress: RowPlacement?] = [:]
+    /// Where the push's changes placed their rows, in order: a row placed twice is there twice, the
+    /// latest last.
+    private(set) var placed: [SnapshotPosition] = []
 
-    /// The row's placement, read from `store` the first time.
+    /// A memo that remembers the rows of the tables `remembers` says.
+    init(remembering remembers: @escaping (String) -> Bool) { self.remembers = remembers }
+
+    /// The row's placement: for a remembered row, read from `store` the first time.
     mutating func placement(of address: RowAddress, in store: any SyncStoreTransaction) throws -> RowPlacement? {
+        guard remembers(address.table) else { return try store.placement(table: address.table, key: address.key) }
         if let found = known[address] { return found }
         let read = try store.placement(table: address.table, key: address.key)
         known[address] = .some(read)
         return read
     }
 
-    /// Notes a placement the push wrote.
-    mutating func note(_ placement: RowPlacement, of address: RowAddress) { known[address] = .some(placement) }
+    /// Makes room for `count` changed rows.
+    mutating func reserveCapacity(_ count: Int) { placed.reserveCapacity(count) }
+
+    /// Notes a placement the push wrote: `byChange` for a row a pushed change placed, else a row a
+    /// move carried along (which the answer leaves out: the device hears of it as any move).
+    mutating func note(_ placement: RowPlacement, of address: RowAddress, byChange: Bool) {
+        if remembers(address.table) { known[address] = .some(placement) }
+        if byChange { placed.append(SnapshotPosition(table: address.table, key: address.key, space: placement.space)) }
+    }
 }

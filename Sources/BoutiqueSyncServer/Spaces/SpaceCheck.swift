@@ -2,51 +2,60 @@
 /// the right to write in the row's space before the change and in its space after it (moving a row
 /// into a space is a write there), and deleting a root row needs its owner. The transaction's changes
 /// are played in order on a scratch copy of the rows they touch, so a list created and filled in one
-/// transaction is checked as the list's owner.
+/// transaction is checked as the list's owner; what the play found is the applier's plan.
 struct SpaceCheck {
     let store: any SyncStoreTransaction
     let placer: SpacePlacer
 
-    /// What the check found: the first change the user may not make, with why, or the state and
-    /// placement each row of the transaction had before it (which the applier uses rather than reading
-    /// them again).
+    /// What the check found: the first change the user may not make, with why, or what each change
+    /// does (which the applier uses rather than reading, merging and placing again).
     enum Verdict {
         case refused(PushApplier.Denial)
-        case allowed(Before)
+        case allowed([Step])
     }
 
-    /// The rows of an allowed transaction as the store held them before it: `nil` for a row it did
-    /// not hold.
-    struct Before {
-        var states: [RowAddress: RowRegister?] = [:]
-        var placements: [RowAddress: RowPlacement?] = [:]
+    /// One change of an allowed transaction, played on the rows as the transaction's earlier changes
+    /// left them.
+    struct Step {
+        /// The row's state before the change (the store's: a transaction changes a row once), `nil`
+        /// for a row the store did not hold.
+        var previous: RowRegister?
+        /// Its placement before the change, `nil` for a row the store did not hold.
+        var previousPlacement: RowPlacement?
+        /// The row's state after the change.
+        var merged: RowRegister
+        /// Its placement after the change.
+        var placement: RowPlacement
+        /// Whether the row is a root row (its own space).
+        var isRoot: Bool
     }
 
     /// Checks `transaction`. A refused transaction leaves `rights` as it found it; `memo` only ever
     /// gains what the store holds.
     func verdict(of transaction: SyncTransaction, rights: inout SpaceRights, memo: inout PlacementMemo) throws -> Verdict {
         let saved = rights.saved
-        var before = Before()
-        var states: [RowAddress: RowRegister] = [:]
-        var placements: [RowAddress: RowPlacement] = [:]
+        var steps: [Step] = []
+        steps.reserveCapacity(transaction.changes.count)
+        // Where each row the transaction changed is in `steps`, for a later change that follows it (a
+        // list created and filled at once): only a transaction of several changes needs it. A
+        // transaction changes a row once (`PushValidation` refuses one that does not).
+        var placed = RowScratch<Int>()
+        let tracksRows = transaction.changes.count > 1
         let user = rights.user
         for change in transaction.changes {
             let id = RowAddress(table: change.table, key: change.key)
-            let previous = try states[id] ?? store.rowState(table: change.table, key: change.key)
-            let previousPlacement = try placements[id] ?? (previous == nil ? nil : memo.placement(of: id, in: store))
-            if states[id] == nil {
-                before.states[id] = .some(previous)
-                before.placements[id] = .some(previousPlacement)
-            }
+            let previous = try store.rowState(table: change.table, key: change.key)
+            let previousPlacement = try previous == nil ? nil : memo.placement(of: id, in: store)
             var state = previous ?? RowRegister()
             MergeRule.apply(change, to: &state)
             let placement = try placer.placement(
                 table: change.table, key: change.key, state: state, previous: previousPlacement, writer: user
             ) { parent in
                 let address = RowAddress(table: parent.table, key: parent.key)
-                return try placements[address] ?? memo.placement(of: address, in: store)
+                if tracksRows, let step = placed[address] { return steps[step].placement }
+                return try memo.placement(of: address, in: store)
             }
-            let isRoot = placer.rules.placement(of: change.table) == .root
+            let isRoot = placer.resolve(change.table).placement == .root
             // Only an insert creates a space: the applier makes the writer owner of a root row that exists,
             // and an update alone leaves none (a space with no owner, where nobody could insert it again).
             if isRoot, previous == nil, change.kind == .insert, try store.members(of: placement.space).isEmpty {
@@ -64,10 +73,11 @@ struct SpaceCheck {
                 rights.restore(saved)
                 return .refused(PushApplier.Denial(change: change, reason: problem))
             }
-            states[id] = state
-            placements[id] = placement
+            if tracksRows { placed.note(steps.count, for: id) }
+            steps.append(Step(
+                previous: previous, previousPlacement: previousPlacement, merged: state, placement: placement, isRoot: isRoot))
         }
-        return .allowed(before)
+        return .allowed(steps)
     }
 
     private func refusal(user: String, writing space: SyncSpace, rights: inout SpaceRights) throws -> String? {

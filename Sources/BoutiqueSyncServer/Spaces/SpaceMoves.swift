@@ -28,7 +28,7 @@ struct SpaceMoves {
                 let left = placement.space
                 placement.space = to
                 try store.setPlacement(placement, table: child.table, key: child.key)
-                memo.note(placement, of: address)
+                memo.note(placement, of: address, byChange: false)
                 moved.insert(address)
                 let marker = SyncChange(table: child.table, key: child.key, kind: .update, columns: [], stamp: stamp)
                 _ = try store.appendChange(marker, origin: origin, batch: batch, space: to, movedFrom: left)

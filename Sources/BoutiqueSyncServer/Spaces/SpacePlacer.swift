@@ -5,6 +5,49 @@ struct SpacePlacer {
     let rules: SyncRules
     /// The synced tables' shapes by lowercased name: which table a follower's column points to.
     let shapes: [String: SyncTableShape]
+    /// What the rules make of each table name met so far.
+    private let tables = TableMemo()
+
+    /// The tables followers point to, lowercased.
+    private let parentTables: Set<String>
+
+    init(rules: SyncRules, shapes: [String: SyncTableShape]) {
+        self.rules = rules
+        self.shapes = shapes
+        parentTables = Set(rules.follows.keys.compactMap { rules.parent(of: $0, shapes: shapes)?.lowercased() })
+    }
+
+    /// What the rules make of a table.
+    struct Resolved {
+        /// Its rows' placement.
+        let placement: SyncRules.Placement
+        /// The table a follower's column points to.
+        let parent: String?
+        /// Whether a follower points to it.
+        let isParent: Bool
+    }
+
+    /// Table names as devices spell them, resolved once: every change of a push names its table, and
+    /// the rules match names in any case, which would otherwise lowercase each name several times a
+    /// change. A placer lives for one push, on one task.
+    private final class TableMemo {
+        var resolved: [String: Resolved] = [:]
+        /// The latest few tables asked about, newest first: a push's changes mostly follow each other
+        /// in a table or two (reminders and their list), and comparing names beats hashing them.
+        var recent: [(table: String, resolved: Resolved)] = []
+    }
+
+    /// What the rules make of `table` (any case).
+    func resolve(_ table: String) -> Resolved {
+        if let hit = tables.recent.first(where: { $0.table == table }) { return hit.resolved }
+        let found = tables.resolved[table] ?? Resolved(
+            placement: rules.placement(of: table), parent: rules.parent(of: table, shapes: shapes),
+            isParent: parentTables.contains(table.lowercased()))
+        tables.resolved[table] = found
+        if tables.recent.count == 4 { tables.recent.removeLast() }
+        tables.recent.insert((table, found), at: 0)
+        return found
+    }
 
     /// The placement of row `key` of `table` whose state is now `state`.
     ///
@@ -21,7 +64,8 @@ struct SpacePlacer {
         lookup: (SnapshotPosition) throws -> RowPlacement?
     ) rethrows -> RowPlacement {
         if let previous, !state.isVisible { return previous }
-        switch rules.placement(of: table) {
+        let resolved = resolve(table)
+        switch resolved.placement {
         case .common:
             return .common
         case .root:
@@ -31,7 +75,7 @@ struct SpacePlacer {
             return RowPlacement(space: .private(user: writer ?? ""))
         case .follower(let column):
             let fallback = previous?.space ?? .private(user: writer ?? "")
-            guard let parentTable = rules.parent(of: table, shapes: shapes), let cell = state.cells[column], state.isCurrent(cell),
+            guard let parentTable = resolved.parent, let cell = state.cells[column], state.isCurrent(cell),
                 cell.value != .null
             else { return RowPlacement(space: fallback) }
             let parent = SnapshotPosition(table: parentTable, key: cell.value)

@@ -4,6 +4,8 @@ struct SpaceRights {
     let store: any SyncStoreTransaction
     let user: String
     private var roles: [SyncSpace: SyncRole]?
+    /// The latest space asked about, and the user's role there.
+    private var last: (space: SyncSpace, role: SyncRole?)?
 
     init(store: any SyncStoreTransaction, user: String) {
         self.store = store
@@ -15,19 +17,27 @@ struct SpaceRights {
     mutating func role(in space: SyncSpace) throws -> SyncRole? {
         if space.isCommon { return .editor }
         if let owner = space.privateUser { return owner == user ? .owner : nil }
+        if let last, last.space == space { return last.role }
         if roles == nil { roles = try store.memberships(of: user, at: nil) }
-        return roles?[space]
+        let role = roles?[space]
+        // A push's changes mostly follow each other in one space: comparing the name beats hashing it.
+        last = (space, role)
+        return role
     }
 
     /// The user's roles as a transaction left them, to put back if it is refused.
     var saved: [SyncSpace: SyncRole]? { roles }
 
     /// Puts back the roles a refused transaction changed.
-    mutating func restore(_ saved: [SyncSpace: SyncRole]?) { roles = saved }
+    mutating func restore(_ saved: [SyncSpace: SyncRole]?) {
+        roles = saved
+        last = nil
+    }
 
     /// Notes that the user created `space` (inserted its root row): they own it.
     mutating func created(_ space: SyncSpace) throws {
         if roles == nil { roles = try store.memberships(of: user, at: nil) }
         roles?[space] = .owner
+        last = nil
     }
 }

@@ -303,4 +303,50 @@ import Testing
             await app.close()
         }
     }
+
+    /// A push whose transactions insert a reminder then move it to another list: the second starts
+    /// from where the first placed it, and the answer names both places, the latest last.
+    @Test(arguments: StoreKind.allCases) func aRowMovedByALaterTransactionOfThePushEndsInItsLastList(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            var app = try await SharedReminders(store: store)
+            try await app.add("ana")
+            try await app.add("bob")
+            try await Self.anasList(app)
+            try await app.write("ana", "INSERT INTO remindersList(id, title) VALUES ('L2', 'Work')")
+            _ = try await app.sync("ana").synchronize()
+            try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .editor)
+            _ = try await app.sync("bob").synchronize()
+            let time = Date().timeIntervalSince1970 * 1000
+            func stamp(_ tick: Double) -> SyncStamp { SyncStamp(time: HybridTimestamp(milliseconds: UInt64(time + tick)), replica: "ana-raw") }
+            let insert = SyncChange(
+                table: "reminder", key: .text("r9"), kind: .insert,
+                columns: [SyncColumnValue(name: "id", value: .text("r9")), SyncColumnValue(name: "listid", value: .text("L1")),
+                          SyncColumnValue(name: "title", value: .text("Draft"))],
+                stamp: stamp(1))
+            let move = SyncChange(
+                table: "reminder", key: .text("r9"), kind: .update, columns: [SyncColumnValue(name: "listid", value: .text("L2"))],
+                stamp: stamp(2))
+            let response = try await app.server.push(
+                PushRequest(
+                    replica: "ana-raw", baseTransactionID: 0, baseDigest: nil, schemaVersion: 0,
+                    transactions: [SyncTransaction(id: 1, stamp: stamp(1), changes: [insert]), SyncTransaction(id: 2, stamp: stamp(2), changes: [move])]),
+                tenant: "default", user: "ana")
+            #expect(response.outcome == .accepted && response.refusals == nil)
+            let first = SyncSpace.shared(table: "reminderslist", key: .text("L1"))
+            let second = SyncSpace.shared(table: "reminderslist", key: .text("L2"))
+            #expect(response.spaces?.filter { $0.key == .text("r9") }.map(\.space) == [first, second])
+            for (space, holds) in [(first, false), (second, true)] {
+                let rows = try await app.server.snapshot(
+                    SnapshotRequest(replica: "ana-2", after: nil, limit: 1000, space: space), tenant: "default", user: "ana").rows
+                #expect(rows.contains { $0.key == .text("r9") } == holds, "\(space)")
+            }
+            let row = try #require(
+                try await app.server.snapshot(SnapshotRequest(replica: "x", after: nil, limit: 1000), tenant: "default").rows
+                    .first { $0.key == .text("r9") })
+            #expect(row.state.cells["title"]?.value == .text("Draft") && row.state.cells["listid"]?.value == .text("L2"))
+            _ = try await app.sync("bob").synchronize()
+            #expect(try await app.rows("bob", "reminder").map { $0[0] } == ["r1", "r2"], "a member of the first list only sees it leave")
+            await app.close()
+        }
+    }
 }
