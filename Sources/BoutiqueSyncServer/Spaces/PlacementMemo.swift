@@ -10,6 +10,8 @@ struct PlacementMemo {
     /// Whether rows of a table are remembered.
     private let remembers: (String) -> Bool
     private var known: [RowAddress: RowPlacement?] = [:]
+    /// The latest remembered row asked about.
+    private var last: (address: RowAddress, placement: RowPlacement?)?
     /// Where the push's changes placed their rows, in order: a row placed twice is there twice, the
     /// latest last.
     private(set) var placed: [SnapshotPosition] = []
@@ -19,11 +21,18 @@ struct PlacementMemo {
 
     /// The row's placement: for a remembered row, read from `store` the first time.
     mutating func placement(of address: RowAddress, in store: any SyncStoreTransaction) throws -> RowPlacement? {
+        // A list's reminders mostly come one after the other: comparing beats hashing.
+        if let last, last.address == address { return last.placement }
         guard remembers(address.table) else { return try store.placement(table: address.table, key: address.key) }
-        if let found = known[address] { return found }
-        let read = try store.placement(table: address.table, key: address.key)
-        known[address] = .some(read)
-        return read
+        let found: RowPlacement?
+        if let known = known[address] {
+            found = known
+        } else {
+            found = try store.placement(table: address.table, key: address.key)
+            known[address] = .some(found)
+        }
+        last = (address, found)
+        return found
     }
 
     /// Makes room for `count` changed rows.
@@ -32,7 +41,10 @@ struct PlacementMemo {
     /// Notes a placement the push wrote: `byChange` for a row a pushed change placed, else a row a
     /// move carried along (which the answer leaves out: the device hears of it as any move).
     mutating func note(_ placement: RowPlacement, of address: RowAddress, byChange: Bool) {
-        if remembers(address.table) { known[address] = .some(placement) }
+        if remembers(address.table) {
+            known[address] = .some(placement)
+            if last?.address == address { last = (address, placement) }
+        }
         if byChange { placed.append(SnapshotPosition(table: address.table, key: address.key, space: placement.space)) }
     }
 }

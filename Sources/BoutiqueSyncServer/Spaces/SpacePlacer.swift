@@ -2,19 +2,17 @@
 /// the space of the row its foreign key points to, a private row in its writer's space, anything else
 /// in the common space.
 struct SpacePlacer {
-    let rules: SyncRules
-    /// The synced tables' shapes by lowercased name: which table a follower's column points to.
-    let shapes: [String: SyncTableShape]
-    /// What the rules make of each table name met so far.
-    private let tables = TableMemo()
+    /// The rules, the shapes and what was resolved of them: one reference, so that a placer handed from
+    /// the push to each transaction's check costs one retain rather than one per collection.
+    private let storage: Storage
 
-    /// The tables followers point to, lowercased.
-    private let parentTables: Set<String>
+    /// The rules rows are placed by.
+    var rules: SyncRules { storage.rules }
+    /// The synced tables' shapes by lowercased name: which table a follower's column points to.
+    var shapes: [String: SyncTableShape] { storage.shapes }
 
     init(rules: SyncRules, shapes: [String: SyncTableShape]) {
-        self.rules = rules
-        self.shapes = shapes
-        parentTables = Set(rules.follows.keys.compactMap { rules.parent(of: $0, shapes: shapes)?.lowercased() })
+        storage = Storage(rules: rules, shapes: shapes)
     }
 
     /// What the rules make of a table.
@@ -27,25 +25,36 @@ struct SpacePlacer {
         let isParent: Bool
     }
 
-    /// Table names as devices spell them, resolved once: every change of a push names its table, and
-    /// the rules match names in any case, which would otherwise lowercase each name several times a
-    /// change. A placer lives for one push, on one task.
-    private final class TableMemo {
+    /// Table names as devices spell them are resolved once: every change of a push names its table,
+    /// and the rules match names in any case, which would otherwise lowercase each name several times
+    /// a change. A placer lives for one push, on one task.
+    private final class Storage {
+        let rules: SyncRules
+        let shapes: [String: SyncTableShape]
+        /// The tables followers point to, lowercased.
+        let parentTables: Set<String>
         var resolved: [String: Resolved] = [:]
         /// The latest few tables asked about, newest first: a push's changes mostly follow each other
         /// in a table or two (reminders and their list), and comparing names beats hashing them.
         var recent: [(table: String, resolved: Resolved)] = []
+
+        init(rules: SyncRules, shapes: [String: SyncTableShape]) {
+            self.rules = rules
+            self.shapes = shapes
+            parentTables = Set(rules.follows.keys.compactMap { rules.parent(of: $0, shapes: shapes)?.lowercased() })
+        }
     }
 
     /// What the rules make of `table` (any case).
     func resolve(_ table: String) -> Resolved {
-        if let hit = tables.recent.first(where: { $0.table == table }) { return hit.resolved }
-        let found = tables.resolved[table] ?? Resolved(
-            placement: rules.placement(of: table), parent: rules.parent(of: table, shapes: shapes),
-            isParent: parentTables.contains(table.lowercased()))
-        tables.resolved[table] = found
-        if tables.recent.count == 4 { tables.recent.removeLast() }
-        tables.recent.insert((table, found), at: 0)
+        let storage = self.storage
+        if let hit = storage.recent.first(where: { $0.table == table }) { return hit.resolved }
+        let found = storage.resolved[table] ?? Resolved(
+            placement: storage.rules.placement(of: table), parent: storage.rules.parent(of: table, shapes: storage.shapes),
+            isParent: storage.parentTables.contains(table.lowercased()))
+        storage.resolved[table] = found
+        if storage.recent.count == 4 { storage.recent.removeLast() }
+        storage.recent.insert((table, found), at: 0)
         return found
     }
 
