@@ -97,7 +97,7 @@ final class HTTPListener: Sendable {
             handler: handler)
         // Set before the daemon starts: its polling thread only ever sees the box filled in.
         box.listener = listener
-        let connections = FileDescriptorLimit.connections(limits.connectionLimit, softLimit: FileDescriptorLimit.raise())
+        let connections = FileDescriptorLimit.connections(limits.connectionLimit, softLimit: FileDescriptorLimit.current())
         guard let started = boutique_mhd_start(
             host, UInt16(port), HTTPListener.access, Unmanaged.passUnretained(box).toOpaque(), HTTPListener.completed,
             HTTPListener.connectionChanged, HTTPListener.requestStarted,

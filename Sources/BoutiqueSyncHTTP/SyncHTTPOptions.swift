@@ -15,9 +15,9 @@ public struct SyncHTTPOptions: Hashable, Sendable {
     public var maximumWaitMilliseconds: Int
     /// The most connections open at once; more are refused until some close. 1,000 by default.
     ///
-    /// Each takes a file descriptor: the server raises the process's soft limit on open files to its
-    /// hard limit when it starts, and serves at most that limit less 64 (kept for its store and
-    /// logs) when this is higher.
+    /// Each takes a file descriptor: the server holds at most the process's soft limit on open files
+    /// less 64 (kept for its store and logs) when this is higher. `boutique serve` raises that soft
+    /// limit to the hard limit as it starts (``SyncHTTPServer/raiseOpenFileLimit()``).
     public var connectionLimit: Int
     /// The most connections open at once from one client address; more from it are refused, so that
     /// one address cannot take every connection. 64 by default.

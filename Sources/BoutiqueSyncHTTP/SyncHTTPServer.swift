@@ -46,8 +46,9 @@ public final class SyncHTTPServer: Sendable {
     /// Starts serving `server` on `host:port`; port 0 picks a free one (read ``port``). With a `log`,
     /// every request, authentication failure and store failure is written to it.
     ///
-    /// It raises the process's soft limit on open files to its hard limit first: each connection
-    /// takes a file descriptor (see ``SyncHTTPOptions/connectionLimit``).
+    /// Each connection takes a file descriptor: it serves at most the process's soft limit on open
+    /// files less 64 connections (see ``SyncHTTPOptions/connectionLimit`` and
+    /// ``raiseOpenFileLimit()``).
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the address cannot be bound.
     public init(
@@ -66,6 +67,21 @@ public final class SyncHTTPServer: Sendable {
         // `host` parsed as an IPv4 address, so the URL is well formed.
         url = URL(string: "http://\(host):\(listener.port)") ?? URL(fileURLWithPath: "/")
     }
+
+    /// Raises the process's soft limit on open files to its hard limit, and returns the limit now in
+    /// force (`nil` when it cannot be read). Many systems start a process with a soft limit of 1,024,
+    /// under a far higher hard limit: a server process calls this once as it starts, before making its
+    /// ``SyncHTTPServer``, so that its ``SyncHTTPOptions/connectionLimit`` is not cut to fit 1,024 files.
+    /// (`boutique serve` does.) A process that also starts child processes through Foundation's
+    /// `Process` had better not: on Linux, Foundation's `Process.run()` has been seen to crash in a
+    /// process whose limit was raised.
+    ///
+    /// ```swift
+    /// SyncHTTPServer.raiseOpenFileLimit()
+    /// let http = try SyncHTTPServer(server: server, signer: signer, port: 8080)
+    /// ```
+    @discardableResult
+    public static func raiseOpenFileLimit() -> Int? { FileDescriptorLimit.raise() }
 
     /// How many requests are being read, handled or answered now.
     public var requestsInFlight: Int { listener.requestsInFlight }

@@ -90,6 +90,8 @@ enum ServeCommand: Command {
         // which hold every tenant's data — is its owner's alone. (SQLite gives a new -wal and -shm the
         // store file's own mode.)
         umask(0o077)
+        // Connections are file descriptors: not 1,024 at most when the system allows more.
+        SyncHTTPServer.raiseOpenFileLimit()
         let signer = try SyncTokenSigner(secretFile: URL(fileURLWithPath: secretFile))
         let rules = try rulesFile.map(readRules)
         let store = try await ServerStore.open(sqlite: storePath, postgres: postgres)
