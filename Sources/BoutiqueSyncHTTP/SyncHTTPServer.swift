@@ -72,9 +72,9 @@ public final class SyncHTTPServer: Sendable {
     /// force (`nil` when it cannot be read). Many systems start a process with a soft limit of 1,024,
     /// under a far higher hard limit: a server process calls this once as it starts, before making its
     /// ``SyncHTTPServer``, so that its ``SyncHTTPOptions/connectionLimit`` is not cut to fit 1,024 files.
-    /// (`boutique serve` does.) A process that also starts child processes through Foundation's
-    /// `Process` had better not: on Linux, Foundation's `Process.run()` has been seen to crash in a
-    /// process whose limit was raised.
+    /// (`boutique serve` does.) It is not done for you: the limit is the whole process's, and a process
+    /// that starts child processes through Foundation's `Process` may want it low, as `Process.run()`
+    /// on Linux reads past its buffer once some 1,400 descriptors are open.
     ///
     /// ```swift
     /// SyncHTTPServer.raiseOpenFileLimit()
