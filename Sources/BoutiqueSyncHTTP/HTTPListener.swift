@@ -10,6 +10,10 @@ import Foundation
 /// long-polling pull holds a socket and a suspended task, not a thread: hundreds of idle devices cost
 /// little.
 ///
+/// A client must send its whole request within the request deadline, and no address may hold more
+/// than its share of connections (``ConnectionDeadlines``); a request whose head frames its body in
+/// more than one way is refused with its connection closed (``RequestFraming``).
+///
 /// ``shutdown(gracePeriod:)`` stops accepting connections at once, lets the requests already in
 /// flight finish (up to the grace period), then closes everything.
 final class HTTPListener: Sendable {
@@ -30,6 +34,8 @@ final class HTTPListener: Sendable {
     private let drainedBodyBytes: Int
 
     private let handler: Handler
+    private let log: SyncRequestLog?
+    private let deadlines: ConnectionDeadlines
     private let daemon: Lock<Daemon?>
     private let context: Box
     private let state = Lock(ListenerState())
@@ -65,35 +71,58 @@ final class HTTPListener: Sendable {
         weak var listener: HTTPListener?
     }
 
+    /// How long a kept-alive connection may wait for its next request, with no byte received
+    /// (libmicrohttpd's own timeout) or in all (``ConnectionDeadlines``).
+    static let idleTimeoutSeconds = 120
+
+    /// What a listener is started with besides its address and handler.
+    struct Limits {
+        var maximumBodyBytes: Int
+        var connectionLimit: Int
+        var connectionsPerAddress: Int
+        var requestDeadline: Duration
+    }
+
     /// Starts listening on `host:port` (IPv4; port 0 picks a free one).
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the address cannot be bound.
     static func start(
-        host: String, port: Int, maximumBodyBytes: Int, connectionLimit: Int, handler: @escaping Handler
+        host: String, port: Int, limits: Limits, log: SyncRequestLog?, handler: @escaping Handler
     ) throws -> HTTPListener {
         guard (0...65_535).contains(port) else { throw BoutiqueError.syncUnavailable(reason: "port \(port) is not 0…65535") }
         let box = Box()
-        let listener = HTTPListener(context: box, maximumBodyBytes: maximumBodyBytes, handler: handler)
+        let listener = HTTPListener(
+            context: box, maximumBodyBytes: limits.maximumBodyBytes, log: log,
+            deadlines: ConnectionDeadlines(requestDeadline: limits.requestDeadline, idleTimeout: .seconds(idleTimeoutSeconds), log: log),
+            handler: handler)
         // Set before the daemon starts: its polling thread only ever sees the box filled in.
         box.listener = listener
+        let connections = FileDescriptorLimit.connections(limits.connectionLimit, softLimit: FileDescriptorLimit.current())
         guard let started = boutique_mhd_start(
             host, UInt16(port), HTTPListener.access, Unmanaged.passUnretained(box).toOpaque(), HTTPListener.completed,
-            UInt32(max(1, connectionLimit)), 120)
+            HTTPListener.connectionChanged, HTTPListener.requestStarted,
+            UInt32(clamping: max(1, connections)), UInt32(clamping: max(1, limits.connectionsPerAddress)),
+            UInt32(idleTimeoutSeconds))
         else {
             throw BoutiqueError.syncUnavailable(reason: "cannot listen on \(host):\(port) (in use, or not an IPv4 address)")
         }
         let bound = Int(boutique_mhd_port(started))
         listener.boundPort.withLock { $0 = bound == 0 ? port : bound }
         listener.daemon.withLock { $0 = Daemon(pointer: started) }
+        listener.deadlines.startSweeping()
         return listener
     }
 
-    private init(context: Box, maximumBodyBytes: Int, handler: @escaping Handler) {
+    private init(
+        context: Box, maximumBodyBytes: Int, log: SyncRequestLog?, deadlines: ConnectionDeadlines, handler: @escaping Handler
+    ) {
         self.daemon = Lock(nil)
         self.context = context
         self.maximumBodyBytes = maximumBodyBytes
         let (drained, overflows) = maximumBodyBytes.addingReportingOverflow(Self.drainedExcessBytes)
         self.drainedBodyBytes = overflows ? .max : drained
+        self.log = log
+        self.deadlines = deadlines
         self.handler = handler
     }
 
@@ -103,6 +132,7 @@ final class HTTPListener: Sendable {
         if resumeEveryConnection() > 0 {
             for _ in 0..<200 where requestsInFlight > 0 { usleep(5_000) }
         }
+        deadlines.stopSweeping()
         MHD_stop_daemon(running.pointer)
     }
 
@@ -130,6 +160,7 @@ final class HTTPListener: Sendable {
             while requestsInFlight > 0, ContinuousClock.now < sent { try? await Task.sleep(for: .milliseconds(5)) }
         }
         daemon.withLock { $0 = nil }
+        deadlines.stopSweeping()
         MHD_stop_daemon(running.pointer)
         if listening >= 0 { close(listening) }
     }
@@ -159,18 +190,26 @@ final class HTTPListener: Sendable {
         let method: String
         let path: String
         let authorization: String?
+        let client: String
+        let requestID: String
+        let started = ContinuousClock.now
+        let startedAt = Date()
         var body: [UInt8] = []
         var tooLarge = false
         /// How many body bytes were read, kept or not.
         var received = 0
         var handlerStarted = false
+        /// What was queued: its status and body length, and whose request it was.
+        var answered: (status: Int, bytes: Int, tenant: String?, user: String?)?
         /// Set by the handler's task, read on the polling thread after the connection resumes.
         let response = Lock<HTTPResponse?>(nil)
 
-        init(method: String, path: String, authorization: String?) {
+        init(method: String, path: String, authorization: String?, client: String, requestID: String) {
             self.method = method
             self.path = path
             self.authorization = authorization
+            self.client = client
+            self.requestID = requestID
         }
     }
 
@@ -181,13 +220,44 @@ final class HTTPListener: Sendable {
         return listener.access(connection, url: url, method: method, uploadData: uploadData, uploadSize: uploadSize, slot: slot)
     }
 
-    private static let completed: MHD_RequestCompletedCallback = { context, _, slot, _ in
+    private static let completed: MHD_RequestCompletedCallback = { context, connection, slot, _ in
+        if let context, let connection, let listener = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().listener {
+            listener.deadlines.answered(connection)
+        }
         guard let slot, let pointer = slot.pointee else { return }
         slot.pointee = nil
-        Unmanaged<Exchange>.fromOpaque(pointer).release()
-        if let context, let listener = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().listener {
-            listener.state.withLock { $0.inFlight -= 1 }
+        let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeRetainedValue()
+        guard let context, let listener = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().listener else { return }
+        listener.state.withLock { $0.inFlight -= 1 }
+        listener.log?.request(
+            SyncRequestLog.Request(
+                time: exchange.startedAt, client: exchange.client, method: exchange.method, path: exchange.path,
+                status: exchange.answered?.status ?? 0, tenant: exchange.answered?.tenant, user: exchange.answered?.user,
+                bytesIn: exchange.received, bytesOut: exchange.answered?.bytes ?? 0,
+                duration: ContinuousClock.now - exchange.started, requestID: exchange.requestID))
+    }
+
+    /// A connection opened or closed: its request deadline starts, or it is forgotten.
+    private static let connectionChanged: MHD_NotifyConnectionCallback = { context, connection, _, change in
+        guard let context, let connection,
+            let listener = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().listener
+        else { return }
+        if change.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED
+            listener.deadlines.opened(
+                connection, socket: boutique_mhd_connection_socket(connection), client: clientAddress(connection))
+        } else {
+            listener.deadlines.closed(connection)
         }
+    }
+
+    /// A request's first line arrived: on a kept-alive connection, its request deadline starts.
+    private static let requestStarted: @convention(c) (
+        UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?
+    ) -> UnsafeMutableRawPointer? = { context, _, connection in
+        if let context, let connection, let listener = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().listener {
+            listener.deadlines.requestBegan(connection)
+        }
+        return nil
     }
 
     private func access(
@@ -200,9 +270,16 @@ final class HTTPListener: Sendable {
             let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? target
             let exchange = Exchange(
                 method: method.map { String(cString: $0) } ?? "", path: path,
-                authorization: Self.header(connection, "Authorization"))
+                authorization: Self.header(connection, "Authorization"), client: Self.clientAddress(connection),
+                requestID: RequestID.make())
             slot.pointee = Unmanaged.passRetained(exchange).toOpaque()
             state.withLock { $0.inFlight += 1 }
+            if let refusal = RequestFraming.refusal(of: connection) {
+                // Answered at once, and the connection closed unread: what follows the head cannot be
+                // told apart from a next request, which is how requests are smuggled past a proxy.
+                deadlines.handling(connection)
+                return respond(connection, exchange, refusal, closing: true)
+            }
             if let declared = Self.header(connection, "Content-Length").flatMap(Int.init), declared > maximumBodyBytes {
                 exchange.tooLarge = true
                 // A body not far over the limit is read and dropped, then answered: a client still
@@ -211,7 +288,10 @@ final class HTTPListener: Sendable {
                 // body is not worth reading: those are answered now (libmicrohttpd then closes the
                 // connection without reading the body).
                 let waitsToSend = Self.header(connection, "Expect")?.lowercased() == "100-continue"
-                if waitsToSend || declared > drainedBodyBytes { return respond(connection, tooLarge()) }
+                if waitsToSend || declared > drainedBodyBytes {
+                    deadlines.handling(connection)
+                    return respond(connection, exchange, tooLarge(), closing: true)
+                }
             }
             return .YES
         }
@@ -237,11 +317,15 @@ final class HTTPListener: Sendable {
             uploadSize.pointee = 0
             return .YES
         }
-        if let response = exchange.response.withLock({ $0 }) { return respond(connection, response) }
-        if exchange.tooLarge { return respond(connection, tooLarge()) }
+        if let response = exchange.response.withLock({ $0 }) { return respond(connection, exchange, response) }
+        // The whole request is in: its deadline no longer runs (a long poll may wait past it).
+        deadlines.handling(connection)
+        if exchange.tooLarge { return respond(connection, exchange, tooLarge()) }
         guard !exchange.handlerStarted else { return .YES }
         exchange.handlerStarted = true
-        let request = HTTPRequest(method: exchange.method, path: exchange.path, authorization: exchange.authorization, body: exchange.body)
+        let request = HTTPRequest(
+            method: exchange.method, path: exchange.path, authorization: exchange.authorization, body: exchange.body,
+            clientAddress: exchange.client, requestID: exchange.requestID)
         exchange.body = []
         let id = ObjectIdentifier(exchange)
         let accepted = suspended.withLock { suspended -> Bool in
@@ -251,7 +335,7 @@ final class HTTPListener: Sendable {
             return true
         }
         guard accepted else {
-            return respond(connection, .error(503, "unavailable", "the server is shutting down; try again", retryAfterSeconds: 1))
+            return respond(connection, exchange, .error(503, "unavailable", "the server is shutting down; try again", retryAfterSeconds: 1))
         }
         let handler = self.handler
         let registry = suspended
@@ -277,12 +361,22 @@ final class HTTPListener: Sendable {
         .error(413, "too-large", "the request body is larger than the server's limit of \(maximumBodyBytes) bytes")
     }
 
-    private func respond(_ connection: OpaquePointer, _ response: HTTPResponse) -> MHD_Result {
-        response.body.withUnsafeBytes { body in
+    /// Queues `response` with the exchange's request id, and notes it for the request's log line.
+    /// `closing` closes the connection once it is sent, reading nothing more from it.
+    private func respond(_ connection: OpaquePointer, _ exchange: Exchange, _ response: HTTPResponse, closing: Bool = false) -> MHD_Result {
+        exchange.answered = (response.status, response.body.count, response.tenant, response.user)
+        return response.body.withUnsafeBytes { body in
             boutique_mhd_respond(
                 connection, UInt32(response.status), body.baseAddress, body.count, response.contentType,
-                UInt32(max(0, response.retryAfterSeconds)))
+                UInt32(max(0, response.retryAfterSeconds)), exchange.requestID, closing ? 1 : 0)
         }
+    }
+
+    /// The client's address, as text.
+    private static func clientAddress(_ connection: OpaquePointer) -> String {
+        var text = [CChar](repeating: 0, count: 64)
+        boutique_mhd_client_address(connection, &text, text.count)
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func header(_ connection: OpaquePointer, _ name: String) -> String? {

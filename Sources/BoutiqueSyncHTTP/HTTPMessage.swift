@@ -8,6 +8,10 @@ struct HTTPRequest: Sendable {
     var authorization: String?
     /// The body.
     var body: [UInt8]
+    /// The address the request came from (a reverse proxy's, behind one).
+    var clientAddress: String = ""
+    /// The id its response carries in `X-Request-Id` and its log lines name.
+    var requestID: String = ""
 }
 
 /// An HTTP response: a status and a body of one media type.
@@ -17,6 +21,9 @@ struct HTTPResponse: Sendable {
     var contentType: String = SyncJSON.contentType
     /// Seconds for a `Retry-After` header, 0 for none.
     var retryAfterSeconds: Int = 0
+    /// Whose request it answered, from its verified token, for the request log: `nil` before one.
+    var tenant: String? = nil
+    var user: String? = nil
 
     /// A JSON error body (``/BoutiqueSync/SyncHTTPErrorBody``) with `status`.
     static func error(_ status: Int, _ code: String, _ reason: String, retryAfterSeconds: Int = 0) -> HTTPResponse {

@@ -6,6 +6,7 @@ struct SyncHTTPRoutes: Sendable {
     let server: SyncServer
     let signer: SyncTokenSigner
     let options: SyncHTTPOptions
+    let log: SyncRequestLog?
 
     private enum Endpoint: String {
         case push, pull, snapshot, share, unshare, members
@@ -39,8 +40,19 @@ struct SyncHTTPRoutes: Sendable {
         let claims: SyncToken
         switch authenticate(request) {
         case .success(let verified): claims = verified
-        case .failure(let refusal): return refusal.response
+        case .failure(let refusal):
+            log?.authenticationFailure(
+                client: request.clientAddress, path: request.path, reason: refusal.reason, requestID: request.requestID)
+            return refusal.response
         }
+        var response = await respond(to: request, endpoint: endpoint, pathTenant: pathTenant, claims: claims)
+        response.tenant = claims.tenant
+        response.user = claims.user
+        return response
+    }
+
+    /// The answer to an authenticated request.
+    private func respond(to request: HTTPRequest, endpoint: Endpoint, pathTenant: String?, claims: SyncToken) async -> HTTPResponse {
         if let pathTenant, pathTenant != claims.tenant {
             return .error(403, "forbidden", "the token is for another tenant than '\(pathTenant)'")
         }
@@ -57,8 +69,13 @@ struct SyncHTTPRoutes: Sendable {
             return refusal.response
         } catch {
             // The store failed (a lost PostgreSQL connection, a full disk): nothing was committed, and
-            // the device retries the same request.
-            return .error(503, "unavailable", "the server could not reach its store: \(error)", retryAfterSeconds: 1)
+            // the device retries the same request. The error stays in the log: its text can name the
+            // database's host, statements and constraints, which are no client's business.
+            log?.storeFailure(
+                client: request.clientAddress, path: request.path, error: String(describing: error), requestID: request.requestID)
+            return .error(
+                503, "unavailable", "the server could not complete the request (request id \(request.requestID)); try again",
+                retryAfterSeconds: 1)
         }
     }
 
@@ -119,7 +136,11 @@ struct SyncHTTPRoutes: Sendable {
     /// A refusal on its way to becoming a response.
     private struct Refusal: Error {
         let response: HTTPResponse
-        init(_ status: Int, _ code: String, _ reason: String) { response = .error(status, code, reason) }
+        let reason: String
+        init(_ status: Int, _ code: String, _ reason: String) {
+            response = .error(status, code, reason)
+            self.reason = reason
+        }
     }
 
     private func authenticate(_ request: HTTPRequest) -> Result<SyncToken, Refusal> {

@@ -26,7 +26,11 @@ import Foundation
 /// `/v1/tenants/NAME/push` (and `pull`, `snapshot`) are the same requests naming their tenant, which
 /// must be the token's (403 otherwise). Every other refusal is a ``/BoutiqueSync/SyncHTTPErrorBody``: 400 malformed
 /// body or request, 401 missing, forged or expired token, 403 another tenant or a change the user may
-/// not make, 404, 405, 413 too large, 426 protocol or app schema too old, 503 the store failed (retry).
+/// not make, 404, 405, 413 too large, 426 protocol or app schema too old, 501 a transfer coding other
+/// than chunked, 503 the store failed (retry). A request whose head frames its body ambiguously (two
+/// `Content-Length` headers, one with `Transfer-Encoding`, a length that is not a number) is answered
+/// 400 and its connection closed. Every response has an `X-Request-Id` header; a 503's reason names that
+/// id instead of the store's error, which goes to the ``SyncRequestLog`` with it.
 public final class SyncHTTPServer: Sendable {
     /// The server's logic.
     public let server: SyncServer
@@ -39,22 +43,45 @@ public final class SyncHTTPServer: Sendable {
 
     private let listener: HTTPListener
 
-    /// Starts serving `server` on `host:port`; port 0 picks a free one (read ``port``).
+    /// Starts serving `server` on `host:port`; port 0 picks a free one (read ``port``). With a `log`,
+    /// every request, authentication failure and store failure is written to it.
+    ///
+    /// Each connection takes a file descriptor: it serves at most the process's soft limit on open
+    /// files less 64 connections (see ``SyncHTTPOptions/connectionLimit`` and
+    /// ``raiseOpenFileLimit()``).
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the address cannot be bound.
     public init(
         server: SyncServer, signer: SyncTokenSigner, host: String = "127.0.0.1", port: Int = 0,
-        options: SyncHTTPOptions = SyncHTTPOptions()
+        options: SyncHTTPOptions = SyncHTTPOptions(), log: SyncRequestLog? = nil
     ) throws {
         self.server = server
         self.host = host
-        let routes = SyncHTTPRoutes(server: server, signer: signer, options: options)
+        let routes = SyncHTTPRoutes(server: server, signer: signer, options: options, log: log)
         listener = try HTTPListener.start(
-            host: host, port: port, maximumBodyBytes: options.maximumBodyBytes, connectionLimit: options.connectionLimit,
-            handler: { request in await routes.respond(to: request) })
+            host: host, port: port,
+            limits: HTTPListener.Limits(
+                maximumBodyBytes: options.maximumBodyBytes, connectionLimit: options.connectionLimit,
+                connectionsPerAddress: options.connectionsPerAddress, requestDeadline: options.requestDeadline),
+            log: log, handler: { request in await routes.respond(to: request) })
         // `host` parsed as an IPv4 address, so the URL is well formed.
         url = URL(string: "http://\(host):\(listener.port)") ?? URL(fileURLWithPath: "/")
     }
+
+    /// Raises the process's soft limit on open files to its hard limit, and returns the limit now in
+    /// force (`nil` when it cannot be read). Many systems start a process with a soft limit of 1,024,
+    /// under a far higher hard limit: a server process calls this once as it starts, before making its
+    /// ``SyncHTTPServer``, so that its ``SyncHTTPOptions/connectionLimit`` is not cut to fit 1,024 files.
+    /// (`boutique serve` does.) It is not done for you: the limit is the whole process's, and a process
+    /// that starts child processes through Foundation's `Process` may want it low, as `Process.run()`
+    /// on Linux reads past its buffer once some 1,400 descriptors are open.
+    ///
+    /// ```swift
+    /// SyncHTTPServer.raiseOpenFileLimit()
+    /// let http = try SyncHTTPServer(server: server, signer: signer, port: 8080)
+    /// ```
+    @discardableResult
+    public static func raiseOpenFileLimit() -> Int? { FileDescriptorLimit.raise() }
 
     /// How many requests are being read, handled or answered now.
     public var requestsInFlight: Int { listener.requestsInFlight }

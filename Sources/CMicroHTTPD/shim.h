@@ -6,17 +6,23 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
 
 /// Starts a daemon listening on `host:port` (an IPv4 address; port 0 picks a free one) with one
 /// internal polling thread (epoll on Linux; elsewhere the best the library has, as epoll is Linux's
-/// alone), suspendable connections (the handlers answer asynchronously) and a completion callback per
-/// request. NULL when the address is not IPv4 or the port is taken.
+/// alone), suspendable connections (the handlers answer asynchronously), a completion callback per
+/// request, a callback when a connection opens and closes, and one when a request's first line has
+/// arrived. At most `connection_limit` connections, `per_address_limit` of them from one client
+/// address. NULL when the address is not IPv4 or the port is taken.
 static inline struct MHD_Daemon *boutique_mhd_start(
     const char *host, uint16_t port, MHD_AccessHandlerCallback handler, void *context,
-    MHD_RequestCompletedCallback completed, unsigned int connection_limit, unsigned int idle_timeout_seconds)
+    MHD_RequestCompletedCallback completed, MHD_NotifyConnectionCallback connection_changed,
+    void *(*request_started)(void *context, const char *uri, struct MHD_Connection *connection),
+    unsigned int connection_limit, unsigned int per_address_limit, unsigned int idle_timeout_seconds)
 {
     struct sockaddr_in address;
     memset(&address, 0, sizeof address);
@@ -32,10 +38,95 @@ static inline struct MHD_Daemon *boutique_mhd_start(
         flags, port, NULL, NULL, handler, context,
         MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)&address,
         MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+        MHD_OPTION_NOTIFY_CONNECTION, connection_changed, context,
+        MHD_OPTION_URI_LOG_CALLBACK, request_started, context,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, idle_timeout_seconds,
         MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
         MHD_OPTION_END);
+}
+
+/// The client's address as text (IPv4 or IPv6) into `out`; an empty string when unknown.
+static inline void boutique_mhd_client_address(struct MHD_Connection *connection, char *out, size_t size)
+{
+    out[0] = 0;
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) return;
+    const struct sockaddr *address = info->client_addr;
+    if (address->sa_family == AF_INET) {
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)address)->sin_addr, out, (socklen_t)size);
+    } else if (address->sa_family == AF_INET6) {
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, out, (socklen_t)size);
+    }
+}
+
+/// The connection's socket, -1 when unknown.
+static inline int boutique_mhd_connection_socket(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/// What a request's head says about how its body is framed, and whether a header hides a NUL byte.
+struct boutique_framing {
+    unsigned int content_lengths;
+    /// Set when two Content-Length headers differ in their text.
+    int content_lengths_differ;
+    unsigned int transfer_encodings;
+    /// Set when a Transfer-Encoding header is anything but `chunked`.
+    int unknown_transfer_coding;
+    /// Set when a header line holds a NUL byte, which libmicrohttpd takes for the end of its value.
+    int nul_in_value;
+    const char *first_content_length;
+    size_t first_content_length_size;
+    /// The byte after the previous header's value, while it is neither a line end nor the next key.
+    const char *unexplained_end;
+};
+
+/// libmicrohttpd (0.9.x) keeps a header's value as a C string inside its read buffer, the line's
+/// end (CR LF, or a bare LF) overwritten with zeros, so a value holding a NUL byte silently loses
+/// whatever follows it (`Bearer TOKEN\0junk` reads as `Bearer TOKEN`). Such a line is told apart by the
+/// byte after the value's end: after a real line end it is a zero (the LF of CR LF overwritten) or,
+/// after a bare LF, the first byte of the next header's name (or the zero of the blank line ending the
+/// head); after a NUL from the client it is neither. The byte read is inside the buffer in every case:
+/// a value is followed by its line's end and the head's blank line.
+static inline void boutique_mhd_note_value_end(struct boutique_framing *framing, const char *next_key)
+{
+    if (framing->unexplained_end != NULL && framing->unexplained_end != next_key) framing->nul_in_value = 1;
+    framing->unexplained_end = NULL;
+}
+
+static inline enum MHD_Result boutique_mhd_framing_header(
+    void *context, enum MHD_ValueKind kind, const char *key, size_t key_size, const char *value, size_t value_size)
+{
+    (void)kind;
+    struct boutique_framing *framing = context;
+    boutique_mhd_note_value_end(framing, key);
+    if (value != NULL && value[value_size + 1] != 0) framing->unexplained_end = value + value_size + 1;
+    if (key == NULL) return MHD_YES;
+    if (key_size == 14 && strncasecmp(key, "Content-Length", 14) == 0) {
+        if (framing->content_lengths > 0
+            && (value_size != framing->first_content_length_size || memcmp(value, framing->first_content_length, value_size) != 0))
+            framing->content_lengths_differ = 1;
+        if (framing->content_lengths == 0) {
+            framing->first_content_length = value;
+            framing->first_content_length_size = value_size;
+        }
+        framing->content_lengths += 1;
+    } else if (key_size == 17 && strncasecmp(key, "Transfer-Encoding", 17) == 0) {
+        framing->transfer_encodings += 1;
+        if (value == NULL || value_size != 7 || strncasecmp(value, "chunked", 7) != 0) framing->unknown_transfer_coding = 1;
+    }
+    return MHD_YES;
+}
+
+/// Fills `framing` from the request's headers.
+static inline void boutique_mhd_framing(struct MHD_Connection *connection, struct boutique_framing *framing)
+{
+    memset(framing, 0, sizeof *framing);
+    MHD_get_connection_values_n(connection, MHD_HEADER_KIND, boutique_mhd_framing_header, framing);
+    boutique_mhd_note_value_end(framing, NULL);
 }
 
 /// The port a daemon listens on (the one picked when it was started with port 0), 0 when unknown.
@@ -45,20 +136,24 @@ static inline uint16_t boutique_mhd_port(struct MHD_Daemon *daemon)
     return info == NULL ? 0 : info->port;
 }
 
-/// Queues a response whose body is copied from `body`, with a Content-Type and, when `retry_after`
-/// is positive, a Retry-After header. MHD_YES when queued.
+/// Queues a response whose body is copied from `body`, with a Content-Type, an X-Request-Id when
+/// `request_id` is not NULL, a Retry-After header when `retry_after` is positive, and
+/// `Connection: close` when `close_connection` is set (libmicrohttpd then closes the connection once
+/// it is sent, reading nothing more from it). MHD_YES when queued.
 static inline enum MHD_Result boutique_mhd_respond(
     struct MHD_Connection *connection, unsigned int status, const void *body, size_t length,
-    const char *content_type, unsigned int retry_after)
+    const char *content_type, unsigned int retry_after, const char *request_id, int close_connection)
 {
     struct MHD_Response *response = MHD_create_response_from_buffer(length, (void *)body, MHD_RESPMEM_MUST_COPY);
     if (response == NULL) return MHD_NO;
     MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+    if (request_id != NULL) MHD_add_response_header(response, "X-Request-Id", request_id);
     if (retry_after > 0) {
         char seconds[16];
         snprintf(seconds, sizeof seconds, "%u", retry_after);
         MHD_add_response_header(response, MHD_HTTP_HEADER_RETRY_AFTER, seconds);
     }
+    if (close_connection) MHD_add_response_header(response, MHD_HTTP_HEADER_CONNECTION, "close");
     enum MHD_Result queued = MHD_queue_response(connection, status, response);
     MHD_destroy_response(response);
     return queued;

@@ -14,9 +14,20 @@ struct ToolProcess {
         try await start(arguments, in: directory).finish()
     }
 
-    /// Starts `boutique arguments…` without waiting.
-    static func start(_ arguments: [String], in directory: URL) throws -> Running {
-        Running(process: try ChildProcess("boutique", arguments, in: directory))
+    /// Starts `boutique arguments…` without waiting, with `environment` added to the test's own.
+    static func start(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Running {
+        guard !environment.isEmpty else { return Running(process: try ChildProcess("boutique", arguments, in: directory)) }
+        // Through env(1): the child process helper passes the test's environment on unchanged.
+        let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        return Running(
+            process: try ChildProcess(
+                executable: URL(fileURLWithPath: "/usr/bin/env"),
+                assignments + [ChildProcess.executable("boutique").path] + arguments, in: directory))
+    }
+
+    /// Runs `boutique arguments…` with `environment` added to the test's own, and waits for it to end.
+    static func run(_ arguments: [String], in directory: URL, environment: [String: String]) async throws -> Result {
+        try await start(arguments, in: directory, environment: environment).finish()
     }
 
     /// A started `boutique`.

@@ -15,36 +15,32 @@ public struct SyncTokenSigner: Sendable {
     private let secret: [UInt8]
 
     /// The fewest secret bytes accepted: a shorter key would make tokens guessable.
-    public static let minimumSecretLength = 16
+    public static let minimumSecretLength = 32
 
     /// A signer with `secret`.
     ///
+    /// The secret must not be guessable: at least ``minimumSecretLength`` bytes, at least 3 bits of
+    /// entropy per byte by how often each byte value occurs in it, and not a shorter block repeated.
+    /// `openssl rand -base64 32` makes one that always passes.
+    ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` when the secret is shorter than
-    ///   ``minimumSecretLength`` bytes.
+    ///   ``minimumSecretLength`` bytes or too predictable.
     public init(secret: [UInt8]) throws {
-        guard secret.count >= Self.minimumSecretLength else {
-            throw BoutiqueError.invalidArgument(
-                "the token secret has \(secret.count) bytes; it needs at least \(Self.minimumSecretLength) (e.g. `openssl rand -base64 32 > secret`)")
+        if let weakness = SecretStrength.weakness(of: secret) {
+            throw BoutiqueError.invalidArgument("\(weakness); make one with `(umask 077; openssl rand -base64 32 > secret)`")
         }
         self.secret = secret
     }
 
     /// A signer whose secret is the contents of `secretFile`, without surrounding whitespace.
     ///
-    /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` when the file cannot be read or its secret is
-    ///   too short.
+    /// Like ssh with a private key, it refuses a file its group or others may read or write: make it
+    /// the owner's alone (`chmod 600 FILE`).
+    ///
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` when the file cannot be read, others
+    ///   may read or write it, or its secret is too short or too predictable (see ``init(secret:)``).
     public init(secretFile: URL) throws {
-        guard let data = FileManager.default.contents(atPath: secretFile.path) else {
-            throw BoutiqueError.invalidArgument("cannot read the token secret file \(secretFile.path)")
-        }
-        var bytes = [UInt8](data)
-        while let last = bytes.last, Self.isWhitespace(last) { bytes.removeLast() }
-        while let first = bytes.first, Self.isWhitespace(first) { bytes.removeFirst() }
-        try self.init(secret: bytes)
-    }
-
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\t")
+        try self.init(secret: try SecretFile.read(secretFile, what: "token secret"))
     }
 
     /// A token for `user` of `tenant` that works until `expiresAt`.
@@ -70,13 +66,13 @@ public struct SyncTokenSigner: Sendable {
     public func verify(_ token: String, at date: Date = Date()) throws -> SyncToken {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == Substring(SyncToken.prefix), token.utf8.count <= 4096,
-            let given = Base64.decodeURLSafe(String(parts[2])), given.count == 32
+            let given = Self.canonicalBase64URL(parts[2]), given.count == HMACSHA256.byteCount
         else { throw BoutiqueError.syncRefused(reason: "the bearer token is not a BoutiqueDB sync token") }
         let signed = Array((String(parts[0]) + "." + String(parts[1])).utf8)
         guard try HMACSHA256.isValid(given, key: secret, message: signed) else {
             throw BoutiqueError.syncRefused(reason: "the bearer token's signature is not this server's")
         }
-        guard let json = Base64.decodeURLSafe(String(parts[1])),
+        guard let json = Self.canonicalBase64URL(parts[1]),
             let claims = try? SyncJSON.decoder().decode(SyncToken.self, from: Data(json))
         else { throw BoutiqueError.syncRefused(reason: "the bearer token's claims are unreadable") }
         guard Double(claims.expiresAt) > date.timeIntervalSince1970 else {
@@ -84,6 +80,17 @@ public struct SyncTokenSigner: Sendable {
             throw BoutiqueError.syncRefused(reason: "the bearer token expired at \(expiry.ISO8601Format())")
         }
         return claims
+    }
+
+    /// The bytes `text` encodes when it is exactly what ``token(tenant:user:expiresAt:)`` writes for
+    /// them — base64url without padding, no unused bits set, nothing else — and `nil` otherwise. Each
+    /// token then has one spelling only: a variant of a genuine one (a padding tail, a flipped unused
+    /// bit, bytes after it) is refused rather than accepted as the same token, so a token can be
+    /// compared, logged or revoked by its text.
+    private static func canonicalBase64URL(_ text: Substring) -> [UInt8]? {
+        let text = String(text)
+        guard let bytes = Base64.decodeURLSafe(text), Base64.encodeURLSafe(bytes) == text else { return nil }
+        return bytes
     }
 
     private func signature(of text: String) throws -> [UInt8] {

@@ -6,19 +6,41 @@ import Foundation
 import BoutiqueSyncHTTP
 #endif
 
-/// `boutique serve --port PORT --store FILE --secret-file FILE [--postgres URL]`: a sync server.
+/// `boutique serve --port PORT (--store FILE | --postgres URL | --postgres-url-file FILE) --secret-file FILE`:
+/// a sync server.
 enum ServeCommand: Command {
     static let name = "serve"
     static let summary = "run a sync server devices reach over HTTP"
     static let help = """
-        usage: boutique serve --port PORT --store FILE --secret-file FILE [--postgres URL] [--host ADDRESS] [--rules FILE]
+        usage: boutique serve --port PORT (--store FILE | --postgres URL | --postgres-url-file FILE)
+                              --secret-file FILE [--host ADDRESS] [--rules FILE] [--log-format text|json]
+                              [--max-body-bytes N] [--max-wait DURATION] [--connection-limit N]
+                              [--connections-per-address N] [--request-deadline DURATION]
 
         Serves the sync protocol over HTTP on ADDRESS:PORT (127.0.0.1 when --host is left out; 0.0.0.0
         for every interface; port 0 picks a free one) and prints `listening on http://ADDRESS:PORT` once
-        devices can connect. Tenants' data is kept in the SQLite file FILE, or with --postgres in a
-        PostgreSQL database (postgresql://user@host:port/db), which several servers can share. Devices
-        authenticate with tokens from `boutique token --secret-file FILE`. Ctrl-C or SIGTERM stops it:
-        requests in flight are finished first. Put TLS in front of it (a reverse proxy) beyond localhost.
+        devices can connect. Tenants' data is kept in the SQLite file FILE (created readable by its
+        owner only), or with --postgres in a PostgreSQL database (postgresql://user@host:port/db), which
+        several servers can share. --postgres-url-file FILE reads that URL from FILE, and when no store
+        is named the URL in the environment variable BOUTIQUE_POSTGRES_URL is used, so that a password
+        need not be on the command line. Devices authenticate with tokens from
+        `boutique token --secret-file FILE`. Ctrl-C or SIGTERM stops it: requests in flight are finished
+        first. Put TLS in front of it (a reverse proxy) beyond localhost.
+
+        The secret file, and a URL file, must be readable by their owner only (chmod 600 FILE); the
+        secret must have at least 32 bytes and not be guessable: make it with
+          (umask 077; openssl rand -base64 32 > FILE)
+
+        It logs one line per request to standard error (time, client address, method, path, status,
+        tenant, user, bytes in and out, duration, request id), and one per refused token (why, never the
+        token), per store failure (the error, which clients are not shown) and per connection closed for
+        being too slow; --log-format json writes each as a JSON object.
+
+        Limits (defaults in brackets): --max-body-bytes N, the largest request body [16777216];
+        --max-wait DURATION, the longest a pull waits for changes [30s]; --connection-limit N, the most
+        connections open at once [1000, at most the open-file limit less 64]; --connections-per-address N,
+        the most from one client address [64; behind a proxy all come from its address]; and
+        --request-deadline DURATION, the time a client has to send a whole request, head and body [60s].
 
         --rules FILE shares rows between users by the sync rules in the JSON file FILE, for example
           {"roots": ["remindersList"], "follows": {"reminder": "listID"}, "private": ["tag"]}
@@ -36,16 +58,24 @@ enum ServeCommand: Command {
         guard let port = Int(portText), (0...65_535).contains(port) else { throw UsageError("--port takes 0…65535, not '\(portText)'") }
         let storePath = try arguments.takeOption("--store")
         guard let secretFile = try arguments.takeOption("--secret-file") else { throw UsageError("--secret-file is required") }
-        let postgres = try arguments.takeOption("--postgres")
+        let postgres = try SecretArguments.postgresURL(&arguments, store: storePath)
         let host = try arguments.takeOption("--host") ?? "127.0.0.1"
         let rulesFile = try arguments.takeOption("--rules")
+        let logFormatText = try arguments.takeOption("--log-format") ?? "text"
+        guard let logFormat = SyncRequestLogFormat(rawValue: logFormatText) else {
+            throw UsageError("--log-format takes text or json, not '\(logFormatText)'")
+        }
+        let limits = try ServeLimits(&arguments)
         try arguments.finish()
-        guard storePath != nil || postgres != nil else { throw UsageError("--store FILE (or --postgres URL) is required") }
+        guard storePath != nil || postgres != nil else {
+            throw UsageError("--store FILE, --postgres URL, --postgres-url-file FILE or \(SecretArguments.postgresVariable) is required")
+        }
         #if BOUTIQUE_SYNC_HTTP
         try await serve(
-            storePath: storePath, postgres: postgres, secretFile: secretFile, host: host, port: port, rulesFile: rulesFile)
+            storePath: storePath, postgres: postgres, secretFile: secretFile, host: host, port: port, rulesFile: rulesFile,
+            logFormat: logFormat, limits: limits)
         #else
-        _ = (secretFile, host, port, rulesFile)
+        _ = (secretFile, host, port, rulesFile, logFormat, limits)
         throw MissingHTTPFrontEnd()
         #endif
     }
@@ -53,9 +83,15 @@ enum ServeCommand: Command {
     #if BOUTIQUE_SYNC_HTTP
     @MainActor
     private static func serve(
-        storePath: String?, postgres: String?, secretFile: String, host: String, port: Int, rulesFile: String?
+        storePath: String?, postgres: String?, secretFile: String, host: String, port: Int, rulesFile: String?,
+        logFormat: SyncRequestLogFormat, limits: ServeLimits
     ) async throws {
-
+        // Everything the server creates from here on — the SQLite store and its -wal and -shm files,
+        // which hold every tenant's data — is its owner's alone. (SQLite gives a new -wal and -shm the
+        // store file's own mode.)
+        umask(0o077)
+        // Connections are file descriptors: not 1,024 at most when the system allows more.
+        SyncHTTPServer.raiseOpenFileLimit()
         let signer = try SyncTokenSigner(secretFile: URL(fileURLWithPath: secretFile))
         let rules = try rulesFile.map(readRules)
         let store = try await ServerStore.open(sqlite: storePath, postgres: postgres)
@@ -63,7 +99,9 @@ enum ServeCommand: Command {
         do {
             let server = SyncServer(store: store.store, rules: rules)
             try await server.checkRules()
-            http = try SyncHTTPServer(server: server, signer: signer, host: host, port: port)
+            http = try SyncHTTPServer(
+                server: server, signer: signer, host: host, port: port, options: limits.options,
+                log: .standardError(format: logFormat.format))
         } catch {
             await store.close()
             throw error

@@ -5,13 +5,16 @@ enum ShareCommand: Command {
     static let name = "share"
     static let summary = "share a root row's space (a list and what follows it) with another user"
     static let help = """
-        usage: boutique share --server URL --token TOKEN --table T --key K --with USER --role viewer|editor
+        usage: boutique share --server URL (--token TOKEN | --token-file FILE) --table T --key K --with USER --role viewer|editor
 
         Shares the space of row K of the root table T (see `boutique serve --rules`) with USER, as a
         viewer (reads) or an editor (reads and writes); sharing with a member again changes their role.
         Only the space's owner — the user who created the row, whose token TOKEN is — may. Prints the
         members after it, one `USER ROLE` line each; a refusal is printed with the server's reason and
         the tool exits 1. USER's devices receive the space on their next sync.
+
+        --token-file FILE (readable by its owner only) or the environment variable BOUTIQUE_SYNC_TOKEN
+        gives the token without putting it on the command line.
         """
 
     static func run(_ arguments: inout ArgumentParser) async throws {

@@ -2,12 +2,13 @@ import BoutiqueDB
 import BoutiqueSync
 import Foundation
 
-/// `boutique sync DB --server URL --token TOKEN --tables t1,t2 [--follow]`: a database file as a device.
+/// `boutique sync DB --server URL (--token TOKEN | --token-file FILE) --tables t1,t2 [--follow]`: a database
+/// file as a device.
 enum SyncCommand: Command {
     static let name = "sync"
     static let summary = "sync a database file's tables with a sync server"
     static let help = """
-        usage: boutique sync DB --server URL --token TOKEN --tables t1,t2 [--follow]
+        usage: boutique sync DB --server URL (--token TOKEN | --token-file FILE) --tables t1,t2 [--follow]
 
         Syncs the named tables of the database file DB with the server at URL (see `boutique serve`),
         as the user and tenant TOKEN names (see `boutique token`). The first run sets sync up in the
@@ -16,12 +17,16 @@ enum SyncCommand: Command {
         shared list, say): it says how many and why, and the file has the server's version back. With
         --follow it keeps going — pushing after each local commit, pulling as other
         devices push — until Ctrl-C. Synced tables need a text or blob primary key (a UUID, say).
+
+        The token can come from --token-file FILE (readable by its owner only: chmod 600 FILE) or the
+        environment variable BOUTIQUE_SYNC_TOKEN instead, so that it is not on the command line, where
+        other users of the machine can read it.
         """
 
     static func run(_ arguments: inout ArgumentParser) async throws {
         let follow = arguments.takeFlag("--follow")
         guard let serverText = try arguments.takeOption("--server") else { throw UsageError("--server is required") }
-        guard let token = try arguments.takeOption("--token") else { throw UsageError("--token is required") }
+        let token = try SecretArguments.token(&arguments)
         guard let tablesText = try arguments.takeOption("--tables") else { throw UsageError("--tables is required") }
         let path = try arguments.takePositional("DB")
         try arguments.finish()

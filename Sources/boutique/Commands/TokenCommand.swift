@@ -11,7 +11,9 @@ enum TokenCommand: Command {
         Prints a bearer token for `boutique sync --token` (or `.http(url, token:)`), signed with
         HMAC-SHA256 under the secret in FILE — the file `boutique serve --secret-file` reads. The token
         opens tenant T's data to user U until it expires: DURATION is like 90s, 15m, 12h, 30d or 2w
-        (30d when left out). Make a secret once with `openssl rand -base64 32 > FILE`.
+        (30d when left out). Make a secret once with `(umask 077; openssl rand -base64 32 > FILE)`: the
+        file must be readable by its owner only (chmod 600 FILE), and the secret at least 32 bytes and
+        not guessable (one byte repeated, a short pattern repeated, too few distinct bytes are refused).
         """
 
     static func run(_ arguments: inout ArgumentParser) async throws {

@@ -9,10 +9,11 @@ struct MembershipClient {
     let table: String
     let key: String
 
-    /// Reads `--server URL --token TOKEN --table T --key K`.
+    /// Reads `--server URL --token TOKEN --table T --key K` (or the token from `--token-file FILE` or
+    /// `BOUTIQUE_SYNC_TOKEN`).
     init(_ arguments: inout ArgumentParser) throws {
         guard let serverText = try arguments.takeOption("--server") else { throw UsageError("--server is required") }
-        guard let token = try arguments.takeOption("--token") else { throw UsageError("--token is required") }
+        let token = try SecretArguments.token(&arguments)
         guard let table = try arguments.takeOption("--table"), !table.isEmpty else { throw UsageError("--table is required") }
         guard let key = try arguments.takeOption("--key") else { throw UsageError("--key is required") }
         guard let server = URL(string: serverText), ["http", "https"].contains(server.scheme?.lowercased() ?? ""), server.host != nil else {

@@ -18,11 +18,14 @@ struct HTTPTestServer {
     let http: SyncHTTPServer
     let signer: SyncTokenSigner
 
-    init(authorize: SyncAuthorizer? = nil, minimumSchemaVersion: Int = 0, options: SyncHTTPOptions = SyncHTTPOptions()) async throws {
+    init(
+        authorize: SyncAuthorizer? = nil, minimumSchemaVersion: Int = 0, options: SyncHTTPOptions = SyncHTTPOptions(),
+        log: SyncRequestLog? = nil
+    ) async throws {
         store = try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL())
         server = SyncServer(store: store, authorize: authorize, minimumSchemaVersion: minimumSchemaVersion)
         signer = try SyncTokenSigner(secret: Self.secret)
-        http = try SyncHTTPServer(server: server, signer: signer, port: 0, options: options)
+        http = try SyncHTTPServer(server: server, signer: signer, port: 0, options: options, log: log)
     }
 
     func token(tenant: String = "acme", user: String = "ana", expiresIn seconds: TimeInterval = 3_600) throws -> String {

@@ -192,11 +192,12 @@ import Testing
     @Test func theToolRefusesBadUsage() async throws {
         let workspace = try SyncWorkspace()
         try Data("short".utf8).write(to: workspace.directory.file("short-secret"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: workspace.directory.file("short-secret").path)
         let noPort = try await ChildProcess.run("boutique", ["serve", "--store", "s.db", "--secret-file", "secret"], in: workspace.url)
         #expect(noPort.status == 2 && noPort.errors.contains("--port is required"))
         let shortSecret = try await ChildProcess.run(
             "boutique", ["token", "--secret-file", "short-secret", "--tenant", "t", "--user", "u"], in: workspace.url)
-        #expect(shortSecret.status == 1 && shortSecret.errors.contains("at least 16"))
+        #expect(shortSecret.status == 1 && shortSecret.errors.contains("at least 32"))
         let badExpiry = try await ChildProcess.run(
             "boutique", ["token", "--secret-file", "secret", "--tenant", "t", "--user", "u", "--expires", "soon"], in: workspace.url)
         #expect(badExpiry.status == 2)

@@ -15,6 +15,8 @@ final class SyncWorkspace: Sendable {
     init() throws {
         directory = try SyncTemporaryDirectory()
         try Data("a secret for the sync process tests, long enough\n".utf8).write(to: directory.file("secret"))
+        // The server refuses a secret other users may read.
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: directory.file("secret").path)
     }
 
     /// Runs `boutique arguments…` and returns how it ended, whatever its status.

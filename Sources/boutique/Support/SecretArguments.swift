@@ -1,0 +1,57 @@
+import BoutiqueSyncServer
+import Foundation
+
+/// Secrets a command needs — a bearer token, a PostgreSQL URL with its password — read from a file or
+/// the environment as well as from a flag, so that none has to be on a command line, where every user
+/// of the machine can read it (`ps`, `/proc/PID/cmdline`) and shells keep it in their history. A file
+/// is refused when its group or others may read or write it, as the token secret is.
+enum SecretArguments {
+    /// The environment variable a bearer token is read from when no flag gives one.
+    static let tokenVariable = "BOUTIQUE_SYNC_TOKEN"
+    /// The environment variable `serve` reads its PostgreSQL URL from when no flag names a store.
+    static let postgresVariable = "BOUTIQUE_POSTGRES_URL"
+
+    /// `--token TOKEN`, `--token-file PATH` or `$BOUTIQUE_SYNC_TOKEN`, in that order; one flag at most.
+    static func token(_ arguments: inout ArgumentParser) throws -> String {
+        let given = try arguments.takeOption("--token")
+        let file = try arguments.takeOption("--token-file")
+        if given != nil, file != nil { throw UsageError("give --token or --token-file, not both") }
+        if let given { return given }
+        if let file {
+            let token = try text(of: file, what: "token")
+            guard !token.isEmpty else { throw UsageError("the token file \(file) is empty") }
+            return token
+        }
+        if let variable = ProcessInfo.processInfo.environment[tokenVariable], !variable.isEmpty { return variable }
+        throw UsageError("--token TOKEN, --token-file FILE or \(tokenVariable) is required")
+    }
+
+    /// `--postgres URL`, `--postgres-url-file PATH`, or — when neither these nor `--store` is given —
+    /// `$BOUTIQUE_POSTGRES_URL`; `nil` for none. Two of them, or one with `--store`, is a usage error.
+    static func postgresURL(_ arguments: inout ArgumentParser, store: String?) throws -> String? {
+        let given = try arguments.takeOption("--postgres")
+        let file = try arguments.takeOption("--postgres-url-file")
+        if given != nil, file != nil { throw UsageError("give --postgres or --postgres-url-file, not both") }
+        if store != nil, given != nil || file != nil {
+            throw UsageError("--store and --\(given != nil ? "postgres" : "postgres-url-file") name two stores; give one")
+        }
+        if let given { return given }
+        if let file {
+            let url = try text(of: file, what: "PostgreSQL URL")
+            guard !url.isEmpty else { throw UsageError("the PostgreSQL URL file \(file) is empty") }
+            return url
+        }
+        guard store == nil, let variable = ProcessInfo.processInfo.environment[postgresVariable], !variable.isEmpty else {
+            return nil
+        }
+        return variable
+    }
+
+    private static func text(of path: String, what: String) throws -> String {
+        let bytes = try SecretFile.read(URL(fileURLWithPath: path), what: what)
+        guard let text = String(validating: bytes, as: UTF8.self), !text.contains("\n"), !text.contains("\0") else {
+            throw BoutiqueError.invalidArgument("the \(what) file \(path) must hold one line of text")
+        }
+        return text
+    }
+}
