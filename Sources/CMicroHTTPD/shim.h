@@ -91,9 +91,9 @@ struct boutique_framing {
 /// after a bare LF, the first byte of the next header's name (or the zero of the blank line ending the
 /// head); after a NUL from the client it is neither. The byte read is inside the buffer in every case:
 /// a value is followed by its line's end and the head's blank line. This reads the layout of the
-/// versions it was checked on (0.9.75 and older); later ones parse headers anew (and refuse control
-/// characters in them themselves), so there the check is left out rather than risk refusing every
-/// request.
+/// versions it was checked on (0.9.75 and older). Later ones, whose header parser was rewritten, are
+/// not checked here: there the check is left out rather than risk refusing every request, and a
+/// value with a NUL is up to the library's own header checks.
 static inline void boutique_mhd_note_value_end(struct boutique_framing *framing, const char *next_key)
 {
     if (framing->unexplained_end != NULL && framing->unexplained_end != next_key) framing->nul_in_value = 1;
