@@ -21,9 +21,23 @@ public protocol SyncStore: Sendable {
     /// that long-polling pulls waiting on this server return them. Called once per server, before its
     /// first long poll; a store only one process writes needs nothing here (the default).
     func observeCommits(_ wake: @escaping @Sendable (String) -> Void) async throws
+
+    /// Every tenant the store has data for, in byte order of their names: the tenants
+    /// ``SyncHousekeeping`` collects garbage for.
+    ///
+    /// ```swift
+    /// for tenant in try await store.tenants() { _ = try await server.collectGarbage(tenant: tenant) }
+    /// ```
+    func tenants() async throws -> [String]
 }
 
 extension SyncStore {
+    /// Throws ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)``: a store that keeps its tenants somewhere of its
+    /// own says where by implementing this; the stores of this module do.
+    public func tenants() async throws -> [String] {
+        throw BoutiqueError.invalidArgument("the sync store \(type(of: self)) cannot list its tenants")
+    }
+
     /// Does nothing: the store's commits all come through this process's server, which wakes its
     /// own long polls.
     public func observeCommits(_ wake: @escaping @Sendable (String) -> Void) async throws {}

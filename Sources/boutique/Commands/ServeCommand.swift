@@ -12,6 +12,7 @@ enum ServeCommand: Command {
     static let summary = "run a sync server devices reach over HTTP"
     static let help = """
         usage: boutique serve --port PORT --store FILE --secret-file FILE [--postgres URL] [--host ADDRESS] [--rules FILE]
+                              [--retain DURATION]
 
         Serves the sync protocol over HTTP on ADDRESS:PORT (127.0.0.1 when --host is left out; 0.0.0.0
         for every interface; port 0 picks a free one) and prints `listening on http://ADDRESS:PORT` once
@@ -27,6 +28,11 @@ enum ServeCommand: Command {
         naming a table or column the devices' tables lack, or followers that form a cycle, are refused
         at start. Without rules every user of a tenant sees every row.
 
+        --retain DURATION (90m, 12h, 30d, 2w, or seconds; default 30d) is how long a device may stay away
+        and still resume where it was: a minute after start and then hourly, the server removes the log
+        entries and deleted rows' tombstones that every device seen within DURATION has pulled past, and
+        prints what it removed on stderr. A device away longer bootstraps again when it returns.
+
         It needs the HTTP front end, which is built where GNU libmicrohttpd is installed
         (Debian: `sudo apt-get install libmicrohttpd-dev`; macOS: `brew install libmicrohttpd`).
         """
@@ -39,13 +45,16 @@ enum ServeCommand: Command {
         let postgres = try arguments.takeOption("--postgres")
         let host = try arguments.takeOption("--host") ?? "127.0.0.1"
         let rulesFile = try arguments.takeOption("--rules")
+        let retention = try arguments.takeOption("--retain").map { Duration.seconds(try DurationText.seconds($0, option: "--retain")) }
+            ?? SyncHousekeeping.defaultRetention
         try arguments.finish()
         guard storePath != nil || postgres != nil else { throw UsageError("--store FILE (or --postgres URL) is required") }
         #if BOUTIQUE_SYNC_HTTP
         try await serve(
-            storePath: storePath, postgres: postgres, secretFile: secretFile, host: host, port: port, rulesFile: rulesFile)
+            storePath: storePath, postgres: postgres, secretFile: secretFile, host: host, port: port, rulesFile: rulesFile,
+            retention: retention)
         #else
-        _ = (secretFile, host, port, rulesFile)
+        _ = (secretFile, host, port, rulesFile, retention)
         throw MissingHTTPFrontEnd()
         #endif
     }
@@ -53,25 +62,32 @@ enum ServeCommand: Command {
     #if BOUTIQUE_SYNC_HTTP
     @MainActor
     private static func serve(
-        storePath: String?, postgres: String?, secretFile: String, host: String, port: Int, rulesFile: String?
+        storePath: String?, postgres: String?, secretFile: String, host: String, port: Int, rulesFile: String?,
+        retention: Duration
     ) async throws {
 
         let signer = try SyncTokenSigner(secretFile: URL(fileURLWithPath: secretFile))
         let rules = try rulesFile.map(readRules)
         let store = try await ServerStore.open(sqlite: storePath, postgres: postgres)
         let http: SyncHTTPServer
+        let housekeeping: SyncHousekeeping
         do {
             let server = SyncServer(store: store.store, rules: rules)
             try await server.checkRules()
             http = try SyncHTTPServer(server: server, signer: signer, host: host, port: port)
+            housekeeping = SyncHousekeeping(server: server, retention: retention) { event in
+                Output.error("boutique serve: \(event)")
+            }
         } catch {
             await store.close()
             throw error
         }
         if let rulesFile { Output.line("sharing by the rules in \(rulesFile)") }
         Output.line("listening on \(http.url.absoluteString)")
+        await housekeeping.start()
         let signal = await Signals.termination()
         Output.error("boutique serve: \(Signals.name(signal)): finishing \(http.requestsInFlight) request(s) in flight")
+        await housekeeping.stop()
         await http.shutdown()
         await store.close()
         Output.error("boutique serve: stopped")
