@@ -17,6 +17,7 @@ extension PostgreSQLStoreTransaction {
     }
 
     func setRowState(_ state: RowRegister, table: String, key: DatabaseValue, sequence: Int64, placement: RowPlacement) throws {
+        knownRows[RowName(table: Array(table.utf8), key: PostgreSQLKey.encode(key))] = .some(state)
         try write(
             """
             INSERT INTO boutique_sync_server_row(tenant, tbl, key, state, alive, sequence, space, parent_tbl, parent_key)
@@ -123,6 +124,10 @@ extension PostgreSQLStoreTransaction {
     ) throws -> (sequence: Int64, batch: Int64) {
         let sequence = try takeSequence()
         let batch = batch ?? sequence
+        guard movedFrom != nil else {
+            try batchLogEntry(sequence: sequence, batch: batch, change: change, origin: origin, space: space)
+            return (sequence, batch)
+        }
         try write(
             """
             INSERT INTO boutique_sync_server_log(tenant, sequence, batch, tbl, key, change, origin, space, moved_from)

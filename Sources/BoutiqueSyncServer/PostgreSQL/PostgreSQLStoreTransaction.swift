@@ -42,12 +42,19 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
     /// The transaction's connection; statements on the store-wide tables (the tables' shapes), which
     /// have no tenant, run on it directly.
     let connection: PostgreSQLConnection
-    private let tenant: String
+    let tenant: String
     private var tenantState: (next: Int64, horizon: Int64, clock: Int64)?
     private var tenantChanged = false
     /// Whether a sequence number was taken (a change logged, a member joining or leaving): the commit
     /// is announced then, so that long polls on every instance look again.
     private var announces = false
+    /// Row states read ahead or written by this transaction, `.some(nil)` for a row known to be
+    /// absent (see `PostgreSQLStoreTransaction+Batches`).
+    var knownRows: [RowName: RowRegister?] = [:]
+    /// Log entries waiting to go as one statement.
+    var logBatch = LogBatch()
+    /// Row states waiting to go as one statement.
+    var rowBatch = RowBatch()
 
     /// Takes the tenant's lock, waiting for any transaction of that tenant in progress elsewhere.
     init(connection: PostgreSQLConnection, tenant: String) throws(BoutiqueError) {
@@ -59,6 +66,7 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
 
     /// Writes the counters back and announces the commit, when there is one to announce.
     func finish() throws(BoutiqueError) {
+        try sendBatches()
         if tenantChanged, let state = tenantState {
             try connection.executeLater(
                 "UPDATE boutique_sync_server_tenant SET next_sequence = $2, horizon = $3, clock = $4 WHERE tenant = $1",
@@ -73,12 +81,14 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
 
     /// Runs a statement with the tenant bound to `$1` and `parameters` to `$2`, `$3`, …
     func run(_ sql: String, _ parameters: [PostgreSQLValue]) throws(BoutiqueError) -> PostgreSQLResult {
-        try connection.execute(sql, [.text(tenant)] + parameters)
+        try sendBatches()
+        return try connection.execute(sql, [.text(tenant)] + parameters)
     }
 
     /// ``run(_:_:)`` for a write whose result nobody reads: sent with the next statement that needs
     /// an answer, or with the commit (``PostgreSQLConnection/executeLater(_:_:)``).
     func write(_ sql: String, _ parameters: [PostgreSQLValue]) throws(BoutiqueError) {
+        try sendBatches()
         try connection.executeLater(sql, [.text(tenant)] + parameters)
     }
 
@@ -160,6 +170,8 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
     // MARK: Rows
 
     func rowState(table: String, key: DatabaseValue) throws -> RowRegister? {
+        let name = RowName(table: Array(table.utf8), key: PostgreSQLKey.encode(key))
+        if let known = knownRows[name] { return known }
         let found = try run(
             "SELECT state FROM boutique_sync_server_row WHERE tenant = $1 AND tbl = $2 AND key = $3",
             [.bytea(Array(table.utf8)), .bytea(PostgreSQLKey.encode(key))])
@@ -168,13 +180,7 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
     }
 
     func setRowState(_ state: RowRegister, table: String, key: DatabaseValue, sequence: Int64) throws {
-        try write(
-            """
-            INSERT INTO boutique_sync_server_row(tenant, tbl, key, state, alive, sequence) VALUES ($1, $2, $3, $4, $5, $6)
-            ON CONFLICT (tenant, tbl, key) DO UPDATE SET state = excluded.state, alive = excluded.alive, sequence = excluded.sequence
-            """,
-            [.bytea(Array(table.utf8)), .bytea(PostgreSQLKey.encode(key)), .bytea(state.record()), .bool(state.isVisible),
-             .int8(sequence)])
+        try batchRowState(state, name: RowName(table: Array(table.utf8), key: PostgreSQLKey.encode(key)), sequence: sequence)
     }
 
     func rows(after position: SnapshotPosition?, limit: Int) throws -> [SnapshotRow] {
@@ -212,8 +218,9 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
     }
 
     func removeTombstones(through sequence: Int64) throws -> Int {
-        try run("DELETE FROM boutique_sync_server_row WHERE tenant = $1 AND NOT alive AND sequence <= $2", [.int8(sequence)])
-            .affectedRows
+        let removed = try run("DELETE FROM boutique_sync_server_row WHERE tenant = $1 AND NOT alive AND sequence <= $2", [.int8(sequence)])
+        knownRows.removeAll()
+        return removed.affectedRows
     }
 
     /// `RowRegister(record:)` with a typed error, for the typed closures above.

@@ -110,6 +110,10 @@ public protocol SyncStoreTransaction: SyncSpaceStoreTransaction, SyncRefusalStor
     /// How many rows the tenant has, tombstones included (the length of a snapshot); `nil` when the
     /// store cannot tell (the default).
     func rowCount() throws -> Int?
+    /// Reads ahead the merged states of `rows`, which the transaction is about to read and change
+    /// (a push's), so that each ``rowState(table:key:)`` after it costs no trip to the database; a
+    /// hint a store may ignore (the default does).
+    func prefetchRowStates(_ rows: [SnapshotPosition]) throws
     /// Removes deleted rows whose state was last set at or before `sequence`.
     func removeTombstones(through sequence: Int64) throws -> Int
 
@@ -134,4 +138,7 @@ public protocol SyncStoreTransaction: SyncSpaceStoreTransaction, SyncRefusalStor
 extension SyncStoreTransaction {
     /// Unknown: snapshot pages then carry no total.
     public func rowCount() throws -> Int? { nil }
+
+    /// Does nothing: each ``rowState(table:key:)`` reads its row.
+    public func prefetchRowStates(_ rows: [SnapshotPosition]) throws {}
 }

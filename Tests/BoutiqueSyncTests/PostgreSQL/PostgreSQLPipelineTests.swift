@@ -93,4 +93,42 @@ import Testing
             await worker.close()
         }
     }
+
+    /// A push larger than a batch, changing some rows several times, leaves the same rows and log as
+    /// on the SQLite store, whose statements go one by one.
+    @Test func aLargePushWithRepeatedRowsLeavesWhatTheSQLiteStoreLeaves() async throws {
+        try await PostgreSQLTestDatabase.withFresh { url in
+            let postgres = try await PostgreSQLSyncStore.open(url: url)
+            let sqlite = try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL())
+            let wall: UInt64 = 1_900_000_000_000
+            var transactions: [SyncTransaction] = []
+            let rows = PostgreSQLStoreTransaction.batchLimit + 500
+            for id in 1...rows + 300 {
+                // The last 300 transactions change rows already changed earlier in the push.
+                let key = DatabaseValue.text("k\(id <= rows ? id : (id - rows) * 7)")
+                let stamp = SyncStamp(time: HybridTimestamp(milliseconds: wall - 10_000 + UInt64(id)), replica: "writer")
+                let kind: SyncChange.Kind = id <= rows ? .insert : (id % 2 == 0 ? .delete : .update)
+                let columns = kind == .delete ? [] : [SyncColumnValue(name: "title", value: .text("t\(id)"))]
+                transactions.append(SyncTransaction(id: Int64(id), stamp: stamp, changes: [
+                    SyncChange(table: "note", key: key, kind: kind, columns: columns, stamp: stamp),
+                ]))
+            }
+            var results: [([SnapshotRow], [ServerChange])] = []
+            for store in [postgres as any SyncStore, sqlite] {
+                let server = SyncServer(store: store, maximumClockSkewMilliseconds: 60_000, wallClock: { wall })
+                let pushed = try await server.push(
+                    PushRequest(replica: "writer", baseTransactionID: 0, baseDigest: nil, schemaVersion: 1, transactions: transactions),
+                    tenant: "t")
+                #expect(pushed.outcome == .accepted && pushed.appliedThrough == Int64(transactions.count))
+                let snapshot = try await server.snapshot(SnapshotRequest(replica: "reader", after: nil, limit: 10_000), tenant: "t")
+                let log = try await server.pull(PullRequest(replica: "reader", cursor: 0, limit: 10_000), tenant: "t")
+                results.append((snapshot.rows, log.changes))
+            }
+            #expect(results[0].0.count == rows && results[0].1.count == transactions.count)
+            #expect(results[0].0 == results[1].0, "the same rows")
+            #expect(results[0].1 == results[1].1, "the same log")
+            await postgres.close()
+            await sqlite.close()
+        }
+    }
 }
