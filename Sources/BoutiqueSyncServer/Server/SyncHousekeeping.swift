@@ -11,8 +11,9 @@
 /// await housekeeping.stop()
 /// ```
 ///
-/// Without it a server keeps every tombstone and log entry for ever. A round runs shortly after
-/// ``start()`` (`firstRoundAfter`) and then every `interval`; ``collectNow()`` runs one at once. Each
+/// Without it a server keeps every tombstone and log entry for ever. A round runs ten minutes after
+/// ``start()`` (`firstRoundAfter`: a server restarted in a loop still collects, one just started
+/// has time to settle) and then every `interval`; ``collectNow()`` runs one at once. Each
 /// round asks the store for its tenants (``SyncStore/tenants()``) and runs
 /// ``SyncServer/collectGarbage(tenant:inactiveAfterMilliseconds:)`` for each, one after another, so a
 /// round holds one tenant's lock at a time. A device not seen for longer than `retention` no longer
@@ -75,7 +76,7 @@ public actor SyncHousekeeping {
     ///     what failed, and memory handed back.
     public init(
         server: SyncServer, retention: Duration = SyncHousekeeping.defaultRetention, interval: Duration = .seconds(3_600),
-        firstRoundAfter: Duration = .seconds(60), memoryCheckInterval: Duration = .seconds(10),
+        firstRoundAfter: Duration = .seconds(600), memoryCheckInterval: Duration = .seconds(10),
         log: @escaping @Sendable (Event) -> Void = { _ in }
     ) {
         self.server = server

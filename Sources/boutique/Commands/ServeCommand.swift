@@ -29,7 +29,7 @@ enum ServeCommand: Command {
         at start. Without rules every user of a tenant sees every row.
 
         --retain DURATION (90m, 12h, 30d, 2w, or seconds; default 30d) is how long a device may stay away
-        and still resume where it was: a minute after start and then hourly, the server removes the log
+        and still resume where it was: ten minutes after start and then hourly, the server removes the log
         entries and deleted rows' tombstones that every device seen within DURATION has pulled past, and
         prints what it removed on stderr. A device away longer bootstraps again when it returns.
 
