@@ -2,8 +2,8 @@ import BoutiqueDB
 import BoutiqueSync
 import Foundation
 
-/// A server's memory at rest after a load spike: a server process (housekeeping on, as `boutique
-/// serve` has it) records its idle size, takes a spike (8 devices each pushing 4,000 notes of 2 KB at
+/// A server's memory at rest after a load spike, with housekeeping off and then on (as `boutique
+/// serve` has it, freed memory handed back every 10 s): a server process records its idle size, takes a spike (8 devices each pushing 4,000 notes of 2 KB at
 /// once, then 8 new devices bootstrapping all 32,000 at once), and is left alone for a minute, its
 /// resident memory (`VmRSS`) read every few seconds.
 ///
@@ -17,7 +17,13 @@ enum ServerMemoryWorkloads {
     static let body = String(repeating: "a body of about two kilobytes ", count: 68)
 
     static func run() async throws {
-        let server = try ServerProcess(store: "sqlite")
+        try await measure(housekeeping: false)
+        try await measure(housekeeping: true)
+    }
+
+    /// One spike and rest, on a server with housekeeping on or off.
+    static func measure(housekeeping: Bool) async throws {
+        let server = try ServerProcess(store: "sqlite", settings: ServerProcess.Settings(housekeeping: housekeeping))
         defer { server.stop() }
         let url = try await server.url()
         try await Task.sleep(for: .seconds(2))
@@ -52,7 +58,7 @@ enum ServerMemoryWorkloads {
         let peak = server.peakBytes()
         let atEnd = server.residentBytes()
         for (database, _) in devices + readerDevices { await database.close() }
-        print("\na server's memory after a spike (SQLite store, housekeeping on)")
+        print("\na server's memory after a spike (SQLite store, housekeeping \(housekeeping ? "on" : "off"))")
         print(String(format: "  spike: %d × %d notes of 2 KB pushed, %d rows bootstrapped by %d devices, %.1f s",
                      writers, notesPerWriter, pulled, readers, loadSeconds))
         if pushed != writers * notesPerWriter { print("  ! \(pushed) of \(writers * notesPerWriter) pushed") }

@@ -261,11 +261,14 @@ final class ServerProcess: @unchecked Sendable {
         var maximumWaitMilliseconds = 30_000
         /// The PostgreSQL store's connections.
         var postgresConnections = 4
+        /// Whether the server runs housekeeping (garbage collection, freed memory handed back).
+        var housekeeping = true
 
         var environment: [String: String] {
             ["BOUTIQUE_BENCH_SERVER_CONNECTION_LIMIT": String(connectionLimit),
              "BOUTIQUE_BENCH_SERVER_MAXIMUM_WAIT": String(maximumWaitMilliseconds),
-             "BOUTIQUE_BENCH_SERVER_POSTGRES_CONNECTIONS": String(postgresConnections)]
+             "BOUTIQUE_BENCH_SERVER_POSTGRES_CONNECTIONS": String(postgresConnections),
+             "BOUTIQUE_BENCH_SERVER_HOUSEKEEPING": housekeeping ? "1" : "0"]
         }
 
         /// The settings the server mode was started with.
@@ -275,6 +278,7 @@ final class ServerProcess: @unchecked Sendable {
             if let limit = environment["BOUTIQUE_BENCH_SERVER_CONNECTION_LIMIT"].flatMap(Int.init) { settings.connectionLimit = limit }
             if let wait = environment["BOUTIQUE_BENCH_SERVER_MAXIMUM_WAIT"].flatMap(Int.init) { settings.maximumWaitMilliseconds = wait }
             if let count = environment["BOUTIQUE_BENCH_SERVER_POSTGRES_CONNECTIONS"].flatMap(Int.init) { settings.postgresConnections = count }
+            settings.housekeeping = environment["BOUTIQUE_BENCH_SERVER_HOUSEKEEPING"] != "0"
             return settings
         }
     }
@@ -351,7 +355,7 @@ final class ServerProcess: @unchecked Sendable {
             server: server, signer: try SyncTokenSigner(secret: SyncNetworkWorkloads.secret), port: 0,
             options: SyncHTTPOptions(maximumWaitMilliseconds: settings.maximumWaitMilliseconds, connectionLimit: settings.connectionLimit))
         let housekeeping = SyncHousekeeping(server: server)
-        await housekeeping.start()
+        if settings.housekeeping { await housekeeping.start() }
         FileHandle.standardOutput.write(Data("listening on \(http.url.absoluteString)\n".utf8))
         while true { try await Task.sleep(for: .seconds(3_600)) }
         #else
