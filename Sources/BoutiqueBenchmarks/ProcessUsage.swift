@@ -12,7 +12,7 @@ enum ProcessUsage {
     /// Its resident memory now, in bytes.
     static func residentBytes(of pid: Int32) -> Int {
         #if os(Linux)
-        return kilobytes(in: "/proc/\(pid)/status", field: "VmRSS:") * 1_024
+        return number(in: "/proc/\(pid)/status", field: "VmRSS:") * 1_024
         #elseif canImport(Darwin)
         return usage(of: pid).map { Int($0.ri_resident_size) } ?? 0
         #endif
@@ -22,9 +22,30 @@ enum ProcessUsage {
     /// lifetime peak footprint on Apple platforms (which keep no resident high-water mark).
     static func peakBytes(of pid: Int32) -> Int {
         #if os(Linux)
-        return kilobytes(in: "/proc/\(pid)/status", field: "VmHWM:") * 1_024
+        return number(in: "/proc/\(pid)/status", field: "VmHWM:") * 1_024
         #elseif canImport(Darwin)
         return usage(of: pid).map { Int($0.ri_lifetime_max_phys_footprint) } ?? 0
+        #endif
+    }
+
+    /// Its resident memory by kind, in bytes: anonymous (the heap, stacks), file-backed (code,
+    /// mapped files) and shared memory (SQLite's WAL index); zeros where unknown.
+    static func residentKinds(of pid: Int32) -> (anonymous: Int, file: Int, shared: Int) {
+        #if os(Linux)
+        let file = "/proc/\(pid)/status"
+        return (number(in: file, field: "RssAnon:") * 1_024, number(in: file, field: "RssFile:") * 1_024,
+                number(in: file, field: "RssShmem:") * 1_024)
+        #else
+        return (0, 0, 0)
+        #endif
+    }
+
+    /// How many threads it has now (Linux only; 0 elsewhere).
+    static func threads(of pid: Int32) -> Int {
+        #if os(Linux)
+        return number(in: "/proc/\(pid)/status", field: "Threads:")
+        #else
+        return 0
         #endif
     }
 
@@ -68,13 +89,13 @@ enum ProcessUsage {
     }
 
     #if os(Linux)
-    /// The number of kilobytes on the line of `/proc/PID/status` that starts with `field`.
-    private static func kilobytes(in file: String, field: String) -> Int {
+    /// The number on the line of `/proc/PID/status` that starts with `field` (kilobytes for sizes).
+    private static func number(in file: String, field: String) -> Int {
         guard let status = try? String(contentsOfFile: file, encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
-            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+            let value = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap({ Int($0) })
         else { return 0 }
-        return kilobytes
+        return value
     }
     #elseif canImport(Darwin)
     private static func usage(of pid: Int32) -> rusage_info_v4? {

@@ -253,14 +253,48 @@ final class ServerProcess: @unchecked Sendable {
     private let output = Pipe()
     private let folder: URL
 
-    init(store: String) throws {
+    /// Settings of the server mode, passed in its environment.
+    struct Settings {
+        /// The HTTP front end's connection limit.
+        var connectionLimit = 1_000
+        /// The longest a pull may wait, in milliseconds.
+        var maximumWaitMilliseconds = 30_000
+        /// The PostgreSQL store's connections.
+        var postgresConnections = 4
+        /// Whether the server runs housekeeping (garbage collection, freed memory handed back).
+        var housekeeping = true
+
+        var environment: [String: String] {
+            ["BOUTIQUE_BENCH_SERVER_CONNECTION_LIMIT": String(connectionLimit),
+             "BOUTIQUE_BENCH_SERVER_MAXIMUM_WAIT": String(maximumWaitMilliseconds),
+             "BOUTIQUE_BENCH_SERVER_POSTGRES_CONNECTIONS": String(postgresConnections),
+             "BOUTIQUE_BENCH_SERVER_HOUSEKEEPING": housekeeping ? "1" : "0"]
+        }
+
+        /// The settings the server mode was started with.
+        static var current: Settings {
+            let environment = ProcessInfo.processInfo.environment
+            var settings = Settings()
+            if let limit = environment["BOUTIQUE_BENCH_SERVER_CONNECTION_LIMIT"].flatMap(Int.init) { settings.connectionLimit = limit }
+            if let wait = environment["BOUTIQUE_BENCH_SERVER_MAXIMUM_WAIT"].flatMap(Int.init) { settings.maximumWaitMilliseconds = wait }
+            if let count = environment["BOUTIQUE_BENCH_SERVER_POSTGRES_CONNECTIONS"].flatMap(Int.init) { settings.postgresConnections = count }
+            settings.housekeeping = environment["BOUTIQUE_BENCH_SERVER_HOUSEKEEPING"] != "0"
+            return settings
+        }
+    }
+
+    init(store: String, settings: Settings = Settings()) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("boutique-bench-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
         process.arguments = ["--serve-for-benchmark", store == "sqlite" ? "sqlite:" + folder.appendingPathComponent("server.db").path : store]
+        process.environment = ProcessInfo.processInfo.environment.merging(settings.environment) { _, new in new }
         process.standardOutput = output
         try process.run()
     }
+
+    /// The server's process id.
+    var pid: Int32 { process.processIdentifier }
 
     func url() async throws -> URL {
         var text = ""
@@ -279,6 +313,9 @@ final class ServerProcess: @unchecked Sendable {
     /// The server's resident memory, in bytes.
     func residentBytes() -> Int { ProcessUsage.residentBytes(of: process.processIdentifier) }
 
+    /// The server's peak resident memory so far, in bytes.
+    func peakBytes() -> Int { ProcessUsage.peakBytes(of: process.processIdentifier) }
+
     /// The server's user + system CPU time so far.
     func cpuSeconds() -> Double { ProcessUsage.cpuSeconds(of: process.processIdentifier) }
 
@@ -290,22 +327,35 @@ final class ServerProcess: @unchecked Sendable {
     func stop() {
         guard process.isRunning else { return }
         process.terminate()
+        // A child started from a thread of the cooperative pool inherits its blocked signals, SIGTERM
+        // among them: it is killed when it has not ended soon after.
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Server mode: serve until terminated.
+    /// Server mode: serve until terminated, with housekeeping on as `boutique serve` has it.
     static func serve(store: String) async throws -> Never {
+        let settings = Settings.current
         let syncStore: any SyncStore
         if store.hasPrefix("sqlite:") {
             syncStore = try await SQLiteSyncStore.open(url: URL(fileURLWithPath: String(store.dropFirst("sqlite:".count))))
         } else if store.hasPrefix("postgres:") {
-            syncStore = try await PostgreSQLSyncStore.open(url: String(store.dropFirst("postgres:".count)))
+            syncStore = try await PostgreSQLSyncStore.open(
+                url: String(store.dropFirst("postgres:".count)), connections: settings.postgresConnections)
         } else {
             throw BoutiqueError.syncUnavailable(reason: "unknown store \(store)")
         }
         #if BOUTIQUE_SYNC_HTTP
-        let http = try SyncHTTPServer(server: SyncServer(store: syncStore), signer: try SyncTokenSigner(secret: SyncNetworkWorkloads.secret), port: 0)
+        FileLimit.raise()
+        let server = SyncServer(store: syncStore)
+        let http = try SyncHTTPServer(
+            server: server, signer: try SyncTokenSigner(secret: SyncNetworkWorkloads.secret), port: 0,
+            options: SyncHTTPOptions(maximumWaitMilliseconds: settings.maximumWaitMilliseconds, connectionLimit: settings.connectionLimit))
+        let housekeeping = SyncHousekeeping(server: server)
+        if settings.housekeeping { await housekeeping.start() }
         FileHandle.standardOutput.write(Data("listening on \(http.url.absoluteString)\n".utf8))
         while true { try await Task.sleep(for: .seconds(3_600)) }
         #else

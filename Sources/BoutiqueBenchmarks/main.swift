@@ -8,6 +8,9 @@
 //   swift run -c release boutique-benchmarks --network   sync over HTTP: live latency, many pushers, idle polls
 //   swift run -c release boutique-benchmarks --traffic   the bytes 2,000 pushed notes cost up and back
 //   swift run -c release boutique-benchmarks --spaces    sharing: tenant size, moving in, rules on pushes, live share
+//   swift run -c release boutique-benchmarks --push-throughput  one-change pushes on PostgreSQL against pgbench
+//   swift run -c release boutique-benchmarks --server-memory    a server's memory at rest after a load spike
+//   swift run -c release boutique-benchmarks --long-polls       10,000 waiting long polls woken by one push
 //   swift run -c release boutique-benchmarks --all       everything
 //   swift run -c release boutique-benchmarks --once fetch.layer   one variant once (for callgrind)
 //   swift run -c release boutique-benchmarks --once setup         only the set-up, to subtract
@@ -52,18 +55,21 @@ func run() async throws {
         case "--bootstrap-memory": groups.insert("bootstrap-memory")
         case "--traffic": groups.insert("traffic")
         case "--spaces": groups.insert("spaces")
+        case "--push-throughput": groups.insert("push-throughput")
+        case "--server-memory": groups.insert("server-memory")
+        case "--long-polls": groups.insert("long-polls")
         case "--serve-for-benchmark": try await ServerProcess.serve(store: arguments.next() ?? "sqlite")
         case "--all": groups.formUnion(["core", "database", "changes", "sync", "network"])
         default:
-            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--traffic] [--spaces] [--all] [--once WORKLOAD.VARIANT]")
+            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--traffic] [--spaces] [--push-throughput] [--server-memory] [--long-polls] [--all] [--once WORKLOAD.VARIANT]")
             exit(2)
         }
     }
     if groups.isEmpty { groups = ["core"] }
     #if !BOUTIQUE_SYNC_HTTP
     // These run a sync server process over HTTP.
-    if !groups.isDisjoint(with: ["network", "bootstrap-memory", "traffic"]) {
-        print("the network, bootstrap-memory and traffic workloads need the HTTP front end: \(SyncNetworkWorkloads.missingHTTP)")
+    if !groups.isDisjoint(with: ["network", "bootstrap-memory", "traffic", "push-throughput", "server-memory", "long-polls"]) {
+        print("the network, bootstrap-memory, traffic, push-throughput, server-memory and long-polls workloads need the HTTP front end: \(SyncNetworkWorkloads.missingHTTP)")
         exit(2)
     }
     #endif
@@ -127,6 +133,9 @@ func run() async throws {
         if groups.contains("bootstrap-memory") { try await BootstrapMemoryWorkloads.run() }
         if groups.contains("traffic") { try await SyncTrafficWorkloads.run() }
         if groups.contains("spaces") { try await SpacesWorkloads.run(rounds: rounds) }
+        if groups.contains("push-throughput") { try await PushThroughputWorkloads.run() }
+        if groups.contains("server-memory") { try await ServerMemoryWorkloads.run() }
+        if groups.contains("long-polls") { try await LongPollWorkloads.run() }
         return
     }
 

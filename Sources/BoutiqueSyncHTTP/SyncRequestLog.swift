@@ -106,6 +106,16 @@ public struct SyncRequestLog: Sendable {
         ])
     }
 
+    /// An event of the server's own (what housekeeping collected, say), as one line in the log's
+    /// format, so that a log collector reading JSON lines meets nothing else.
+    ///
+    /// ```swift
+    /// log.note("housekeeping", message: "collected 12 tombstones of acme")
+    /// ```
+    public func note(_ event: String, message: String) {
+        emit(Date(), event: event, [("message", .text(message))])
+    }
+
     private enum Field {
         case text(String)
         case number(Double)

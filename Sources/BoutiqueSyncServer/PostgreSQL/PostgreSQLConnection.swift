@@ -46,8 +46,9 @@ final class PostgreSQLConnection {
 
     deinit { PQfinish(handle) }
 
-    /// `true` once libpq has seen the connection fail; it cannot be used again.
-    var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
+    /// `true` once libpq has seen the connection fail (or a pipeline left it out of step with the
+    /// server); it cannot be used again.
+    var isBroken: Bool { isUnusable || PQstatus(handle) != CONNECTION_OK }
 
     /// `true` inside a transaction in which a statement failed: only a rollback is accepted now.
     var isInFailedTransaction: Bool { PQtransactionStatus(handle) == PQTRANS_INERROR }
@@ -62,9 +63,122 @@ final class PostgreSQLConnection {
     var socket: Int32 { PQsocket(handle) }
 
     /// Runs one statement with `parameters` bound to `$1`, `$2`, … and returns its rows in binary
-    /// format.
+    /// format; the statements deferred by ``executeLater(_:_:)`` go first, in the same round trip.
     @discardableResult
     func execute(_ sql: String, _ parameters: [PostgreSQLValue] = []) throws(BoutiqueError) -> PostgreSQLResult {
+        deferred.append(Statement(sql: sql, parameters: parameters))
+        return try flush()
+    }
+
+    /// Queues a statement whose rows nobody reads (a write, a lock) to be sent with the next one
+    /// that needs an answer: its failure is thrown there, and fails the transaction as it would have
+    /// here. A transaction's writes thus cost no round trip of their own.
+    func executeLater(_ sql: String, _ parameters: [PostgreSQLValue] = []) throws(BoutiqueError) {
+        deferred.append(Statement(sql: sql, parameters: parameters))
+        if deferred.count >= Self.deferredLimit { try flush() }
+    }
+
+    /// Forgets the statements not yet sent: for a transaction abandoned before its commit, whose
+    /// rollback must not send them.
+    func discardDeferred() { deferred.removeAll() }
+
+    /// How many round trips completed without an error, for telling a connection that was stale
+    /// before a transaction sent anything from one that broke in the middle of it.
+    private(set) var roundTrips = 0
+
+    /// A statement waiting to be sent.
+    private struct Statement {
+        let sql: String
+        let parameters: [PostgreSQLValue]
+    }
+
+    /// One message of a pipeline whose result is awaited: a statement being prepared, or run.
+    private enum Sent {
+        case prepare(key: String, name: String, sql: String)
+        case run(sql: String)
+    }
+
+    private var deferred: [Statement] = []
+    /// Names of the statements prepared on this connection, by text and parameter types.
+    private var prepared: [String: String] = [:]
+    private var isUnusable = false
+
+    /// At most this many statements wait: a pipeline's results (a few bytes per write) then always
+    /// fit the socket's buffers, so the server never blocks writing them while this side is still
+    /// sending, which in blocking mode would leave both waiting on each other.
+    static let deferredLimit = 128
+    /// Statements beyond this many distinct ones are not prepared (parsed again on each use), so a
+    /// connection's prepared statements stay bounded whatever runs on it.
+    static let preparedLimit = 256
+
+    /// Sends the deferred statements as one pipeline (libpq's pipeline mode: every statement sent,
+    /// then one sync, then the results read in order) and returns the last statement's result. A
+    /// statement with parameters is prepared on its first use and run by name from then on, so the
+    /// server parses and plans it once per connection. After a failure PostgreSQL skips the rest of
+    /// the pipeline; the first error is thrown.
+    @discardableResult
+    private func flush() throws(BoutiqueError) -> PostgreSQLResult {
+        let statements = deferred
+        deferred = []
+        guard let lastSQL = statements.last?.sql else { throw .syncUnavailable(reason: "no PostgreSQL statement to run") }
+        guard !isUnusable, PQenterPipelineMode(handle) == 1 else { throw failure(nil, sql: lastSQL) }
+        var sent: [Sent] = []
+        var preparing: [String: String] = [:]
+        var sendError: BoutiqueError?
+        for statement in statements {
+            do throws(BoutiqueError) {
+                try send(statement, into: &sent, preparing: &preparing)
+            } catch {
+                sendError = error
+                break
+            }
+        }
+        // Synced even after a statement could not be sent: the server sends the results of those
+        // before it only at a sync.
+        let synced = PQpipelineSync(handle) == 1
+        var firstError = sendError ?? (synced ? nil : failure(nil, sql: lastSQL))
+        var last: PostgreSQLResult?
+        for (index, message) in sent.enumerated() {
+            while let result = PQgetResult(handle) {
+                let status = PQresultStatus(result)
+                switch (status, message) {
+                case (PGRES_COMMAND_OK, .prepare(let key, let name, _)):
+                    prepared[key] = name
+                    PQclear(result)
+                case (PGRES_COMMAND_OK, .run), (PGRES_TUPLES_OK, .run):
+                    if index == sent.count - 1 { last = PostgreSQLResult(result) } else { PQclear(result) }
+                case (PGRES_PIPELINE_ABORTED, _):
+                    PQclear(result)
+                default:
+                    if firstError == nil {
+                        switch message {
+                        case .prepare(_, _, let sql), .run(let sql): firstError = failure(result, sql: sql)
+                        }
+                    }
+                    PQclear(result)
+                }
+            }
+        }
+        if synced {
+            // The sync's own result ends the pipeline.
+            while let result = PQgetResult(handle) {
+                let status = PQresultStatus(result)
+                PQclear(result)
+                if status == PGRES_PIPELINE_SYNC { break }
+            }
+        }
+        // Leaving pipeline mode fails only with results unread: the connection is then out of step
+        // with the server, and is not used again.
+        if PQexitPipelineMode(handle) != 1 { isUnusable = true }
+        if let firstError { throw firstError }
+        guard let last else { throw failure(nil, sql: lastSQL) }
+        roundTrips += 1
+        return last
+    }
+
+    /// Sends one statement of a pipeline: prepared first when it has parameters and is new.
+    private func send(_ statement: Statement, into sent: inout [Sent], preparing: inout [String: String]) throws(BoutiqueError) {
+        let parameters = statement.parameters
         var buffer: [UInt8] = []
         var offsets: [Int?] = []
         var lengths: [Int32] = []
@@ -80,26 +194,34 @@ final class PostgreSQLConnection {
             lengths.append(length)
             types.append(parameter.type.rawValue)
         }
+        // The types are part of the key: the same text bound with other types is another statement.
+        let key = statement.sql + "\u{0}" + types.map(String.init).joined(separator: ",")
+        var name = prepared[key] ?? preparing[key]
+        if name == nil, !parameters.isEmpty, prepared.count + preparing.count < Self.preparedLimit {
+            let newName = "boutique_\(prepared.count + preparing.count + 1)"
+            guard PQsendPrepare(handle, newName, statement.sql, Int32(parameters.count), types) == 1 else {
+                throw failure(nil, sql: statement.sql)
+            }
+            sent.append(.prepare(key: key, name: newName, sql: statement.sql))
+            preparing[key] = newName
+            name = newName
+        }
         // One byte more, so that an empty value still has an address (a null pointer would be NULL).
         buffer.append(0)
         let formats = [Int32](repeating: 1, count: parameters.count)
-        let result: OpaquePointer? = buffer.withUnsafeBufferPointer { bytes in
+        let queued: Int32 = buffer.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
                 let values: [UnsafePointer<CChar>?] = offsets.map { offset in
                     offset.flatMap { offset in chars.baseAddress.map { UnsafePointer($0 + offset) } }
                 }
-                return PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+                if let name {
+                    return PQsendQueryPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1)
+                }
+                return PQsendQueryParams(handle, statement.sql, Int32(parameters.count), types, values, lengths, formats, 1)
             }
         }
-        guard let result else { throw failure(nil, sql: sql) }
-        switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
-            return PostgreSQLResult(result)
-        default:
-            let error = failure(result, sql: sql)
-            PQclear(result)
-            throw error
-        }
+        guard queued == 1 else { throw failure(nil, sql: statement.sql) }
+        sent.append(.run(sql: statement.sql))
     }
 
     /// Reads what the server sent without waiting; `false` when the connection failed.

@@ -2,7 +2,7 @@
 /// ids, tables and keys as `bytea`, like every name a device sends.
 extension PostgreSQLStoreTransaction {
     func recordRefusal(_ refusal: RefusedTransaction, replica: String) throws {
-        _ = try run(
+        try write(
             """
             INSERT INTO boutique_sync_server_refusal(tenant, replica, txn, tbl, key, reason) VALUES ($1, $2, $3, $4, $5, $6)
             ON CONFLICT (tenant, replica, txn) DO UPDATE SET tbl = excluded.tbl, key = excluded.key, reason = excluded.reason
@@ -28,7 +28,7 @@ extension PostgreSQLStoreTransaction {
     }
 
     func forgetRefusals(replica: String, through: Int64) throws {
-        _ = try run(
+        try write(
             "DELETE FROM boutique_sync_server_refusal WHERE tenant = $1 AND replica = $2 AND txn <= $3",
             [.bytea(Array(replica.utf8)), .int8(through)])
     }

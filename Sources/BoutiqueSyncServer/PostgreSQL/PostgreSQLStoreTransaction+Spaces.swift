@@ -17,7 +17,8 @@ extension PostgreSQLStoreTransaction {
     }
 
     func setRowState(_ state: RowRegister, table: String, key: DatabaseValue, sequence: Int64, placement: RowPlacement) throws {
-        _ = try run(
+        knownRows[RowName(table: Array(table.utf8), key: PostgreSQLKey.encode(key))] = .some(state)
+        try write(
             """
             INSERT INTO boutique_sync_server_row(tenant, tbl, key, state, alive, sequence, space, parent_tbl, parent_key)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
@@ -30,7 +31,7 @@ extension PostgreSQLStoreTransaction {
     }
 
     func setPlacement(_ placement: RowPlacement, table: String, key: DatabaseValue) throws {
-        _ = try run(
+        try write(
             """
             UPDATE boutique_sync_server_row SET space = $4, parent_tbl = $5, parent_key = $6
             WHERE tenant = $1 AND tbl = $2 AND key = $3
@@ -123,7 +124,11 @@ extension PostgreSQLStoreTransaction {
     ) throws -> (sequence: Int64, batch: Int64) {
         let sequence = try takeSequence()
         let batch = batch ?? sequence
-        _ = try run(
+        guard movedFrom != nil else {
+            try batchLogEntry(sequence: sequence, batch: batch, change: change, origin: origin, space: space)
+            return (sequence, batch)
+        }
+        try write(
             """
             INSERT INTO boutique_sync_server_log(tenant, sequence, batch, tbl, key, change, origin, space, moved_from)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
@@ -236,7 +241,7 @@ extension PostgreSQLStoreTransaction {
     }
 
     func pruneMemberships(through sequence: Int64) throws {
-        _ = try run(
+        try write(
             "DELETE FROM boutique_sync_server_member WHERE tenant = $1 AND until IS NOT NULL AND until <= $2", [.int8(sequence)])
     }
 

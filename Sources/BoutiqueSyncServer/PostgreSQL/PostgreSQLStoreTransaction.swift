@@ -42,37 +42,54 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
     /// The transaction's connection; statements on the store-wide tables (the tables' shapes), which
     /// have no tenant, run on it directly.
     let connection: PostgreSQLConnection
-    private let tenant: String
+    let tenant: String
     private var tenantState: (next: Int64, horizon: Int64, clock: Int64)?
     private var tenantChanged = false
     /// Whether a sequence number was taken (a change logged, a member joining or leaving): the commit
     /// is announced then, so that long polls on every instance look again.
     private var announces = false
+    /// Row states read ahead or written by this transaction, `.some(nil)` for a row known to be
+    /// absent (see `PostgreSQLStoreTransaction+Batches`).
+    var knownRows: [RowName: RowRegister?] = [:]
+    /// Log entries waiting to go as one statement.
+    var logBatch = LogBatch()
+    /// Row states waiting to go as one statement.
+    var rowBatch = RowBatch()
 
     /// Takes the tenant's lock, waiting for any transaction of that tenant in progress elsewhere.
     init(connection: PostgreSQLConnection, tenant: String) throws(BoutiqueError) {
         self.connection = connection
         self.tenant = tenant
-        try connection.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [.text(tenant)])
+        // Sent with the first statement that needs an answer, which then runs under the lock.
+        try connection.executeLater("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [.text(tenant)])
     }
 
     /// Writes the counters back and announces the commit, when there is one to announce.
     func finish() throws(BoutiqueError) {
+        try sendBatches()
         if tenantChanged, let state = tenantState {
-            try connection.execute(
+            try connection.executeLater(
                 "UPDATE boutique_sync_server_tenant SET next_sequence = $2, horizon = $3, clock = $4 WHERE tenant = $1",
                 [.text(tenant), .int8(state.next), .int8(state.horizon), .int8(state.clock)])
             tenantChanged = false
         }
         if announces {
-            try connection.execute("SELECT pg_notify($1, $2)", [.text(Self.channel), .text(tenant)])
+            try connection.executeLater("SELECT pg_notify($1, $2)", [.text(Self.channel), .text(tenant)])
             announces = false
         }
     }
 
     /// Runs a statement with the tenant bound to `$1` and `parameters` to `$2`, `$3`, …
     func run(_ sql: String, _ parameters: [PostgreSQLValue]) throws(BoutiqueError) -> PostgreSQLResult {
-        try connection.execute(sql, [.text(tenant)] + parameters)
+        try sendBatches()
+        return try connection.execute(sql, [.text(tenant)] + parameters)
+    }
+
+    /// ``run(_:_:)`` for a write whose result nobody reads: sent with the next statement that needs
+    /// an answer, or with the commit (``PostgreSQLConnection/executeLater(_:_:)``).
+    func write(_ sql: String, _ parameters: [PostgreSQLValue]) throws(BoutiqueError) {
+        try sendBatches()
+        try connection.executeLater(sql, [.text(tenant)] + parameters)
     }
 
     // MARK: Tenant
@@ -95,7 +112,7 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
         if found.rowCount > 0 {
             state = (try found.int64(0, 0), try found.int64(0, 1), try found.int64(0, 2))
         } else {
-            _ = try run(
+            try write(
                 "INSERT INTO boutique_sync_server_tenant(tenant, next_sequence, horizon, clock) VALUES ($1, 1, 0, 0) ON CONFLICT DO NOTHING",
                 [])
             state = (1, 0, 0)
@@ -140,7 +157,7 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
     }
 
     func setReplica(_ record: ReplicaRecord) throws {
-        _ = try run(
+        try write(
             """
             INSERT INTO boutique_sync_server_replica(tenant, \(Self.replicaColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7)
             ON CONFLICT (tenant, replica) DO UPDATE SET applied_through = excluded.applied_through, digest = excluded.digest,
@@ -153,6 +170,8 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
     // MARK: Rows
 
     func rowState(table: String, key: DatabaseValue) throws -> RowRegister? {
+        let name = RowName(table: Array(table.utf8), key: PostgreSQLKey.encode(key))
+        if let known = knownRows[name] { return known }
         let found = try run(
             "SELECT state FROM boutique_sync_server_row WHERE tenant = $1 AND tbl = $2 AND key = $3",
             [.bytea(Array(table.utf8)), .bytea(PostgreSQLKey.encode(key))])
@@ -161,13 +180,7 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
     }
 
     func setRowState(_ state: RowRegister, table: String, key: DatabaseValue, sequence: Int64) throws {
-        _ = try run(
-            """
-            INSERT INTO boutique_sync_server_row(tenant, tbl, key, state, alive, sequence) VALUES ($1, $2, $3, $4, $5, $6)
-            ON CONFLICT (tenant, tbl, key) DO UPDATE SET state = excluded.state, alive = excluded.alive, sequence = excluded.sequence
-            """,
-            [.bytea(Array(table.utf8)), .bytea(PostgreSQLKey.encode(key)), .bytea(state.record()), .bool(state.isVisible),
-             .int8(sequence)])
+        try batchRowState(state, name: RowName(table: Array(table.utf8), key: PostgreSQLKey.encode(key)), sequence: sequence)
     }
 
     func rows(after position: SnapshotPosition?, limit: Int) throws -> [SnapshotRow] {
@@ -205,8 +218,9 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
     }
 
     func removeTombstones(through sequence: Int64) throws -> Int {
-        try run("DELETE FROM boutique_sync_server_row WHERE tenant = $1 AND NOT alive AND sequence <= $2", [.int8(sequence)])
-            .affectedRows
+        let removed = try run("DELETE FROM boutique_sync_server_row WHERE tenant = $1 AND NOT alive AND sequence <= $2", [.int8(sequence)])
+        knownRows.removeAll()
+        return removed.affectedRows
     }
 
     /// `RowRegister(record:)` with a typed error, for the typed closures above.
@@ -251,7 +265,7 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
 
     func pruneLog(through sequence: Int64) throws {
         var state = try tenantRow()
-        _ = try run("DELETE FROM boutique_sync_server_log WHERE tenant = $1 AND sequence <= $2", [.int8(sequence)])
+        try write("DELETE FROM boutique_sync_server_log WHERE tenant = $1 AND sequence <= $2", [.int8(sequence)])
         state.horizon = max(state.horizon, sequence)
         tenantState = state
         tenantChanged = true

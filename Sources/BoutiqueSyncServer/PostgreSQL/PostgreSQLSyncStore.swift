@@ -104,6 +104,17 @@ public final class PostgreSQLSyncStore: SyncStore {
         }
     }
 
+    /// Every tenant with a counter row (created by its first transaction) in the database, whichever
+    /// instance made it, in byte order.
+    public func tenants() async throws -> [String] {
+        let worker = try await pool.acquire()
+        defer { pool.release(worker) }
+        return try await worker.transaction { connection in
+            let found = try connection.execute("SELECT tenant FROM boutique_sync_server_tenant ORDER BY tenant")
+            return try (0..<found.rowCount).map { row throws(BoutiqueError) in try found.string(row, 0) }
+        }
+    }
+
     /// Reports the tenant of every commit any server instance makes to the database, this one's
     /// included, by `LISTEN`/`NOTIFY`; returns once listening.
     ///

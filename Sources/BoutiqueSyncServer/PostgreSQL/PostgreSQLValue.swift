@@ -20,6 +20,10 @@ enum PostgreSQLValue {
     /// A one-dimensional `bytea[]` without NULL elements: a list of names bound as one parameter
     /// (`= ANY($2)`), however long it is, so the statement's text never depends on the list.
     case byteaArray([[UInt8]])
+    /// A one-dimensional `bigint[]`: a column of a multi-row statement (`unnest($2)`).
+    case int8Array([Int64])
+    /// A one-dimensional `boolean[]`: a column of a multi-row statement (`unnest($2)`).
+    case boolArray([Bool])
     /// SQL NULL, of the type the parameter has.
     case null(PostgreSQLType)
 
@@ -36,6 +40,8 @@ enum PostgreSQLValue {
         case .text: .text
         case .bytea: .bytea
         case .byteaArray: .byteaArray
+        case .int8Array: .int8Array
+        case .boolArray: .boolArray
         case .null(let type): type
         }
     }
@@ -49,6 +55,9 @@ enum PostgreSQLValue {
         case .text(let value): buffer.append(contentsOf: value.utf8)
         case .bytea(let value): buffer.append(contentsOf: value)
         case .byteaArray(let elements): Self.appendArray(elements, of: .bytea, to: &buffer)
+        case .int8Array(let elements):
+            Self.appendArray(elements.map { value in withUnsafeBytes(of: value.bigEndian) { Array($0) } }, of: .int8, to: &buffer)
+        case .boolArray(let elements): Self.appendArray(elements.map { [$0 ? 1 : 0] }, of: .bool, to: &buffer)
         case .null: return false
         }
         return true
@@ -82,4 +91,6 @@ enum PostgreSQLType: Oid {
     case int4 = 23
     case text = 25
     case byteaArray = 1001
+    case boolArray = 1000
+    case int8Array = 1016
 }

@@ -11,8 +11,8 @@
 /// libpq blocks its thread for as long as the network and the server take (and a transaction waits
 /// there for the tenant's lock): on the cooperative pool that would stall every task of the process.
 /// The connection opens on first use and again after it broke; one that broke while idle (the
-/// server restarted) is replaced at the next `BEGIN`, so a restart fails only the transactions it
-/// interrupted.
+/// server restarted) is replaced at the next transaction's first round trip, so a restart fails only
+/// the transactions it interrupted.
 actor PostgreSQLWorker {
     private nonisolated let executor = QueueExecutor(label: "BoutiqueSyncServer.postgresql")
 
@@ -21,34 +21,47 @@ actor PostgreSQLWorker {
     private let url: String
     private var connection: PostgreSQLConnection?
     private var isClosed = false
+    /// Whether the transaction running sent its `COMMIT`.
+    private var sentCommit = false
 
     init(url: String) { self.url = url }
 
     /// Runs `body` in one READ COMMITTED transaction: commits when it returns, rolls back when it
     /// throws.
     ///
-    /// A connection that went stale while idle (the server restarted) fails at `BEGIN`, before
-    /// anything was done: it is opened again and `BEGIN` tried once more.
+    /// `BEGIN` waits to be sent with the body's first statement that needs an answer, and the
+    /// body's last writes with `COMMIT` (``PostgreSQLConnection/executeLater(_:_:)``), so a short
+    /// transaction costs a round trip or two. A connection that went stale while idle (the server
+    /// restarted) fails at that first round trip, before anything was done: it is opened again and
+    /// the body run once more.
     func transaction<T: Sendable>(_ body: @Sendable (PostgreSQLConnection) throws -> T) throws -> T {
-        var connection = try open()
+        let connection = try open()
+        let roundTrips = connection.roundTrips
         do {
-            try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+            return try run(body, on: connection)
         } catch {
-            guard connection.isBroken else { throw error }
+            // Not when the failed round trip carried the COMMIT: the server may have committed.
+            guard connection.isBroken, connection.roundTrips == roundTrips, !sentCommit else { throw error }
             self.connection = nil
-            connection = try open()
-            try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+            return try run(body, on: try open())
         }
+    }
+
+    private func run<T: Sendable>(_ body: @Sendable (PostgreSQLConnection) throws -> T, on connection: PostgreSQLConnection) throws -> T {
+        sentCommit = false
         do {
+            try connection.executeLater("BEGIN ISOLATION LEVEL READ COMMITTED")
             let result = try body(connection)
             // COMMIT in a failed transaction "succeeds" by rolling back: a statement whose error the
             // body caught must not pass for a commit.
             guard !connection.isInFailedTransaction else {
                 throw BoutiqueError.syncUnavailable(reason: "a statement failed inside the PostgreSQL transaction; it was rolled back")
             }
+            sentCommit = true
             try connection.execute("COMMIT")
             return result
         } catch {
+            connection.discardDeferred()
             if !connection.isBroken, connection.isInTransaction { _ = try? connection.execute("ROLLBACK") }
             throw error
         }

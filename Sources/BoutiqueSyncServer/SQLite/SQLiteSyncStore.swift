@@ -42,6 +42,16 @@ public final class SQLiteSyncStore: SyncStore {
         }
     }
 
+    /// Every tenant with a counter row (created by its first transaction), in byte order.
+    public func tenants() async throws -> [String] {
+        try await database.read { conn in
+            try conn.connection.cachedRows("SELECT tenant FROM boutique_sync_server_tenant ORDER BY tenant", []).compactMap { row in
+                guard case .text(let tenant) = row.first else { return nil }
+                return tenant
+            }
+        }
+    }
+
     /// Closes the store's database.
     public func close() async { await database.close() }
 }

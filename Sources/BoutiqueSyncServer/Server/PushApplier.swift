@@ -45,6 +45,9 @@ struct PushApplier {
         // The device acknowledged through its base, so it heard of the refusals up to there.
         try store.forgetRefusals(replica: request.replica, through: request.baseTransactionID)
         try recallRefusals(of: request, handledThrough: record.appliedThrough, into: &denials)
+        // The rows the new transactions change, read in one go where the store can.
+        let changed = request.transactions.filter { $0.id > record.appliedThrough }.flatMap(\.changes)
+        if !changed.isEmpty { try store.prefetchRowStates(changed.map { SnapshotPosition(table: $0.table, key: $0.key) }) }
         let placer = self.placer
         var memo = PlacementMemo(remembering: { placer?.resolve($0).isParent ?? false })
         if placer != nil { memo.reserveCapacity(request.transactions.reduce(0) { $0 + $1.changes.count }) }

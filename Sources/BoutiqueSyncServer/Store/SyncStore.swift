@@ -21,9 +21,23 @@ public protocol SyncStore: Sendable {
     /// that long-polling pulls waiting on this server return them. Called once per server, before its
     /// first long poll; a store only one process writes needs nothing here (the default).
     func observeCommits(_ wake: @escaping @Sendable (String) -> Void) async throws
+
+    /// Every tenant the store has data for, in byte order of their names: the tenants
+    /// ``SyncHousekeeping`` collects garbage for.
+    ///
+    /// ```swift
+    /// for tenant in try await store.tenants() { _ = try await server.collectGarbage(tenant: tenant) }
+    /// ```
+    func tenants() async throws -> [String]
 }
 
 extension SyncStore {
+    /// Throws ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)``: a store that keeps its tenants somewhere of its
+    /// own says where by implementing this; the stores of this module do.
+    public func tenants() async throws -> [String] {
+        throw BoutiqueError.invalidArgument("the sync store \(type(of: self)) cannot list its tenants")
+    }
+
     /// Does nothing: the store's commits all come through this process's server, which wakes its
     /// own long polls.
     public func observeCommits(_ wake: @escaping @Sendable (String) -> Void) async throws {}
@@ -96,6 +110,10 @@ public protocol SyncStoreTransaction: SyncSpaceStoreTransaction, SyncRefusalStor
     /// How many rows the tenant has, tombstones included (the length of a snapshot); `nil` when the
     /// store cannot tell (the default).
     func rowCount() throws -> Int?
+    /// Reads ahead the merged states of `rows`, which the transaction is about to read and change
+    /// (a push's), so that each ``rowState(table:key:)`` after it costs no trip to the database; a
+    /// hint a store may ignore (the default does).
+    func prefetchRowStates(_ rows: [SnapshotPosition]) throws
     /// Removes deleted rows whose state was last set at or before `sequence`.
     func removeTombstones(through sequence: Int64) throws -> Int
 
@@ -120,4 +138,7 @@ public protocol SyncStoreTransaction: SyncSpaceStoreTransaction, SyncRefusalStor
 extension SyncStoreTransaction {
     /// Unknown: snapshot pages then carry no total.
     public func rowCount() throws -> Int? { nil }
+
+    /// Does nothing: each ``rowState(table:key:)`` reads its row.
+    public func prefetchRowStates(_ rows: [SnapshotPosition]) throws {}
 }

@@ -16,6 +16,7 @@ enum ServeCommand: Command {
                               --secret-file FILE [--host ADDRESS] [--rules FILE] [--log-format text|json]
                               [--max-body-bytes N] [--max-wait DURATION] [--connection-limit N]
                               [--connections-per-address N] [--request-deadline DURATION]
+                              [--retain DURATION]
 
         Serves the sync protocol over HTTP on ADDRESS:PORT (127.0.0.1 when --host is left out; 0.0.0.0
         for every interface; port 0 picks a free one) and prints `listening on http://ADDRESS:PORT` once
@@ -49,6 +50,11 @@ enum ServeCommand: Command {
         naming a table or column the devices' tables lack, or followers that form a cycle, are refused
         at start. Without rules every user of a tenant sees every row.
 
+        --retain DURATION (90m, 12h, 30d, 2w, or seconds; default 30d) is how long a device may stay away
+        and still resume where it was: ten minutes after start and then hourly, the server removes the log
+        entries and deleted rows' tombstones that every device seen within DURATION has pulled past, and
+        prints what it removed on stderr. A device away longer bootstraps again when it returns.
+
         It needs the HTTP front end, which is built where GNU libmicrohttpd is installed
         (Debian: `sudo apt-get install libmicrohttpd-dev`; macOS: `brew install libmicrohttpd`).
         """
@@ -66,6 +72,8 @@ enum ServeCommand: Command {
             throw UsageError("--log-format takes text or json, not '\(logFormatText)'")
         }
         let limits = try ServeLimits(&arguments)
+        let retention = try arguments.takeOption("--retain").map { Duration.seconds(try DurationText.seconds($0, option: "--retain")) }
+            ?? SyncHousekeeping.defaultRetention
         try arguments.finish()
         guard storePath != nil || postgres != nil else {
             throw UsageError("--store FILE, --postgres URL, --postgres-url-file FILE or \(SecretArguments.postgresVariable) is required")
@@ -73,9 +81,9 @@ enum ServeCommand: Command {
         #if BOUTIQUE_SYNC_HTTP
         try await serve(
             storePath: storePath, postgres: postgres, secretFile: secretFile, host: host, port: port, rulesFile: rulesFile,
-            logFormat: logFormat, limits: limits)
+            logFormat: logFormat, limits: limits, retention: retention)
         #else
-        _ = (secretFile, host, port, rulesFile, logFormat, limits)
+        _ = (secretFile, host, port, rulesFile, logFormat, limits, retention)
         throw MissingHTTPFrontEnd()
         #endif
     }
@@ -84,7 +92,7 @@ enum ServeCommand: Command {
     @MainActor
     private static func serve(
         storePath: String?, postgres: String?, secretFile: String, host: String, port: Int, rulesFile: String?,
-        logFormat: SyncRequestLogFormat, limits: ServeLimits
+        logFormat: SyncRequestLogFormat, limits: ServeLimits, retention: Duration
     ) async throws {
         // Everything the server creates from here on — the SQLite store and its -wal and -shm files,
         // which hold every tenant's data — is its owner's alone. (SQLite gives a new -wal and -shm the
@@ -96,20 +104,25 @@ enum ServeCommand: Command {
         let rules = try rulesFile.map(readRules)
         let store = try await ServerStore.open(sqlite: storePath, postgres: postgres)
         let http: SyncHTTPServer
+        let housekeeping: SyncHousekeeping
         do {
             let server = SyncServer(store: store.store, rules: rules)
             try await server.checkRules()
-            http = try SyncHTTPServer(
-                server: server, signer: signer, host: host, port: port, options: limits.options,
-                log: .standardError(format: logFormat.format))
+            let log = SyncRequestLog.standardError(format: logFormat.format)
+            http = try SyncHTTPServer(server: server, signer: signer, host: host, port: port, options: limits.options, log: log)
+            housekeeping = SyncHousekeeping(server: server, retention: retention) { event in
+                log.note("housekeeping", message: "\(event)")
+            }
         } catch {
             await store.close()
             throw error
         }
         if let rulesFile { Output.line("sharing by the rules in \(rulesFile)") }
         Output.line("listening on \(http.url.absoluteString)")
+        await housekeeping.start()
         let signal = await Signals.termination()
         Output.error("boutique serve: \(Signals.name(signal)): finishing \(http.requestsInFlight) request(s) in flight")
+        await housekeeping.stop()
         await http.shutdown()
         await store.close()
         Output.error("boutique serve: stopped")

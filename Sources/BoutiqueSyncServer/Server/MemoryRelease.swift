@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Hands freed memory back to the system, where the C allocator keeps it.
+///
+/// ```swift
+/// var release = MemoryRelease()
+/// if let released = release.releaseIfWorthIt() { print(released.before - released.after) }
+/// ```
+///
+/// glibc's allocator keeps what a process frees in its arenas (one per thread that allocated, up to
+/// eight per core) for reuse, and gives back only what is at the very top of an arena's heap. After a
+/// spike (large pushes and pulls decoded by several threads at once) a server at rest can keep
+/// hundreds of megabytes it will not use again soon. `malloc_trim(0)` returns the free pages of
+/// every arena (`madvise(MADV_DONTNEED)`); it walks the arenas, which costs a few milliseconds, so it
+/// runs only when the process is more than ``threshold`` above the smallest size a release brought
+/// it to. Under steady load that is at most once per check, and what it returns is faulted back in
+/// as needed. It is looked up at run time (`dlsym`), as the C library's `malloc.h` is not part of the
+/// Swift module: elsewhere, where the system's allocator returns memory itself, this does nothing.
+struct MemoryRelease {
+    /// How far above its smallest size the process may be before memory is handed back.
+    static let threshold = 8 * 1_048_576
+
+    /// The smallest resident size seen after a release (or at the first check).
+    private var floor: Int?
+
+    /// glibc's `int malloc_trim(size_t pad)`, when the C library has it.
+    private static let trim: (@convention(c) (Int) -> Int32)? = {
+        #if os(Linux)
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+        #else
+        return nil
+        #endif
+    }()
+
+    /// The process's resident bytes before and after handing memory back, or `nil` when it is close
+    /// enough to its smallest size (or the platform has no such call).
+    mutating func releaseIfWorthIt() -> (before: Int, after: Int)? {
+        guard let trim = Self.trim else { return nil }
+        let before = Self.residentBytes()
+        guard before > 0 else { return nil }
+        guard let floor else {
+            self.floor = before
+            return nil
+        }
+        guard before > floor + Self.threshold else { return nil }
+        _ = trim(0)
+        let after = Self.residentBytes()
+        self.floor = min(floor, after)
+        return (before, after)
+    }
+
+    /// The process's resident memory (`/proc/self/statm`'s second field, in pages); 0 when unknown.
+    static func residentBytes() -> Int {
+        #if os(Linux)
+        guard let file = fopen("/proc/self/statm", "r") else { return 0 }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 128)
+        guard fgets(&line, Int32(line.count), file) != nil else { return 0 }
+        let fields = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).split(separator: " ")
+        guard fields.count >= 2, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        #else
+        return 0
+        #endif
+    }
+}
