@@ -7,10 +7,17 @@ import Testing
 struct ServeRetentionTests {
     static let secret = "a secret for the serve test, long enough\n"
 
+    /// The secret, readable by its owner only, as `serve` requires.
+    static func writeSecret(in directory: URL) throws {
+        let file = directory.appendingPathComponent("secret")
+        try Data(secret.utf8).write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+    }
+
     @Test(arguments: ["5x", "0d", "-3h", "12 h", "d", "", "1.5h", "99999999999999999w"])
     func aRetentionThatIsNotADurationIsAUsageError(_ value: String) async throws {
         try await withTemporaryDirectory { directory in
-            try Data(Self.secret.utf8).write(to: directory.appendingPathComponent("secret"))
+            try Self.writeSecret(in: directory)
             let serve = try await ToolProcess.run(
                 ["serve", "--port", "0", "--store", "sync.db", "--secret-file", "secret", "--retain", value], in: directory)
             #expect(serve.status == 2, "\(serve.errorOutput)")
@@ -42,7 +49,7 @@ struct ServeRetentionTests {
     @Test(arguments: ["30d", "12h", "90m", "3600s", "2w", "600"])
     func aServerStartsWithARetention(_ value: String) async throws {
         try await withTemporaryDirectory { directory in
-            try Data(Self.secret.utf8).write(to: directory.appendingPathComponent("secret"))
+            try Self.writeSecret(in: directory)
             let serve = try ToolProcess.start(
                 ["serve", "--port", "0", "--store", "sync.db", "--secret-file", "secret", "--retain", value], in: directory)
             let line = try await serve.process.line(startingWith: "listening on ", timeout: .seconds(60))
