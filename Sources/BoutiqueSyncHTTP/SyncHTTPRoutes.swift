@@ -76,6 +76,7 @@ struct SyncHTTPRoutes: Sendable {
         case .accepted: return try encode(response, status: 200)
         case .mismatch: return try encode(response, status: 409)
         case .refused:
+            if response.refusal == .tooLarge { return .error(413, "too-large", response.reason ?? "the push is larger than the server takes") }
             return .error(400, response.refusal == .clockSkew ? "clock-skew" : "malformed", response.reason ?? "the push was refused")
         case .forbidden: return .error(403, "forbidden", response.reason ?? "the user may not make these changes")
         }

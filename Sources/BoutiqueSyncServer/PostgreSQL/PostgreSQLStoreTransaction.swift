@@ -197,6 +197,36 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
         }
     }
 
+    /// `octet_length(state)` reads a stored value's length, not the value (nor its TOAST pages).
+    func rowSizes(after position: SnapshotPosition?, limit: Int) throws -> [Int] {
+        let count = PostgreSQLValue.optionalInt8(limit < 0 ? nil : Int64(limit))
+        let found: PostgreSQLResult
+        switch position {
+        case nil:
+            found = try run(
+                "SELECT octet_length(state)::int8 FROM boutique_sync_server_row WHERE tenant = $1 ORDER BY tbl, key LIMIT $2", [count])
+        case let position? where position.key.isNull:
+            found = try run(
+                "SELECT octet_length(state)::int8 FROM boutique_sync_server_row WHERE tenant = $1 AND tbl > $2 ORDER BY tbl, key LIMIT $3",
+                [.bytea(Array(position.table.utf8)), count])
+        case let position?:
+            found = try run(
+                """
+                SELECT octet_length(state)::int8 FROM boutique_sync_server_row WHERE tenant = $1 AND (tbl, key) > ($2, $3)
+                ORDER BY tbl, key LIMIT $4
+                """,
+                [.bytea(Array(position.table.utf8)), .bytea(PostgreSQLKey.encode(position.key)), count])
+        }
+        return try Self.sizes(found)
+    }
+
+    /// The first column of every row of `found`, as sizes.
+    static func sizes(_ found: PostgreSQLResult) throws(BoutiqueError) -> [Int] {
+        var sizes: [Int] = []
+        for row in 0..<found.rowCount { sizes.append(Int(try found.int64(row, 0))) }
+        return sizes
+    }
+
     /// An index-only scan of the primary key's range for the tenant when the visibility map is
     /// current (after autovacuum); asked once per bootstrap, not per page.
     func rowCount() throws -> Int? {
@@ -243,6 +273,31 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
                 entry: ServerChange(sequence: try found.int64(row, 0), change: change), batch: try found.int64(row, 1),
                 origin: try found.string(row, 5))
         }
+    }
+
+    /// ``changes(after:limit:)``'s query, grouped by batch; `octet_length` reads no change.
+    func batchSizes(after sequence: Int64, limit: Int) throws -> [LogBatchSize] {
+        let found = try run(
+            """
+            SELECT batch, max(sequence), count(*)::int8, coalesce(sum(octet_length(change)), 0)::int8 FROM boutique_sync_server_log
+            WHERE tenant = $1 AND sequence > $2 AND batch <= coalesce((
+                SELECT batch FROM boutique_sync_server_log WHERE tenant = $1 AND sequence > $2 ORDER BY sequence LIMIT 1 OFFSET $3),
+                9223372036854775807)
+            GROUP BY batch ORDER BY batch
+            """,
+            [.int8(sequence), .int8(Int64(max(limit, 1) - 1))])
+        return try Self.batchSizes(found)
+    }
+
+    /// Rows of batch, last sequence, count and bytes.
+    static func batchSizes(_ found: PostgreSQLResult) throws(BoutiqueError) -> [LogBatchSize] {
+        var sizes: [LogBatchSize] = []
+        for row in 0..<found.rowCount {
+            sizes.append(LogBatchSize(
+                batch: try found.int64(row, 0), last: try found.int64(row, 1), changes: Int(try found.int64(row, 2)),
+                bytes: Int(try found.int64(row, 3))))
+        }
+        return sizes
     }
 
     func latestSequence() throws -> Int64 { try tenantRow().next - 1 }

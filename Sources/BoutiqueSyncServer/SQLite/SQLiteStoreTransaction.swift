@@ -139,6 +139,30 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
         }
     }
 
+    /// `length(state)` reads a record's header only, not the state's pages.
+    func rowSizes(after position: SnapshotPosition?, limit: Int) throws -> [Int] {
+        let found: [[DatabaseValue]]
+        if let position {
+            found = try rows(
+                """
+                SELECT length(state) FROM boutique_sync_server_row WHERE tenant = ? AND (tbl > ? OR (tbl = ? AND key > ?))
+                ORDER BY tbl, key LIMIT ?
+                """,
+                [.text(tenant), .text(position.table), .text(position.table), position.key, .integer(Int64(limit))])
+        } else {
+            found = try rows(
+                "SELECT length(state) FROM boutique_sync_server_row WHERE tenant = ? ORDER BY tbl, key LIMIT ?",
+                [.text(tenant), .integer(Int64(limit))])
+        }
+        return found.map(Self.size)
+    }
+
+    /// A size a query read, 0 when it read none.
+    static func size(_ row: [DatabaseValue]) -> Int {
+        guard case .integer(let bytes)? = row.first else { return 0 }
+        return Int(bytes)
+    }
+
     /// Counted on the covering index `boutique_sync_server_row_dead` (tenant, alive, sequence), which
     /// SQLite picks as the narrowest: the tenant's range of small index entries, no row state read.
     /// Asked once per bootstrap, not per page.
@@ -183,6 +207,31 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
             let change = try ChangeRecord.decode(bytes, table: table, key: row[3])
             return LoggedChange(entry: ServerChange(sequence: seq, change: change), batch: batch, origin: origin)
         }
+    }
+
+    /// The batches of ``changes(after:limit:)``'s query, grouped; `length(change)` reads a record's
+    /// header only, not the change's pages.
+    func batchSizes(after sequence: Int64, limit: Int) throws -> [LogBatchSize] {
+        try rows(
+            """
+            SELECT batch, max(sequence), count(*), coalesce(sum(length(change)), 0) FROM boutique_sync_server_log
+            WHERE tenant = ? AND sequence > ? AND batch <= coalesce((
+                SELECT batch FROM boutique_sync_server_log WHERE tenant = ? AND sequence > ? ORDER BY sequence LIMIT 1 OFFSET ?),
+                9223372036854775807)
+            GROUP BY batch ORDER BY batch
+            """,
+            [.text(tenant), .integer(sequence), .text(tenant), .integer(sequence), .integer(Int64(max(limit, 1) - 1))]
+        ).map(Self.batchSize)
+    }
+
+    /// A row of a batch-size query: batch, last sequence, count, bytes.
+    static func batchSize(_ row: [DatabaseValue]) throws -> LogBatchSize {
+        guard row.count == 4, case .integer(let batch) = row[0], case .integer(let last) = row[1], case .integer(let count) = row[2]
+        else {
+            throw BoutiqueError.decoding(.init(
+                table: "boutique_sync_server_log", column: "batch", expectedType: "a batch's size", found: "\(row)"))
+        }
+        return LogBatchSize(batch: batch, last: last, changes: Int(count), bytes: size(Array(row[3...])))
     }
 
     /// Decodes a space a store column holds.

@@ -9,6 +9,14 @@ struct PushApplier {
     var placer: SpacePlacer?
     /// The pushing user (`nil`: trusted code): checked against the rules' roles.
     var user: String?
+    /// The most bytes a row's merged state may grow to (``SyncServerLimits/maximumRowStateBytes``).
+    var maximumRowStateBytes = Int.max
+
+    /// Thrown when a change would grow a row's state past ``maximumRowStateBytes``: the caller's store
+    /// transaction rolls back, and the push is refused whole.
+    struct RowTooLarge: Error {
+        let reason: String
+    }
 
     /// Why a pushed transaction is refused: the first change the user may not make.
     struct Denial: Sendable {
@@ -90,6 +98,7 @@ struct PushApplier {
                     let logged = try store.appendChange(change, origin: request.replica, batch: batch)
                     batch = logged.batch
                     let sequence = try resolve(change, previous: previous, merged: &state, batch: batch, clock: &clock) ?? logged.sequence
+                    try checkSize(of: state, previous: previous, change: change, transaction: transaction.id)
                     try store.setRowState(state, table: change.table, key: change.key, sequence: sequence)
                     clock.observe(change.stamp.time)
                     continue
@@ -113,6 +122,7 @@ struct PushApplier {
                     sequence = resolved
                     placement = try place(change.table, change.key, state, previous: held, placer: placer, memo: &memo)
                 }
+                try checkSize(of: state, previous: previous, change: change, transaction: transaction.id)
                 try store.setRowState(state, table: change.table, key: change.key, sequence: sequence, placement: placement)
                 memo.note(placement, of: address)
                 spaces[address] = placement.space
@@ -146,6 +156,16 @@ struct PushApplier {
                 .sorted { ($0.table, $0.space ?? .common) < ($1.table, $1.space ?? .common) }
         }
         return response
+    }
+
+    /// Refuses a change that grows a row's state past the limit. A row stored larger before the limit
+    /// was set may still shrink or stay as it is.
+    private func checkSize(of state: RowRegister, previous: RowRegister, change: SyncChange, transaction: Int64) throws {
+        guard maximumRowStateBytes < Int.max else { return }
+        let size = state.record().count
+        guard size > maximumRowStateBytes, size > previous.record().count else { return }
+        throw RowTooLarge(
+            reason: "transaction \(transaction) would grow row \(String(describing: change.key).prefix(80)) of '\(change.table.prefix(100))' to \(size) bytes; the server keeps rows of at most \(maximumRowStateBytes) bytes")
     }
 
     /// Adds the refusals the store kept for transactions of `request` the server handled already (pushed

@@ -93,6 +93,9 @@ public protocol SyncStoreTransaction: SyncSpaceStoreTransaction, SyncRefusalStor
     func setRowState(_ state: RowRegister, table: String, key: DatabaseValue, sequence: Int64) throws
     /// Rows in (table, key) order after `position`, tombstones included.
     func rows(after position: SnapshotPosition?, limit: Int) throws -> [SnapshotRow]
+    /// The stored sizes of the rows' states, in bytes, of the rows ``rows(after:limit:)`` would return:
+    /// a snapshot page counts them before it reads any state.
+    func rowSizes(after position: SnapshotPosition?, limit: Int) throws -> [Int]
     /// How many rows the tenant has, tombstones included (the length of a snapshot); `nil` when the
     /// store cannot tell (the default).
     func rowCount() throws -> Int?
@@ -104,6 +107,9 @@ public protocol SyncStoreTransaction: SyncSpaceStoreTransaction, SyncRefusalStor
     func appendChange(_ change: SyncChange, origin: String, batch: Int64?) throws -> (sequence: Int64, batch: Int64)
     /// Changes after `sequence`, at least `limit` of them when there are, ending with a whole batch.
     func changes(after sequence: Int64, limit: Int) throws -> [LoggedChange]
+    /// The server transactions ``changes(after:limit:)`` would return, in order, with the stored size of
+    /// their changes: a pull page counts them before it reads any change.
+    func batchSizes(after sequence: Int64, limit: Int) throws -> [LogBatchSize]
     /// The latest sequence number handed out, 0 before the first.
     func latestSequence() throws -> Int64
     /// The position at and below which the log was removed: a cursor below it missed changes.
