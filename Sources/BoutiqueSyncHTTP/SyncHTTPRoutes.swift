@@ -90,7 +90,9 @@ struct SyncHTTPRoutes: Sendable {
         switch response.outcome {
         case .changes: return try encode(response, status: 200)
         case .resetRequired: return try encode(response, status: 410)
-        case .refused: return .error(400, "malformed", response.reason ?? "the pull was refused")
+        case .refused:
+            if response.refusal == .forbidden { return .error(403, "forbidden", response.reason ?? "the pull was refused") }
+            return .error(400, "malformed", response.reason ?? "the pull was refused")
         }
     }
 

@@ -12,8 +12,9 @@ extension SyncSession {
         if !state.bootstrapped {
             return PullStep(applied: try await bootstrap(again: false), hasMore: true)
         }
-        let request = PullRequest(replica: replica, cursor: state.cursor, limit: options.pullLimit, waitMilliseconds: 0)
-        let response = try await send { try await transport.pull(request) }
+        var request = PullRequest(replica: replica, cursor: state.cursor, limit: options.pullLimit, waitMilliseconds: 0)
+        request.replicaSecret = try await currentReplicaSecret()
+        let response = try await send { [request] in try await transport.pull(request) }
         return try await handlePull(response, requestedCursor: state.cursor)
     }
 

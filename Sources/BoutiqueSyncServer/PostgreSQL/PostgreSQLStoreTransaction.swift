@@ -25,11 +25,14 @@
 /// snapshot would be taken by the first statement, the one that waits for the lock, and would miss
 /// the commit it waited for.
 ///
-/// **Reads take the lock too.** A pull writes the replica's record (its cursor) from what it read, as
-/// a push does (its watermark): without the lock one would overwrite the other's update. A snapshot
-/// reads rows, then the latest sequence, in two statements: without the lock a commit between them
-/// would give a cursor past changes the rows do not include. Pull and snapshot transactions are short
-/// (a long poll waits outside any transaction), so the lock costs a few round trips per request.
+/// **Reads take no lock** (``PostgreSQLSyncStore/read(tenant:_:)``): they run REPEATABLE READ, READ
+/// ONLY, so every statement of one reads the same snapshot, taken by its first statement. That
+/// snapshot holds a prefix of the tenant's log: a transaction takes its sequence numbers under the lock
+/// and commits before it releases the lock, and the next one takes its numbers only after that, so a
+/// change numbered 7 is never visible without 6 (6 committed before 7 was handed out). A pull that
+/// moves a cursor to 7 passes nothing that can still commit, and a snapshot's rows and its latest
+/// sequence come from the same commits. Pulls write nothing (the cursors they reach are written later,
+/// by a transaction).
 ///
 /// The tenant's counters are read once and written back once, by ``finish()``, which also sends
 /// `pg_notify('boutique_sync', tenant)` when the transaction took a sequence number (a change
@@ -49,11 +52,18 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
     /// is announced then, so that long polls on every instance look again.
     private var announces = false
 
-    /// Takes the tenant's lock, waiting for any transaction of that tenant in progress elsewhere.
-    init(connection: PostgreSQLConnection, tenant: String) throws(BoutiqueError) {
+    /// Whether this is a read: it takes no lock, and a tenant without a counters row reads as a new one.
+    private let isReadOnly: Bool
+
+    /// Takes the tenant's lock, waiting for any transaction of that tenant in progress elsewhere;
+    /// a read (`isReadOnly`, in a REPEATABLE READ, READ ONLY transaction) takes none.
+    init(connection: PostgreSQLConnection, tenant: String, isReadOnly: Bool = false) throws(BoutiqueError) {
         self.connection = connection
         self.tenant = tenant
-        try connection.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [.text(tenant)])
+        self.isReadOnly = isReadOnly
+        if !isReadOnly {
+            try connection.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [.text(tenant)])
+        }
     }
 
     /// Writes the counters back and announces the commit, when there is one to announce.
@@ -94,6 +104,8 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
         let state: (next: Int64, horizon: Int64, clock: Int64)
         if found.rowCount > 0 {
             state = (try found.int64(0, 0), try found.int64(0, 1), try found.int64(0, 2))
+        } else if isReadOnly {
+            state = (1, 0, 0)
         } else {
             _ = try run(
                 "INSERT INTO boutique_sync_server_tenant(tenant, next_sequence, horizon, clock) VALUES ($1, 1, 0, 0) ON CONFLICT DO NOTHING",
@@ -117,13 +129,14 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
 
     // MARK: Replicas
 
-    private static let replicaColumns = "replica, applied_through, digest, pull_cursor, last_seen, retired"
+    private static let replicaColumns = "replica, applied_through, digest, pull_cursor, last_seen, retired, secret_hash"
 
     private static func replica(_ result: PostgreSQLResult, _ row: Int) throws(BoutiqueError) -> ReplicaRecord {
         ReplicaRecord(
             replica: try result.string(row, 0), appliedThrough: try result.int64(row, 1),
             digest: try result.optionalInt64(row, 2).map { UInt64(bitPattern: $0) }, cursor: try result.int64(row, 3),
-            lastSeen: UInt64(bitPattern: try result.int64(row, 4)), isRetired: try result.bool(row, 5))
+            lastSeen: UInt64(bitPattern: try result.int64(row, 4)), isRetired: try result.bool(row, 5),
+            secretHash: try result.isNull(row, 6) ? nil : try result.bytes(row, 6))
     }
 
     func replica(_ id: String) throws -> ReplicaRecord? {
@@ -142,12 +155,14 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
     func setReplica(_ record: ReplicaRecord) throws {
         _ = try run(
             """
-            INSERT INTO boutique_sync_server_replica(tenant, \(Self.replicaColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7)
+            INSERT INTO boutique_sync_server_replica(tenant, \(Self.replicaColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
             ON CONFLICT (tenant, replica) DO UPDATE SET applied_through = excluded.applied_through, digest = excluded.digest,
-                pull_cursor = excluded.pull_cursor, last_seen = excluded.last_seen, retired = excluded.retired
+                pull_cursor = excluded.pull_cursor, last_seen = excluded.last_seen, retired = excluded.retired,
+                secret_hash = excluded.secret_hash
             """,
             [.bytea(Array(record.replica.utf8)), .int8(record.appliedThrough), .optionalInt8(record.digest.map { Int64(bitPattern: $0) }),
-             .int8(record.cursor), .int8(Int64(bitPattern: record.lastSeen)), .bool(record.isRetired)])
+             .int8(record.cursor), .int8(Int64(bitPattern: record.lastSeen)), .bool(record.isRetired),
+             record.secretHash.map { .bytea($0) } ?? .null(.bytea)])
     }
 
     // MARK: Rows

@@ -24,20 +24,21 @@ actor PostgreSQLWorker {
 
     init(url: String) { self.url = url }
 
-    /// Runs `body` in one READ COMMITTED transaction: commits when it returns, rolls back when it
-    /// throws.
+    /// Runs `body` in one READ COMMITTED transaction (REPEATABLE READ, READ ONLY for a read: one
+    /// snapshot for all its statements): commits when it returns, rolls back when it throws.
     ///
     /// A connection that went stale while idle (the server restarted) fails at `BEGIN`, before
     /// anything was done: it is opened again and `BEGIN` tried once more.
-    func transaction<T: Sendable>(_ body: @Sendable (PostgreSQLConnection) throws -> T) throws -> T {
+    func transaction<T: Sendable>(readOnly: Bool = false, _ body: @Sendable (PostgreSQLConnection) throws -> T) throws -> T {
         var connection = try open()
+        let begin = readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN ISOLATION LEVEL READ COMMITTED"
         do {
-            try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+            try connection.execute(begin)
         } catch {
             guard connection.isBroken else { throw error }
             self.connection = nil
             connection = try open()
-            try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+            try connection.execute(begin)
         }
         do {
             let result = try body(connection)

@@ -1,16 +1,21 @@
-/// One store transaction on the writer connection. Every value is bound.
+/// One store transaction on the writer connection, or a read on a reader connection. Every value is
+/// bound.
 ///
 /// The tenant's counters are read once and written back once, when the transaction ends
 /// (``finish()``), instead of once per logged change.
 final class SQLiteStoreTransaction: SyncStoreTransaction {
     let connection: Connection
     let tenant: String
+    /// A read on a reader connection: a tenant without a counters row reads as a new one, and none is
+    /// inserted.
+    let isReadOnly: Bool
     var tenantState: (next: Int64, horizon: Int64, clock: Int64)?
     var tenantChanged = false
 
-    init(connection: Connection, tenant: String) {
+    init(connection: Connection, tenant: String, isReadOnly: Bool = false) {
         self.connection = connection
         self.tenant = tenant
+        self.isReadOnly = isReadOnly
     }
 
     /// Writes the counters back.
@@ -45,6 +50,7 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
         guard let row = found.first, case .integer(let next) = row[0], case .integer(let horizon) = row[1],
             case .integer(let clock) = row[2]
         else {
+            guard !isReadOnly else { return (1, 0, 0) }
             try run("INSERT INTO boutique_sync_server_tenant(tenant, next_sequence, horizon, clock) VALUES (?, 1, 0, 0)", [.text(tenant)])
             return (1, 0, 0)
         }
@@ -65,26 +71,28 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
     // MARK: Replicas
 
     private static func replica(from row: [DatabaseValue]) -> ReplicaRecord? {
-        guard row.count == 6, case .text(let id) = row[0], case .integer(let through) = row[1],
+        guard row.count == 7, case .text(let id) = row[0], case .integer(let through) = row[1],
             case .integer(let cursor) = row[3], case .integer(let seen) = row[4], case .integer(let retired) = row[5]
         else { return nil }
         var digest: UInt64?
         if case .integer(let value) = row[2] { digest = UInt64(bitPattern: value) }
+        var secretHash: [UInt8]?
+        if case .blob(let hash) = row[6] { secretHash = hash }
         return ReplicaRecord(
             replica: id, appliedThrough: through, digest: digest, cursor: cursor,
-            lastSeen: UInt64(bitPattern: seen), isRetired: retired != 0)
+            lastSeen: UInt64(bitPattern: seen), isRetired: retired != 0, secretHash: secretHash)
     }
 
     func replica(_ id: String) throws -> ReplicaRecord? {
         try rows(
-            "SELECT replica, applied_through, digest, cursor, last_seen, retired FROM boutique_sync_server_replica WHERE tenant = ? AND replica = ?",
+            "SELECT replica, applied_through, digest, cursor, last_seen, retired, secret_hash FROM boutique_sync_server_replica WHERE tenant = ? AND replica = ?",
             [.text(tenant), .text(id)]
         ).first.flatMap(Self.replica(from:))
     }
 
     func replicas() throws -> [ReplicaRecord] {
         try rows(
-            "SELECT replica, applied_through, digest, cursor, last_seen, retired FROM boutique_sync_server_replica WHERE tenant = ? ORDER BY replica",
+            "SELECT replica, applied_through, digest, cursor, last_seen, retired, secret_hash FROM boutique_sync_server_replica WHERE tenant = ? ORDER BY replica",
             [.text(tenant)]
         ).compactMap(Self.replica(from:))
     }
@@ -92,12 +100,13 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
     func setReplica(_ record: ReplicaRecord) throws {
         try run(
             """
-            INSERT OR REPLACE INTO boutique_sync_server_replica(tenant, replica, applied_through, digest, cursor, last_seen, retired)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO boutique_sync_server_replica(
+                tenant, replica, applied_through, digest, cursor, last_seen, retired, secret_hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [.text(tenant), .text(record.replica), .integer(record.appliedThrough),
              record.digest.map { .integer(Int64(bitPattern: $0)) } ?? .null, .integer(record.cursor),
-             .integer(Int64(bitPattern: record.lastSeen)), .integer(record.isRetired ? 1 : 0)])
+             .integer(Int64(bitPattern: record.lastSeen)), .integer(record.isRetired ? 1 : 0), record.secretHash.map { .blob($0) } ?? .null])
     }
 
     // MARK: Rows

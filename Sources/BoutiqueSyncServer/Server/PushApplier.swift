@@ -36,10 +36,18 @@ struct PushApplier {
         var clock = HybridLogicalClock(last: try store.clock())
         let serverTime = clock.tick(now: wall)
         let known = try store.replica(request.replica)
+        if try ReplicaSecret.check(request.replicaSecret, against: known) == .wrong {
+            // Another device's replica id: nothing is applied, and nothing of its record is told.
+            return PushResponse(
+                outcome: .forbidden, appliedThrough: 0, digest: nil, reason: ReplicaSecret.refusal(request.replica), refusal: .forbidden,
+                serverTime: serverTime)
+        }
         var record = known
             ?? ReplicaRecord(
                 replica: request.replica, appliedThrough: request.baseTransactionID, digest: request.baseDigest, cursor: 0,
                 lastSeen: wall, isRetired: false)
+        // The first push with a secret binds the id to it (a record from before secrets included).
+        if record.secretHash == nil, let secret = request.replicaSecret { record.secretHash = try ReplicaSecret.hash(secret) }
         if known != nil, request.baseTransactionID != record.appliedThrough || request.baseDigest != record.digest {
             // The device's base is not the server's watermark. A lost acknowledgement makes the device
             // push the watermark's transaction again: then its digest shows it is the same history.

@@ -84,7 +84,9 @@ enum PushValidation {
 
     /// The first replica id, table or column name, or key longer than the limits, named.
     private static func misnamed(_ request: PushRequest, limits: SyncServerLimits) -> String? {
-        if let problem = RequestLimits.replicaProblem(request.replica, limits: limits) { return problem }
+        if let problem = RequestLimits.replicaProblem(request.replica, limits: limits) ?? RequestLimits.secretProblem(request.replicaSecret) {
+            return problem
+        }
         if let retired = request.retiredReplica, let problem = RequestLimits.replicaProblem(retired, limits: limits) { return problem }
         for transaction in request.transactions {
             for change in transaction.changes {

@@ -17,6 +17,12 @@ enum RequestLimits {
         return "a replica id of \(replica.utf8.count) bytes ('\(replica.prefix(40))…') is longer than the server's limit of \(limits.maximumReplicaIDBytes) bytes"
     }
 
+    /// A replica secret's problem: longer than any device makes (64 hex digits).
+    static func secretProblem(_ secret: String?) -> String? {
+        guard let secret, secret.utf8.count > 128 else { return nil }
+        return "a replica secret of \(secret.utf8.count) bytes is longer than the server's limit of 128 bytes"
+    }
+
     static func nameProblem(_ name: String, of kind: String, limits: SyncServerLimits) -> String? {
         guard name.utf8.count > limits.maximumNameBytes else { return nil }
         return "\(kind) name of \(name.utf8.count) bytes ('\(name.prefix(40))…') is longer than the server's limit of \(limits.maximumNameBytes) bytes"

@@ -8,8 +8,9 @@ import Foundation
 /// let sync = try await BoutiqueSync(database: db, tables: [Note.self], server: .inProcess(server))
 /// ```
 ///
-/// Every request runs as one store transaction: a push's changes, the replica's watermark and its
-/// digest commit together, so a retried push changes nothing. The server refuses stamps further ahead
+/// Every push runs as one store transaction: its changes, the replica's watermark and its digest
+/// commit together, so a retried push changes nothing. Pulls and snapshots only read
+/// (``SyncStore/read(tenant:_:)``), so they need not wait for writes. The server refuses stamps further ahead
 /// of its own time than ``maximumClockSkewMilliseconds`` and puts its time in every reply, so one
 /// device's wrong clock cannot win for ever.
 public actor SyncServer: SyncEndpoint {
@@ -101,8 +102,9 @@ public actor SyncServer: SyncEndpoint {
             // unacknowledged transactions again, and must know which of them the server already has.
             let replica = request.replica
             let named = !replica.isEmpty && RequestLimits.replicaProblem(replica, limits: limits) == nil
-            let (time, record) = try await store.transaction(tenant: tenant) { store in
-                (try Self.tick(store, wall: wall), named ? try store.replica(replica) : nil)
+            let secret = request.replicaSecret
+            let (time, record) = try await store.read(tenant: tenant) { store in
+                (try Self.tick(store, wall: wall), named ? try Self.disclosed(try store.replica(replica), secret: secret) : nil)
             }
             return PushResponse(
                 outcome: .refused, appliedThrough: record?.appliedThrough ?? 0, digest: record?.digest, reason: reason, refusal: kind,
@@ -138,8 +140,9 @@ public actor SyncServer: SyncEndpoint {
         } catch let oversized as PushApplier.RowTooLarge {
             // The store transaction rolled back: nothing of the push is stored.
             let replica = request.replica
-            let (time, record) = try await store.transaction(tenant: tenant) { store in
-                (try Self.tick(store, wall: wall), try store.replica(replica))
+            let secret = request.replicaSecret
+            let (time, record) = try await store.read(tenant: tenant) { store in
+                (try Self.tick(store, wall: wall), try Self.disclosed(try store.replica(replica), secret: secret))
             }
             return PushResponse(
                 outcome: .refused, appliedThrough: record?.appliedThrough ?? 0, digest: record?.digest, reason: oversized.reason,
@@ -149,6 +152,12 @@ public actor SyncServer: SyncEndpoint {
         if request.tables != nil { lastPushedShapes = request.tables }
         if response.outcome == .accepted, !request.transactions.isEmpty { didCommit(tenant: tenant) }
         return response
+    }
+
+    /// A replica's record as a reply may tell it: `nil` unless the request carries the replica's secret
+    /// (or the id is bound to none).
+    static func disclosed(_ record: ReplicaRecord?, secret: String?) throws -> ReplicaRecord? {
+        try ReplicaSecret.check(secret, against: record) == .wrong ? nil : record
     }
 
     /// The server's time for a reply: its clock read at `wall`. Only stamps the server hands out (a
@@ -178,14 +187,17 @@ public actor SyncServer: SyncEndpoint {
         if commitCounts[tenant, default: 0] == before, !longPollsEnded {
             await waitForCommit(tenant: tenant, milliseconds: request.waitMilliseconds)
         }
-        return try await pullOnce(request, tenant: tenant, user: user)
+        // In a task of its own: a poll whose request was cancelled (the front end shutting down wakes its
+        // waiting polls so) still reads its answer, which a store's read may refuse to start for a
+        // cancelled task.
+        return try await Task { try await self.pullOnce(request, tenant: tenant, user: user) }.value
     }
 
     private func pullOnce(_ request: PullRequest, tenant: String, user: String?) async throws -> PullResponse {
         let spaced = rules != nil ? user : nil
         let wall = wallClock()
         let limits = self.limits
-        let (response, acknowledged) = try await store.transaction(tenant: tenant) { store -> (PullResponse, Int64?) in
+        let (response, acknowledged) = try await store.read(tenant: tenant) { store -> (PullResponse, Int64?) in
             let time = try Self.tick(store, wall: wall)
             guard request.protocolVersion == SyncProtocol.version else {
                 return (PullResponse(
@@ -198,10 +210,18 @@ public actor SyncServer: SyncEndpoint {
                     outcome: .refused, changes: [], nextCursor: request.cursor, hasMore: false,
                     reason: "a pull needs a replica id and a cursor of at least 0", refusal: .invalid, serverTime: time), nil)
             }
-            if let problem = RequestLimits.replicaProblem(request.replica, limits: limits) {
+            if let problem = RequestLimits.replicaProblem(request.replica, limits: limits) ?? RequestLimits.secretProblem(request.replicaSecret) {
                 return (PullResponse(
                     outcome: .refused, changes: [], nextCursor: request.cursor, hasMore: false, reason: problem, refusal: .invalid,
                     serverTime: time), nil)
+            }
+            // A replica id bound to another device's secret is refused before anything is read: its
+            // watermark would tell what a takeover needs, and its cursor is that device's.
+            let record = try store.replica(request.replica)
+            if try ReplicaSecret.check(request.replicaSecret, against: record) == .wrong {
+                return (PullResponse(
+                    outcome: .refused, changes: [], nextCursor: request.cursor, hasMore: false,
+                    reason: ReplicaSecret.refusal(request.replica), refusal: .forbidden, serverTime: time), nil)
             }
             let latest = try store.latestSequence()
             guard request.cursor >= (try store.logHorizon()), request.cursor <= latest else {
@@ -233,7 +253,6 @@ public actor SyncServer: SyncEndpoint {
             }
             // Nothing is written: a known replica's new cursor is remembered and written later with
             // others (see `PullAcknowledgements`); an unknown one is not remembered at all.
-            let record = try store.replica(request.replica)
             var response = PullResponse(outcome: .changes, changes: changes, nextCursor: next, hasMore: hasMore, serverTime: time)
             if !events.isEmpty { response.events = events }
             if let record, record.appliedThrough > 0 {
@@ -297,7 +316,7 @@ public actor SyncServer: SyncEndpoint {
         let known = shapes
         let limits = self.limits
         let maximumBytes = limits.maximumPageBytes
-        return try await store.transaction(tenant: tenant) { store in
+        return try await store.read(tenant: tenant) { store in
             let time = try Self.tick(store, wall: wall)
             guard request.protocolVersion == SyncProtocol.version else {
                 return SnapshotResponse(
