@@ -8,6 +8,7 @@
 //   swift run -c release boutique-benchmarks --network   sync over HTTP: live latency, many pushers, idle polls
 //   swift run -c release boutique-benchmarks --traffic   the bytes 2,000 pushed notes cost up and back
 //   swift run -c release boutique-benchmarks --spaces    sharing: tenant size, moving in, rules on pushes, live share
+//   swift run -c release boutique-benchmarks --isolation another tenant's push and pull under one tenant's heavy load
 //   swift run -c release boutique-benchmarks --all       everything
 //   swift run -c release boutique-benchmarks --once fetch.layer   one variant once (for callgrind)
 //   swift run -c release boutique-benchmarks --once setup         only the set-up, to subtract
@@ -52,10 +53,11 @@ func run() async throws {
         case "--bootstrap-memory": groups.insert("bootstrap-memory")
         case "--traffic": groups.insert("traffic")
         case "--spaces": groups.insert("spaces")
+        case "--isolation": groups.insert("isolation")
         case "--serve-for-benchmark": try await ServerProcess.serve(store: arguments.next() ?? "sqlite")
         case "--all": groups.formUnion(["core", "database", "changes", "sync", "network"])
         default:
-            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--traffic] [--spaces] [--all] [--once WORKLOAD.VARIANT]")
+            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--traffic] [--spaces] [--isolation] [--all] [--once WORKLOAD.VARIANT]")
             exit(2)
         }
     }
@@ -127,6 +129,7 @@ func run() async throws {
         if groups.contains("bootstrap-memory") { try await BootstrapMemoryWorkloads.run() }
         if groups.contains("traffic") { try await SyncTrafficWorkloads.run() }
         if groups.contains("spaces") { try await SpacesWorkloads.run(rounds: rounds) }
+        if groups.contains("isolation") { try await IsolationWorkloads.run() }
         return
     }
 

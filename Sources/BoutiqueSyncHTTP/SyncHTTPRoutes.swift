@@ -78,7 +78,9 @@ struct SyncHTTPRoutes: Sendable {
         case .refused:
             if response.refusal == .tooLarge { return .error(413, "too-large", response.reason ?? "the push is larger than the server takes") }
             return .error(400, response.refusal == .clockSkew ? "clock-skew" : "malformed", response.reason ?? "the push was refused")
-        case .forbidden: return .error(403, "forbidden", response.reason ?? "the user may not make these changes")
+        case .forbidden:
+            let code = response.refusal == .replicaTaken ? "replica-taken" : "forbidden"
+            return .error(403, code, response.reason ?? "the user may not make these changes")
         }
     }
 
@@ -91,7 +93,7 @@ struct SyncHTTPRoutes: Sendable {
         case .changes: return try encode(response, status: 200)
         case .resetRequired: return try encode(response, status: 410)
         case .refused:
-            if response.refusal == .forbidden { return .error(403, "forbidden", response.reason ?? "the pull was refused") }
+            if response.refusal == .replicaTaken { return .error(403, "replica-taken", response.reason ?? "the pull was refused") }
             return .error(400, "malformed", response.reason ?? "the pull was refused")
         }
     }

@@ -86,6 +86,11 @@ extension SyncSession {
                     }
                 }
                 throw await refused(response.refusal, response.reason, fallback: "push refused")
+            case .forbidden where response.refusal == .replicaTaken:
+                // The id is bound to another secret (this file was restored from a backup made before it
+                // had one): a new id, as after a mismatch, and the push again from the file's own base.
+                try await resolveMismatch(watermark: 0, digest: nil, state: state)
+                scannedThrough = 0
             case .forbidden:
                 throw await refused(.forbidden, response.reason, fallback: "push forbidden")
             }

@@ -39,7 +39,7 @@ struct PushApplier {
         if try ReplicaSecret.check(request.replicaSecret, against: known) == .wrong {
             // Another device's replica id: nothing is applied, and nothing of its record is told.
             return PushResponse(
-                outcome: .forbidden, appliedThrough: 0, digest: nil, reason: ReplicaSecret.refusal(request.replica), refusal: .forbidden,
+                outcome: .forbidden, appliedThrough: 0, digest: nil, reason: ReplicaSecret.refusal(request.replica), refusal: .replicaTaken,
                 serverTime: serverTime)
         }
         var record = known

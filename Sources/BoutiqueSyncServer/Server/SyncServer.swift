@@ -221,7 +221,7 @@ public actor SyncServer: SyncEndpoint {
             if try ReplicaSecret.check(request.replicaSecret, against: record) == .wrong {
                 return (PullResponse(
                     outcome: .refused, changes: [], nextCursor: request.cursor, hasMore: false,
-                    reason: ReplicaSecret.refusal(request.replica), refusal: .forbidden, serverTime: time), nil)
+                    reason: ReplicaSecret.refusal(request.replica), refusal: .replicaTaken, serverTime: time), nil)
             }
             let latest = try store.latestSequence()
             guard request.cursor >= (try store.logHorizon()), request.cursor <= latest else {

@@ -52,4 +52,27 @@ import Testing
         #expect(try await database.rows("note").count == 3, "the restored file lost nothing")
         await database.close()
     }
+
+    @Test func aFileWhoseSecretIsNotTheBoundOneTakesANewReplicaIdAndLosesNothing() async throws {
+        let server = try await makeServer()
+        let database = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
+        var sync = try await BoutiqueSync(database: database, tables: ["note"], server: .inProcess(server))
+        try await database.write { conn in try conn.execute("INSERT INTO note(id, title) VALUES ('n1', 'bound')") }
+        _ = try await sync.synchronize()
+        let original = await sync.replicaID
+        // As a file restored from a backup made before its secret: the same id, another secret.
+        try await database.write { conn in
+            try conn.execute("UPDATE boutique_sync_replica_secret SET secret = 'made again' WHERE replica = ?", [.text(original)])
+            try conn.execute("INSERT INTO note(id, title) VALUES ('n2', 'after')")
+        }
+        sync = try await BoutiqueSync(database: database, tables: ["note"], server: .inProcess(server))
+        _ = try await sync.synchronize()
+        let fresh = await sync.replicaID
+        #expect(fresh != original, "refused as another device's id, the file took a new one")
+        let other = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
+        _ = try await BoutiqueSync(database: other, tables: ["note"], server: .inProcess(server)).synchronize()
+        #expect(try await other.rows("note").map { $0[1] } == ["bound", "after"], "its write after the refusal reached the server")
+        await database.close()
+        await other.close()
+    }
 }

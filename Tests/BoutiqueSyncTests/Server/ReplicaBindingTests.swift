@@ -39,14 +39,14 @@ import FoundationNetworking
             // The attacker does not know the secret: without one, or with another, it learns nothing.
             for secret in [nil, "guess"] as [String?] {
                 let probe = try await Self.push(server, [Contract.transaction(1, title: "mine")], secret: secret)
-                #expect(probe.outcome == .forbidden && probe.refusal == .forbidden, "\(probe)")
+                #expect(probe.outcome == .forbidden && probe.refusal == .replicaTaken, "\(probe)")
                 #expect(probe.appliedThrough == 0 && probe.digest == nil, "no watermark, no digest")
                 // Even knowing the watermark and digest, a push built from them is refused.
                 let takeover = try await Self.push(
                     server, [Contract.transaction(3, keys: [.text("stolen")])], secret: secret, base: first.appliedThrough, digest: first.digest)
                 #expect(takeover.outcome == .forbidden && takeover.appliedThrough == 0 && takeover.digest == nil)
                 let pulled = try await Self.pull(server, secret: secret)
-                #expect(pulled.outcome == .refused && pulled.refusal == .forbidden)
+                #expect(pulled.outcome == .refused && pulled.refusal == .replicaTaken)
                 #expect(pulled.changes.isEmpty && pulled.replicaWatermark == nil && pulled.replicaDigest == nil)
                 // A refusal for a malformed push tells nothing either.
                 let malformed = try await Self.push(server, [Contract.transaction(0)], secret: secret)
@@ -95,7 +95,7 @@ import FoundationNetworking
         takeover.replicaSecret = "guess"
         takeover.transactions = [Contract.transaction(1, title: "mine")]
         let pushed = try await Self.post(http.url, "v1/push", token: token, body: try SyncJSON.encoder().encode(takeover))
-        #expect(pushed.status == 403)
+        #expect(pushed.status == 403 && pushed.text.contains("replica-taken"))
         #expect(!pushed.text.contains("appliedThrough") && !pushed.text.contains("digest"), "\(pushed.text)")
         var pull = PullRequest(replica: "victim", cursor: 0, limit: 10)
         pull.replicaSecret = "guess"
