@@ -9,15 +9,16 @@ import Synchronization
 ///     swift run -c release boutique-benchmarks --isolation
 ///
 /// The busy tenant's log is seeded first with 100 transactions of 1.5 MB (150 MB). Then the load
-/// starts: four pushers, each sending one transaction of fifteen 1 MB values at a time, in a loop; four
-/// pullers, each pulling the whole log from the start in pages (4 MiB each, the server's default
-/// budget), in a loop. Meanwhile the calm tenant pushes one small change and pulls it back, 100 times,
-/// 10 ms apart; its push and pull latencies are printed (p50, p99, max). Taken on the SQLite store, and
+/// starts: four pushers, each sending three transactions of fifteen 1 MB values, one after another;
+/// four pullers, each pulling the whole log from the start in pages (4 MiB each, the server's default
+/// budget). While the load runs, the calm tenant pushes one small change and pulls it back, 10 ms
+/// apart (at least 20 times); its push and pull latencies are printed (p50, p99, max). Taken on the SQLite store, and
 /// on the PostgreSQL store too when `BOUTIQUE_BENCH_POSTGRES_URL` names a server. The target: p99 at
 /// most 250 ms.
 enum IsolationWorkloads {
     static let seedTransactions = 100
-    static let rounds = 100
+    static let minimumRounds = 20
+    static let pushesPerPusher = 3
 
     static func run() async throws {
         var kinds = [SpacesWorkloads.StoreKind.sqlite]
@@ -71,16 +72,17 @@ enum IsolationWorkloads {
         for index in 0..<4 {
             load.append(Task {
                 var pusher = Pusher(replica: "pusher-\(index)")
-                while !counters.stop.load(ordering: .relaxed) {
+                for _ in 0..<pushesPerPusher {
                     try await pusher.push(server, tenant: "busy", values: 15, bytes: 1_000_000)
                     counters.pushedBytes.add(15_000_000, ordering: .relaxed)
                 }
+                counters.finished.add(1, ordering: .relaxed)
             })
             load.append(Task {
-                while !counters.stop.load(ordering: .relaxed) {
+                do {
                     var cursor: Int64 = 0
                     var more = true
-                    while more, !counters.stop.load(ordering: .relaxed) {
+                    while more {
                         let page = try await server.pull(PullRequest(replica: "puller-\(index)", cursor: cursor, limit: 10_000), tenant: "busy")
                         counters.pulledBytes.add(page.changes.reduce(0) { $0 + ($1.change.columns.first.map { column in
                             if case .text(let text) = column.value { text.utf8.count } else { 0 }
@@ -88,6 +90,7 @@ enum IsolationWorkloads {
                         (cursor, more) = (page.nextCursor, page.hasMore)
                     }
                 }
+                counters.finished.add(1, ordering: .relaxed)
             })
         }
         // The load gets going before the calm tenant starts.
@@ -98,7 +101,7 @@ enum IsolationWorkloads {
         var cursor: Int64 = 0
         let clock = ContinuousClock()
         let started = clock.now
-        for _ in 0..<rounds {
+        while counters.finished.load(ordering: .relaxed) < 8 || pushes.count < minimumRounds {
             let pushStart = clock.now
             try await calm.push(server, tenant: "calm", values: 1, bytes: 20)
             pushes.append(seconds(clock.now - pushStart))
@@ -109,7 +112,6 @@ enum IsolationWorkloads {
             try await Task.sleep(for: .milliseconds(10))
         }
         let elapsed = seconds(clock.now - started)
-        counters.stop.store(true, ordering: .relaxed)
         for task in load { try await task.value }
         BenchmarkStatistics.printLatencies("calm tenant: one-change push", pushes)
         BenchmarkStatistics.printLatencies("calm tenant: pull", pulls)
@@ -119,9 +121,10 @@ enum IsolationWorkloads {
         await opened.close()
     }
 
-    /// What the load tasks share: when to stop, and how much they moved.
+    /// What the load tasks share: how many are done, and how much they moved.
     final class LoadCounters: Sendable {
-        let stop = Atomic<Bool>(false)
+        /// Load tasks done (four pushers, four pullers).
+        let finished = Atomic<Int>(0)
         let pushedBytes = Atomic<Int>(0)
         let pulledBytes = Atomic<Int>(0)
     }
