@@ -93,8 +93,11 @@ struct SyncHTTPRoutes: Sendable {
         case .accepted: return try encode(response, status: 200)
         case .mismatch: return try encode(response, status: 409)
         case .refused:
+            if response.refusal == .tooLarge { return .error(413, "too-large", response.reason ?? "the push is larger than the server takes") }
             return .error(400, response.refusal == .clockSkew ? "clock-skew" : "malformed", response.reason ?? "the push was refused")
-        case .forbidden: return .error(403, "forbidden", response.reason ?? "the user may not make these changes")
+        case .forbidden:
+            let code = response.refusal == .replicaTaken ? "replica-taken" : "forbidden"
+            return .error(403, code, response.reason ?? "the user may not make these changes")
         }
     }
 
@@ -106,7 +109,9 @@ struct SyncHTTPRoutes: Sendable {
         switch response.outcome {
         case .changes: return try encode(response, status: 200)
         case .resetRequired: return try encode(response, status: 410)
-        case .refused: return .error(400, "malformed", response.reason ?? "the pull was refused")
+        case .refused:
+            if response.refusal == .replicaTaken { return .error(403, "replica-taken", response.reason ?? "the pull was refused") }
+            return .error(400, "malformed", response.reason ?? "the pull was refused")
         }
     }
 

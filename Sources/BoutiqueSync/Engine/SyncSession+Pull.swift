@@ -12,8 +12,9 @@ extension SyncSession {
         if !state.bootstrapped {
             return PullStep(applied: try await bootstrap(again: false), hasMore: true)
         }
-        let request = PullRequest(replica: replica, cursor: state.cursor, limit: options.pullLimit, waitMilliseconds: 0)
-        let response = try await send { try await transport.pull(request) }
+        var request = PullRequest(replica: replica, cursor: state.cursor, limit: options.pullLimit, waitMilliseconds: 0)
+        request.replicaSecret = try await currentReplicaSecret()
+        let response = try await send { [request] in try await transport.pull(request) }
         return try await handlePull(response, requestedCursor: state.cursor)
     }
 
@@ -21,6 +22,10 @@ extension SyncSession {
     func handlePull(_ response: PullResponse, requestedCursor: Int64) async throws -> PullStep {
         try await observeServerTime(response.serverTime)
         switch response.outcome {
+        case .refused where response.refusal == .replicaTaken:
+            // As for a push: a new replica id (and secret); the pull after it bootstraps again.
+            try await resolveMismatch(watermark: 0, digest: nil, state: try await serverState())
+            return PullStep(applied: 0, hasMore: true)
         case .refused:
             throw await refused(response.refusal, response.reason, fallback: "pull refused")
         case .resetRequired:

@@ -44,10 +44,11 @@ extension SyncSession {
                 // what tells a restored or cloned file from the original.
                 if handshaken { return pushed }
             }
-            let request = PushRequest(
+            var request = PushRequest(
                 replica: replica, baseTransactionID: state.acknowledged, baseDigest: state.digest, schemaVersion: schemaVersion,
                 transactions: outbox, retiredReplica: retired, tables: handshaken ? nil : tableShapes)
-            let response = try await during(outbox.isEmpty ? nil : .pushing) { try await send { try await transport.push(request) } }
+            request.replicaSecret = try await currentReplicaSecret()
+            let response = try await during(outbox.isEmpty ? nil : .pushing) { [request] in try await send { try await transport.push(request) } }
             try await observeServerTime(response.serverTime)
             switch response.outcome {
             case .accepted:
@@ -85,6 +86,11 @@ extension SyncSession {
                     }
                 }
                 throw await refused(response.refusal, response.reason, fallback: "push refused")
+            case .forbidden where response.refusal == .replicaTaken:
+                // The id is bound to another secret (this file was restored from a backup made before it
+                // had one): a new id, as after a mismatch, and the push again from the file's own base.
+                try await resolveMismatch(watermark: 0, digest: nil, state: state)
+                scannedThrough = 0
             case .forbidden:
                 throw await refused(.forbidden, response.reason, fallback: "push forbidden")
             }
@@ -115,18 +121,22 @@ extension SyncSession {
         let old = replica
         let fresh = options.makeIdentifier?() ?? SyncIdentity.newReplicaID()
         let server = serverID
-        try await database.write { conn in
+        // A new id goes with a new secret: the old one stays with the copy that keeps the old id.
+        let secret = try await database.write { conn in
             let sql = SQLRunner(conn)
             try ReplicaRecordRow.change(sql) {
                 $0.replica = fresh
                 $0.retired = old
             }
+            let secret = try ReplicaSecrets.secret(for: fresh, sql)
             // The server leaves a replica's own changes out of its pulls; while this file shared its id
             // with another copy, the copy's changes were left out too. A bootstrap (a merge of the
             // server's state, which drops nothing local) brings them.
             try sql.run("UPDATE boutique_sync_server SET bootstrapped = 0 WHERE server = ?", [.text(server)])
+            return secret
         }
         replica = fresh
+        replicaSecret = secret
     }
 
     /// Records what the server acknowledged, and (on a server with rules) the spaces it put the pushed

@@ -12,6 +12,8 @@ actor SyncSession {
     let options: SyncOptions
     let schemaVersion: Int
     var replica: String
+    /// The secret of ``replica`` (``ReplicaSecrets``), read or made on first use.
+    var replicaSecret: String?
     /// Parent table → the synced tables whose foreign keys point at it.
     let foreignKeys: [String: [SyncedTable]]
     /// The synced tables as the first push of a session describes them to the server (whose rules
@@ -69,6 +71,17 @@ actor SyncSession {
     }
 
     func setReporter(_ reporter: SyncSessionReporter) { self.reporter = reporter }
+
+    /// The secret that goes with the replica id in every push and pull, made (and stored) the first
+    /// time this id needs one.
+    func currentReplicaSecret() async throws -> String {
+        if let replicaSecret { return replicaSecret }
+        let replica = self.replica
+        let secret = try await database.write { conn in try ReplicaSecrets.secret(for: replica, SQLRunner(conn)) }
+        // The id may have changed while the write ran; the next call reads the new one's.
+        if replica == self.replica { replicaSecret = secret }
+        return secret
+    }
 
     /// Runs `body` as `phase`, so that the status shows it while it runs.
     func during<T: Sendable>(_ phase: SyncPhase?, _ body: () async throws -> T) async throws -> T {
@@ -143,10 +156,9 @@ actor SyncSession {
         guard let cursor else { return try await exclusively { try await pullOnce(wait: .zero).applied } }
         let waitMilliseconds = Int(options.pullWait.components.seconds * 1000)
             + Int(options.pullWait.components.attoseconds / 1_000_000_000_000_000)
-        let response = try await send {
-            try await transport.pull(PullRequest(replica: self.replica, cursor: cursor, limit: options.pullLimit,
-                                                 waitMilliseconds: waitMilliseconds))
-        }
+        var request = PullRequest(replica: replica, cursor: cursor, limit: options.pullLimit, waitMilliseconds: waitMilliseconds)
+        request.replicaSecret = try await currentReplicaSecret()
+        let response = try await send { [request] in try await transport.pull(request) }
         return try await exclusively {
             guard try await serverState().cursor == cursor else { return 0 }
             return try await handlePull(response, requestedCursor: cursor).applied

@@ -32,6 +32,7 @@
 ///   (``SpaceLabels``): what a space the user leaves takes with it.
 /// - `boutique_sync_waiting`: rows kept out of their table until the parent their foreign key names,
 ///   which this user cannot see yet, arrives (``WaitingRows``).
+/// - `boutique_sync_replica_secret`: the secret each replica id of the file goes with (``ReplicaSecrets``).
 enum SyncMetadataSchema {
     static let migrations: [(id: String, sql: String)] = [
         ("v1_sync_metadata", """
@@ -69,6 +70,9 @@ enum SyncMetadataSchema {
                 PRIMARY KEY(tbl, key)) WITHOUT ROWID;
             CREATE INDEX boutique_sync_waiting_parent ON boutique_sync_waiting(parent_tbl, parent_key);
             """),
+        ("v6_replica_secrets", """
+            CREATE TABLE boutique_sync_replica_secret(replica TEXT PRIMARY KEY NOT NULL, secret TEXT NOT NULL) WITHOUT ROWID;
+            """),
     ]
 
     /// Applies the migrations the file lacks, in the caller's write transaction, and creates the replica
@@ -81,9 +85,15 @@ enum SyncMetadataSchema {
             try connection.execute(migration.sql)
             try sql.run("INSERT INTO boutique_sync_migrations(id) VALUES (?)", [.text(migration.id)])
         }
-        if let record = try ReplicaRecordRow.read(sql) { return record.replica }
+        // The secret is made with the id (or, for a file from before secrets, at the first open that
+        // knows them): a backup or a copy of the file then holds both, as the server saw them.
+        if let record = try ReplicaRecordRow.read(sql) {
+            _ = try ReplicaSecrets.secret(for: record.replica, sql)
+            return record.replica
+        }
         let record = ReplicaRecordRow(replica: newReplica())
         try ReplicaRecordRow.insert { record }.execute(connection.connection)
+        _ = try ReplicaSecrets.secret(for: record.replica, sql)
         return record.replica
     }
 }

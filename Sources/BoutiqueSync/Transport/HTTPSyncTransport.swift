@@ -113,12 +113,25 @@ public struct HTTPSyncTransport: SyncTransport {
 
     /// Sends the push; a 409 carries the server's watermark, as ``PushResponse/Outcome/mismatch``.
     public func push(_ request: PushRequest) async throws -> PushResponse {
-        try await send(request, to: "v1/push", answers: [200, 409], wait: .zero)
+        do {
+            return try await send(request, to: "v1/push", answers: [200, 409], wait: .zero)
+        } catch let refusal as SyncRefusal where refusal.reason == .replicaTaken {
+            // As the server in process answers it: the device takes a new replica id.
+            return PushResponse(
+                outcome: .forbidden, appliedThrough: 0, digest: nil, reason: refusal.message, refusal: .replicaTaken,
+                serverTime: HybridTimestamp(rawValue: 0))
+        }
     }
 
     /// Sends the pull, waiting as long as it asks; a 410 is ``PullResponse/Outcome/resetRequired``.
     public func pull(_ request: PullRequest) async throws -> PullResponse {
-        try await send(request, to: "v1/pull", answers: [200, 410], wait: .milliseconds(max(0, request.waitMilliseconds)))
+        do {
+            return try await send(request, to: "v1/pull", answers: [200, 410], wait: .milliseconds(max(0, request.waitMilliseconds)))
+        } catch let refusal as SyncRefusal where refusal.reason == .replicaTaken {
+            return PullResponse(
+                outcome: .refused, changes: [], nextCursor: request.cursor, hasMore: false, reason: refusal.message, refusal: .replicaTaken,
+                serverTime: HybridTimestamp(rawValue: 0))
+        }
     }
 
     /// Asks for a snapshot page.
@@ -196,7 +209,7 @@ public struct HTTPSyncTransport: SyncTransport {
     static func refusalReason(status: Int, code: String?, reason: String) -> SyncRefusal.Reason {
         switch status {
         case 401: .unauthorized
-        case 403: .forbidden
+        case 403: code == "replica-taken" ? .replicaTaken : .forbidden
         case 413: .tooLarge
         case 426: reason.contains("protocol version") ? .protocolMismatch : .appTooOld
         default: code == "clock-skew" ? .clockSkew : .invalid

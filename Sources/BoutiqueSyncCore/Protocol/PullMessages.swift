@@ -11,6 +11,10 @@ public struct PullRequest: Hashable, Sendable, Codable {
     public var limit: Int
     /// How long to wait for a change when there is none yet; 0 answers at once.
     public var waitMilliseconds: Int
+    /// The secret the device made when it took its replica id: a replica id bound to a secret (by a
+    /// push) is answered only with that secret, since a pull tells the replica's watermark. `nil` from
+    /// devices that predate it.
+    public var replicaSecret: String?
 
     /// A pull from `cursor`.
     public init(replica: String, cursor: Int64, limit: Int, waitMilliseconds: Int = 0, protocolVersion: Int = SyncProtocol.version) {
@@ -66,7 +70,7 @@ public struct PullResponse: Hashable, Sendable, Codable {
     /// The server's clock when it answered, in every reply.
     public var serverTime: HybridTimestamp
     /// The pulling replica's watermark on the server (its latest transaction applied), when it pushed
-    /// any: a device whose own record is behind it learns that a copy of its file pushed under the same
+    /// any and the pull carried the replica's secret (or the replica has none yet): a device whose own record is behind it learns that a copy of its file pushed under the same
     /// replica id (whose changes the server left out as the device's own), or that an acknowledgement
     /// was lost.
     public var replicaWatermark: Int64?

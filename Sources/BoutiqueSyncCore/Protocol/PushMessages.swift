@@ -23,6 +23,10 @@ public struct PushRequest: Hashable, Sendable, Codable {
     /// The synced tables as the device knows them (columns and foreign keys): a server with rules
     /// learns from them which table a follower's column points to. `nil` leaves what the server knows.
     public var tables: [SyncTableShape]?
+    /// The secret the device made when it took its replica id (``PullRequest/replicaSecret``): the
+    /// server binds the replica id to it at the first push that carries one, and refuses pushes and
+    /// pulls under that id without it. `nil` from devices that predate it.
+    public var replicaSecret: String?
 
     /// A push of `transactions` after `baseTransactionID`.
     public init(

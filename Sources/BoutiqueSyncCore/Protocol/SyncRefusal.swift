@@ -34,6 +34,10 @@ public struct SyncRefusal: Error, Sendable, Hashable, CustomStringConvertible {
         case protocolMismatch
         /// The server found the request malformed, or sent a reply that makes no sense (HTTP 400).
         case invalid
+        /// The replica id is bound to another device's secret (HTTP 403 with the code `replica-taken`): a
+        /// file restored from a backup made before its secret, say. The device takes a new replica id,
+        /// as after a mismatch, and sync goes on.
+        case replicaTaken
 
         /// Whether the refusal is of the device itself, not of one change: sync stops until the app acts.
         public var stopsSync: Bool { self == .unauthorized || self == .appTooOld || self == .protocolMismatch }

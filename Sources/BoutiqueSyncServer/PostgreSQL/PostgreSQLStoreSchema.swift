@@ -94,6 +94,11 @@ public enum PostgreSQLStoreSchema {
                 key bytea NOT NULL, reason text NOT NULL, PRIMARY KEY (tenant, replica, txn))
             """,
         ]),
+        // The SHA-256 of the secret a replica id is bound to (see `ReplicaSecret`); NULL for replicas
+        // recorded before, bound at their next push. A nullable column without a default rewrites no rows.
+        Migration(version: 4, name: "boutique_sync_server_v4_replica_secrets", statements: [
+            "ALTER TABLE boutique_sync_server_replica ADD COLUMN secret_hash bytea",
+        ]),
     ]
 
     /// The advisory lock the migrations run under: the two-integer form ("Bout", "Sync"), whose keys

@@ -111,6 +111,53 @@ extension PostgreSQLStoreTransaction {
         return rows
     }
 
+    func rowSizes(in space: SyncSpace, after position: SnapshotPosition?, limit: Int) throws -> [Int] {
+        let count = PostgreSQLValue.optionalInt8(limit < 0 ? nil : Int64(limit))
+        let found: PostgreSQLResult
+        switch position {
+        case nil:
+            found = try run(
+                """
+                SELECT octet_length(state)::int8 FROM boutique_sync_server_row WHERE tenant = $1 AND space = $2
+                ORDER BY tbl, key LIMIT $3
+                """,
+                [Self.value(space), count])
+        case let position? where position.key.isNull:
+            found = try run(
+                """
+                SELECT octet_length(state)::int8 FROM boutique_sync_server_row WHERE tenant = $1 AND space = $2 AND tbl > $3
+                ORDER BY tbl, key LIMIT $4
+                """,
+                [Self.value(space), Self.name(position.table), count])
+        case let position?:
+            found = try run(
+                """
+                SELECT octet_length(state)::int8 FROM boutique_sync_server_row
+                WHERE tenant = $1 AND space = $2 AND (tbl, key) > ($3, $4) ORDER BY tbl, key LIMIT $5
+                """,
+                [Self.value(space), Self.name(position.table), .bytea(PostgreSQLKey.encode(position.key)), count])
+        }
+        return try Self.sizes(found)
+    }
+
+    func rowSizes(in space: SyncSpace, table: String, after key: DatabaseValue?, limit: Int) throws -> [Int] {
+        let count = PostgreSQLValue.optionalInt8(limit < 0 ? nil : Int64(limit))
+        if let key {
+            return try Self.sizes(try run(
+                """
+                SELECT octet_length(state)::int8 FROM boutique_sync_server_row
+                WHERE tenant = $1 AND space = $2 AND tbl = $3 AND key > $4 ORDER BY key LIMIT $5
+                """,
+                [Self.value(space), Self.name(table), .bytea(PostgreSQLKey.encode(key)), count]))
+        }
+        return try Self.sizes(try run(
+            """
+            SELECT octet_length(state)::int8 FROM boutique_sync_server_row WHERE tenant = $1 AND space = $2 AND tbl = $3
+            ORDER BY key LIMIT $4
+            """,
+            [Self.value(space), Self.name(table), count]))
+    }
+
     func rowCount(in spaces: [SyncSpace]) throws -> Int {
         let found = try run(
             "SELECT count(*) FROM boutique_sync_server_row WHERE tenant = $1 AND space = ANY($2)", [Self.value(spaces)])
@@ -160,6 +207,22 @@ extension PostgreSQLStoreTransaction {
                 batch: try found.int64(row, 1), origin: try found.string(row, 5), movedFrom: movedFrom))
         }
         return logged
+    }
+
+    /// Every entry of the range's batches is counted (the last batch whole), its size only when
+    /// ``changes(after:through:visibleIn:batch:)`` would return it.
+    func batchSizes(after: Int64, through: Int64, visibleIn spaces: [SyncSpace]) throws -> [LogBatchSize] {
+        let found = try run(
+            """
+            SELECT batch, max(sequence), count(*)::int8,
+                coalesce(sum(CASE WHEN space = ANY($4) OR moved_from = ANY($4) THEN octet_length(change) ELSE 0 END), 0)::int8
+            FROM boutique_sync_server_log
+            WHERE tenant = $1 AND sequence > $2 AND batch <= coalesce((
+                SELECT max(batch) FROM boutique_sync_server_log WHERE tenant = $1 AND sequence > $2 AND sequence <= $3), -1)
+            GROUP BY batch ORDER BY batch
+            """,
+            [.int8(after), .int8(through), Self.value(spaces)])
+        return try Self.batchSizes(found)
     }
 
     func reserveSequence() throws -> Int64 { try takeSequence() }

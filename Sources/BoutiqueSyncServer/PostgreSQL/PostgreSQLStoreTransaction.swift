@@ -25,11 +25,14 @@
 /// snapshot would be taken by the first statement, the one that waits for the lock, and would miss
 /// the commit it waited for.
 ///
-/// **Reads take the lock too.** A pull writes the replica's record (its cursor) from what it read, as
-/// a push does (its watermark): without the lock one would overwrite the other's update. A snapshot
-/// reads rows, then the latest sequence, in two statements: without the lock a commit between them
-/// would give a cursor past changes the rows do not include. Pull and snapshot transactions are short
-/// (a long poll waits outside any transaction), so the lock costs a few round trips per request.
+/// **Reads take no lock** (``PostgreSQLSyncStore/read(tenant:_:)``): they run REPEATABLE READ, READ
+/// ONLY, so every statement of one reads the same snapshot, taken by its first statement. That
+/// snapshot holds a prefix of the tenant's log: a transaction takes its sequence numbers under the lock
+/// and commits before it releases the lock, and the next one takes its numbers only after that, so a
+/// change numbered 7 is never visible without 6 (6 committed before 7 was handed out). A pull that
+/// moves a cursor to 7 passes nothing that can still commit, and a snapshot's rows and its latest
+/// sequence come from the same commits. Pulls write nothing (the cursors they reach are written later,
+/// by a transaction).
 ///
 /// The tenant's counters are read once and written back once, by ``finish()``, which also sends
 /// `pg_notify('boutique_sync', tenant)` when the transaction took a sequence number (a change
@@ -56,12 +59,19 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
     /// Row states waiting to go as one statement.
     var rowBatch = RowBatch()
 
-    /// Takes the tenant's lock, waiting for any transaction of that tenant in progress elsewhere.
-    init(connection: PostgreSQLConnection, tenant: String) throws(BoutiqueError) {
+    /// Whether this is a read: it takes no lock, and a tenant without a counters row reads as a new one.
+    private let isReadOnly: Bool
+
+    /// Takes the tenant's lock, waiting for any transaction of that tenant in progress elsewhere;
+    /// a read (`isReadOnly`, in a REPEATABLE READ, READ ONLY transaction) takes none.
+    init(connection: PostgreSQLConnection, tenant: String, isReadOnly: Bool = false) throws(BoutiqueError) {
         self.connection = connection
         self.tenant = tenant
-        // Sent with the first statement that needs an answer, which then runs under the lock.
-        try connection.executeLater("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [.text(tenant)])
+        self.isReadOnly = isReadOnly
+        if !isReadOnly {
+            // Sent with the first statement that needs an answer, which then runs under the lock.
+            try connection.executeLater("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [.text(tenant)])
+        }
     }
 
     /// Writes the counters back and announces the commit, when there is one to announce.
@@ -111,6 +121,8 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
         let state: (next: Int64, horizon: Int64, clock: Int64)
         if found.rowCount > 0 {
             state = (try found.int64(0, 0), try found.int64(0, 1), try found.int64(0, 2))
+        } else if isReadOnly {
+            state = (1, 0, 0)
         } else {
             try write(
                 "INSERT INTO boutique_sync_server_tenant(tenant, next_sequence, horizon, clock) VALUES ($1, 1, 0, 0) ON CONFLICT DO NOTHING",
@@ -134,13 +146,14 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
 
     // MARK: Replicas
 
-    private static let replicaColumns = "replica, applied_through, digest, pull_cursor, last_seen, retired"
+    private static let replicaColumns = "replica, applied_through, digest, pull_cursor, last_seen, retired, secret_hash"
 
     private static func replica(_ result: PostgreSQLResult, _ row: Int) throws(BoutiqueError) -> ReplicaRecord {
         ReplicaRecord(
             replica: try result.string(row, 0), appliedThrough: try result.int64(row, 1),
             digest: try result.optionalInt64(row, 2).map { UInt64(bitPattern: $0) }, cursor: try result.int64(row, 3),
-            lastSeen: UInt64(bitPattern: try result.int64(row, 4)), isRetired: try result.bool(row, 5))
+            lastSeen: UInt64(bitPattern: try result.int64(row, 4)), isRetired: try result.bool(row, 5),
+            secretHash: try result.isNull(row, 6) ? nil : try result.bytes(row, 6))
     }
 
     func replica(_ id: String) throws -> ReplicaRecord? {
@@ -159,12 +172,14 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
     func setReplica(_ record: ReplicaRecord) throws {
         try write(
             """
-            INSERT INTO boutique_sync_server_replica(tenant, \(Self.replicaColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7)
+            INSERT INTO boutique_sync_server_replica(tenant, \(Self.replicaColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
             ON CONFLICT (tenant, replica) DO UPDATE SET applied_through = excluded.applied_through, digest = excluded.digest,
-                pull_cursor = excluded.pull_cursor, last_seen = excluded.last_seen, retired = excluded.retired
+                pull_cursor = excluded.pull_cursor, last_seen = excluded.last_seen, retired = excluded.retired,
+                secret_hash = excluded.secret_hash
             """,
             [.bytea(Array(record.replica.utf8)), .int8(record.appliedThrough), .optionalInt8(record.digest.map { Int64(bitPattern: $0) }),
-             .int8(record.cursor), .int8(Int64(bitPattern: record.lastSeen)), .bool(record.isRetired)])
+             .int8(record.cursor), .int8(Int64(bitPattern: record.lastSeen)), .bool(record.isRetired),
+             record.secretHash.map { .bytea($0) } ?? .null(.bytea)])
     }
 
     // MARK: Rows
@@ -208,6 +223,36 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
                 table: try found.string(row, 0), key: try PostgreSQLKey.decode(try found.bytes(row, 1)),
                 state: try Self.rowRegister(try found.bytes(row, 2)))
         }
+    }
+
+    /// `octet_length(state)` reads a stored value's length, not the value (nor its TOAST pages).
+    func rowSizes(after position: SnapshotPosition?, limit: Int) throws -> [Int] {
+        let count = PostgreSQLValue.optionalInt8(limit < 0 ? nil : Int64(limit))
+        let found: PostgreSQLResult
+        switch position {
+        case nil:
+            found = try run(
+                "SELECT octet_length(state)::int8 FROM boutique_sync_server_row WHERE tenant = $1 ORDER BY tbl, key LIMIT $2", [count])
+        case let position? where position.key.isNull:
+            found = try run(
+                "SELECT octet_length(state)::int8 FROM boutique_sync_server_row WHERE tenant = $1 AND tbl > $2 ORDER BY tbl, key LIMIT $3",
+                [.bytea(Array(position.table.utf8)), count])
+        case let position?:
+            found = try run(
+                """
+                SELECT octet_length(state)::int8 FROM boutique_sync_server_row WHERE tenant = $1 AND (tbl, key) > ($2, $3)
+                ORDER BY tbl, key LIMIT $4
+                """,
+                [.bytea(Array(position.table.utf8)), .bytea(PostgreSQLKey.encode(position.key)), count])
+        }
+        return try Self.sizes(found)
+    }
+
+    /// The first column of every row of `found`, as sizes.
+    static func sizes(_ found: PostgreSQLResult) throws(BoutiqueError) -> [Int] {
+        var sizes: [Int] = []
+        for row in 0..<found.rowCount { sizes.append(Int(try found.int64(row, 0))) }
+        return sizes
     }
 
     /// An index-only scan of the primary key's range for the tenant when the visibility map is
@@ -257,6 +302,31 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
                 entry: ServerChange(sequence: try found.int64(row, 0), change: change), batch: try found.int64(row, 1),
                 origin: try found.string(row, 5))
         }
+    }
+
+    /// ``changes(after:limit:)``'s query, grouped by batch; `octet_length` reads no change.
+    func batchSizes(after sequence: Int64, limit: Int) throws -> [LogBatchSize] {
+        let found = try run(
+            """
+            SELECT batch, max(sequence), count(*)::int8, coalesce(sum(octet_length(change)), 0)::int8 FROM boutique_sync_server_log
+            WHERE tenant = $1 AND sequence > $2 AND batch <= coalesce((
+                SELECT batch FROM boutique_sync_server_log WHERE tenant = $1 AND sequence > $2 ORDER BY sequence LIMIT 1 OFFSET $3),
+                9223372036854775807)
+            GROUP BY batch ORDER BY batch
+            """,
+            [.int8(sequence), .int8(Int64(max(limit, 1) - 1))])
+        return try Self.batchSizes(found)
+    }
+
+    /// Rows of batch, last sequence, count and bytes.
+    static func batchSizes(_ found: PostgreSQLResult) throws(BoutiqueError) -> [LogBatchSize] {
+        var sizes: [LogBatchSize] = []
+        for row in 0..<found.rowCount {
+            sizes.append(LogBatchSize(
+                batch: try found.int64(row, 0), last: try found.int64(row, 1), changes: Int(try found.int64(row, 2)),
+                bytes: Int(try found.int64(row, 3))))
+        }
+        return sizes
     }
 
     func latestSequence() throws -> Int64 { try tenantRow().next - 1 }

@@ -13,8 +13,9 @@
 /// numbers come from the tenant's counter row under that lock. So sequence order is commit order, and
 /// a pull, which moves its cursor to the last change it read, never skips a change that committed
 /// late (with a bare PostgreSQL `SEQUENCE`, 7 could commit before 6, and a pull that read 7 would never
-/// go back for 6). Pulls and snapshots take the lock too: a pull writes the replica's cursor, as a
-/// push writes its watermark, and a snapshot's rows and cursor must come from the same commits. A
+/// go back for 6). Pulls and snapshots read without the lock, each on one snapshot of the database
+/// (``read(tenant:_:)``), which holds a prefix of the log. Within a process, a tenant's transactions
+/// wait for their turn before they take a connection, so one tenant's queue never holds the pool. A
 /// commit is announced with `NOTIFY`, which wakes the long polls waiting on every instance
 /// (``observeCommits(_:)``).
 ///
@@ -31,6 +32,8 @@
 public final class PostgreSQLSyncStore: SyncStore {
     private let pool: PostgreSQLConnectionPool
     private let listener: PostgreSQLCommitListener
+    /// Each tenant's turn in this process, taken before a connection.
+    private let turns = TenantTurns()
 
     private init(pool: PostgreSQLConnectionPool, listener: PostgreSQLCommitListener) {
         self.pool = pool
@@ -94,6 +97,9 @@ public final class PostgreSQLSyncStore: SyncStore {
     ) async throws -> T {
         if let problem = Self.problem(with: tenant) { throw BoutiqueError.invalidArgument(problem) }
         listener.remember(tenant)
+        // The tenant's turn first, then a connection: a tenant's waiting requests hold no connection.
+        try await turns.take(tenant)
+        defer { turns.give(tenant) }
         let worker = try await pool.acquire()
         defer { pool.release(worker) }
         return try await worker.transaction { connection in
@@ -112,6 +118,27 @@ public final class PostgreSQLSyncStore: SyncStore {
         return try await worker.transaction { connection in
             let found = try connection.execute("SELECT tenant FROM boutique_sync_server_tenant ORDER BY tenant")
             return try (0..<found.rowCount).map { row throws(BoutiqueError) in try found.string(row, 0) }
+        }
+    }
+
+    /// Runs `body` in one REPEATABLE READ, READ ONLY transaction over `tenant`'s data, without the
+    /// tenant's lock: pulls, snapshots and long polls read while the tenant's (and every other
+    /// tenant's) writes go on, and see a prefix of the tenant's log (see ``PostgreSQLStoreTransaction``).
+    ///
+    /// ```swift
+    /// let latest = try await store.read(tenant: "acme") { store in try store.latestSequence() }
+    /// ```
+    ///
+    /// - Throws: as ``transaction(tenant:_:)``; a statement that would write fails.
+    public func read<T: Sendable>(
+        tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T
+    ) async throws -> T {
+        if let problem = Self.problem(with: tenant) { throw BoutiqueError.invalidArgument(problem) }
+        listener.remember(tenant)
+        let worker = try await pool.acquire()
+        defer { pool.release(worker) }
+        return try await worker.transaction(readOnly: true) { connection in
+            try body(try PostgreSQLStoreTransaction(connection: connection, tenant: tenant, isReadOnly: true))
         }
     }
 

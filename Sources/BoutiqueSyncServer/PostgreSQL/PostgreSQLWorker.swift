@@ -26,31 +26,34 @@ actor PostgreSQLWorker {
 
     init(url: String) { self.url = url }
 
-    /// Runs `body` in one READ COMMITTED transaction: commits when it returns, rolls back when it
-    /// throws.
+    /// Runs `body` in one READ COMMITTED transaction (REPEATABLE READ, READ ONLY for a read: one
+    /// snapshot for all its statements): commits when it returns, rolls back when it throws.
     ///
     /// `BEGIN` waits to be sent with the body's first statement that needs an answer, and the
     /// body's last writes with `COMMIT` (``PostgreSQLConnection/executeLater(_:_:)``), so a short
     /// transaction costs a round trip or two. A connection that went stale while idle (the server
     /// restarted) fails at that first round trip, before anything was done: it is opened again and
     /// the body run once more.
-    func transaction<T: Sendable>(_ body: @Sendable (PostgreSQLConnection) throws -> T) throws -> T {
+    func transaction<T: Sendable>(readOnly: Bool = false, _ body: @Sendable (PostgreSQLConnection) throws -> T) throws -> T {
         let connection = try open()
         let roundTrips = connection.roundTrips
+        let begin = readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN ISOLATION LEVEL READ COMMITTED"
         do {
-            return try run(body, on: connection)
+            return try run(body, on: connection, begin: begin)
         } catch {
             // Not when the failed round trip carried the COMMIT: the server may have committed.
             guard connection.isBroken, connection.roundTrips == roundTrips, !sentCommit else { throw error }
             self.connection = nil
-            return try run(body, on: try open())
+            return try run(body, on: try open(), begin: begin)
         }
     }
 
-    private func run<T: Sendable>(_ body: @Sendable (PostgreSQLConnection) throws -> T, on connection: PostgreSQLConnection) throws -> T {
+    private func run<T: Sendable>(
+        _ body: @Sendable (PostgreSQLConnection) throws -> T, on connection: PostgreSQLConnection, begin: String
+    ) throws -> T {
         sentCommit = false
         do {
-            try connection.executeLater("BEGIN ISOLATION LEVEL READ COMMITTED")
+            try connection.executeLater(begin)
             let result = try body(connection)
             // COMMIT in a failed transaction "succeeds" by rolling back: a statement whose error the
             // body caught must not pass for a commit.

@@ -88,6 +88,42 @@ extension SQLiteStoreTransaction {
         }
     }
 
+    /// The sizes of ``rows(in:after:limit:)``'s rows, on the same index.
+    func rowSizes(in space: SyncSpace, after position: SnapshotPosition?, limit: Int) throws -> [Int] {
+        if let position {
+            return try rows(
+                """
+                SELECT length(state) FROM boutique_sync_server_row INDEXED BY boutique_sync_server_row_space
+                WHERE tenant = ? AND space = ? AND (tbl, key) > (?, ?) ORDER BY tbl, key LIMIT ?
+                """,
+                [.text(tenant), .text(space.rawValue), .text(position.table), position.key, .integer(Int64(limit))]
+            ).map(Self.size)
+        }
+        return try rows(
+            """
+            SELECT length(state) FROM boutique_sync_server_row INDEXED BY boutique_sync_server_row_space
+            WHERE tenant = ? AND space = ? ORDER BY tbl, key LIMIT ?
+            """,
+            [.text(tenant), .text(space.rawValue), .integer(Int64(limit))]
+        ).map(Self.size)
+    }
+
+    /// The sizes of ``rows(in:table:after:limit:)``'s rows, on the same index.
+    func rowSizes(in space: SyncSpace, table: String, after key: DatabaseValue?, limit: Int) throws -> [Int] {
+        var sql = """
+            SELECT length(state) FROM boutique_sync_server_row INDEXED BY boutique_sync_server_row_space
+            WHERE tenant = ? AND space = ? AND tbl = ?
+            """
+        var arguments: [DatabaseValue] = [.text(tenant), .text(space.rawValue), .text(table)]
+        if let key {
+            sql += " AND key > ?"
+            arguments.append(key)
+        }
+        sql += " ORDER BY key LIMIT ?"
+        arguments.append(.integer(Int64(limit)))
+        return try rows(sql, arguments).map(Self.size)
+    }
+
     /// One count per space, each on the space index.
     func rowCount(in spaces: [SyncSpace]) throws -> Int {
         var total = 0
@@ -141,6 +177,25 @@ extension SQLiteStoreTransaction {
             let from = row[7] == .null ? nil : try Self.space(row[7], column: "moved_from")
             return LoggedChange(entry: ServerChange(sequence: seq, change: change, space: space), batch: batch, origin: origin, movedFrom: from)
         }
+    }
+
+    /// Every entry of the range's batches is counted (the last batch whole), its size only when
+    /// ``changes(after:through:visibleIn:batch:)`` would return it.
+    func batchSizes(after: Int64, through: Int64, visibleIn spaces: [SyncSpace]) throws -> [LogBatchSize] {
+        let json = Self.hexJSON(spaces)
+        return try rows(
+            """
+            SELECT batch, max(sequence), count(*), coalesce(sum(CASE
+                WHEN hex(space) IN (SELECT value FROM json_each(?))
+                    OR (moved_from IS NOT NULL AND hex(moved_from) IN (SELECT value FROM json_each(?))) THEN length(change)
+                ELSE 0 END), 0)
+            FROM boutique_sync_server_log
+            WHERE tenant = ? AND sequence > ? AND batch <= coalesce((
+                SELECT max(batch) FROM boutique_sync_server_log WHERE tenant = ? AND sequence > ? AND sequence <= ?), -1)
+            GROUP BY batch ORDER BY batch
+            """,
+            [.text(json), .text(json), .text(tenant), .integer(after), .text(tenant), .integer(after), .integer(through)]
+        ).map(Self.batchSize)
     }
 
     func reserveSequence() throws -> Int64 {

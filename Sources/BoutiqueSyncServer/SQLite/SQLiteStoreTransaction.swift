@@ -1,16 +1,21 @@
-/// One store transaction on the writer connection. Every value is bound.
+/// One store transaction on the writer connection, or a read on a reader connection. Every value is
+/// bound.
 ///
 /// The tenant's counters are read once and written back once, when the transaction ends
 /// (``finish()``), instead of once per logged change.
 final class SQLiteStoreTransaction: SyncStoreTransaction {
     let connection: Connection
     let tenant: String
+    /// A read on a reader connection: a tenant without a counters row reads as a new one, and none is
+    /// inserted.
+    let isReadOnly: Bool
     var tenantState: (next: Int64, horizon: Int64, clock: Int64)?
     var tenantChanged = false
 
-    init(connection: Connection, tenant: String) {
+    init(connection: Connection, tenant: String, isReadOnly: Bool = false) {
         self.connection = connection
         self.tenant = tenant
+        self.isReadOnly = isReadOnly
     }
 
     /// Writes the counters back.
@@ -45,6 +50,7 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
         guard let row = found.first, case .integer(let next) = row[0], case .integer(let horizon) = row[1],
             case .integer(let clock) = row[2]
         else {
+            guard !isReadOnly else { return (1, 0, 0) }
             try run("INSERT INTO boutique_sync_server_tenant(tenant, next_sequence, horizon, clock) VALUES (?, 1, 0, 0)", [.text(tenant)])
             return (1, 0, 0)
         }
@@ -65,26 +71,28 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
     // MARK: Replicas
 
     private static func replica(from row: [DatabaseValue]) -> ReplicaRecord? {
-        guard row.count == 6, case .text(let id) = row[0], case .integer(let through) = row[1],
+        guard row.count == 7, case .text(let id) = row[0], case .integer(let through) = row[1],
             case .integer(let cursor) = row[3], case .integer(let seen) = row[4], case .integer(let retired) = row[5]
         else { return nil }
         var digest: UInt64?
         if case .integer(let value) = row[2] { digest = UInt64(bitPattern: value) }
+        var secretHash: [UInt8]?
+        if case .blob(let hash) = row[6] { secretHash = hash }
         return ReplicaRecord(
             replica: id, appliedThrough: through, digest: digest, cursor: cursor,
-            lastSeen: UInt64(bitPattern: seen), isRetired: retired != 0)
+            lastSeen: UInt64(bitPattern: seen), isRetired: retired != 0, secretHash: secretHash)
     }
 
     func replica(_ id: String) throws -> ReplicaRecord? {
         try rows(
-            "SELECT replica, applied_through, digest, cursor, last_seen, retired FROM boutique_sync_server_replica WHERE tenant = ? AND replica = ?",
+            "SELECT replica, applied_through, digest, cursor, last_seen, retired, secret_hash FROM boutique_sync_server_replica WHERE tenant = ? AND replica = ?",
             [.text(tenant), .text(id)]
         ).first.flatMap(Self.replica(from:))
     }
 
     func replicas() throws -> [ReplicaRecord] {
         try rows(
-            "SELECT replica, applied_through, digest, cursor, last_seen, retired FROM boutique_sync_server_replica WHERE tenant = ? ORDER BY replica",
+            "SELECT replica, applied_through, digest, cursor, last_seen, retired, secret_hash FROM boutique_sync_server_replica WHERE tenant = ? ORDER BY replica",
             [.text(tenant)]
         ).compactMap(Self.replica(from:))
     }
@@ -92,12 +100,13 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
     func setReplica(_ record: ReplicaRecord) throws {
         try run(
             """
-            INSERT OR REPLACE INTO boutique_sync_server_replica(tenant, replica, applied_through, digest, cursor, last_seen, retired)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO boutique_sync_server_replica(
+                tenant, replica, applied_through, digest, cursor, last_seen, retired, secret_hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [.text(tenant), .text(record.replica), .integer(record.appliedThrough),
              record.digest.map { .integer(Int64(bitPattern: $0)) } ?? .null, .integer(record.cursor),
-             .integer(Int64(bitPattern: record.lastSeen)), .integer(record.isRetired ? 1 : 0)])
+             .integer(Int64(bitPattern: record.lastSeen)), .integer(record.isRetired ? 1 : 0), record.secretHash.map { .blob($0) } ?? .null])
     }
 
     // MARK: Rows
@@ -137,6 +146,30 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
             }
             return SnapshotRow(table: table, key: row[1], state: try RowRegister(record: bytes))
         }
+    }
+
+    /// `length(state)` reads a record's header only, not the state's pages.
+    func rowSizes(after position: SnapshotPosition?, limit: Int) throws -> [Int] {
+        let found: [[DatabaseValue]]
+        if let position {
+            found = try rows(
+                """
+                SELECT length(state) FROM boutique_sync_server_row WHERE tenant = ? AND (tbl > ? OR (tbl = ? AND key > ?))
+                ORDER BY tbl, key LIMIT ?
+                """,
+                [.text(tenant), .text(position.table), .text(position.table), position.key, .integer(Int64(limit))])
+        } else {
+            found = try rows(
+                "SELECT length(state) FROM boutique_sync_server_row WHERE tenant = ? ORDER BY tbl, key LIMIT ?",
+                [.text(tenant), .integer(Int64(limit))])
+        }
+        return found.map(Self.size)
+    }
+
+    /// A size a query read, 0 when it read none.
+    static func size(_ row: [DatabaseValue]) -> Int {
+        guard case .integer(let bytes)? = row.first else { return 0 }
+        return Int(bytes)
     }
 
     /// Counted on the covering index `boutique_sync_server_row_dead` (tenant, alive, sequence), which
@@ -183,6 +216,31 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
             let change = try ChangeRecord.decode(bytes, table: table, key: row[3])
             return LoggedChange(entry: ServerChange(sequence: seq, change: change), batch: batch, origin: origin)
         }
+    }
+
+    /// The batches of ``changes(after:limit:)``'s query, grouped; `length(change)` reads a record's
+    /// header only, not the change's pages.
+    func batchSizes(after sequence: Int64, limit: Int) throws -> [LogBatchSize] {
+        try rows(
+            """
+            SELECT batch, max(sequence), count(*), coalesce(sum(length(change)), 0) FROM boutique_sync_server_log
+            WHERE tenant = ? AND sequence > ? AND batch <= coalesce((
+                SELECT batch FROM boutique_sync_server_log WHERE tenant = ? AND sequence > ? ORDER BY sequence LIMIT 1 OFFSET ?),
+                9223372036854775807)
+            GROUP BY batch ORDER BY batch
+            """,
+            [.text(tenant), .integer(sequence), .text(tenant), .integer(sequence), .integer(Int64(max(limit, 1) - 1))]
+        ).map(Self.batchSize)
+    }
+
+    /// A row of a batch-size query: batch, last sequence, count, bytes.
+    static func batchSize(_ row: [DatabaseValue]) throws -> LogBatchSize {
+        guard row.count == 4, case .integer(let batch) = row[0], case .integer(let last) = row[1], case .integer(let count) = row[2]
+        else {
+            throw BoutiqueError.decoding(.init(
+                table: "boutique_sync_server_log", column: "batch", expectedType: "a batch's size", found: "\(row)"))
+        }
+        return LogBatchSize(batch: batch, last: last, changes: Int(count), bytes: size(Array(row[3...])))
     }
 
     /// Decodes a space a store column holds.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A ``SyncStore`` in a SQLite file, through BoutiqueDB: one writer, every request one transaction.
+/// A ``SyncStore`` in a SQLite file, through BoutiqueDB: one writer, every request one transaction;
+/// pulls and snapshots read on reader connections, beside the writer.
 ///
 /// ```swift
 /// let store = try await SQLiteSyncStore.open(url: URL(fileURLWithPath: "/var/lib/app/sync.db"))
@@ -49,6 +50,18 @@ public final class SQLiteSyncStore: SyncStore {
                 guard case .text(let tenant) = row.first else { return nil }
                 return tenant
             }
+        }
+    }
+
+    /// Runs `body` in a read transaction on one of the database's reader connections: under WAL it
+    /// sees the commits made before it began and never waits for the writer, so a pull of one tenant
+    /// does not queue behind another tenant's large push. The store has one writer, which takes
+    /// sequence numbers in commit order: every read sees a prefix of each tenant's log.
+    public func read<T: Sendable>(
+        tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T
+    ) async throws -> T {
+        try await database.read { conn in
+            try body(SQLiteStoreTransaction(connection: conn.connection, tenant: tenant, isReadOnly: true))
         }
     }
 
@@ -103,6 +116,11 @@ public enum SQLiteSyncStoreSchema {
                 CREATE TABLE boutique_sync_server_refusal(tenant TEXT NOT NULL, replica TEXT NOT NULL, txn INTEGER NOT NULL,
                     tbl TEXT NOT NULL, key NOT NULL, reason TEXT NOT NULL, PRIMARY KEY(tenant, replica, txn)) WITHOUT ROWID;
                 """)
+        }
+        // The SHA-256 of the secret a replica id is bound to (see `ReplicaSecret`); NULL for replicas
+        // recorded before, bound at their next push.
+        BoutiqueMigration("boutique_sync_server_v4_replica_secrets") { conn in
+            try conn.execute("ALTER TABLE boutique_sync_server_replica ADD COLUMN secret_hash BLOB")
         }
     }
 }

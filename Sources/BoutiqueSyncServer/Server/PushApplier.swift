@@ -9,6 +9,14 @@ struct PushApplier {
     var placer: SpacePlacer?
     /// The pushing user (`nil`: trusted code): checked against the rules' roles.
     var user: String?
+    /// The most bytes a row's merged state may grow to (``SyncServerLimits/maximumRowStateBytes``).
+    var maximumRowStateBytes = Int.max
+
+    /// Thrown when a change would grow a row's state past ``maximumRowStateBytes``: the caller's store
+    /// transaction rolls back, and the push is refused whole.
+    struct RowTooLarge: Error {
+        let reason: String
+    }
 
     /// Why a pushed transaction is refused: the first change the user may not make.
     struct Denial: Sendable {
@@ -28,10 +36,18 @@ struct PushApplier {
         var clock = HybridLogicalClock(last: try store.clock())
         let serverTime = clock.tick(now: wall)
         let known = try store.replica(request.replica)
+        if try ReplicaSecret.check(request.replicaSecret, against: known) == .wrong {
+            // Another device's replica id: nothing is applied, and nothing of its record is told.
+            return PushResponse(
+                outcome: .forbidden, appliedThrough: 0, digest: nil, reason: ReplicaSecret.refusal(request.replica), refusal: .replicaTaken,
+                serverTime: serverTime)
+        }
         var record = known
             ?? ReplicaRecord(
                 replica: request.replica, appliedThrough: request.baseTransactionID, digest: request.baseDigest, cursor: 0,
                 lastSeen: wall, isRetired: false)
+        // The first push with a secret binds the id to it (a record from before secrets included).
+        if record.secretHash == nil, let secret = request.replicaSecret { record.secretHash = try ReplicaSecret.hash(secret) }
         if known != nil, request.baseTransactionID != record.appliedThrough || request.baseDigest != record.digest {
             // The device's base is not the server's watermark. A lost acknowledgement makes the device
             // push the watermark's transaction again: then its digest shows it is the same history.
@@ -98,6 +114,7 @@ struct PushApplier {
                     let logged = try store.appendChange(change, origin: request.replica, batch: batch)
                     batch = logged.batch
                     let sequence = try resolve(change, previous: previous, merged: &state, batch: batch, clock: &clock) ?? logged.sequence
+                    try checkSize(of: state, previous: previous, change: change, transaction: transaction.id)
                     try store.setRowState(state, table: change.table, key: change.key, sequence: sequence)
                     clock.observe(change.stamp.time)
                     continue
@@ -128,6 +145,7 @@ struct PushApplier {
                     sequence = resolved
                     placement = try place(change.table, change.key, state, previous: held, placer: placer, memo: &memo)
                 }
+                try checkSize(of: state, previous: previous, change: change, transaction: transaction.id)
                 try store.setRowState(state, table: change.table, key: change.key, sequence: sequence, placement: placement)
                 memo.note(placement, of: address, byChange: true)
                 if step?.isRoot ?? (placer.resolve(change.table).placement == .root), !wasHeld, let user, state.isVisible,
@@ -157,6 +175,16 @@ struct PushApplier {
             refusals: try refusals(of: request, denials))
         if !memo.placed.isEmpty { response.spaces = memo.placed }
         return response
+    }
+
+    /// Refuses a change that grows a row's state past the limit. A row stored larger before the limit
+    /// was set may still shrink or stay as it is.
+    private func checkSize(of state: RowRegister, previous: RowRegister, change: SyncChange, transaction: Int64) throws {
+        guard maximumRowStateBytes < Int.max else { return }
+        let size = state.record().count
+        guard size > maximumRowStateBytes, size > previous.record().count else { return }
+        throw RowTooLarge(
+            reason: "transaction \(transaction) would grow row \(String(describing: change.key).prefix(80)) of '\(change.table.prefix(100))' to \(size) bytes; the server keeps rows of at most \(maximumRowStateBytes) bytes")
     }
 
     /// Adds the refusals the store kept for transactions of `request` the server handled already (pushed

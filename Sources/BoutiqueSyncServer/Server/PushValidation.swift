@@ -2,9 +2,11 @@
 enum PushValidation {
     /// Why `request` is refused, `nil` when it is acceptable.
     static func problem(
-        in request: PushRequest, wall: UInt64, maximumSkew: UInt64, minimumSchemaVersion: Int
+        in request: PushRequest, wall: UInt64, maximumSkew: UInt64, minimumSchemaVersion: Int, limits: SyncServerLimits = SyncServerLimits()
     ) -> (kind: SyncRefusal.Reason, reason: String)? {
+        if let reason = oversized(request, limits: limits) { return (.tooLarge, reason) }
         guard let reason = reason(refusing: request, wall: wall, maximumSkew: maximumSkew, minimumSchemaVersion: minimumSchemaVersion)
+            ?? misnamed(request, limits: limits)
         else { return nil }
         if request.protocolVersion != SyncProtocol.version { return (.protocolMismatch, reason) }
         if request.schemaVersion < minimumSchemaVersion { return (.appTooOld, reason) }
@@ -63,6 +65,41 @@ enum PushValidation {
                     }
                 }
                 if change.kind == .delete, !change.columns.isEmpty { return "a delete from '\(change.table)' carries columns" }
+            }
+        }
+        return nil
+    }
+
+    /// The first value larger than the limit, named.
+    private static func oversized(_ request: PushRequest, limits: SyncServerLimits) -> String? {
+        for transaction in request.transactions {
+            for change in transaction.changes {
+                for column in change.columns where RequestLimits.bytes(of: column.value) > limits.maximumValueBytes {
+                    return "transaction \(transaction.id) sets column '\(column.name.prefix(100))' of '\(change.table.prefix(100))' to \(RequestLimits.bytes(of: column.value)) bytes; the server takes values of at most \(limits.maximumValueBytes) bytes"
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The first replica id, table or column name, or key longer than the limits, named.
+    private static func misnamed(_ request: PushRequest, limits: SyncServerLimits) -> String? {
+        if let problem = RequestLimits.replicaProblem(request.replica, limits: limits) ?? RequestLimits.secretProblem(request.replicaSecret) {
+            return problem
+        }
+        if let retired = request.retiredReplica, let problem = RequestLimits.replicaProblem(retired, limits: limits) { return problem }
+        for transaction in request.transactions {
+            for change in transaction.changes {
+                if let problem = RequestLimits.nameProblem(change.table, of: "a table", limits: limits)
+                    ?? RequestLimits.keyProblem(change.key, limits: limits)
+                {
+                    return "transaction \(transaction.id): \(problem)"
+                }
+                for column in change.columns {
+                    if let problem = RequestLimits.nameProblem(column.name, of: "a column", limits: limits) {
+                        return "transaction \(transaction.id): \(problem)"
+                    }
+                }
             }
         }
         return nil

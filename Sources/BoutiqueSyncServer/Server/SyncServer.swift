@@ -8,8 +8,9 @@ import Foundation
 /// let sync = try await BoutiqueSync(database: db, tables: [Note.self], server: .inProcess(server))
 /// ```
 ///
-/// Every request runs as one store transaction: a push's changes, the replica's watermark and its
-/// digest commit together, so a retried push changes nothing. The server refuses stamps further ahead
+/// Every push runs as one store transaction: its changes, the replica's watermark and its digest
+/// commit together, so a retried push changes nothing. Pulls and snapshots only read
+/// (``SyncStore/read(tenant:_:)``), so they need not wait for writes. The server refuses stamps further ahead
 /// of its own time than ``maximumClockSkewMilliseconds`` and puts its time in every reply, so one
 /// device's wrong clock cannot win for ever.
 public actor SyncServer: SyncEndpoint {
@@ -22,6 +23,8 @@ public actor SyncServer: SyncEndpoint {
     public nonisolated let maximumClockSkewMilliseconds: UInt64
     /// Pushes from app versions whose schema version is lower are refused.
     public nonisolated let minimumSchemaVersion: Int
+    /// How large pushed values, rows, names and answers' pages may be.
+    public nonisolated let limits: SyncServerLimits
     /// Which rows each user sees and may change (``/BoutiqueSync/SyncRules``); `nil` or empty: every user of a tenant
     /// sees and changes every row.
     public nonisolated let rules: SyncRules?
@@ -41,6 +44,8 @@ public actor SyncServer: SyncEndpoint {
     var shapes: [String: SyncTableShape]?
     /// The shapes of the latest push: a push describing the same tables again costs no store access.
     private var lastPushedShapes: [SyncTableShape]?
+    /// How far known replicas pulled, not written yet.
+    private var acknowledgements = PullAcknowledgements()
 
     /// - Parameters:
     ///   - store: Where the data lives.
@@ -50,22 +55,25 @@ public actor SyncServer: SyncEndpoint {
     ///   - minimumSchemaVersion: The oldest app schema version whose pushes are accepted.
     ///   - rules: Which rows each user sees and may change (sharing between users); see ``/BoutiqueSync/SyncRules``.
     ///     Check them against what devices described with ``checkRules()`` when the server starts.
+    ///   - limits: How large pushed values, rows, names and answers' pages may be; see ``SyncServerLimits``.
     public init(
         store: any SyncStore, rules: SyncRules? = nil, resolver: SyncResolver? = nil, authorize: SyncAuthorizer? = nil,
         maximumClockSkewMilliseconds: UInt64 = SyncProtocol.defaultMaximumClockSkewMilliseconds,
-        minimumSchemaVersion: Int = 0
+        minimumSchemaVersion: Int = 0, limits: SyncServerLimits = SyncServerLimits()
     ) {
         self.init(
             store: store, rules: rules, resolver: resolver, authorize: authorize,
-            maximumClockSkewMilliseconds: maximumClockSkewMilliseconds, minimumSchemaVersion: minimumSchemaVersion,
+            maximumClockSkewMilliseconds: maximumClockSkewMilliseconds, minimumSchemaVersion: minimumSchemaVersion, limits: limits,
             wallClock: { UInt64(max(0, Date().timeIntervalSince1970 * 1000)) })
     }
 
     /// A server whose wall clock is `wallClock` (milliseconds since 1970), for simulations.
     public init(
         store: any SyncStore, rules: SyncRules? = nil, resolver: SyncResolver? = nil, authorize: SyncAuthorizer? = nil,
-        maximumClockSkewMilliseconds: UInt64, minimumSchemaVersion: Int = 0, wallClock: @escaping @Sendable () -> UInt64
+        maximumClockSkewMilliseconds: UInt64, minimumSchemaVersion: Int = 0, limits: SyncServerLimits = SyncServerLimits(),
+        wallClock: @escaping @Sendable () -> UInt64
     ) {
+        self.limits = limits
         self.store = store
         self.rules = rules?.isEmpty == true ? nil : rules
         self.resolver = resolver
@@ -87,13 +95,16 @@ public actor SyncServer: SyncEndpoint {
     public func push(_ request: PushRequest, tenant: String, user: String?) async throws -> PushResponse {
         let wall = wallClock()
         if let (kind, reason) = PushValidation.problem(
-            in: request, wall: wall, maximumSkew: maximumClockSkewMilliseconds, minimumSchemaVersion: minimumSchemaVersion)
+            in: request, wall: wall, maximumSkew: maximumClockSkewMilliseconds, minimumSchemaVersion: minimumSchemaVersion,
+            limits: limits)
         {
             // The replica's watermark goes with the refusal: a device whose clock ran ahead stamps its
             // unacknowledged transactions again, and must know which of them the server already has.
             let replica = request.replica
-            let (time, record) = try await store.transaction(tenant: tenant) { store in
-                (try Self.tick(store, wall: wall), replica.isEmpty ? nil : try store.replica(replica))
+            let named = !replica.isEmpty && RequestLimits.replicaProblem(replica, limits: limits) == nil
+            let secret = request.replicaSecret
+            let (time, record) = try await store.read(tenant: tenant) { store in
+                (try Self.tick(store, wall: wall), named ? try Self.disclosed(try store.replica(replica), secret: secret) : nil)
             }
             return PushResponse(
                 outcome: .refused, appliedThrough: record?.appliedThrough ?? 0, digest: record?.digest, reason: reason, refusal: kind,
@@ -114,17 +125,39 @@ public actor SyncServer: SyncEndpoint {
         let rules = self.rules
         let pushed = request.tables == lastPushedShapes ? nil : request.tables
         let known = shapes
-        let (response, updatedShapes) = try await store.transaction(tenant: tenant) { store in
-            let current = try Self.record(pushed, readingAnyway: rules != nil && known == nil, in: store)
-            var applier = PushApplier(store: store, wall: wall, resolver: resolver)
-            applier.placer = rules.map { SpacePlacer(rules: $0, shapes: current ?? known ?? [:]) }
-            applier.user = user
-            return (try applier.apply(request, refusing: refusing), current)
+        let maximumRowStateBytes = limits.maximumRowStateBytes
+        let response: PushResponse
+        let updatedShapes: [String: SyncTableShape]?
+        do {
+            (response, updatedShapes) = try await store.transaction(tenant: tenant) { store in
+                let current = try Self.record(pushed, readingAnyway: rules != nil && known == nil, in: store)
+                var applier = PushApplier(store: store, wall: wall, resolver: resolver)
+                applier.placer = rules.map { SpacePlacer(rules: $0, shapes: current ?? known ?? [:]) }
+                applier.user = user
+                applier.maximumRowStateBytes = maximumRowStateBytes
+                return (try applier.apply(request, refusing: refusing), current)
+            }
+        } catch let oversized as PushApplier.RowTooLarge {
+            // The store transaction rolled back: nothing of the push is stored.
+            let replica = request.replica
+            let secret = request.replicaSecret
+            let (time, record) = try await store.read(tenant: tenant) { store in
+                (try Self.tick(store, wall: wall), try Self.disclosed(try store.replica(replica), secret: secret))
+            }
+            return PushResponse(
+                outcome: .refused, appliedThrough: record?.appliedThrough ?? 0, digest: record?.digest, reason: oversized.reason,
+                refusal: .tooLarge, serverTime: time)
         }
         if let updatedShapes { shapes = updatedShapes }
         if request.tables != nil { lastPushedShapes = request.tables }
         if response.outcome == .accepted, !request.transactions.isEmpty { didCommit(tenant: tenant) }
         return response
+    }
+
+    /// A replica's record as a reply may tell it: `nil` unless the request carries the replica's secret
+    /// (or the id is bound to none).
+    static func disclosed(_ record: ReplicaRecord?, secret: String?) throws -> ReplicaRecord? {
+        try ReplicaSecret.check(secret, against: record) == .wrong ? nil : record
     }
 
     /// The server's time for a reply: its clock read at `wall`. Only stamps the server hands out (a
@@ -154,40 +187,63 @@ public actor SyncServer: SyncEndpoint {
         if commitCounts[tenant, default: 0] == before, !longPollsEnded {
             await waitForCommit(tenant: tenant, milliseconds: request.waitMilliseconds)
         }
-        return try await pullOnce(request, tenant: tenant, user: user)
+        // In a task of its own: a poll whose request was cancelled (the front end shutting down wakes its
+        // waiting polls so) still reads its answer, which a store's read may refuse to start for a
+        // cancelled task.
+        return try await Task { try await self.pullOnce(request, tenant: tenant, user: user) }.value
     }
 
     private func pullOnce(_ request: PullRequest, tenant: String, user: String?) async throws -> PullResponse {
         let spaced = rules != nil ? user : nil
         let wall = wallClock()
-        return try await store.transaction(tenant: tenant) { store in
+        let limits = self.limits
+        let (response, acknowledged) = try await store.read(tenant: tenant) { store -> (PullResponse, Int64?) in
             let time = try Self.tick(store, wall: wall)
             guard request.protocolVersion == SyncProtocol.version else {
-                return PullResponse(
+                return (PullResponse(
                     outcome: .refused, changes: [], nextCursor: request.cursor, hasMore: false,
                     reason: "protocol version \(request.protocolVersion) is not \(SyncProtocol.version)", refusal: .protocolMismatch,
-                    serverTime: time)
+                    serverTime: time), nil)
             }
             guard request.cursor >= 0, !request.replica.isEmpty else {
-                return PullResponse(
+                return (PullResponse(
                     outcome: .refused, changes: [], nextCursor: request.cursor, hasMore: false,
-                    reason: "a pull needs a replica id and a cursor of at least 0", refusal: .invalid, serverTime: time)
+                    reason: "a pull needs a replica id and a cursor of at least 0", refusal: .invalid, serverTime: time), nil)
+            }
+            if let problem = RequestLimits.replicaProblem(request.replica, limits: limits) ?? RequestLimits.secretProblem(request.replicaSecret) {
+                return (PullResponse(
+                    outcome: .refused, changes: [], nextCursor: request.cursor, hasMore: false, reason: problem, refusal: .invalid,
+                    serverTime: time), nil)
+            }
+            // A replica id bound to another device's secret is refused before anything is read: its
+            // watermark would tell what a takeover needs, and its cursor is that device's.
+            let record = try store.replica(request.replica)
+            if try ReplicaSecret.check(request.replicaSecret, against: record) == .wrong {
+                return (PullResponse(
+                    outcome: .refused, changes: [], nextCursor: request.cursor, hasMore: false,
+                    reason: ReplicaSecret.refusal(request.replica), refusal: .replicaTaken, serverTime: time), nil)
             }
             let latest = try store.latestSequence()
             guard request.cursor >= (try store.logHorizon()), request.cursor <= latest else {
-                return PullResponse(outcome: .resetRequired, changes: [], nextCursor: request.cursor, hasMore: false, serverTime: time)
+                return (PullResponse(outcome: .resetRequired, changes: [], nextCursor: request.cursor, hasMore: false, serverTime: time), nil)
             }
             let limit = min(max(request.limit, 1), 10_000)
+            let maximumBytes = limits.maximumPageBytes
             var changes: [ServerChange]
             var events: [SpaceEvent] = []
             let next: Int64
             var hasMore: Bool
             if let spaced {
                 let page = try SpacePull(store: store, user: spaced, replica: request.replica).page(
-                    after: request.cursor, limit: limit, latest: latest)
+                    after: request.cursor, limit: limit, maximumBytes: maximumBytes, latest: latest)
                 (changes, events, next, hasMore) = (page.changes, page.events, page.next, page.hasMore)
             } else {
-                let logged = try store.changes(after: request.cursor, limit: limit)
+                // The page's whole server transactions are counted before any is read: as many as the
+                // byte budget holds (the first however large), then read by their number of changes.
+                let batches = try store.batchSizes(after: request.cursor, limit: limit)
+                var budget = PageBudget(maximumBytes: maximumBytes)
+                let count = batches.prefix(budget.take(batches.map(\.bytes))).reduce(0) { $0 + $1.changes }
+                let logged = count > 0 ? try store.changes(after: request.cursor, limit: count) : []
                 next = logged.last?.entry.sequence ?? request.cursor
                 hasMore = next < latest
                 // A device's own changes are not sent back to it (it has them). A copied file shares its
@@ -195,21 +251,52 @@ public actor SyncServer: SyncEndpoint {
                 // bootstraps again, which brings it what was left out under the shared id.
                 changes = logged.filter { $0.origin != request.replica }.map(\.entry)
             }
-            var record = try store.replica(request.replica)
-                ?? ReplicaRecord(replica: request.replica, appliedThrough: 0, digest: nil, cursor: -1, lastSeen: wall, isRetired: false)
-            // Written when the cursor moves, and otherwise once a minute: an idle long poll costs no write.
-            if next > record.cursor || wall >= record.lastSeen + 60_000 || wall < record.lastSeen {
-                record.cursor = max(record.cursor, next)
-                record.lastSeen = wall
-                try store.setReplica(record)
-            }
+            // Nothing is written: a known replica's new cursor is remembered and written later with
+            // others (see `PullAcknowledgements`); an unknown one is not remembered at all.
             var response = PullResponse(outcome: .changes, changes: changes, nextCursor: next, hasMore: hasMore, serverTime: time)
             if !events.isEmpty { response.events = events }
-            if record.appliedThrough > 0 {
+            if let record, record.appliedThrough > 0 {
                 response.replicaWatermark = record.appliedThrough
                 response.replicaDigest = record.digest
             }
-            return response
+            let moved = record.map { !$0.isRetired && (next > $0.cursor || wall >= $0.lastSeen + 60_000) } ?? false
+            return (response, moved ? next : nil)
+        }
+        if let cursor = acknowledged, acknowledgements.note(tenant: tenant, replica: request.replica, cursor: cursor, wall: wall) {
+            try? await writePullAcknowledgements(tenant: tenant)
+        }
+        return response
+    }
+
+    /// Writes the pull cursors remembered for `tenant` in one store transaction.
+    ///
+    /// A failed write puts them back for the next try; the pull that triggered it still answers,
+    /// since an unwritten cursor only makes garbage collection keep more.
+    private func writePullAcknowledgements(tenant: String) async throws {
+        let marks = acknowledgements.take(tenant: tenant)
+        guard !marks.isEmpty else { return }
+        do {
+            try await store.transaction(tenant: tenant) { store in try PullAcknowledgements.write(marks, in: store) }
+        } catch {
+            acknowledgements.restore(marks, tenant: tenant, wall: wallClock())
+            throw error
+        }
+    }
+
+    /// Writes every pull cursor the server remembers to the store, one transaction per tenant: for a
+    /// server that is shutting down.
+    ///
+    /// ```swift
+    /// await server.endLongPolls()
+    /// try await server.writePullCursors()
+    /// ```
+    ///
+    /// Pulls never write to the store: the server remembers how far each known replica pulled and
+    /// writes it every minute or so, before collecting garbage, and here. A cursor not written (the
+    /// process was killed) is only older than the replica's, which makes garbage collection keep more.
+    public func writePullCursors() async throws {
+        for tenant in acknowledgements.tenants.sorted() {
+            try await writePullAcknowledgements(tenant: tenant)
         }
     }
 
@@ -227,7 +314,9 @@ public actor SyncServer: SyncEndpoint {
         let spaced = rules != nil ? user : nil
         let rules = self.rules
         let known = shapes
-        return try await store.transaction(tenant: tenant) { store in
+        let limits = self.limits
+        let maximumBytes = limits.maximumPageBytes
+        return try await store.read(tenant: tenant) { store in
             let time = try Self.tick(store, wall: wall)
             guard request.protocolVersion == SyncProtocol.version else {
                 return SnapshotResponse(
@@ -235,14 +324,23 @@ public actor SyncServer: SyncEndpoint {
                     reason: "protocol version \(request.protocolVersion) is not \(SyncProtocol.version)", refusal: .protocolMismatch,
                     serverTime: time)
             }
+            if let problem = RequestLimits.replicaProblem(request.replica, limits: limits)
+                ?? RequestLimits.positionProblem(request.after, limits: limits)
+                ?? request.space.flatMap({ RequestLimits.spaceProblem($0, limits: limits) })
+            {
+                return SnapshotResponse(rows: [], next: nil, cursor: 0, reason: problem, refusal: .invalid, serverTime: time)
+            }
             let limit = min(max(request.limit, 1), 10_000)
             if let spaced, let rules {
                 let shapes = try known ?? Dictionary(store.tableShapes().map { ($0.table, $0) }, uniquingKeysWith: { first, _ in first })
                 return try SpaceSnapshot(store: store, user: spaced, sharedTables: rules.sharedTables(shapes: shapes))
-                    .page(request, limit: limit, time: time)
+                    .page(request, limit: limit, maximumBytes: maximumBytes, time: time)
             }
-            let rows = try store.rows(after: request.after, limit: limit)
-            let next = rows.count == limit ? rows.last.map { SnapshotPosition(table: $0.table, key: $0.key) } : nil
+            // The rows' sizes first, then as many rows as the byte budget holds (the first however large).
+            var budget = PageBudget(maximumBytes: maximumBytes)
+            let count = budget.take(try store.rowSizes(after: request.after, limit: limit))
+            let rows = count > 0 ? try store.rows(after: request.after, limit: count) : []
+            let next = rows.count == limit || budget.isSpent ? rows.last.map { SnapshotPosition(table: $0.table, key: $0.key) } : nil
             // Counted for the first page (and a resumed bootstrap's first request) only: a count per
             // page would read the tenant's rows again for every page.
             let total = request.after == nil || request.includeTotal == true ? try store.rowCount() : nil
@@ -278,7 +376,22 @@ public actor SyncServer: SyncEndpoint {
     /// snapshot.
     public func collectGarbage(tenant: String, inactiveAfterMilliseconds: UInt64? = nil) async throws -> GarbageReport {
         let wall = wallClock()
-        return try await store.transaction(tenant: tenant) { store in
+        // The cursors pulls remembered are written first, in the same transaction: collection then
+        // sees how far every replica pulled through this server.
+        let marks = acknowledgements.take(tenant: tenant)
+        do {
+            return try await collectGarbage(tenant: tenant, inactiveAfterMilliseconds: inactiveAfterMilliseconds, wall: wall, marks: marks)
+        } catch {
+            acknowledgements.restore(marks, tenant: tenant, wall: wall)
+            throw error
+        }
+    }
+
+    private func collectGarbage(
+        tenant: String, inactiveAfterMilliseconds: UInt64?, wall: UInt64, marks: [String: PullAcknowledgements.Mark]
+    ) async throws -> GarbageReport {
+        try await store.transaction(tenant: tenant) { store in
+            try PullAcknowledgements.write(marks, in: store)
             let active = try store.replicas().filter { replica in
                 guard !replica.isRetired else { return false }
                 guard let limit = inactiveAfterMilliseconds else { return true }

@@ -8,7 +8,10 @@
 /// device handles before pulling on — except a space the user created, whose rows are all in the log
 /// from that point: the page goes on with it. A page reads at most `limit` sequence numbers (plus the
 /// rest of a transaction it cut), visible or not, so a request's cost is bounded whatever the other
-/// spaces hold.
+/// spaces hold; and at most `maximumBytes` of visible changes, counted per whole server transaction
+/// before they are read (the page ends after the last transaction that fits, the first however large:
+/// the cursor then stands at a transaction's end, where the next page resumes). Rows moving in are
+/// counted by their change, not their whole state.
 struct SpacePull {
     let store: any SyncStoreTransaction
     let user: String
@@ -21,21 +24,31 @@ struct SpacePull {
         var hasMore: Bool
     }
 
-    func page(after cursor: Int64, limit: Int, latest: Int64) throws -> Page {
+    func page(after cursor: Int64, limit: Int, maximumBytes: Int, latest: Int64) throws -> Page {
         var spaces = Set(try store.memberships(of: user, at: cursor).keys)
         spaces.insert(.common)
         spaces.insert(.private(user: user))
         // The most sequence numbers a page reads, visible or not.
         let budget = min(latest, cursor + Int64(max(limit, 1)))
         var page = Page(next: cursor, hasMore: false)
+        var bytes = PageBudget(maximumBytes: maximumBytes)
         var from = cursor
         while true {
             let membership = try store.nextMembershipChange(of: user, after: from)
             let upper = min(latest, membership.map { $0.sequence - 1 } ?? latest)
-            let end = min(upper, budget)
+            var end = min(upper, budget)
+            if end > from {
+                let batches = try store.batchSizes(after: from, through: end, visibleIn: spaces.sorted())
+                // A transaction that began at or before `from` is one the page is inside (after a space it
+                // created): it is finished whatever it weighs.
+                let inside = batches.first.map { $0.batch <= from } ?? false
+                let fitting = bytes.take(batches.map(\.bytes), continuing: inside)
+                // The byte budget ends the page after the last whole transaction that fits.
+                if fitting < batches.count { end = fitting == 0 ? from : min(end, batches[fitting - 1].last) }
+            }
             var logged = end > from ? try store.changes(after: from, through: end, visibleIn: spaces.sorted(), batch: nil) : []
             from = max(from, end)
-            if end < upper {
+            if end < upper || bytes.isSpent {
                 // The budget ends the page, on a whole server transaction, as a device applies it.
                 if let last = logged.last {
                     let rest = try store.changes(after: end, through: upper, visibleIn: spaces.sorted(), batch: last.batch)
@@ -49,7 +62,13 @@ struct SpacePull {
             guard let membership, membership.sequence <= latest else { break }
             if membership.joined, try createdSpace(at: membership) {
                 // The user created the space at this point (inserted its root row): every row of it is
-                // in the log from here on, so the page goes on seeing it rather than moving it in.
+                // in the log from here on, so the page goes on seeing it rather than moving it in. The
+                // transaction of the root's insert counts against the page's bytes: when it does not
+                // fit, the page ends before it (at a transaction's end, unless the page is inside it).
+                let sizes = try store.batchSizes(
+                    after: from, through: membership.sequence, visibleIn: spaces.union([membership.space]).sorted())
+                let inside = sizes.first.map { $0.batch <= from } ?? false
+                guard bytes.take(sizes.map(\.bytes), continuing: inside) == sizes.count else { break }
                 spaces.insert(membership.space)
                 let created = try store.changes(
                     after: from, through: membership.sequence, visibleIn: spaces.sorted(), batch: nil)

@@ -12,7 +12,7 @@ struct SpaceSnapshot {
     /// The tables of shared spaces, parents first.
     let sharedTables: [String]
 
-    func page(_ request: SnapshotRequest, limit: Int, time: HybridTimestamp) throws -> SnapshotResponse {
+    func page(_ request: SnapshotRequest, limit: Int, maximumBytes: Int, time: HybridTimestamp) throws -> SnapshotResponse {
         var spaces = Set(try store.memberships(of: user, at: nil).keys)
         spaces.insert(.common)
         spaces.insert(.private(user: user))
@@ -22,34 +22,42 @@ struct SpaceSnapshot {
             order = spaces.contains(only) ? [only] : []
         }
         var rows: [SnapshotRow] = []
+        var budget = PageBudget(maximumBytes: maximumBytes)
         let start = request.after.map { $0.space ?? .common }
         for space in order where start.map({ !(space < $0) }) ?? true {
             let from = space == start ? request.after : nil
-            rows += try self.rows(in: space, after: from, limit: limit - rows.count)
-            if rows.count == limit { break }
+            rows += try self.rows(in: space, after: from, limit: limit - rows.count, budget: &budget)
+            if rows.count == limit || budget.isSpent { break }
         }
-        let next = rows.count == limit ? rows.last.map { SnapshotPosition(table: $0.table, key: $0.key, space: $0.space ?? .common) } : nil
+        let next = rows.count == limit || budget.isSpent ? rows.last.map { SnapshotPosition(table: $0.table, key: $0.key, space: $0.space ?? .common) } : nil
         let total = request.after == nil || request.includeTotal == true ? try store.rowCount(in: order) : nil
         return SnapshotResponse(rows: rows, next: next, cursor: try store.latestSequence(), serverTime: time, totalRows: total)
     }
 
-    /// A page of one space's rows after `position` (in that space).
-    private func rows(in space: SyncSpace, after position: SnapshotPosition?, limit: Int) throws -> [SnapshotRow] {
-        guard space.root != nil else { return try store.rows(in: space, after: position, limit: limit) }
+    /// A page of one space's rows after `position` (in that space), as many as `budget` holds: their
+    /// sizes are read first, then those rows.
+    private func rows(in space: SyncSpace, after position: SnapshotPosition?, limit: Int, budget: inout PageBudget) throws -> [SnapshotRow] {
+        func byKey(after position: SnapshotPosition?, budget: inout PageBudget) throws -> [SnapshotRow] {
+            let count = budget.take(try store.rowSizes(in: space, after: position, limit: limit))
+            return count > 0 ? try store.rows(in: space, after: position, limit: count) : []
+        }
+        guard space.root != nil else { return try byKey(after: position, budget: &budget) }
         var index = 0
         var key: DatabaseValue?
         if let position {
             // A position in a table the order does not hold (the rules changed meanwhile) goes on by
             // table and key.
             guard let found = sharedTables.firstIndex(of: position.table) else {
-                return try store.rows(in: space, after: position, limit: limit)
+                return try byKey(after: position, budget: &budget)
             }
             index = found
             key = position.key
         }
         var rows: [SnapshotRow] = []
-        while index < sharedTables.count, rows.count < limit {
-            rows += try store.rows(in: space, table: sharedTables[index], after: key, limit: limit - rows.count)
+        while index < sharedTables.count, rows.count < limit, !budget.isSpent {
+            let table = sharedTables[index]
+            let count = budget.take(try store.rowSizes(in: space, table: table, after: key, limit: limit - rows.count))
+            if count > 0 { rows += try store.rows(in: space, table: table, after: key, limit: count) }
             index += 1
             key = nil
         }

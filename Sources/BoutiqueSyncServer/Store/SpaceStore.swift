@@ -54,6 +54,10 @@ public protocol SyncSpaceStoreTransaction {
     /// One space's rows of one table in key order after `key` (from the first when `nil`), tombstones
     /// included, each carrying the space.
     func rows(in space: SyncSpace, table: String, after key: DatabaseValue?, limit: Int) throws -> [SnapshotRow]
+    /// The stored sizes of the rows' states, in bytes, of the rows ``rows(in:after:limit:)`` would return.
+    func rowSizes(in space: SyncSpace, after position: SnapshotPosition?, limit: Int) throws -> [Int]
+    /// The stored sizes of the rows' states, in bytes, of the rows ``rows(in:table:after:limit:)`` would return.
+    func rowSizes(in space: SyncSpace, table: String, after key: DatabaseValue?, limit: Int) throws -> [Int]
     /// How many rows the spaces hold together, tombstones included.
     func rowCount(in spaces: [SyncSpace]) throws -> Int
 
@@ -65,6 +69,10 @@ public protocol SyncSpaceStoreTransaction {
     /// The log entries in (`after`, `through`] whose space or moved-from space is one of `spaces`, in
     /// sequence order; only those of `batch` when it is given.
     func changes(after: Int64, through: Int64, visibleIn spaces: [SyncSpace], batch: Int64?) throws -> [LoggedChange]
+    /// The server transactions with an entry in (`after`, `through`], in order, the last one whole, each
+    /// with the stored size of its entries that ``changes(after:through:visibleIn:batch:)`` would return
+    /// for `spaces` (an entry of another space counts nothing).
+    func batchSizes(after: Int64, through: Int64, visibleIn spaces: [SyncSpace]) throws -> [LogBatchSize]
     /// Takes the next sequence number for something that is not a logged change (a membership change).
     func reserveSequence() throws -> Int64
 

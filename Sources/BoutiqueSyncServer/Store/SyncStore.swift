@@ -16,6 +16,18 @@ public protocol SyncStore: Sendable {
         tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T
     ) async throws -> T
 
+    /// Runs `body` over `tenant`'s data without changing it, on one consistent view of what was
+    /// committed: what pulls, snapshots and long polls use, so that a read need not wait for a write
+    /// (another tenant's, or this one's). The default runs ``transaction(tenant:_:)``.
+    ///
+    /// The view must hold a prefix of the tenant's log (every change up to its latest sequence number):
+    /// a pull moves a device's cursor to the last change it read, and must never pass one that commits
+    /// later with a lower number. A store whose sequence numbers are taken in commit order (one writer,
+    /// or a tenant lock held to the commit) gives that with any snapshot read.
+    func read<T: Sendable>(
+        tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T
+    ) async throws -> T
+
     /// Calls `wake` with a tenant's name whenever changes for that tenant were committed to the store
     /// by a server in another process (another instance on the same PostgreSQL database, say), so
     /// that long-polling pulls waiting on this server return them. Called once per server, before its
@@ -38,6 +50,13 @@ extension SyncStore {
         throw BoutiqueError.invalidArgument("the sync store \(type(of: self)) cannot list its tenants")
     }
 
+    /// Runs `body` in ``transaction(tenant:_:)``: a store without a separate read path reads as it writes.
+    public func read<T: Sendable>(
+        tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T
+    ) async throws -> T {
+        try await transaction(tenant: tenant, body)
+    }
+
     /// Does nothing: the store's commits all come through this process's server, which wakes its
     /// own long polls.
     public func observeCommits(_ wake: @escaping @Sendable (String) -> Void) async throws {}
@@ -57,9 +76,16 @@ public struct ReplicaRecord: Hashable, Sendable {
     public var lastSeen: UInt64
     /// Whether it gave its id up (restored or cloned device).
     public var isRetired: Bool
+    /// The SHA-256 of the secret the replica id is bound to (its device's, from its first push that
+    /// carried one); `nil` before that.
+    public var secretHash: [UInt8]?
 
     /// A replica's record.
-    public init(replica: String, appliedThrough: Int64, digest: UInt64?, cursor: Int64, lastSeen: UInt64, isRetired: Bool) {
+    public init(
+        replica: String, appliedThrough: Int64, digest: UInt64?, cursor: Int64, lastSeen: UInt64, isRetired: Bool,
+        secretHash: [UInt8]? = nil
+    ) {
+        self.secretHash = secretHash
         self.replica = replica
         self.appliedThrough = appliedThrough
         self.digest = digest
@@ -107,6 +133,9 @@ public protocol SyncStoreTransaction: SyncSpaceStoreTransaction, SyncRefusalStor
     func setRowState(_ state: RowRegister, table: String, key: DatabaseValue, sequence: Int64) throws
     /// Rows in (table, key) order after `position`, tombstones included.
     func rows(after position: SnapshotPosition?, limit: Int) throws -> [SnapshotRow]
+    /// The stored sizes of the rows' states, in bytes, of the rows ``rows(after:limit:)`` would return:
+    /// a snapshot page counts them before it reads any state.
+    func rowSizes(after position: SnapshotPosition?, limit: Int) throws -> [Int]
     /// How many rows the tenant has, tombstones included (the length of a snapshot); `nil` when the
     /// store cannot tell (the default).
     func rowCount() throws -> Int?
@@ -122,6 +151,9 @@ public protocol SyncStoreTransaction: SyncSpaceStoreTransaction, SyncRefusalStor
     func appendChange(_ change: SyncChange, origin: String, batch: Int64?) throws -> (sequence: Int64, batch: Int64)
     /// Changes after `sequence`, at least `limit` of them when there are, ending with a whole batch.
     func changes(after sequence: Int64, limit: Int) throws -> [LoggedChange]
+    /// The server transactions ``changes(after:limit:)`` would return, in order, with the stored size of
+    /// their changes: a pull page counts them before it reads any change.
+    func batchSizes(after sequence: Int64, limit: Int) throws -> [LogBatchSize]
     /// The latest sequence number handed out, 0 before the first.
     func latestSequence() throws -> Int64
     /// The position at and below which the log was removed: a cursor below it missed changes.

@@ -129,7 +129,14 @@ enum NoteItemSchema {
         }
         let first = try await syncA.synchronize()
         #expect(first.pushed == 3 && first.applied == 0, "its own three notes did not come back")
-        let direct = try await server.pull(PullRequest(replica: await syncA.replicaID, cursor: 0, limit: 100), tenant: "default")
+        var request = PullRequest(replica: await syncA.replicaID, cursor: 0, limit: 100)
+        // The device's replica id is bound to its secret: the server answers it only with that.
+        request.replicaSecret = try await a.read { conn in
+            try conn.fetchAll("SELECT secret FROM boutique_sync_replica_secret").first.flatMap { row in
+                if case .text(let secret) = row.values[0] { secret } else { nil }
+            }
+        }
+        let direct = try await server.pull(request, tenant: "default")
         #expect(direct.changes.isEmpty && direct.nextCursor > 0, "the cursor moves past them all the same")
         #expect(try await syncB.synchronize().applied == 3)
         await a.close()

@@ -113,6 +113,9 @@ import Testing
 
     @Test func tombstonesGoOnceEveryActiveReplicaPulledPastThem() async throws {
         let server = try await Self.server()
+        // b is a device: its first push of a session (empty, with nothing to push) makes it known, and
+        // only known replicas' pulls hold collection back.
+        _ = try await server.push(PushRequest(replica: "b", baseTransactionID: 0, baseDigest: nil, schemaVersion: 1, transactions: []), tenant: "t")
         _ = try await server.push(PushRequest(replica: "a", baseTransactionID: 0, baseDigest: nil, schemaVersion: 1,
                                               transactions: [Self.transaction(1), Self.transaction(2, at: Self.wall + 1, kind: .delete)]),
                                   tenant: "t")
