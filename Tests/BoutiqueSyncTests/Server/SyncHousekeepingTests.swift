@@ -24,6 +24,18 @@ import BoutiqueSyncHTTP
         return (database, try await BoutiqueSync(database: database, tables: ["note"], server: .inProcess(server)))
     }
 
+    /// A pull as the device makes it: its replica id is bound to its secret, and the server answers it
+    /// only with that.
+    static func pull(_ database: DatabaseActor, replica: String, cursor: Int64) async throws -> PullRequest {
+        var request = PullRequest(replica: replica, cursor: cursor, limit: 10)
+        request.replicaSecret = try await database.read { conn in
+            try conn.fetchAll("SELECT secret FROM boutique_sync_replica_secret WHERE replica = ?", [.text(replica)]).first.flatMap { row in
+                if case .text(let secret) = row.values[0] { secret } else { nil }
+            }
+        }
+        return request
+    }
+
     @Test(arguments: StoreKind.allCases)
     func aRoundRemovesWhatRecentDevicesPulledAndSendsADeviceAwayLongerBackToABootstrap(_ kind: StoreKind) async throws {
         try await kind.withStore { store in
@@ -64,16 +76,16 @@ import BoutiqueSyncHTTP
             #expect(after.0 == 0 && after.1 == nil && after.2 == true && after.3 == before.4, "log entries and the tombstone are gone, n1 stays")
 
             // The away device's cursor is behind the horizon; the active device's is not.
-            let awayPull = try await server.pull(PullRequest(replica: awayID, cursor: before.2, limit: 10), tenant: "default")
+            let awayPull = try await server.pull(try await Self.pull(away, replica: awayID, cursor: before.2), tenant: "default")
             #expect(awayPull.outcome == .resetRequired)
-            let activePull = try await server.pull(PullRequest(replica: activeID, cursor: before.3, limit: 10), tenant: "default")
+            let activePull = try await server.pull(try await Self.pull(active, replica: activeID, cursor: before.3), tenant: "default")
             #expect(activePull.outcome == .changes && activePull.changes.isEmpty)
             #if BOUTIQUE_SYNC_HTTP
             let signer = try SyncTokenSigner(secret: HTTPTestServer.secret)
             let http = try SyncHTTPServer(server: server, signer: signer, port: 0)
             let token = try signer.token(tenant: "default", user: "ana", expiresAt: Date().addingTimeInterval(600))
             let answer = try await RawHTTP.send(
-                http.url, "v1/pull", token: token, body: RawHTTP.json(PullRequest(replica: awayID, cursor: before.2, limit: 10)))
+                http.url, "v1/pull", token: token, body: RawHTTP.json(try await Self.pull(away, replica: awayID, cursor: before.2)))
             await http.shutdown(gracePeriod: .seconds(2))
             #expect(answer.status == 410, "over HTTP the device is told to bootstrap again with a 410")
             #endif
