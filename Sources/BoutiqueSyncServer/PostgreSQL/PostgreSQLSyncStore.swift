@@ -123,7 +123,8 @@ public final class PostgreSQLSyncStore: SyncStore {
 
     /// Runs `body` in one REPEATABLE READ, READ ONLY transaction over `tenant`'s data, without the
     /// tenant's lock: pulls, snapshots and long polls read while the tenant's (and every other
-    /// tenant's) writes go on, and see a prefix of the tenant's log (see ``PostgreSQLStoreTransaction``).
+    /// tenant's) writes go on, and see a prefix of the tenant's log: a sequence number is taken under the
+    /// tenant's lock and committed before the lock is let go, so no later number commits first.
     ///
     /// ```swift
     /// let latest = try await store.read(tenant: "acme") { store in try store.latestSequence() }

@@ -124,6 +124,8 @@ enum ServeCommand: Command {
         Output.error("boutique serve: \(Signals.name(signal)): finishing \(http.requestsInFlight) request(s) in flight")
         await housekeeping.stop()
         await http.shutdown()
+        // What devices pulled to since the last write, so that the next start's collection knows it.
+        do { try await http.server.writePullCursors() } catch { Output.error("boutique serve: could not write pull positions: \(error)") }
         await store.close()
         Output.error("boutique serve: stopped")
     }
