@@ -353,7 +353,10 @@ final class ServerProcess: @unchecked Sendable {
         let server = SyncServer(store: syncStore)
         let http = try SyncHTTPServer(
             server: server, signer: try SyncTokenSigner(secret: SyncNetworkWorkloads.secret), port: 0,
-            options: SyncHTTPOptions(maximumWaitMilliseconds: settings.maximumWaitMilliseconds, connectionLimit: settings.connectionLimit))
+            // Every benchmark client comes from 127.0.0.1: the per-address cap is the whole limit here.
+            options: SyncHTTPOptions(
+                maximumWaitMilliseconds: settings.maximumWaitMilliseconds, connectionLimit: settings.connectionLimit,
+                connectionsPerAddress: settings.connectionLimit))
         let housekeeping = SyncHousekeeping(server: server)
         if settings.housekeeping { await housekeeping.start() }
         FileHandle.standardOutput.write(Data("listening on \(http.url.absoluteString)\n".utf8))
