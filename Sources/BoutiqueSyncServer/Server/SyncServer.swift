@@ -98,17 +98,7 @@ public actor SyncServer: SyncEndpoint {
             in: request, wall: wall, maximumSkew: maximumClockSkewMilliseconds, minimumSchemaVersion: minimumSchemaVersion,
             limits: limits)
         {
-            // The replica's watermark goes with the refusal: a device whose clock ran ahead stamps its
-            // unacknowledged transactions again, and must know which of them the server already has.
-            let replica = request.replica
-            let named = !replica.isEmpty && RequestLimits.replicaProblem(replica, limits: limits) == nil
-            let secret = request.replicaSecret
-            let (time, record) = try await store.read(tenant: tenant) { store in
-                (try Self.tick(store, wall: wall), named ? try Self.disclosed(try store.replica(replica), secret: secret) : nil)
-            }
-            return PushResponse(
-                outcome: .refused, appliedThrough: record?.appliedThrough ?? 0, digest: record?.digest, reason: reason, refusal: kind,
-                serverTime: time)
+            return try await refusal(of: request, tenant: tenant, wall: wall, kind: kind, reason: reason)
         }
         // Each transaction with a change the user may not make is refused alone: recorded as handled,
         // not applied, and answered with the server's version of its rows.
@@ -139,19 +129,29 @@ public actor SyncServer: SyncEndpoint {
             }
         } catch let oversized as PushApplier.RowTooLarge {
             // The store transaction rolled back: nothing of the push is stored.
-            let replica = request.replica
-            let secret = request.replicaSecret
-            let (time, record) = try await store.read(tenant: tenant) { store in
-                (try Self.tick(store, wall: wall), try Self.disclosed(try store.replica(replica), secret: secret))
-            }
-            return PushResponse(
-                outcome: .refused, appliedThrough: record?.appliedThrough ?? 0, digest: record?.digest, reason: oversized.reason,
-                refusal: .tooLarge, serverTime: time)
+            return try await refusal(of: request, tenant: tenant, wall: wall, kind: .tooLarge, reason: oversized.reason)
         }
         if let updatedShapes { shapes = updatedShapes }
         if request.tables != nil { lastPushedShapes = request.tables }
         if response.outcome == .accepted, !request.transactions.isEmpty { didCommit(tenant: tenant) }
         return response
+    }
+
+    /// A refused push's answer. The replica's watermark goes with it: a device whose clock ran ahead
+    /// stamps its unacknowledged transactions again, and must know which of them the server already
+    /// has (told only to the device holding the replica's secret).
+    private func refusal(
+        of request: PushRequest, tenant: String, wall: UInt64, kind: SyncRefusal.Reason, reason: String
+    ) async throws -> PushResponse {
+        let replica = request.replica
+        let named = !replica.isEmpty && RequestLimits.replicaProblem(replica, limits: limits) == nil
+        let secret = request.replicaSecret
+        let (time, record) = try await store.read(tenant: tenant) { store in
+            (try Self.tick(store, wall: wall), named ? try Self.disclosed(try store.replica(replica), secret: secret) : nil)
+        }
+        return PushResponse(
+            outcome: .refused, appliedThrough: record?.appliedThrough ?? 0, digest: record?.digest, reason: reason, refusal: kind,
+            serverTime: time)
     }
 
     /// A replica's record as a reply may tell it: `nil` unless the request carries the replica's secret
