@@ -44,23 +44,7 @@ extension SQLiteStoreTransaction {
     /// space of a snapshot. The position is a row value, so a page starts where the last one ended
     /// instead of at the space's first row.
     func rows(in space: SyncSpace, after position: SnapshotPosition?, limit: Int) throws -> [SnapshotRow] {
-        let found: [[DatabaseValue]]
-        if let position {
-            found = try rows(
-                """
-                SELECT tbl, key, state FROM boutique_sync_server_row INDEXED BY boutique_sync_server_row_space
-                WHERE tenant = ? AND space = ? AND (tbl, key) > (?, ?) ORDER BY tbl, key LIMIT ?
-                """,
-                [.text(tenant), .text(space.rawValue), .text(position.table), position.key, .integer(Int64(limit))])
-        } else {
-            found = try rows(
-                """
-                SELECT tbl, key, state FROM boutique_sync_server_row INDEXED BY boutique_sync_server_row_space
-                WHERE tenant = ? AND space = ? ORDER BY tbl, key LIMIT ?
-                """,
-                [.text(tenant), .text(space.rawValue), .integer(Int64(limit))])
-        }
-        return try found.map { row in
+        try spaceRows("tbl, key, state", in: space, after: position, limit: limit).map { row in
             guard case .text(let table) = row[0], case .blob(let bytes) = row[2] else {
                 throw BoutiqueError.decoding(.init(
                     table: "boutique_sync_server_row", column: "state", expectedType: "a row state", found: "\(row)"))
@@ -71,15 +55,7 @@ extension SQLiteStoreTransaction {
 
     /// On the space index, named, as ``rows(in:after:limit:)``.
     func rows(in space: SyncSpace, table: String, after key: DatabaseValue?, limit: Int) throws -> [SnapshotRow] {
-        var sql = "SELECT key, state FROM boutique_sync_server_row INDEXED BY boutique_sync_server_row_space WHERE tenant = ? AND space = ? AND tbl = ?"
-        var arguments: [DatabaseValue] = [.text(tenant), .text(space.rawValue), .text(table)]
-        if let key {
-            sql += " AND key > ?"
-            arguments.append(key)
-        }
-        sql += " ORDER BY key LIMIT ?"
-        arguments.append(.integer(Int64(limit)))
-        return try rows(sql, arguments).map { row in
+        try spaceRows("key, state", in: space, table: table, after: key, limit: limit).map { row in
             guard case .blob(let bytes) = row[1] else {
                 throw BoutiqueError.decoding(.init(
                     table: "boutique_sync_server_row", column: "state", expectedType: "a row state", found: "\(row)"))
@@ -90,38 +66,38 @@ extension SQLiteStoreTransaction {
 
     /// The sizes of ``rows(in:after:limit:)``'s rows, on the same index.
     func rowSizes(in space: SyncSpace, after position: SnapshotPosition?, limit: Int) throws -> [Int] {
-        if let position {
-            return try rows(
-                """
-                SELECT length(state) FROM boutique_sync_server_row INDEXED BY boutique_sync_server_row_space
-                WHERE tenant = ? AND space = ? AND (tbl, key) > (?, ?) ORDER BY tbl, key LIMIT ?
-                """,
-                [.text(tenant), .text(space.rawValue), .text(position.table), position.key, .integer(Int64(limit))]
-            ).map(Self.size)
-        }
-        return try rows(
-            """
-            SELECT length(state) FROM boutique_sync_server_row INDEXED BY boutique_sync_server_row_space
-            WHERE tenant = ? AND space = ? ORDER BY tbl, key LIMIT ?
-            """,
-            [.text(tenant), .text(space.rawValue), .integer(Int64(limit))]
-        ).map(Self.size)
+        try spaceRows("length(state)", in: space, after: position, limit: limit).map(Self.size)
     }
 
     /// The sizes of ``rows(in:table:after:limit:)``'s rows, on the same index.
     func rowSizes(in space: SyncSpace, table: String, after key: DatabaseValue?, limit: Int) throws -> [Int] {
-        var sql = """
-            SELECT length(state) FROM boutique_sync_server_row INDEXED BY boutique_sync_server_row_space
-            WHERE tenant = ? AND space = ? AND tbl = ?
-            """
+        try spaceRows("length(state)", in: space, table: table, after: key, limit: limit).map(Self.size)
+    }
+
+    /// `columns` of a space's rows after `position`, in (table, key) order, on the space index.
+    private func spaceRows(_ columns: String, in space: SyncSpace, after position: SnapshotPosition?, limit: Int) throws
+        -> [[DatabaseValue]]
+    {
+        var sql = "SELECT \(columns) FROM boutique_sync_server_row INDEXED BY boutique_sync_server_row_space WHERE tenant = ? AND space = ?"
+        var arguments: [DatabaseValue] = [.text(tenant), .text(space.rawValue)]
+        if let position {
+            sql += " AND (tbl, key) > (?, ?)"
+            arguments += [.text(position.table), position.key]
+        }
+        return try rows(sql + " ORDER BY tbl, key LIMIT ?", arguments + [.integer(Int64(limit))])
+    }
+
+    /// `columns` of a space's rows of `table` after `key`, in key order, on the space index.
+    private func spaceRows(_ columns: String, in space: SyncSpace, table: String, after key: DatabaseValue?, limit: Int) throws
+        -> [[DatabaseValue]]
+    {
+        var sql = "SELECT \(columns) FROM boutique_sync_server_row INDEXED BY boutique_sync_server_row_space WHERE tenant = ? AND space = ? AND tbl = ?"
         var arguments: [DatabaseValue] = [.text(tenant), .text(space.rawValue), .text(table)]
         if let key {
             sql += " AND key > ?"
             arguments.append(key)
         }
-        sql += " ORDER BY key LIMIT ?"
-        arguments.append(.integer(Int64(limit)))
-        return try rows(sql, arguments).map(Self.size)
+        return try rows(sql + " ORDER BY key LIMIT ?", arguments + [.integer(Int64(limit))])
     }
 
     /// One count per space, each on the space index.
