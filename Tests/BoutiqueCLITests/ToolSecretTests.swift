@@ -68,10 +68,16 @@ struct ToolSecretTests {
             let readable = try await ToolProcess.run(serve + ["--postgres-url-file", "url"], in: directory)
             #expect(readable.status == 1 && readable.errorOutput.contains("chmod 600"), "\(readable.errorOutput)")
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: urlFile.path)
+            // A build without the HTTP front end stops after reading its arguments, before the store.
+            #if BOUTIQUE_SYNC_HTTP
+            let reached = "127.0.0.1"
+            #else
+            let reached = "this build has no HTTP front end"
+            #endif
             let fromFile = try await ToolProcess.run(serve + ["--postgres-url-file", "url"], in: directory)
-            #expect(fromFile.status == 1 && fromFile.errorOutput.contains("127.0.0.1"), "\(fromFile.errorOutput)")
+            #expect(fromFile.status == 1 && fromFile.errorOutput.contains(reached), "\(fromFile.errorOutput)")
             let fromEnvironment = try await ToolProcess.run(serve, in: directory, environment: ["BOUTIQUE_POSTGRES_URL": url])
-            #expect(fromEnvironment.status == 1 && fromEnvironment.errorOutput.contains("127.0.0.1"), "\(fromEnvironment.errorOutput)")
+            #expect(fromEnvironment.status == 1 && fromEnvironment.errorOutput.contains(reached), "\(fromEnvironment.errorOutput)")
             let none = try await ToolProcess.run(serve, in: directory)
             #expect(none.status == 2 && none.errorOutput.contains("BOUTIQUE_POSTGRES_URL"), "\(none.errorOutput)")
         }
