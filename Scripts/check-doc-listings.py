@@ -2,8 +2,9 @@
 """Checks that every Swift listing in the DocC articles is code the test suite compiles.
 
 Each ```swift block of `Sources/<Module>/<Module>.docc/<Page>.md` must appear in
-`Tests/BoutiqueDocumentationListings/<Page>.swift` (or, for a listing that is a test, in
-`Tests/BoutiqueDocumentationListingsTests/<Page>Tests.swift`), line for line, with the same indentation
+`Tests/BoutiqueDocumentationListings/<Page>.swift` or `<Page>+<Part>.swift` (a long page's listings may
+be split by section), or, for a listing that is a test, in
+`Tests/BoutiqueDocumentationListingsTests/<Page>Tests.swift`, line for line, with the same indentation
 relative to its first line: the file may indent the whole block further, as a function body or a type
 nests it. Those targets are built by `swift build --build-tests` (the first also by `swift build`, with
 warnings as errors), so a listing that stops compiling fails the build, and a listing edited in an article
@@ -83,7 +84,8 @@ def main():
         if not blocks:
             continue
         source = LISTINGS / (page.stem + ".swift")
-        sources = [path for path in (source, LISTING_TESTS / (page.stem + "Tests.swift")) if path.exists()]
+        candidates = [source, *sorted(LISTINGS.glob(page.stem + "+*.swift")), LISTING_TESTS / (page.stem + "Tests.swift")]
+        sources = [path for path in candidates if path.exists()]
         files = [path.read_text(encoding="utf-8").splitlines() for path in sources]
         for line, block in blocks:
             checked += 1
