@@ -1,0 +1,36 @@
+/// One row of values, `SELECT ?, ?, …`, each value bound: a select without a table, for combining
+/// with others (`Values(1, "a").union(Values(2, "b"))`) or seeding a recursive common table expression.
+///
+/// ```swift
+/// try Values(1, "Hello", true).fetchOne(connection)      // (1, "Hello", true)
+/// ```
+public struct Values<Output>: PartialSelectStatement {
+    public typealias Row = Output
+
+    public let query: QueryFragment
+    public let rowDecoder: @Sendable (inout RowDecoder) throws(BoutiqueError) -> Output
+
+    /// A row of the given values, each stored with its type's own representation.
+    public init<each V: QueryRepresentable>(_ values: repeat each V)
+    where Output == (repeat (each V).QueryOutput), repeat (each V).QueryOutput == each V {
+        var columns: [QueryFragment] = []
+        for value in repeat each values { columns.append(QueryFragment(binding: type(of: value).encode(value))) }
+        query = "SELECT " + columns.joined(separator: ", ")
+        rowDecoder = { (decoder) throws(BoutiqueError) in (repeat try Self.decodeNext((each V).self, from: &decoder)) }
+    }
+
+    public var rowSource: String { "VALUES" }
+
+    public func decodeRow(_ decoder: inout RowDecoder) throws(BoutiqueError) -> Output {
+        try rowDecoder(&decoder)
+    }
+
+    private static func decodeNext<R: QueryRepresentable>(
+        _ representation: R.Type, from decoder: inout RowDecoder
+    ) throws(BoutiqueError) -> R.QueryOutput {
+        try R.decode(from: &decoder)
+    }
+}
+
+/// A row of values holds only SQL, bindings and a decoder that captures nothing.
+extension Values: Sendable {}

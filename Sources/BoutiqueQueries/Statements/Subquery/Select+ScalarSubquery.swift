@@ -1,0 +1,11 @@
+/// A select is also an expression: its first column of its first row, `(SELECT …)`, as a scalar
+/// subquery in another statement's `select`, `where` or `order` (NULL when it returns no row).
+///
+/// ```swift
+/// RemindersList.select { list in (list.name, Reminder.where { $0.listID == list.id }.count()) }
+/// ```
+extension Select: QueryExpression {
+    public typealias QueryValue = Output
+
+    public var queryFragment: QueryFragment { "(" + query + ")" }
+}
