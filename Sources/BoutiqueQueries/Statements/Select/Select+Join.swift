@@ -39,11 +39,15 @@ extension Select where Columns: TableDefinition, Output == Columns.Root {
 enum JoinKind {
     case inner
     case left
+    case right
+    case full
 
     var keyword: String {
         switch self {
         case .inner: "JOIN"
         case .left: "LEFT JOIN"
+        case .right: "RIGHT JOIN"
+        case .full: "FULL JOIN"
         }
     }
 }
@@ -58,10 +62,10 @@ extension Select {
         var clauses = self.clauses
         var on = condition
         switch kind {
-        case .left:
-            // A left join keeps unmatched rows, so the other side's filters belong in ON, not WHERE.
+        case .left, .full:
+            // A left (or full) join keeps unmatched rows, so the other side's filters belong in ON, not WHERE.
             for filter in other.clauses.wheres { on = on + " AND " + filter }
-        case .inner:
+        case .inner, .right:
             clauses.wheres += other.clauses.wheres
         }
         clauses.joins.append(QueryFragment(kind.keyword + " ") + other.clauses.from + " ON " + on)
