@@ -5,7 +5,9 @@
 /// RemindersList.select { list in (list.name, Reminder.where { $0.listID == list.id }.count()) }
 /// ```
 extension Select: QueryExpression {
+    /// A subquery's value is its row's first column, read as the select reads its rows.
     public typealias QueryValue = Output
 
+    /// The statement in parentheses: `(SELECT …)`.
     public var queryFragment: QueryFragment { "(" + query + ")" }
 }
