@@ -19,7 +19,7 @@ public struct ExclaimFunction: ScalarDatabaseFunction {
     }
 }
 
-/// A function that refuses negative numbers with its own message.
+/// A function that refuses negative numbers with its own message; NULL gives NULL.
 public struct CheckedSquareRootFunction: ScalarDatabaseFunction {
     public let name = "checkedSqrt"
     public let argumentCount = 1
@@ -28,7 +28,7 @@ public struct CheckedSquareRootFunction: ScalarDatabaseFunction {
     public init() {}
 
     public func invoke(_ arguments: [DatabaseValue]) throws -> DatabaseValue {
-        let value = try Double(functionArgument: arguments[0])
+        guard let value = try Double?(functionArgument: arguments[0]) else { return .null }
         guard value >= 0 else { throw SQLFunctionError("checkedSqrt: \(value) is negative") }
         return value.squareRoot().functionResult
     }

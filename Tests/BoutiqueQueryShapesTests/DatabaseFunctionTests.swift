@@ -32,7 +32,7 @@ import Testing
     @Test func inAnUpdateOnTheWriter() async throws {
         let db = try await open()
         let update = FunctionShapes.exclaimTitle(of: 2)
-        #expect(update.sql == #"UPDATE "reminder" SET "title" = "exclaim"("reminder"."title") WHERE ("reminder"."id" = ?)"#)
+        #expect(update.sql == #"UPDATE "reminder" SET "title" = "exclaim"("title") WHERE ("reminder"."id" = ?)"#)
         try await db.write { conn in try update.execute(conn) }
         let title = try await db.read { conn in try Reminder.find(2).select { $0.title }.fetchOne(conn) }
         #expect(title == "Haircut!")
@@ -51,7 +51,7 @@ import Testing
         let db = try await open()
         #expect(FunctionShapes.squareRootOfMinutes().sql == #"SELECT "checkedSqrt"("reminder"."estimatedMinutes") FROM "reminder""#)
         let roots = try await db.read { conn in try FunctionShapes.squareRootOfMinutes().fetchAll(conn) }
-        #expect(roots.compactMap { $0 }.sorted() == [5.0.squareRoot(), 30.0.squareRoot()])
+        #expect(roots.compactMap { $0 }.sorted() == [Double(5).squareRoot(), Double(30).squareRoot()])
         try await db.write { conn in try conn.execute("UPDATE reminder SET estimatedMinutes = -4 WHERE id = 1") }
         let error = await #expect(throws: BoutiqueError.self) {
             try await db.read { conn in try FunctionShapes.squareRootOfMinutes().fetchAll(conn) }
