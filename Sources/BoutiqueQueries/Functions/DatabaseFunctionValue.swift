@@ -29,6 +29,7 @@ public struct DatabaseFunctionArgumentError: Error, Sendable, Hashable, CustomSt
         self.found = found
     }
 
+    /// What was expected and what was found, for the failing statement's message.
     public var description: String {
         "expected \(expected), found \(found.storageClass) \(found)"
     }

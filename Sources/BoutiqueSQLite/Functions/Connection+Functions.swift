@@ -10,6 +10,7 @@ public struct SQLFunctionError: Error, Sendable, Hashable, CustomStringConvertib
     /// - Parameter message: What the failing statement reports.
     public init(_ message: String) { self.message = message }
 
+    /// The message.
     public var description: String { message }
 }
 
