@@ -49,6 +49,22 @@ public struct DatabaseOptions: Sendable, Hashable {
     /// preempted thread makes any query look slow) give more.
     var liveQueryRefreshLimits = CommitRefresh.Limits.standard
 
+    /// What runs on every connection as it opens, writer and readers alike.
+    var preparation = DatabasePreparation()
+
+    /// Runs `body` on every connection the database opens (the writer and each reader), before
+    /// anything else uses it, so that functions added there work in reads, writes, triggers and live
+    /// queries alike. Steps run in the order they were added; a step that throws makes the open (or
+    /// the read that needed a new reader) fail with that error.
+    ///
+    /// ```swift
+    /// var options = BoutiqueDB.Options()
+    /// options.prepareDatabase { conn in try conn.add(function: $exclaim) }
+    /// ```
+    public mutating func prepareDatabase(_ body: @escaping @Sendable (PreparedConnection) throws -> Void) {
+        preparation.append(body)
+    }
+
     /// - Parameters:
     ///   - multiProcess: The file is shared with other processes.
     ///   - readerCount: The most reader connections open at once (at least 1).

@@ -13,7 +13,9 @@ enum ConnectionFactory {
     /// Nothing is written: the journal mode is set later by ``configureWriter(_:at:options:)``, after the
     /// migration history has been checked, so that a refused file is left exactly as it was.
     static func openWriter(at location: DatabaseLocation, options: DatabaseOptions) throws(BoutiqueError) -> Connection {
-        try open(location, flags: [.readWrite, .create, .noMutex], options: options)
+        let connection = try open(location, flags: [.readWrite, .create, .noMutex], options: options)
+        try prepare(connection, isWriter: true, options: options)
+        return connection
     }
 
     /// Opens a reader connection on a database the writer has already created and configured.
@@ -22,6 +24,7 @@ enum ConnectionFactory {
     /// `PRAGMA query_only`, so a statement that would change the database fails with `.readOnly`.
     static func openReader(at location: DatabaseLocation, options: DatabaseOptions) throws(BoutiqueError) -> Connection {
         let connection = try open(location, flags: [.readWrite, .noMutex], options: options)
+        try prepare(connection, isWriter: false, options: options)
         do {
             try connection.execute("PRAGMA query_only = ON")
         } catch {
@@ -29,6 +32,17 @@ enum ConnectionFactory {
             throw BoutiqueError(error)
         }
         return connection
+    }
+
+    /// Runs the options' ``DatabaseOptions/prepareDatabase(_:)`` steps, closing the connection when one
+    /// fails.
+    private static func prepare(_ connection: Connection, isWriter: Bool, options: DatabaseOptions) throws(BoutiqueError) {
+        do {
+            try options.preparation.run(on: connection, isWriter: isWriter)
+        } catch {
+            connection.close()
+            throw BoutiqueError.library(error, writing: false)
+        }
     }
 
     /// Switches a file to WAL and sets durability; in-memory SQLite databases keep their own journal.
