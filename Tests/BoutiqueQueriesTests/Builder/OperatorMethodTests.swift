@@ -40,3 +40,15 @@ struct OperatorMethodTests {
         #expect(try ids(query) == [1, 3])
     }
 }
+
+@Suite("Toggling a boolean column")
+struct ToggleTests {
+    @Test func toggleAssignsTheNegation() throws {
+        let db = try makeRemindersDatabase()
+        let update = Reminder.where { $0.id.in([1, 2]) }.update { $0.isDone.toggle() }
+        #expect(update.sql == #"UPDATE "reminder" SET "isDone" = (NOT "isDone") WHERE ("reminder"."id" IN (?, ?))"#)
+        try update.execute(db)
+        let done = try Reminder.where { $0.isDone }.order { $0.id }.fetchAll(db).map(\.id)
+        #expect(done == [1, 5])
+    }
+}
