@@ -1,0 +1,16 @@
+import BoutiqueDB
+
+// The listings of the Models and Queries article's sections on expressions and functions.
+
+extension ModelsAndQueries {
+    static func comparingWithMethods(_ conn: DatabaseConnection) throws -> [String] {
+        let urgent = try Reminder.where {
+            $0.listID.eq(1).and($0.isDone.not()).and($0.priority.gte(.medium))
+        }
+        .fetchAll(conn)
+
+        let none = try Reminder.where { $0.priority.eq(nil) }.fetchAll(conn)       // `=` NULL: no rows
+        let unrated = try Reminder.where { $0.priority.is(nil) }.fetchAll(conn)    // `IS` NULL
+        return ["\(urgent.count)", "\(none.count)", "\(unrated.count)"]
+    }
+}
