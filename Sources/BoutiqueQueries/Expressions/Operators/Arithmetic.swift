@@ -45,31 +45,26 @@ extension QueryExpression where QueryValue: QueryNumeric {
     }
 
     /// `(x + ?)`: the expression plus a bound value: `$0.views + 1`.
-    @_disfavoredOverload
     public static func + (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "+", QueryValue.bound(rhs)))
     }
 
     /// `(x - ?)`: the expression minus a bound value.
-    @_disfavoredOverload
     public static func - (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "-", QueryValue.bound(rhs)))
     }
 
     /// `(x * ?)`: the expression times a bound value.
-    @_disfavoredOverload
     public static func * (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "*", QueryValue.bound(rhs)))
     }
 
     /// `(x / ?)`: the expression divided by a bound value.
-    @_disfavoredOverload
     public static func / (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "/", QueryValue.bound(rhs)))
     }
 
     /// `(x % ?)`: the remainder of the expression divided by a bound value.
-    @_disfavoredOverload
     public static func % (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<QueryValue> {
         SQLExpression(Operators.binary(lhs.queryFragment, "%", QueryValue.bound(rhs)))
     }

@@ -85,9 +85,9 @@ extension QueryExpression where QueryValue == Bool {
 
 // In an `update { }` closure a boolean column reads as an `SQLExpression<Bool>`, so flipping it in place
 // assigns its negation: `$0.isDone.toggle()` sets `isDone = (NOT isDone)`.
-extension SQLExpression where QueryValue == Bool {
+extension SQLExpression<Bool> {
     /// Replaces the expression with its negation; on an updated column, assigns `column = (NOT column)`.
     public mutating func toggle() {
-        self = not()
+        self = SQLExpression("(NOT " + queryFragment + ")")
     }
 }
