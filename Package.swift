@@ -265,7 +265,7 @@ let package = Package(
                 + httpDependencies + withHTTP(["BoutiqueSyncTestServer"]),
             swiftSettings: httpSettings),
         // What Package.swift declares here and under its environment switches (`swift package dump-package`).
-        .testTarget(name: "BoutiquePackageTests", swiftSettings: httpSettings),
+        .testTarget(name: "BoutiquePackageTests", dependencies: ["BoutiqueTestSupport"], swiftSettings: httpSettings),
         // Runs the built `boutique` executable as a child process.
         .testTarget(name: "BoutiqueCLITests", dependencies: ["boutique", "BoutiqueTestSupport"], swiftSettings: httpSettings),
         // The product description's error handling in every shape an app writes it, and a reminders

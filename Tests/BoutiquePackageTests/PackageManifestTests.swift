@@ -1,3 +1,4 @@
+import BoutiqueTestSupport
 import Foundation
 import Testing
 
@@ -26,8 +27,8 @@ import Testing
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let problems = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let data = output.fileHandleForReading.readToEndRetryingInterrupts()
+        let problems = String(decoding: errors.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
         process.waitUntilExit()
         try #require(process.terminationStatus == 0, "swift package dump-package failed: \(problems)")
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

@@ -55,10 +55,10 @@ public final class ChildProcess: Sendable {
         for (pipe, isOutput) in pipes {
             let handle = pipe.fileHandleForReading
             Thread.detachNewThread { [collected] in
-                while true {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    collected.withLock { if isOutput { $0.output.append(chunk) } else { $0.errors.append(chunk) } }
+                withExtendedLifetime(handle) {
+                    readUntilEnd(handle.fileDescriptor) { chunk in
+                        collected.withLock { if isOutput { $0.output.append(contentsOf: chunk) } else { $0.errors.append(contentsOf: chunk) } }
+                    }
                 }
                 collected.withLock { $0.openPipes -= 1 }
             }
