@@ -80,6 +80,7 @@ public enum Concurrency {
 
         await exporter.started.wait()
         export.cancel()
+        exporter.cancelled.open()
 
         var caught: BoutiqueError?
         do { try await export.value } catch let error as BoutiqueError { caught = error }
@@ -110,10 +111,13 @@ public enum Concurrency {
 /// Writes notes out slowly, and says when it has begun.
 final class Exporter: Sendable {
     let started = Latch()
+    /// Opened once the export is cancelled: the first row's write waits for it, so that the export
+    /// is still running when the cancellation comes however late the waiting task is scheduled.
+    let cancelled = Latch()
 
     func write(_ note: Concurrency.Note) {
         started.open()
-        Thread.sleep(forTimeInterval: 0.001)   // the work done per row
+        while !cancelled.isOpen { Thread.sleep(forTimeInterval: 0.001) }   // the work done per row
     }
 }
 
@@ -122,6 +126,8 @@ final class Latch: Sendable {
     private let state = Mutex(false)
 
     func open() { state.withLock { $0 = true } }
+
+    var isOpen: Bool { state.withLock { $0 } }
 
     func wait() async {
         while !state.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(1)) }

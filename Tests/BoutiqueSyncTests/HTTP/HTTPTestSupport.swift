@@ -57,6 +57,9 @@ struct RawHTTP {
         request.httpBody = body
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        // URLSession's own 60 s, stretched as the tests' deadlines are: on a loaded machine a server's
+        // answer once took longer than that to be scheduled.
+        request.timeoutInterval = 60 * syncTimeoutScale
         let (data, response) = try await URLSession.shared.data(for: request)
         return RawHTTP(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)
     }
