@@ -26,13 +26,7 @@ public struct CompoundSelect<Output>: PartialSelectStatement {
 
     public var query: QueryFragment {
         var query = body
-        if let limit { query.append(" LIMIT "); query.append(limit) }
-        if let offset {
-            // SQLite has no OFFSET without LIMIT; -1 stands for no limit.
-            if limit == nil { query.append(" LIMIT -1") }
-            query.append(" OFFSET ")
-            query.append(offset)
-        }
+        query.append(SelectClauses.limitClause(limit: limit, offset: offset))
         return query
     }
 

@@ -41,12 +41,20 @@ struct SelectClauses: Sendable {
         if !groupBy.isEmpty { query.append(" GROUP BY "); query.append(groupBy.joined(separator: ", ")) }
         if !havings.isEmpty { query.append(" HAVING "); query.append(Self.conjunction(havings)) }
         if !orderBy.isEmpty { query.append(" ORDER BY "); query.append(orderBy.joined(separator: ", ")) }
-        if let limit { query.append(" LIMIT "); query.append(limit) }
-        if let offset {
-            if limit == nil { query.append(" LIMIT -1") }
-            query.append(" OFFSET ")
-            query.append(offset)
-        }
+        query.append(Self.limitClause(limit: limit, offset: offset))
         return query
+    }
+
+    /// ` LIMIT ? OFFSET ?`, either part optional. SQLite has no `OFFSET` without `LIMIT`: an offset
+    /// alone renders `LIMIT -1`, which stands for no limit.
+    static func limitClause(limit: QueryFragment?, offset: QueryFragment?) -> QueryFragment {
+        var clause = QueryFragment()
+        if let limit { clause.append(" LIMIT "); clause.append(limit) }
+        if let offset {
+            if limit == nil { clause.append(" LIMIT -1") }
+            clause.append(" OFFSET ")
+            clause.append(offset)
+        }
+        return clause
     }
 }
