@@ -59,7 +59,7 @@ public struct DatabaseOptions: Sendable, Hashable {
     ///
     /// ```swift
     /// var options = BoutiqueDB.Options()
-    /// options.prepareDatabase { conn in try conn.add(function: $exclaim) }
+    /// options.prepareDatabase { conn in try conn.add(function: exclaim) }
     /// ```
     public mutating func prepareDatabase(_ body: @escaping @Sendable (PreparedConnection) throws -> Void) {
         preparation.append(body)

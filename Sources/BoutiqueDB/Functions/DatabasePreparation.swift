@@ -25,5 +25,4 @@ struct DatabasePreparation: Sendable, Hashable {
 
     static func == (lhs: Self, rhs: Self) -> Bool { lhs.steps.map(\.id) == rhs.steps.map(\.id) }
     func hash(into hasher: inout Hasher) { hasher.combine(steps.map(\.id)) }
-
 }

@@ -63,7 +63,7 @@ extension PreparedConnection {
     /// Adds (or replaces) `function` on this connection under its SQL name.
     ///
     /// ```swift
-    /// options.prepareDatabase { conn in try conn.add(function: $exclaim) }
+    /// options.prepareDatabase { conn in try conn.add(function: exclaim) }
     /// ```
     public func add(function: some ScalarDatabaseFunction) throws {
         try add(scalarFunction: function.name, argumentCount: function.argumentCount,
