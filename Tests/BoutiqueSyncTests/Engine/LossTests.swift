@@ -117,6 +117,10 @@ struct FolderDevices {
     @Test func aMoveWhosePreviousFolderIsGoneTooFollowsTheDeclaredAction() async throws {
         let devices = try await FolderDevices.make(onDelete: "SET NULL")
         try await devices.b.write { conn in try conn.execute("DELETE FROM noteFolder") }
+        // b's cascade wrote the note's folder too (NULL): a's move must come later on the clock to win
+        // that column. Both devices read one wall clock here, and two writes in one millisecond are
+        // ordered by replica id, which would make b's NULL the winner half of the time.
+        try await Task.sleep(for: .milliseconds(3))
         try await devices.a.write { conn in try conn.execute("UPDATE folderNote SET folderID = 'f2' WHERE id = 'n1'") }
         try await devices.settle()
 
