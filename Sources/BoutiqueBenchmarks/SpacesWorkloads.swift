@@ -53,17 +53,29 @@ enum SpacesWorkloads {
         SyncTableShape(table: "reminder", columns: ["id", "listID", "title"], references: ["listID": "remindersList"]),
     ]
 
-    static func run(rounds: Int) async throws {
+    /// The SQLite store, and the PostgreSQL one when `BOUTIQUE_BENCH_POSTGRES_URL` names a server.
+    static var kinds: [StoreKind] {
         var kinds = [StoreKind.sqlite]
         if let url = ProcessInfo.processInfo.environment["BOUTIQUE_BENCH_POSTGRES_URL"], !url.isEmpty {
             kinds.append(.postgres(url))
         }
+        return kinds
+    }
+
+    /// Runs `body` on each store of ``kinds`` that can be measured, under a heading.
+    static func eachStore(_ body: (StoreKind) async throws -> Void) async throws {
         for kind in kinds {
             print("\n=== spaces, \(kind.name) store ===")
             if let reason = try await unsupported(kind) {
                 print("  not measured: \(reason)")
                 continue
             }
+            try await body(kind)
+        }
+    }
+
+    static func run(rounds: Int) async throws {
+        try await eachStore { kind in
             try await tenantSize(kind, rounds: rounds)
             try await movingIn(kind, rounds: rounds)
             try await rulesOnPushes(kind, rounds: rounds)
@@ -71,14 +83,16 @@ enum SpacesWorkloads {
         }
     }
 
-    /// One figure on the SQLite store; `false` for a name that is none.
+    /// One figure on each store of ``kinds``; `false` for a name that is none.
     static func runOne(_ name: String, rounds: Int) async throws -> Bool {
-        switch name {
-        case "tenant": try await tenantSize(.sqlite, rounds: rounds)
-        case "movein": try await movingIn(.sqlite, rounds: rounds)
-        case "pushes": try await rulesOnPushes(.sqlite, rounds: rounds)
-        case "live": try await liveSharing(.sqlite, rounds: 30)
-        default: return false
+        guard ["tenant", "movein", "pushes", "live"].contains(name) else { return false }
+        try await eachStore { kind in
+            switch name {
+            case "tenant": try await tenantSize(kind, rounds: rounds)
+            case "movein": try await movingIn(kind, rounds: rounds)
+            case "pushes": try await rulesOnPushes(kind, rounds: rounds)
+            default: try await liveSharing(kind, rounds: 30)
+            }
         }
         return true
     }

@@ -4,9 +4,10 @@
 /// row back a thousand times: three statements per change, each a round trip or at least a
 /// statement for PostgreSQL to run. Instead the rows the push changes are read together first
 /// (``prefetchRowStates(_:)``, asked by the server before it applies the push) and kept, with what
-/// the transaction writes to them, in ``knownRows``; log entries in the common space and row
-/// states without placement wait in ``logBatch`` and ``rowBatch`` and go as one
-/// `INSERT … SELECT … FROM unnest($2, $3, …)` each, every value an element of a bound array.
+/// the transaction writes to them, in ``knownRows``; log entries that move no row and row states
+/// wait in ``logBatch`` and ``rowBatch`` and go as one `INSERT … SELECT … FROM unnest($2, $3, …)`
+/// each (two for rows: those placed in a space by the write, and those whose placement stays),
+/// every value an element of a bound array.
 ///
 /// Order is kept where it matters: any other statement of the transaction (``run(_:_:)``,
 /// ``write(_:_:)``) and the commit (``finish()``) send the batches first, so every read sees the
@@ -34,7 +35,16 @@ extension PostgreSQLStoreTransaction {
     /// written.
     struct RowBatch {
         var order: [RowName] = []
-        var latest: [RowName: (state: [UInt8], alive: Bool, sequence: Int64)] = [:]
+        var latest: [RowName: QueuedRow] = [:]
+    }
+
+    /// A row's state waiting to be written, with the placement its writes gave it (`nil`: the stored
+    /// placement stays).
+    struct QueuedRow {
+        var state: [UInt8]
+        var alive: Bool
+        var sequence: Int64
+        var placement: RowPlacement?
     }
 
     /// Entries a batch holds before it is sent anyway, bounding a statement's parameters.
@@ -80,10 +90,13 @@ extension PostgreSQLStoreTransaction {
         if logBatch.sequences.count >= Self.batchLimit { try sendBatches() }
     }
 
-    /// Queues a row's state (its placement untouched), replacing one queued for the same row.
-    func batchRowState(_ state: RowRegister, name: RowName, sequence: Int64) throws(BoutiqueError) {
-        if rowBatch.latest[name] == nil { rowBatch.order.append(name) }
-        rowBatch.latest[name] = (state.record(), state.isVisible, sequence)
+    /// Queues a row's state, replacing one queued for the same row, and its placement (`nil` keeps the
+    /// placement stored or queued before).
+    func batchRowState(_ state: RowRegister, name: RowName, sequence: Int64, placement: RowPlacement? = nil) throws(BoutiqueError) {
+        let queued = rowBatch.latest[name]
+        if queued == nil { rowBatch.order.append(name) }
+        rowBatch.latest[name] = QueuedRow(
+            state: state.record(), alive: state.isVisible, sequence: sequence, placement: placement ?? queued?.placement)
         knownRows[name] = .some(state)
         if rowBatch.order.count >= Self.batchLimit { try sendBatches() }
     }
@@ -107,16 +120,44 @@ extension PostgreSQLStoreTransaction {
         if !rowBatch.order.isEmpty {
             let batch = rowBatch
             rowBatch = RowBatch()
-            let rows = batch.order.map { name in (name, batch.latest[name]!) }
-            try connection.executeLater(
-                """
-                INSERT INTO boutique_sync_server_row(tenant, tbl, key, state, alive, sequence)
-                SELECT $1, r.tbl, r.key, r.state, r.alive, r.sequence
-                FROM unnest($2::bytea[], $3::bytea[], $4::bytea[], $5::bool[], $6::int8[]) AS r(tbl, key, state, alive, sequence)
-                ON CONFLICT (tenant, tbl, key) DO UPDATE SET state = excluded.state, alive = excluded.alive, sequence = excluded.sequence
-                """,
-                [.text(tenant), .byteaArray(rows.map(\.0.table)), .byteaArray(rows.map(\.0.key)), .byteaArray(rows.map(\.1.state)),
-                 .boolArray(rows.map(\.1.alive)), .int8Array(rows.map(\.1.sequence))])
+            var kept: [(name: RowName, row: QueuedRow)] = []
+            var placed: [(name: RowName, row: QueuedRow, placement: RowPlacement)] = []
+            for name in batch.order {
+                guard let row = batch.latest[name] else { continue }
+                if let placement = row.placement { placed.append((name, row, placement)) } else { kept.append((name, row)) }
+            }
+            if !kept.isEmpty {
+                try connection.executeLater(
+                    """
+                    INSERT INTO boutique_sync_server_row(tenant, tbl, key, state, alive, sequence)
+                    SELECT $1, r.tbl, r.key, r.state, r.alive, r.sequence
+                    FROM unnest($2::bytea[], $3::bytea[], $4::bytea[], $5::bool[], $6::int8[]) AS r(tbl, key, state, alive, sequence)
+                    ON CONFLICT (tenant, tbl, key) DO UPDATE SET state = excluded.state, alive = excluded.alive, sequence = excluded.sequence
+                    """,
+                    [.text(tenant), .byteaArray(kept.map(\.name.table)), .byteaArray(kept.map(\.name.key)),
+                     .byteaArray(kept.map(\.row.state)), .boolArray(kept.map(\.row.alive)), .int8Array(kept.map(\.row.sequence))])
+            }
+            if !placed.isEmpty {
+                // Arrays hold no NULL here: a row that follows no parent has `has_parent` false, and
+                // its parent columns are written NULL from the empty placeholders.
+                try connection.executeLater(
+                    """
+                    INSERT INTO boutique_sync_server_row(tenant, tbl, key, state, alive, sequence, space, parent_tbl, parent_key)
+                    SELECT $1, r.tbl, r.key, r.state, r.alive, r.sequence, r.space,
+                        CASE WHEN r.has_parent THEN r.parent_tbl END, CASE WHEN r.has_parent THEN r.parent_key END
+                    FROM unnest($2::bytea[], $3::bytea[], $4::bytea[], $5::bool[], $6::int8[], $7::bytea[], $8::bool[], $9::bytea[], $10::bytea[])
+                        AS r(tbl, key, state, alive, sequence, space, has_parent, parent_tbl, parent_key)
+                    ON CONFLICT (tenant, tbl, key) DO UPDATE SET state = excluded.state, alive = excluded.alive,
+                        sequence = excluded.sequence, space = excluded.space, parent_tbl = excluded.parent_tbl,
+                        parent_key = excluded.parent_key
+                    """,
+                    [.text(tenant), .byteaArray(placed.map(\.name.table)), .byteaArray(placed.map(\.name.key)),
+                     .byteaArray(placed.map(\.row.state)), .boolArray(placed.map(\.row.alive)), .int8Array(placed.map(\.row.sequence)),
+                     .byteaArray(placed.map { Array($0.placement.space.rawValue.utf8) }),
+                     .boolArray(placed.map { $0.placement.parent != nil }),
+                     .byteaArray(placed.map { $0.placement.parent.map { Array($0.table.utf8) } ?? [] }),
+                     .byteaArray(placed.map { $0.placement.parent.map { PostgreSQLKey.encode($0.key) } ?? [] })])
+            }
         }
     }
 }

@@ -17,17 +17,7 @@ extension PostgreSQLStoreTransaction {
     }
 
     func setRowState(_ state: RowRegister, table: String, key: DatabaseValue, sequence: Int64, placement: RowPlacement) throws {
-        knownRows[RowName(table: Array(table.utf8), key: PostgreSQLKey.encode(key))] = .some(state)
-        try write(
-            """
-            INSERT INTO boutique_sync_server_row(tenant, tbl, key, state, alive, sequence, space, parent_tbl, parent_key)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-            ON CONFLICT (tenant, tbl, key) DO UPDATE SET state = excluded.state, alive = excluded.alive,
-                sequence = excluded.sequence, space = excluded.space, parent_tbl = excluded.parent_tbl,
-                parent_key = excluded.parent_key
-            """,
-            [Self.name(table), .bytea(PostgreSQLKey.encode(key)), .bytea(state.record()), .bool(state.isVisible), .int8(sequence)]
-                + Self.values(placement))
+        try batchRowState(state, name: RowName(table: Array(table.utf8), key: PostgreSQLKey.encode(key)), sequence: sequence, placement: placement)
     }
 
     func setPlacement(_ placement: RowPlacement, table: String, key: DatabaseValue) throws {
