@@ -14,3 +14,13 @@ extension ModelsAndQueries {
         return ["\(urgent.count)", "\(none.count)", "\(unrated.count)"]
     }
 }
+
+extension ModelsAndQueries {
+    static func callingFunctions(_ conn: DatabaseConnection) throws -> Int {
+        let cards = try Reminder
+            .where { $0.title.instr("boss") > 0 }
+            .select { ($0.title.replace("boss", "team"), $0.notes.nullif(""), $0.title.substr(1, 5)) }
+            .fetchAll(conn)
+        return cards.count
+    }
+}

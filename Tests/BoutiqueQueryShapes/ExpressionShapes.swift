@@ -17,3 +17,33 @@ public enum ExpressionShapes {
         Reminder.where { $0.listID.neq(listID).and($0.id.gt($0.listID)).and($0.id.gte(1)).and($0.id.lt(1000)) }
     }
 }
+
+/// SQLite's scalar functions in the shapes users write them on `@Table` columns.
+public enum ScalarFunctionShapes {
+    /// Notes that mention a word, with an empty note read as none and a missing estimate as zero.
+    public static func notesMentioning(_ word: String) -> Select<Reminder.TableColumns, (String, String?, Int)> {
+        Reminder
+            .where { $0.notes.instr(word) > 0 }
+            .select { ($0.title.replace("  ", " ").trim(), $0.notes.nullif(""), $0.estimatedMinutes.ifnull(0)) }
+    }
+
+    /// Titles shortened to a prefix, with their byte counts and quoted forms.
+    public static func shortTitles(length: Int) -> Select<Reminder.TableColumns, (String, Int, String)> {
+        Reminder.all.select { ($0.title.substr(1, length), $0.title.octetLength(), $0.title.quote()) }
+    }
+}
+
+// An app's own extensions of types that are query values too (integers, dates) call Swift's and C's
+// math functions unqualified: no query method may take those names and hide them.
+extension Int {
+    /// Half, rounded with C's `round(_:)`.
+    public var roundedHalf: Double { round(Double(self) / 2) }
+
+    /// The distance from zero, with Swift's `abs(_:)`.
+    public var distanceFromZero: Int { abs(self) }
+}
+
+extension Date {
+    /// Seconds from now, either way, with Swift's `abs(_:)`.
+    public var secondsFromNow: Double { abs(timeIntervalSinceNow) }
+}
