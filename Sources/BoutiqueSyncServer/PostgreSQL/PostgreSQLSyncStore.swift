@@ -32,12 +32,16 @@
 public final class PostgreSQLSyncStore: SyncStore {
     private let pool: PostgreSQLConnectionPool
     private let listener: PostgreSQLCommitListener
-    /// Each tenant's turn in this process, taken before a connection.
+    /// Each tenant's turn to write in this process, taken before a connection.
     private let turns = TenantTurns()
+    /// Each tenant's share of the connections for reads (half of them), taken before a connection: a
+    /// tenant's many pulls leave connections for other tenants' pushes and pulls.
+    private let readTurns: TenantTurns
 
-    private init(pool: PostgreSQLConnectionPool, listener: PostgreSQLCommitListener) {
+    private init(pool: PostgreSQLConnectionPool, listener: PostgreSQLCommitListener, connections: Int) {
         self.pool = pool
         self.listener = listener
+        readTurns = TenantTurns(perTenant: connections / 2)
     }
 
     deinit {
@@ -67,7 +71,8 @@ public final class PostgreSQLSyncStore: SyncStore {
             throw BoutiqueError.invalidArgument("a PostgreSQL store needs at least 1 connection, not \(connections)")
         }
         let store = PostgreSQLSyncStore(
-            pool: PostgreSQLConnectionPool(url: url, size: connections), listener: PostgreSQLCommitListener(url: url))
+            pool: PostgreSQLConnectionPool(url: url, size: connections), listener: PostgreSQLCommitListener(url: url),
+            connections: connections)
         do {
             let worker = try await store.pool.acquire()
             defer { store.pool.release(worker) }
@@ -136,6 +141,8 @@ public final class PostgreSQLSyncStore: SyncStore {
     ) async throws -> T {
         if let problem = Self.problem(with: tenant) { throw BoutiqueError.invalidArgument(problem) }
         listener.remember(tenant)
+        try await readTurns.take(tenant)
+        defer { readTurns.give(tenant) }
         let worker = try await pool.acquire()
         defer { pool.release(worker) }
         return try await worker.transaction(readOnly: true) { connection in

@@ -3,6 +3,10 @@ import Foundation
 /// A ``SyncStore`` in a SQLite file, through BoutiqueDB: one writer, every request one transaction;
 /// pulls and snapshots read on reader connections, beside the writer.
 ///
+/// Tenants take turns: a tenant has at most one transaction in the writer's line and holds at most half
+/// the readers, so another tenant's push waits for at most one of its transactions, and another
+/// tenant's pull finds a reader free however many pulls the busy one sends.
+///
 /// ```swift
 /// let store = try await SQLiteSyncStore.open(url: URL(fileURLWithPath: "/var/lib/app/sync.db"))
 /// let server = SyncServer(store: store)
@@ -14,8 +18,18 @@ import Foundation
 public final class SQLiteSyncStore: SyncStore {
     /// The database the store lives in.
     public let database: DatabaseActor
+    /// Each tenant's one turn at the writer, taken before the writer's line.
+    private let writeTurns = TenantTurns()
+    /// Each tenant's share of the readers, taken before a reader.
+    private let readTurns: TenantTurns
 
-    private init(database: DatabaseActor) { self.database = database }
+    /// How many readers a store opened by ``open(url:)`` has: a busy tenant holds at most half of them.
+    static let readerCount = 8
+
+    private init(database: DatabaseActor) {
+        self.database = database
+        readTurns = TenantTurns(perTenant: database.options.readerCount / 2)
+    }
 
     /// Opens (creating when needed) a store at `url`; `BoutiqueDB.inMemoryURL()` for tests.
     ///
@@ -23,7 +37,7 @@ public final class SQLiteSyncStore: SyncStore {
     public static func open(url: URL) async throws -> SQLiteSyncStore {
         let database = try await DatabaseActor.open(
             url: url, migrations: SQLiteSyncStoreSchema.plan,
-            options: DatabaseOptions(changeCapture: ChangeCaptureOptions(mode: .off)))
+            options: DatabaseOptions(readerCount: readerCount, changeCapture: ChangeCaptureOptions(mode: .off)))
         return SQLiteSyncStore(database: database)
     }
 
@@ -35,7 +49,9 @@ public final class SQLiteSyncStore: SyncStore {
     public func transaction<T: Sendable>(
         tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T
     ) async throws -> T {
-        try await database.write { conn in
+        try await writeTurns.take(tenant)
+        defer { writeTurns.give(tenant) }
+        return try await database.write { conn in
             let transaction = SQLiteStoreTransaction(connection: conn.connection, tenant: tenant)
             let result = try body(transaction)
             try transaction.finish()
@@ -60,7 +76,9 @@ public final class SQLiteSyncStore: SyncStore {
     public func read<T: Sendable>(
         tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T
     ) async throws -> T {
-        try await database.read { conn in
+        try await readTurns.take(tenant)
+        defer { readTurns.give(tenant) }
+        return try await database.read { conn in
             try body(SQLiteStoreTransaction(connection: conn.connection, tenant: tenant, isReadOnly: true))
         }
     }

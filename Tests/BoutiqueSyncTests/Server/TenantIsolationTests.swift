@@ -7,26 +7,33 @@ import Testing
 /// One tenant's load never makes another tenant wait: reads do not wait for writes, and (PostgreSQL)
 /// a tenant's queued writes do not hold the connections other tenants need.
 @Suite struct TenantIsolationTests {
-    /// A store transaction held open on purpose until ``open()``.
+    /// Store transactions held open on purpose until ``open()``.
     final class Gate: Sendable {
         private let semaphore = DispatchSemaphore(value: 0)
-        private let state = Mutex((entered: false, opened: false))
+        private let state = Mutex((held: 0, opened: false))
 
         /// Called inside a transaction's body: blocks its connection until the gate opens.
         func hold() {
-            state.withLock { $0.entered = true }
-            semaphore.wait()
+            let opened = state.withLock { state in
+                state.held += 1
+                return state.opened
+            }
+            if !opened { semaphore.wait() }
         }
 
-        var entered: Bool { state.withLock { $0.entered } }
+        /// Whether a transaction is held.
+        var entered: Bool { heldCount > 0 }
 
-        /// Lets the held transaction go (once).
+        /// How many transactions came to the gate.
+        var heldCount: Int { state.withLock { $0.held } }
+
+        /// Lets every held transaction go, and those that come later pass.
         func open() {
-            let first = state.withLock { state in
+            let waiting = state.withLock { state in
                 defer { state.opened = true }
-                return !state.opened
+                return state.opened ? 0 : state.held
             }
-            if first { semaphore.signal() }
+            for _ in 0..<waiting { semaphore.signal() }
         }
     }
 
@@ -75,6 +82,79 @@ import Testing
             deadline.cancel()
             let expected = kind == .postgreSQL ? ["calm pull", "calm push", "busy"] : ["calm pull", "busy"]
             #expect(await finishes.order == expected)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anotherTenantsPullFindsAConnectionWhileATenantsPullsHoldTheirs(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let server = SyncStoreContractTests.server(store)
+            _ = try await SyncStoreContractTests.push(server, [SyncStoreContractTests.transaction(1)], replica: "calm-device", tenant: "calm")
+            let gate = Gate()
+            let finishes = Finishes()
+            // Twice as many held reads as either store has connections for them by default: without a
+            // share per tenant, they would take every reader (SQLite) or pooled connection (PostgreSQL).
+            let busy = (0..<16).map { _ in
+                Task {
+                    try await store.read(tenant: "busy") { _ in gate.hold() }
+                    await finishes.note("busy")
+                }
+            }
+            try await waitUntil(seconds: 20 * syncTimeoutScale, "the busy tenant's reads hold connections") { gate.heldCount >= 2 }
+            // Every read the store lets the busy tenant start gets to the gate.
+            try await Task.sleep(for: .milliseconds(200))
+            let deadline = Task {
+                try? await Task.sleep(for: .seconds(15 * syncTimeoutScale))
+                gate.open()
+            }
+            let pulled = try await server.pull(PullRequest(replica: "calm-device", cursor: 0, limit: 10), tenant: "calm")
+            #expect(pulled.outcome == .changes && pulled.nextCursor == 1)
+            await finishes.note("calm pull")
+            gate.open()
+            for task in busy { try await task.value }
+            deadline.cancel()
+            #expect(await finishes.order.first == "calm pull")
+            #expect(await finishes.order.count == 17)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aTenantsQueuedPushesDoNotGoAheadOfAnotherTenantsPush(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let server = SyncStoreContractTests.server(store)
+            let gate = Gate()
+            let finishes = Finishes()
+            let held = Task {
+                try await store.transaction(tenant: "busy") { _ in gate.hold() }
+                await finishes.note("busy")
+            }
+            try await waitUntil(seconds: 20 * syncTimeoutScale, "the busy tenant's transaction holds") { gate.entered }
+            // Four more of the busy tenant's transactions wait (on SQLite, for the one writer).
+            let queued = (0..<4).map { _ in
+                Task {
+                    _ = try await store.transaction(tenant: "busy") { store in try store.latestSequence() }
+                    await finishes.note("busy")
+                }
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            let calm = Task {
+                let pushed = try await SyncStoreContractTests.push(
+                    server, [SyncStoreContractTests.transaction(1)], replica: "calm-device", tenant: "calm")
+                await finishes.note("calm push")
+                return pushed.outcome
+            }
+            // The calm push is in line before the gate opens.
+            try await Task.sleep(for: .milliseconds(300 * syncTimeoutScale))
+            gate.open()
+            try await held.value
+            for task in queued { try await task.value }
+            #expect(try await calm.value == .accepted)
+            // At most one of the busy tenant's waiting transactions may go first: the one that took the
+            // tenant's turn as the held one finished.
+            let order = await finishes.order
+            let calmPosition = try #require(order.firstIndex(of: "calm push"))
+            #expect(calmPosition <= 2, "\(order)")
+            #expect(order.count == 6)
         }
     }
 }

@@ -1,7 +1,7 @@
 import Synchronization
 
-/// One transaction at a time per tenant within this process, first come first served, taken before a
-/// pooled connection.
+/// At most `perTenant` transactions at a time per tenant within this process, first come first served
+/// within a tenant, taken before a connection.
 ///
 /// ```swift
 /// try await turns.take("acme")
@@ -9,26 +9,38 @@ import Synchronization
 /// let worker = try await pool.acquire()
 /// ```
 ///
-/// The tenant's advisory lock (``PostgreSQLStoreTransaction``) orders transactions across server
-/// instances; on its own it is taken *after* a connection, so a tenant with more waiting requests than
-/// the pool has connections would hold every connection while all but one wait for that lock, and
-/// every other tenant would wait behind them. Waiting here first, a tenant holds at most one of this
-/// process's connections for its writes, whatever it sends. An entry exists only while its tenant has
-/// a transaction running or waiting.
+/// A store's connections are few and shared by every tenant. Taken in arrival order alone, they go to
+/// whoever asks most: four pulls of one tenant hold four readers, and a fifth tenant's pull waits for
+/// one of them to finish a 4 MiB page; four waiting pushes of one tenant stand in the writer's line
+/// ahead of another tenant's one-change push. Waiting here first, a tenant holds at most `perTenant`
+/// connections (and, for writes, has at most one transaction in the writer's line), whatever it sends,
+/// so another tenant waits at most for one transaction of each busy tenant. An entry exists only while
+/// its tenant has a transaction running or waiting.
+///
+/// On PostgreSQL the tenant's advisory lock orders writes across server instances, and is taken after
+/// a connection; without one turn per tenant for writes, a tenant with more waiting pushes than the
+/// pool has connections would hold every connection while all but one wait for that lock.
 final class TenantTurns: Sendable {
     private struct Queue {
+        /// Turns held now (at most `perTenant`).
+        var running = 1
         var waiting: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
     }
 
     private struct State {
-        /// The tenants with a transaction running, and who waits after it.
+        /// The tenants with a transaction running, and who waits after them.
         var busy: [String: Queue] = [:]
         var nextID: UInt64 = 0
     }
 
+    /// How many turns one tenant may hold at once.
+    let perTenant: Int
     private let state = Mutex(State())
 
-    /// Waits for `tenant`'s turn.
+    /// Turns of which each tenant holds at most `perTenant` (at least 1) at once.
+    init(perTenant: Int = 1) { self.perTenant = max(1, perTenant) }
+
+    /// Waits for one of `tenant`'s turns.
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/cancelled`` when the task is cancelled while waiting (it then
     ///   never gets the turn, and must not give it back).
@@ -37,12 +49,17 @@ final class TenantTurns: Sendable {
             state.nextID &+= 1
             return state.nextID
         }
+        let perTenant = self.perTenant
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 // Under the lock: a cancellation either comes before (seen here) or finds the waiter queued.
                 let outcome = state.withLock { state -> Bool? in
-                    guard state.busy[tenant] != nil else {
+                    guard let queue = state.busy[tenant] else {
                         state.busy[tenant] = Queue()
+                        return true
+                    }
+                    if queue.running < perTenant {
+                        state.busy[tenant]?.running += 1
                         return true
                     }
                     if Task.isCancelled { return false }
@@ -64,12 +81,13 @@ final class TenantTurns: Sendable {
         }
     }
 
-    /// Gives `tenant`'s turn to the next in line, or frees it.
+    /// Gives one of `tenant`'s turns to the next in line, or frees it.
     func give(_ tenant: String) {
         let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in
             guard var queue = state.busy[tenant] else { return nil }
             guard !queue.waiting.isEmpty else {
-                state.busy[tenant] = nil
+                queue.running -= 1
+                state.busy[tenant] = queue.running > 0 ? queue : nil
                 return nil
             }
             let next = queue.waiting.removeFirst().continuation
@@ -78,4 +96,5 @@ final class TenantTurns: Sendable {
         }
         next?.resume()
     }
+
 }
