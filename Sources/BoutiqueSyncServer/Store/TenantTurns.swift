@@ -21,10 +21,39 @@ import Synchronization
 /// a connection; without one turn per tenant for writes, a tenant with more waiting pushes than the
 /// pool has connections would hold every connection while all but one wait for that lock.
 final class TenantTurns: Sendable {
+    private typealias Waiter = (id: UInt64, continuation: CheckedContinuation<Void, any Error>)
+
+    /// A tenant's turns: how many are held, and who waits, first come first served. Thousands may
+    /// wait (every long poll of a tenant woken by one commit reads), so the line is taken from its
+    /// head by index, and changed only in place, never copied out of the dictionary.
     private struct Queue {
         /// Turns held now (at most `perTenant`).
         var running = 1
-        var waiting: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+        private var waiting: [Waiter] = []
+        private var head = 0
+
+        var isEmpty: Bool { head == waiting.count }
+
+        mutating func append(_ waiter: Waiter) { waiting.append(waiter) }
+
+        mutating func popFirst() -> Waiter? {
+            guard !isEmpty else { return nil }
+            let first = waiting[head]
+            head += 1
+            if head == waiting.count {
+                waiting.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 64, head * 2 >= waiting.count {
+                waiting.removeFirst(head)
+                head = 0
+            }
+            return first
+        }
+
+        mutating func remove(id: UInt64) -> Waiter? {
+            guard let index = waiting[head...].firstIndex(where: { $0.id == id }) else { return nil }
+            return waiting.remove(at: index)
+        }
     }
 
     private struct State {
@@ -54,16 +83,16 @@ final class TenantTurns: Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 // Under the lock: a cancellation either comes before (seen here) or finds the waiter queued.
                 let outcome = state.withLock { state -> Bool? in
-                    guard let queue = state.busy[tenant] else {
+                    guard let running = state.busy[tenant]?.running else {
                         state.busy[tenant] = Queue()
                         return true
                     }
-                    if queue.running < perTenant {
+                    if running < perTenant {
                         state.busy[tenant]?.running += 1
                         return true
                     }
                     if Task.isCancelled { return false }
-                    state.busy[tenant]?.waiting.append((id, continuation))
+                    state.busy[tenant]?.append((id, continuation))
                     return nil
                 }
                 switch outcome {
@@ -73,10 +102,7 @@ final class TenantTurns: Sendable {
                 }
             }
         } onCancel: {
-            let removed = state.withLock { state -> CheckedContinuation<Void, any Error>? in
-                guard let index = state.busy[tenant]?.waiting.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.busy[tenant]?.waiting.remove(at: index).continuation
-            }
+            let removed = state.withLock { state in state.busy[tenant]?.remove(id: id)?.continuation }
             removed?.resume(throwing: BoutiqueError.cancelled)
         }
     }
@@ -84,17 +110,13 @@ final class TenantTurns: Sendable {
     /// Gives one of `tenant`'s turns to the next in line, or frees it.
     func give(_ tenant: String) {
         let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in
-            guard var queue = state.busy[tenant] else { return nil }
-            guard !queue.waiting.isEmpty else {
-                queue.running -= 1
-                state.busy[tenant] = queue.running > 0 ? queue : nil
-                return nil
-            }
-            let next = queue.waiting.removeFirst().continuation
-            state.busy[tenant] = queue
-            return next
+            // In place: a copy of the queue would copy its whole line on the first change.
+            guard state.busy[tenant] != nil else { return nil }
+            if let next = state.busy[tenant]?.popFirst() { return next.continuation }
+            state.busy[tenant]?.running -= 1
+            if state.busy[tenant]?.running == 0 { state.busy[tenant] = nil }
+            return nil
         }
         next?.resume()
     }
-
 }
