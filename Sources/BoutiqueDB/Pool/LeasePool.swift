@@ -93,6 +93,17 @@ package final class LeasePool<Resource: Sendable>: Sendable {
         }
     }
 
+    /// Every idle resource at once, lent to the caller, who must ``release(_:)`` each; none that is
+    /// lent or not yet made. For upkeep of resources nobody is using.
+    package func takeIdle() -> [Resource] {
+        state.withLock { state in
+            guard !state.isClosed else { return [] }
+            defer { state.idle.removeAll(keepingCapacity: true) }
+            lent.add(state.idle.count, ordering: .relaxed)
+            return state.idle
+        }
+    }
+
     /// Gives a resource back: to the first caller in line, else to the idle ones.
     package func release(_ resource: Resource) {
         let (next, drained) = state.withLock { state -> (Waiter?, [CheckedContinuation<Void, Never>]) in

@@ -71,6 +71,9 @@ actor ReaderConnection {
         }
     }
 
+    /// Frees the connection's unused page cache.
+    func releaseMemory() { connection?.releaseMemory() }
+
     /// Closes the connection; later reads throw ``BoutiqueError/databaseClosed``.
     func close() {
         isClosed = true

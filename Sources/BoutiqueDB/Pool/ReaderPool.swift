@@ -33,6 +33,14 @@ final class ReaderPool: Sendable {
     /// Gives a reader back: to the first read in line, else to the idle readers.
     func release(_ reader: ReaderConnection) { pool.release(reader) }
 
+    /// Frees the page cache of every idle reader (readers in use keep theirs).
+    func releaseMemory() async {
+        for reader in pool.takeIdle() {
+            await reader.releaseMemory()
+            pool.release(reader)
+        }
+    }
+
     /// How many reads wait in line for a reader (for diagnostics and tests).
     var waitingCount: Int { pool.waitingCount }
 

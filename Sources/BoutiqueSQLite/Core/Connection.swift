@@ -119,6 +119,13 @@ public final class Connection {
         return sqlite3_db_name(handle, 2) != nil
     }
 
+    /// Frees the memory the connection's page cache holds for pages no statement is using
+    /// (`sqlite3_db_release_memory`); they are read again when needed. The statement cache stays.
+    public func releaseMemory() {
+        guard let handle else { return }
+        sqlite3_db_release_memory(handle)
+    }
+
     /// `true` outside an explicit transaction (autocommit mode).
     public var isAutocommit: Bool {
         guard let handle else { return true }

@@ -83,6 +83,9 @@ public final class SQLiteSyncStore: SyncStore {
         }
     }
 
+    /// Frees the page caches of the store's connections (see ``/BoutiqueDB/DatabaseActor/releaseMemory()``).
+    public func releaseMemory() async { await database.releaseMemory() }
+
     /// Closes the store's database.
     public func close() async { await database.close() }
 }

@@ -38,8 +38,9 @@ struct MemoryRelease {
     }()
 
     /// The process's resident bytes before and after handing memory back, or `nil` when it is close
-    /// enough to its smallest size (or the platform has no such call).
-    mutating func releaseIfWorthIt() -> (before: Int, after: Int)? {
+    /// enough to its smallest size (or the platform has no such call). `freeCaches` runs first, when a
+    /// release is worth it: what it frees (a store's page caches) is handed back with the rest.
+    mutating func releaseIfWorthIt(freeingCachesWith freeCaches: () async -> Void = {}) async -> (before: Int, after: Int)? {
         guard let trim = Self.trim else { return nil }
         let before = Self.residentBytes()
         guard before > 0 else { return nil }
@@ -48,6 +49,7 @@ struct MemoryRelease {
             return nil
         }
         guard before > floor + Self.threshold else { return nil }
+        await freeCaches()
         _ = trim(0)
         let after = Self.residentBytes()
         self.floor = min(floor, after)

@@ -111,9 +111,15 @@ public actor SyncHousekeeping {
         schedule = nil
     }
 
-    /// Hands freed memory back when there is enough of it (see ``MemoryRelease``).
-    private func releaseMemory() {
-        guard let released = memory.releaseIfWorthIt() else { return }
+    /// Hands freed memory back when there is enough of it (see ``MemoryRelease``), the store's caches
+    /// with it.
+    private func releaseMemory() async {
+        let store = server.store
+        // A copy across the suspension: an actor's stored property cannot be changed in place by an
+        // async call. The schedule makes one check at a time, so nothing else changes it meanwhile.
+        var memory = self.memory
+        defer { self.memory = memory }
+        guard let released = await memory.releaseIfWorthIt(freeingCachesWith: { await store.releaseMemory() }) else { return }
         log(.releasedMemory(residentBytesBefore: released.before, residentBytesAfter: released.after))
     }
 

@@ -41,9 +41,17 @@ public protocol SyncStore: Sendable {
     /// for tenant in try await store.tenants() { _ = try await server.collectGarbage(tenant: tenant) }
     /// ```
     func tenants() async throws -> [String]
+
+    /// Frees what the store caches and can read again (a SQLite store's page caches): called by
+    /// ``SyncHousekeeping`` before it hands the process's free memory back to the system. The default
+    /// does nothing.
+    func releaseMemory() async
 }
 
 extension SyncStore {
+    /// Does nothing: the store caches nothing worth freeing.
+    public func releaseMemory() async {}
+
     /// Throws ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)``: a store that keeps its tenants somewhere of its
     /// own says where by implementing this; the stores of this module do.
     public func tenants() async throws -> [String] {
