@@ -33,6 +33,7 @@ struct JSONFunctionTests {
 
     @Test func shortSpellingIsTheSameRepresentation() throws {
         #expect([String].JSONRepresentation.self == JSONRepresentation<[String]>.self)
+        #expect([String: Int].JSONRepresentation.self == JSONRepresentation<[String: Int]>.self)
         let talk = try #require(try Talk.find(2).fetchOne(db))
         #expect(talk.tags == ["sync"] && talk.speakers == ["Bo", "Cy"])
         #expect(Talk.find(2).select(\.tags).sql.hasPrefix(#"SELECT "talk"."tags" FROM"#))
