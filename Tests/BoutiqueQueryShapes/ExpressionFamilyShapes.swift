@@ -114,3 +114,15 @@ extension Date {
     /// Later by a number of days, with `Date.addingTimeInterval`.
     public func later(days: Int) -> Date { addingTimeInterval(Double(days) * 86_400) }
 }
+
+extension Date {
+    /// The year formatted by the C library's `strftime`.
+    public var cFormattedYear: String {
+        var seconds = time_t(timeIntervalSince1970)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        var buffer = [CChar](repeating: 0, count: 8)
+        _ = strftime(&buffer, buffer.count, "%Y", &parts)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

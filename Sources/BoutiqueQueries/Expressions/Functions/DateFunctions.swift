@@ -8,7 +8,8 @@ import Foundation
 //
 // SQLite's `date`, `time`, `datetime`, `julianday` and `unixepoch` are not methods: StructuredQueries
 // has no such spellings, and a `time()` method on every date would hide the C library's `time(_:)`
-// inside the app's own `Date` extensions. `strftime` covers what they format.
+// inside the app's own `Date` extensions. `strftime` covers what they format; it is a method of
+// columns, function results and moved dates only, for the same reason (see below).
 
 /// A representation of `Date` that SQLite's date functions can read and produce.
 public protocol QueryDateRepresentation: QueryRepresentable where QueryOutput == Date {
@@ -75,9 +76,7 @@ extension QueryExpression where QueryValue: QueryDateRepresentation {
         ModifiedDate(timeValueArguments: dateTimeArguments + modifier.fragments)
     }
 
-    /// `strftime(format, x)`: the date formatted by SQLite (`%Y`, `%m`, `%d`, `%H`, `%M`, `%S`, `%f`,
-    /// `%j`, `%w`, `%s`, …), in UTC; NULL when the value is not a date SQLite can read.
-    public func strftime(_ format: String) -> SQLExpression<String?> {
+    func formatted(_ format: String) -> SQLExpression<String?> {
         SQLExpression(Operators.function("strftime", [String.bound(format)] + dateTimeArguments))
     }
 
@@ -103,6 +102,27 @@ extension QueryExpression where QueryValue: QueryDateRepresentation {
     private func component<Value>(_ format: String, as type: String) -> SQLExpression<Value> {
         SQLExpression("CAST(" + Operators.function("strftime", [QueryFragment("'" + format + "'")] + dateTimeArguments) + " AS " + type + ")")
     }
+}
+
+// `strftime` is a method of columns, function results and moved dates, not of every date expression:
+// on `Date` values (which are expressions too) it would hide the C library's `strftime` inside the
+// app's own `Date` extensions.
+
+extension TableColumn where Value: QueryDateRepresentation {
+    /// `strftime(format, x)`: the date formatted by SQLite (`%Y`, `%m`, `%d`, `%H`, `%M`, `%S`, `%f`,
+    /// `%j`, `%w`, `%s`, …), in UTC; NULL when the value is not a date SQLite can read.
+    public func strftime(_ format: String) -> SQLExpression<String?> { formatted(format) }
+}
+
+extension SQLExpression where QueryValue: QueryDateRepresentation {
+    /// `strftime(format, x)`: the date formatted by SQLite, in UTC; NULL when the value is not a date
+    /// SQLite can read.
+    public func strftime(_ format: String) -> SQLExpression<String?> { formatted(format) }
+}
+
+extension ModifiedDate {
+    /// `strftime(format, x)` of the moved date: `$0.startsAt(.days(1)).strftime("%Y-%m-%d")`.
+    public func strftime(_ format: String) -> SQLExpression<String?> { formatted(format) }
 }
 
 extension QueryExpression where Self == ModifiedDate<Date> {
