@@ -61,3 +61,24 @@ extension ModelsAndQueries {
         return titles.count + tagged.count
     }
 }
+
+extension ModelsAndQueries {
+    /// Runs the listings above on the seed rows (and two talks); returns the counts they give, in order.
+    @MainActor
+    public static func runFamilies() async throws -> [Int] {
+        let db = try await BoutiqueDB.open(url: BoutiqueDB.inMemoryURL(), migrations: migrations)
+        let counts = try await db.write { conn in
+            try seed(conn)
+            try conn.execute("""
+                CREATE TABLE talk (id INTEGER PRIMARY KEY, title TEXT NOT NULL, tags TEXT NOT NULL);
+                INSERT INTO talk (id, title, tags) VALUES (1, 'Queries', '["sql"]'), (2, 'Sync', '[]');
+                """)
+            return [
+                try caseExpressions(conn), try aggregateOptions(conn), try casts(conn), try dateFunctions(conn),
+                try jsonFunctions(conn),
+            ]
+        }
+        await db.close()
+        return counts
+    }
+}
