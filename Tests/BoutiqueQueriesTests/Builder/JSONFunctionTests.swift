@@ -12,15 +12,16 @@ struct Talk: Sendable, Equatable, Codable {
     @Column(as: [String].JSONRepresentation.self) var tags: [String] = []
     @Column(as: JSONRepresentation<[String]>.self) var speakers: [String] = []
     var room: String?
+    @Column(as: [String].JSONRepresentation.self) var links: [String]?
 }
 
 private func makeTalksDatabase() throws -> Connection {
     let db = try Connection(path: ":memory:")
     try Talk.createTable().execute(db)
     try Talk.insert([
-        Talk(id: 1, title: "Queries", track: 1, tags: ["sql", "swift"], speakers: ["Ann"], room: "A"),
-        Talk(id: 2, title: "Sync", track: 1, tags: ["sync"], speakers: ["Bo", "Cy"], room: nil),
-        Talk(id: 3, title: "Macros", track: 2, tags: [], speakers: [], room: "A"),
+        Talk(id: 1, title: "Queries", track: 1, tags: ["sql", "swift"], speakers: ["Ann"], room: "A", links: ["a", "b"]),
+        Talk(id: 2, title: "Sync", track: 1, tags: ["sync"], speakers: ["Bo", "Cy"], room: nil, links: nil),
+        Talk(id: 3, title: "Macros", track: 2, tags: [], speakers: [], room: "A", links: []),
     ]).execute(db)
     return db
 }
@@ -84,5 +85,16 @@ struct JSONFunctionTests {
         #expect(rows.map(\.0) == [2, 1, 0])
         #expect(rows.map(\.1) == [1, 2, 0])
         #expect(try Talk.where { $0.tags.jsonArrayLength() > 1 }.select(\.title).fetchAll(db) == ["Queries"])
+    }
+
+    @Test func optionalJSONColumns() throws {
+        let lengths = Talk.order { $0.id }.select { $0.links.jsonArrayLength() }
+        #expect(lengths.sql.hasPrefix(#"SELECT json_array_length("talk"."links") FROM"#))
+        let counts: [Int?] = try lengths.fetchAll(db)
+        #expect(counts == [2, nil, 0])
+        let arrays = Talk.all.select { $0.links.jsonGroupArray() }
+        #expect(arrays.sql.hasPrefix(#"SELECT json_group_array(json("talk"."links")) FROM"#))
+        let collected: [[String]?] = try #require(try arrays.fetchOne(db))
+        #expect(collected.count == 3 && collected.contains(nil) && collected.contains(["a", "b"]) && collected.contains([]))
     }
 }
