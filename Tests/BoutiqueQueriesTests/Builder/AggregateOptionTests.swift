@@ -21,6 +21,15 @@ struct AggregateOptionTests {
         #expect(rows.map(\.3) == [2, 0])
     }
 
+    @Test func countOfRowsAsAnImplicitMember() throws {
+        let done = Reminder.select { .count(filter: $0.isDone) }
+        #expect(done.sql == #"SELECT count(*) FILTER (WHERE "reminder"."isDone") FROM "reminder""#)
+        #expect(try done.fetchOne(db) == 2)
+        let all = Reminder.select { _ in .count() }
+        #expect(all.sql == #"SELECT count(*) FROM "reminder""#)
+        #expect(try all.fetchOne(db) == 5)
+    }
+
     @Test func filterOnEveryAggregate() throws {
         let query = Reminder.all.select {
             (
