@@ -15,6 +15,13 @@ import Testing
     }
 
     @MainActor
+    @Test func expressionFamilyListingsRun() async throws {
+        // Three reminders labelled and three open-or-NULL titles; two lists; three casts; no events;
+        // two lists' title arrays and one tagged talk.
+        #expect(try await ModelsAndQueries.runFamilies() == [6, 2, 3, 0, 3])
+    }
+
+    @MainActor
     @Test func gettingStartedReportsAFailedWrite() async throws {
         let message = try await GettingStarted.addNoteFailing()
         #expect(message.hasPrefix("SQLite error"), "\(message)")

@@ -1,19 +1,24 @@
+// Every aggregate takes `filter:`, rendered `FILTER (WHERE condition)`: only the group's rows for
+// which the condition holds are aggregated. The options are rendered by `AggregateCall`.
+
 extension QueryExpression where QueryValue: QueryRepresentable {
     /// `count(x)`: the number of non-NULL values; `distinct: true` counts each value once.
-    public func count(distinct: Bool = false) -> SQLExpression<Int> {
-        SQLExpression("count(" + (distinct ? "DISTINCT " : "") + queryFragment + ")")
+    public func count(
+        distinct: Bool = false, filter: (some QueryExpression<Bool>)? = Bool?.none
+    ) -> SQLExpression<Int> {
+        SQLExpression(AggregateCall.render("count", distinct: distinct, [queryFragment], filter: filter?.queryFragment))
     }
 
     /// `max(x)`: NULL for no rows.
     @_disfavoredOverload
-    public func max() -> SQLExpression<QueryValue.Optionalized> {
-        SQLExpression(Operators.function("max", [queryFragment]))
+    public func max(filter: (some QueryExpression<Bool>)? = Bool?.none) -> SQLExpression<QueryValue.Optionalized> {
+        SQLExpression(AggregateCall.render("max", [queryFragment], filter: filter?.queryFragment))
     }
 
     /// `min(x)`: NULL for no rows.
     @_disfavoredOverload
-    public func min() -> SQLExpression<QueryValue.Optionalized> {
-        SQLExpression(Operators.function("min", [queryFragment]))
+    public func min(filter: (some QueryExpression<Bool>)? = Bool?.none) -> SQLExpression<QueryValue.Optionalized> {
+        SQLExpression(AggregateCall.render("min", [queryFragment], filter: filter?.queryFragment))
     }
 }
 
@@ -21,43 +26,69 @@ extension QueryExpression where QueryValue: QueryRepresentable {
 // `max()` of an `Int?` column reads as `Int?`, not `Int??`.
 extension QueryExpression {
     /// `max(x)` of an optional column: NULL for no rows or only NULLs.
-    public func max<Wrapped: QueryRepresentable>() -> SQLExpression<Wrapped?> where QueryValue == Wrapped? {
-        SQLExpression(Operators.function("max", [queryFragment]))
+    public func max<Wrapped: QueryRepresentable>(
+        filter: (some QueryExpression<Bool>)? = Bool?.none
+    ) -> SQLExpression<Wrapped?> where QueryValue == Wrapped? {
+        SQLExpression(AggregateCall.render("max", [queryFragment], filter: filter?.queryFragment))
     }
 
     /// `min(x)` of an optional column: NULL for no rows or only NULLs.
-    public func min<Wrapped: QueryRepresentable>() -> SQLExpression<Wrapped?> where QueryValue == Wrapped? {
-        SQLExpression(Operators.function("min", [queryFragment]))
+    public func min<Wrapped: QueryRepresentable>(
+        filter: (some QueryExpression<Bool>)? = Bool?.none
+    ) -> SQLExpression<Wrapped?> where QueryValue == Wrapped? {
+        SQLExpression(AggregateCall.render("min", [queryFragment], filter: filter?.queryFragment))
     }
 
     /// `sum(x)` of an optional column: NULL for no rows or only NULLs.
-    public func sum<Wrapped: QueryNumeric>() -> SQLExpression<Wrapped?> where QueryValue == Wrapped? {
-        SQLExpression(Operators.function("sum", [queryFragment]))
+    public func sum<Wrapped: QueryNumeric>(
+        distinct: Bool = false, filter: (some QueryExpression<Bool>)? = Bool?.none
+    ) -> SQLExpression<Wrapped?> where QueryValue == Wrapped? {
+        SQLExpression(AggregateCall.render("sum", distinct: distinct, [queryFragment], filter: filter?.queryFragment))
     }
 }
 
 extension QueryExpression where QueryValue: QueryNumeric {
     /// `sum(x)`: NULL for no rows.
     @_disfavoredOverload
-    public func sum() -> SQLExpression<QueryValue.Optionalized> {
-        SQLExpression(Operators.function("sum", [queryFragment]))
+    public func sum(
+        distinct: Bool = false, filter: (some QueryExpression<Bool>)? = Bool?.none
+    ) -> SQLExpression<QueryValue.Optionalized> {
+        SQLExpression(AggregateCall.render("sum", distinct: distinct, [queryFragment], filter: filter?.queryFragment))
     }
 
     /// `avg(x)`: a double, NULL for no rows.
-    public func avg() -> SQLExpression<Double?> {
-        SQLExpression(Operators.function("avg", [queryFragment]))
+    public func avg(
+        distinct: Bool = false, filter: (some QueryExpression<Bool>)? = Bool?.none
+    ) -> SQLExpression<Double?> {
+        SQLExpression(AggregateCall.render("avg", distinct: distinct, [queryFragment], filter: filter?.queryFragment))
     }
 
     /// `total(x)`: like `sum`, but 0.0 for no rows.
-    public func total() -> SQLExpression<Double> {
-        SQLExpression(Operators.function("total", [queryFragment]))
+    public func total(
+        distinct: Bool = false, filter: (some QueryExpression<Bool>)? = Bool?.none
+    ) -> SQLExpression<Double> {
+        SQLExpression(AggregateCall.render("total", distinct: distinct, [queryFragment], filter: filter?.queryFragment))
     }
 }
 
 extension QueryExpression where QueryValue: QueryText {
-    /// `group_concat(x, separator)`: the group's values joined; NULL for no rows.
-    public func groupConcat(_ separator: String = ",") -> SQLExpression<String?> {
-        SQLExpression(Operators.function("group_concat", [queryFragment, String.bound(separator)]))
+    /// `group_concat(x)` or `group_concat(x, separator)`: the group's values joined (by commas when no
+    /// separator is given); NULL for no rows.
+    public func groupConcat(
+        _ separator: (some QueryExpression<String>)? = String?.none,
+        filter: (some QueryExpression<Bool>)? = Bool?.none
+    ) -> SQLExpression<String?> {
+        SQLExpression(AggregateCall.render(
+            "group_concat", separator.map { [queryFragment, $0.queryFragment] } ?? [queryFragment],
+            filter: filter?.queryFragment))
+    }
+
+    /// `group_concat(DISTINCT x)`: each value once, joined by commas (SQLite takes no separator with
+    /// DISTINCT).
+    public func groupConcat(
+        distinct: Bool, filter: (some QueryExpression<Bool>)? = Bool?.none
+    ) -> SQLExpression<String?> {
+        SQLExpression(AggregateCall.render("group_concat", distinct: distinct, [queryFragment], filter: filter?.queryFragment))
     }
 }
 
