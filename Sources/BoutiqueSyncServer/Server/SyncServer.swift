@@ -35,6 +35,8 @@ public actor SyncServer: SyncEndpoint {
     /// Commits per tenant, to wake long-polling pulls.
     private var commitCounts: [String: Int] = [:]
     private var waiters: [String: [UUID: CheckedContinuation<Void, Never>]] = [:]
+    /// Woken long polls waiting for their answers, per tenant.
+    var wokenPulls: [String: WokenPulls] = [:]
     /// Whether the store was asked to report other processes' commits.
     private var observingStore = false
     /// Set by ``endLongPolls()``: pulls answer at once.
@@ -187,92 +189,38 @@ public actor SyncServer: SyncEndpoint {
         if commitCounts[tenant, default: 0] == before, !longPollsEnded {
             await waitForCommit(tenant: tenant, milliseconds: request.waitMilliseconds)
         }
-        // In a task of its own: a poll whose request was cancelled (the front end shutting down wakes its
-        // waiting polls so) still reads its answer, which a store's read may refuse to start for a
-        // cancelled task.
-        return try await Task { try await self.pullOnce(request, tenant: tenant, user: user) }.value
+        // Read with the tenant's other woken polls, by a task of their own: a poll whose request was
+        // cancelled (the front end shutting down wakes its waiting polls so) still gets its answer,
+        // which a store's read may refuse to start for a cancelled task.
+        return try await answerWoken(request, tenant: tenant, user: user)
     }
 
     private func pullOnce(_ request: PullRequest, tenant: String, user: String?) async throws -> PullResponse {
         let spaced = rules != nil ? user : nil
         let wall = wallClock()
         let limits = self.limits
-        let (response, acknowledged) = try await store.read(tenant: tenant) { store -> (PullResponse, Int64?) in
-            let time = try Self.tick(store, wall: wall)
-            guard request.protocolVersion == SyncProtocol.version else {
-                return (PullResponse(
-                    outcome: .refused, changes: [], nextCursor: request.cursor, hasMore: false,
-                    reason: "protocol version \(request.protocolVersion) is not \(SyncProtocol.version)", refusal: .protocolMismatch,
-                    serverTime: time), nil)
-            }
-            guard request.cursor >= 0, !request.replica.isEmpty else {
-                return (PullResponse(
-                    outcome: .refused, changes: [], nextCursor: request.cursor, hasMore: false,
-                    reason: "a pull needs a replica id and a cursor of at least 0", refusal: .invalid, serverTime: time), nil)
-            }
-            if let problem = RequestLimits.replicaProblem(request.replica, limits: limits) ?? RequestLimits.secretProblem(request.replicaSecret) {
-                return (PullResponse(
-                    outcome: .refused, changes: [], nextCursor: request.cursor, hasMore: false, reason: problem, refusal: .invalid,
-                    serverTime: time), nil)
-            }
-            // A replica id bound to another device's secret is refused before anything is read: its
-            // watermark would tell what a takeover needs, and its cursor is that device's.
-            let record = try store.replica(request.replica)
-            if try ReplicaSecret.check(request.replicaSecret, against: record) == .wrong {
-                return (PullResponse(
-                    outcome: .refused, changes: [], nextCursor: request.cursor, hasMore: false,
-                    reason: ReplicaSecret.refusal(request.replica), refusal: .replicaTaken, serverTime: time), nil)
-            }
-            let latest = try store.latestSequence()
-            guard request.cursor >= (try store.logHorizon()), request.cursor <= latest else {
-                return (PullResponse(outcome: .resetRequired, changes: [], nextCursor: request.cursor, hasMore: false, serverTime: time), nil)
-            }
-            let limit = min(max(request.limit, 1), 10_000)
-            let maximumBytes = limits.maximumPageBytes
-            var changes: [ServerChange]
-            var events: [SpaceEvent] = []
-            let next: Int64
-            var hasMore: Bool
-            if let spaced {
-                let page = try SpacePull(store: store, user: spaced, replica: request.replica).page(
-                    after: request.cursor, limit: limit, maximumBytes: maximumBytes, latest: latest)
-                (changes, events, next, hasMore) = (page.changes, page.events, page.next, page.hasMore)
-            } else {
-                // The page's whole server transactions are counted before any is read: as many as the
-                // byte budget holds (the first however large), then read by their number of changes.
-                let batches = try store.batchSizes(after: request.cursor, limit: limit)
-                var budget = PageBudget(maximumBytes: maximumBytes)
-                let count = batches.prefix(budget.take(batches.map(\.bytes))).reduce(0) { $0 + $1.changes }
-                let logged = count > 0 ? try store.changes(after: request.cursor, limit: count) : []
-                next = logged.last?.entry.sequence ?? request.cursor
-                hasMore = next < latest
-                // A device's own changes are not sent back to it (it has them). A copied file shares its
-                // replica id with the original until one of them pushes; the one that then takes a new id
-                // bootstraps again, which brings it what was left out under the shared id.
-                changes = logged.filter { $0.origin != request.replica }.map(\.entry)
-            }
-            // Nothing is written: a known replica's new cursor is remembered and written later with
-            // others (see `PullAcknowledgements`); an unknown one is not remembered at all.
-            var response = PullResponse(outcome: .changes, changes: changes, nextCursor: next, hasMore: hasMore, serverTime: time)
-            if !events.isEmpty { response.events = events }
-            if let record, record.appliedThrough > 0 {
-                response.replicaWatermark = record.appliedThrough
-                response.replicaDigest = record.digest
-            }
-            let moved = record.map { !$0.isRetired && (next > $0.cursor || wall >= $0.lastSeen + 60_000) } ?? false
-            return (response, moved ? next : nil)
+        let page = try await store.read(tenant: tenant) { store in
+            var reading = PullReading(store: store, wall: wall, limits: limits)
+            return try reading.page(for: request, user: spaced)
         }
-        if let cursor = acknowledged, acknowledgements.note(tenant: tenant, replica: request.replica, cursor: cursor, wall: wall) {
+        if acknowledge(page, of: request, tenant: tenant, wall: wall) {
             try? await writePullAcknowledgements(tenant: tenant)
         }
-        return response
+        return page.response
+    }
+
+    /// Remembers how far a known replica pulled; `true` when the tenant's remembered cursors are due to
+    /// be written.
+    func acknowledge(_ page: PullReading.Page, of request: PullRequest, tenant: String, wall: UInt64) -> Bool {
+        guard let cursor = page.acknowledged else { return false }
+        return acknowledgements.note(tenant: tenant, replica: request.replica, cursor: cursor, wall: wall)
     }
 
     /// Writes the pull cursors remembered for `tenant` in one store transaction.
     ///
     /// A failed write puts them back for the next try; the pull that triggered it still answers,
     /// since an unwritten cursor only makes garbage collection keep more.
-    private func writePullAcknowledgements(tenant: String) async throws {
+    func writePullAcknowledgements(tenant: String) async throws {
         let marks = acknowledgements.take(tenant: tenant)
         guard !marks.isEmpty else { return }
         do {
@@ -460,6 +408,9 @@ public actor SyncServer: SyncEndpoint {
             Task { [weak self] in await self?.stopWaiting(tenant: tenant, id: id) }
         }
     }
+
+    /// How many long polls of `tenant` wait for a commit now.
+    func waitingPolls(tenant: String) -> Int { waiters[tenant]?.count ?? 0 }
 
     private func stopWaiting(tenant: String, id: UUID) {
         waiters[tenant]?.removeValue(forKey: id)?.resume()

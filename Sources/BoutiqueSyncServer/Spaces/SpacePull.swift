@@ -22,6 +22,8 @@ struct SpacePull {
         var events: [SpaceEvent] = []
         var next: Int64
         var hasMore: Bool
+        /// The bytes counted for the page's changes.
+        var bytes = 0
     }
 
     func page(after cursor: Int64, limit: Int, maximumBytes: Int, latest: Int64) throws -> Page {
@@ -82,6 +84,7 @@ struct SpacePull {
         }
         page.next = from
         page.hasMore = from < latest
+        page.bytes = bytes.used
         return page
     }
 

@@ -187,6 +187,26 @@ struct FailingSyncStore: SyncStore {
         await server.stop()
     }
 
+    /// A request's head must fit the connection's 8 KiB of memory: a longer one is answered 431 and
+    /// closed, before the server sees it; a head of 4 KiB (a long token, many headers) is served.
+    @Test func aRequestHeadLargerThanTheConnectionsMemoryIsRefused() async throws {
+        let server = try await HTTPTestServer()
+        let port = try #require(server.http.url.port)
+        let token = try server.token()
+        let body = String(decoding: try RawHTTP.json(PullRequest(replica: "r", cursor: 0, limit: 1)), as: UTF8.self)
+        func request(padding: Int) -> String {
+            ["POST /v1/pull HTTP/1.1", "Host: sync", "Authorization: Bearer \(token)", "X-Padding: \(String(repeating: "p", count: padding))",
+             "Content-Length: \(body.utf8.count)", "Connection: close", "", body].joined(separator: "\r\n")
+        }
+        let served = try await Self.exchange(port: port, request(padding: 4_096))
+        #expect(served.hasPrefix("HTTP/1.1 200"), "\(served.prefix(300))")
+        let refused = try await Self.exchange(port: port, request(padding: 9_000))
+        #expect(refused.hasPrefix("HTTP/1.1 431"), "\(refused.prefix(300))")
+        #expect(!refused.contains("protocolVersion"))
+        #expect(try await SyncHTTPSecurityTests.stillServing(server))
+        await server.stop()
+    }
+
     @Test func aStoreFailureSaysARequestIDAndLogsTheErrorWithIt() async throws {
         let log = CapturedLog()
         let signer = try SyncTokenSigner(secret: HTTPTestServer.secret)

@@ -1,0 +1,147 @@
+import BoutiqueSyncCore
+
+/// Pull answers read in one store transaction, which share what does not depend on the asking device:
+/// the server's time, the log's bounds, and each page of the whole log read so far.
+///
+/// ```swift
+/// let pages = try await store.read(tenant: tenant) { store in
+///     var reading = PullReading(store: store, wall: wall, limits: limits)
+///     return try requests.map { try reading.page(for: $0, user: nil) }
+/// }
+/// ```
+///
+/// A commit wakes every long poll of its tenant at once, and they all ask for the same page (the one
+/// after the cursor they waited at): read together, the page is read once and each device gets it
+/// without its own changes.
+struct PullReading {
+    /// One pull's answer.
+    struct Page: Sendable {
+        var response: PullResponse
+        /// The cursor to remember for the replica (it moved, or the replica was not seen for a minute);
+        /// `nil`: nothing to remember.
+        var acknowledged: Int64?
+        /// The bytes the store counted for the page's changes.
+        var bytes: Int
+    }
+
+    /// A page of the whole log, before a device's own changes are left out of it.
+    private struct LogPage {
+        let logged: [LoggedChange]
+        let next: Int64
+        let hasMore: Bool
+        let bytes: Int
+    }
+
+    private struct LogPageKey: Hashable {
+        let cursor: Int64
+        let limit: Int
+    }
+
+    let store: any SyncStoreTransaction
+    let wall: UInt64
+    let limits: SyncServerLimits
+    private var time: HybridTimestamp?
+    private var bounds: (latest: Int64, horizon: Int64)?
+    private var logPages: [LogPageKey: LogPage] = [:]
+
+    init(store: any SyncStoreTransaction, wall: UInt64, limits: SyncServerLimits) {
+        self.store = store
+        self.wall = wall
+        self.limits = limits
+    }
+
+    /// The answer to `request`: the changes after its cursor (those `user` may see, on a server with
+    /// rules; `nil`: all of them), or why it is refused.
+    mutating func page(for request: PullRequest, user: String?) throws -> Page {
+        let time = try serverTime()
+        func refused(_ reason: String, _ kind: SyncRefusal.Reason) -> Page {
+            Page(
+                response: PullResponse(
+                    outcome: .refused, changes: [], nextCursor: request.cursor, hasMore: false, reason: reason, refusal: kind,
+                    serverTime: time),
+                acknowledged: nil, bytes: 0)
+        }
+        guard request.protocolVersion == SyncProtocol.version else {
+            return refused("protocol version \(request.protocolVersion) is not \(SyncProtocol.version)", .protocolMismatch)
+        }
+        guard request.cursor >= 0, !request.replica.isEmpty else {
+            return refused("a pull needs a replica id and a cursor of at least 0", .invalid)
+        }
+        if let problem = RequestLimits.replicaProblem(request.replica, limits: limits) ?? RequestLimits.secretProblem(request.replicaSecret) {
+            return refused(problem, .invalid)
+        }
+        // A replica id bound to another device's secret is refused before anything is read: its
+        // watermark would tell what a takeover needs, and its cursor is that device's.
+        let record = try store.replica(request.replica)
+        if try ReplicaSecret.check(request.replicaSecret, against: record) == .wrong {
+            return refused(ReplicaSecret.refusal(request.replica), .replicaTaken)
+        }
+        let (latest, horizon) = try logBounds()
+        guard request.cursor >= horizon, request.cursor <= latest else {
+            return Page(
+                response: PullResponse(outcome: .resetRequired, changes: [], nextCursor: request.cursor, hasMore: false, serverTime: time),
+                acknowledged: nil, bytes: 0)
+        }
+        let limit = min(max(request.limit, 1), 10_000)
+        var changes: [ServerChange]
+        var events: [SpaceEvent] = []
+        let next: Int64
+        let hasMore: Bool
+        let bytes: Int
+        if let user {
+            let page = try SpacePull(store: store, user: user, replica: request.replica).page(
+                after: request.cursor, limit: limit, maximumBytes: limits.maximumPageBytes, latest: latest)
+            (changes, events, next, hasMore, bytes) = (page.changes, page.events, page.next, page.hasMore, page.bytes)
+        } else {
+            let page = try logPage(after: request.cursor, limit: limit, latest: latest)
+            (next, hasMore, bytes) = (page.next, page.hasMore, page.bytes)
+            // A device's own changes are not sent back to it (it has them). A copied file shares its
+            // replica id with the original until one of them pushes; the one that then takes a new id
+            // bootstraps again, which brings it what was left out under the shared id.
+            changes = page.logged.filter { $0.origin != request.replica }.map(\.entry)
+        }
+        // Nothing is written: a known replica's new cursor is remembered and written later with
+        // others (see `PullAcknowledgements`); an unknown one is not remembered at all.
+        var response = PullResponse(outcome: .changes, changes: changes, nextCursor: next, hasMore: hasMore, serverTime: time)
+        if !events.isEmpty { response.events = events }
+        if let record, record.appliedThrough > 0 {
+            response.replicaWatermark = record.appliedThrough
+            response.replicaDigest = record.digest
+        }
+        let moved = record.map { !$0.isRetired && (next > $0.cursor || wall >= $0.lastSeen + 60_000) } ?? false
+        return Page(response: response, acknowledged: moved ? next : nil, bytes: bytes)
+    }
+
+    /// The server's time for the answers: its clock read at `wall`, once.
+    private mutating func serverTime() throws -> HybridTimestamp {
+        if let time { return time }
+        let read = try SyncServer.tick(store, wall: wall)
+        time = read
+        return read
+    }
+
+    /// The log's latest sequence number and its horizon (the oldest cursor it can continue), once.
+    private mutating func logBounds() throws -> (latest: Int64, horizon: Int64) {
+        if let bounds { return bounds }
+        let read = (latest: try store.latestSequence(), horizon: try store.logHorizon())
+        bounds = read
+        return read
+    }
+
+    /// The page of the whole log after `cursor`, read once per cursor and limit.
+    ///
+    /// The page's whole server transactions are counted before any is read: as many as the byte
+    /// budget holds (the first however large), then read by their number of changes.
+    private mutating func logPage(after cursor: Int64, limit: Int, latest: Int64) throws -> LogPage {
+        let key = LogPageKey(cursor: cursor, limit: limit)
+        if let page = logPages[key] { return page }
+        let batches = try store.batchSizes(after: cursor, limit: limit)
+        var budget = PageBudget(maximumBytes: limits.maximumPageBytes)
+        let count = batches.prefix(budget.take(batches.map(\.bytes))).reduce(0) { $0 + $1.changes }
+        let logged = count > 0 ? try store.changes(after: cursor, limit: count) : []
+        let next = logged.last?.entry.sequence ?? cursor
+        let page = LogPage(logged: logged, next: next, hasMore: next < latest, bytes: budget.used)
+        logPages[key] = page
+        return page
+    }
+}
