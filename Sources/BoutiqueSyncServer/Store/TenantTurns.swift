@@ -1,4 +1,4 @@
-import Synchronization
+import BoutiqueSQLite
 
 /// At most `perTenant` transactions at a time per tenant within this process, first come first served
 /// within a tenant, taken before a connection.
@@ -64,7 +64,7 @@ final class TenantTurns: Sendable {
 
     /// How many turns one tenant may hold at once.
     let perTenant: Int
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Turns of which each tenant holds at most `perTenant` (at least 1) at once.
     init(perTenant: Int = 1) { self.perTenant = max(1, perTenant) }

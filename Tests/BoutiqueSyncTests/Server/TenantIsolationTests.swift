@@ -1,7 +1,7 @@
+import BoutiqueSQLite
 import BoutiqueSync
 import BoutiqueSyncServer
 import Foundation
-import Synchronization
 import Testing
 
 /// One tenant's load never makes another tenant wait: reads do not wait for writes, and (PostgreSQL)
@@ -10,7 +10,7 @@ import Testing
     /// Store transactions held open on purpose until ``open()``.
     final class Gate: Sendable {
         private let semaphore = DispatchSemaphore(value: 0)
-        private let state = Mutex((held: 0, opened: false))
+        private let state = Lock((held: 0, opened: false))
 
         /// Called inside a transaction's body: blocks its connection until the gate opens.
         func hold() {
