@@ -79,6 +79,14 @@ indirect enum ReminderFilter {
     case hasSuffix(String)
     case idAgainstListID(FuzzComparison)
     case listIn(ListFilter)
+    /// `CASE WHEN priority > t THEN 2 WHEN priority IS NULL THEN 0 ELSE 1 END = n`.
+    case priorityBucket(threshold: Int, equals: Int)
+    /// `coalesce(priority, d) op v`, spelled `priority ?? d`.
+    case priorityOrDefault(Int, FuzzComparison, Int)
+    /// `CAST(id AS TEXT) LIKE pattern`.
+    case idTextLike(String)
+    /// `EXISTS (SELECT … FROM remindersList WHERE filter AND id = reminder.listID)`.
+    case listExists(ListFilter)
     case and(ReminderFilter, ReminderFilter)
     case or(ReminderFilter, ReminderFilter)
     case not(ReminderFilter)
@@ -98,6 +106,17 @@ indirect enum ReminderFilter {
         }
         func priority(_ random: inout SeededRandom) -> Int {
             random.chance(8) ? random.pick([Int.max, Int.min]) : random.int(in: -3...6)
+        }
+        // The expression families beyond plain comparisons: CASE, coalesce, CAST and EXISTS.
+        if random.chance(15) {
+            switch random.below(4) {
+            case 0: return .priorityBucket(threshold: random.int(in: -2...5), equals: random.int(in: 0...2))
+            case 1: return .priorityOrDefault(priority(&random), comparison, priority(&random))
+            case 2:
+                let digits = String(random.int(in: 0...9))
+                return .idTextLike(random.pick([digits + "%", "%" + digits, "_" + digits, digits, "%"]))
+            default: return .listExists(.random(&random, data: data, depth: 2))
+            }
         }
         switch random.below(18) {
         case 0, 1: return .compareInt(intColumn, comparison, number(&random))
@@ -153,6 +172,12 @@ indirect enum ReminderFilter {
         case .hasSuffix(let needle): c.title.hasSuffix(needle)
         case .idAgainstListID(let comparison): comparison.applyBetween(c.id, c.listID)
         case .listIn(let filter): c.listID.in(FuzzModels.RemindersList.where { filter.expression($0) }.select { $0.id })
+        case .priorityBucket(let threshold, let equals):
+            Case().when(c.priority > threshold, then: 2).when(c.priority.is(nil), then: 0).else(1) == equals
+        case .priorityOrDefault(let fallback, let comparison, let value): comparison.apply(c.priority ?? fallback, value)
+        case .idTextLike(let pattern): c.id.cast(as: String.self).like(pattern)
+        case .listExists(let filter):
+            FuzzModels.RemindersList.where { filter.expression($0) && $0.id == c.listID }.exists()
         case .and(let lhs, let rhs): lhs.expression(c) && rhs.expression(c)
         case .or(let lhs, let rhs): lhs.expression(c) || rhs.expression(c)
         case .not(let filter): !filter.expression(c)
@@ -207,6 +232,8 @@ indirect enum ReminderFilter {
             // The first occurrence is at byte 1 exactly when the value starts with the needle.
             return "instr(\(titleBytes), CAST(\(bind(.text(needle))) AS BLOB)) = 1"
         case .hasSuffix(let needle):
+            // Every value ends with the empty suffix (substr would give NULL for an empty value).
+            guard !needle.isEmpty else { return "\(titleBytes) IS NOT NULL" }
             let first = bind(.text(needle))
             let second = bind(.text(needle))
             let third = bind(.text(needle))
@@ -217,6 +244,17 @@ indirect enum ReminderFilter {
         case .listIn(let filter):
             let inner = alias + "s"
             return "\(alias).listID IN (SELECT \(inner).id FROM remindersList AS \(inner) WHERE \(filter.sql(inner, &arguments)))"
+        case .priorityBucket(let threshold, let equals):
+            let bucket = "CASE WHEN \(alias).priority > \(bind(.integer(Int64(threshold)))) THEN \(bind(.integer(2))) "
+                + "WHEN \(alias).priority IS NULL THEN \(bind(.integer(0))) ELSE \(bind(.integer(1))) END"
+            return "(\(bucket)) = \(bind(.integer(Int64(equals))))"
+        case .priorityOrDefault(let fallback, let comparison, let value):
+            return "coalesce(\(alias).priority, \(bind(.integer(Int64(fallback))))) \(comparison.sql) \(bind(.integer(Int64(value))))"
+        case .idTextLike(let pattern):
+            return "CAST(\(alias).id AS TEXT) LIKE \(bind(.text(pattern)))"
+        case .listExists(let filter):
+            let inner = alias + "e"
+            return "EXISTS (SELECT 1 FROM remindersList AS \(inner) WHERE (\(filter.sql(inner, &arguments))) AND \(inner).id = \(alias).listID)"
         case .and(let lhs, let rhs):
             return "(\(lhs.sql(alias, &arguments))) AND (\(rhs.sql(alias, &arguments)))"
         case .or(let lhs, let rhs):

@@ -13,7 +13,7 @@ protocol FuzzProgram {
 private let reminderColumns = "r.id, r.title, r.isDone, r.priority, r.listID"
 private let listColumns = "l.id, l.name"
 
-private func whereClause(_ conditions: [String]) -> String {
+func whereClause(_ conditions: [String]) -> String {
     conditions.isEmpty ? "" : " WHERE " + conditions.map { "(\($0))" }.joined(separator: " AND ")
 }
 

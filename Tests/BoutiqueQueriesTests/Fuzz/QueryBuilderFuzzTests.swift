@@ -26,6 +26,16 @@ struct QueryBuilderFuzzTests {
         try await run(LeftJoinProgram.self, seed: 0xF022_0300 + seed)
     }
 
+    @Test("union, intersect and except of filtered selections", arguments: 0..<2)
+    func compoundSelects(seed: UInt64) async throws {
+        try await run(CompoundProgram.self, seed: 0xF022_0400 + seed)
+    }
+
+    @Test("grouped aggregates with filters, distinct and having", arguments: 0..<2)
+    func groupedAggregates(seed: UInt64) async throws {
+        try await run(GroupedAggregateProgram.self, seed: 0xF022_0500 + seed)
+    }
+
     /// Yields between programs: the suites share the cooperative pool (a thread per core), and a loop
     /// that never suspends would hold a thread the others' awaits need.
     private func run<P: FuzzProgram>(_ program: P.Type, seed: UInt64) async throws {
