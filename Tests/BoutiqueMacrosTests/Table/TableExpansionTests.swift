@@ -404,8 +404,8 @@ import Testing
                 public struct Columns: BoutiqueQueries.QueryExpression, Sendable {
                     public typealias QueryValue = Person
                     public let queryFragment: BoutiqueQueries.QueryFragment
-                    public init(id: some BoutiqueQueries.QueryExpression<Int>, name: some BoutiqueQueries.QueryExpression<String>, bornAt: some BoutiqueQueries.QueryExpression<Date.UnixTimeRepresentation?>, a: some BoutiqueQueries.QueryExpression<Double>, b: some BoutiqueQueries.QueryExpression<Double>, observed: some BoutiqueQueries.QueryExpression<Int>) {
-                        self.queryFragment = [id.queryFragment, name.queryFragment, bornAt.queryFragment, a.queryFragment, b.queryFragment, observed.queryFragment].joined(separator: ", ")
+                    public init(id: some BoutiqueQueries.QueryExpression<Int>, name: some BoutiqueQueries.QueryExpression<String>, bornAt: some BoutiqueQueries.QueryExpression<Date.UnixTimeRepresentation?>, `default`: some BoutiqueQueries.QueryExpression<Bool>, a: some BoutiqueQueries.QueryExpression<Double>, b: some BoutiqueQueries.QueryExpression<Double>, observed: some BoutiqueQueries.QueryExpression<Int>) {
+                        self.queryFragment = [id.queryFragment, name.queryFragment, bornAt.queryFragment, `default`.queryFragment, a.queryFragment, b.queryFragment, observed.queryFragment].joined(separator: ", ")
                     }
                 }
                 public static var columns: TableColumns { TableColumns() }
