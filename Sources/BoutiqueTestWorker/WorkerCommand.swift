@@ -105,9 +105,10 @@ enum WorkerCommand {
                 transaction += 1
             }
         case .replayWrite(let path, let plan, let seed, let count):
+            var options = DatabaseOptions(multiProcess: true, busyTimeout: .seconds(20))
+            options.prepareDatabase { conn in try ReplayWorkload.createTemporaryObjects(on: conn) }
             let database = try await DatabaseActor.open(
-                url: URL(fileURLWithPath: path), migrations: ReplayWorkload.plan(version: plan),
-                options: .init(multiProcess: true, busyTimeout: .seconds(20)))
+                url: URL(fileURLWithPath: path), migrations: ReplayWorkload.plan(version: plan), options: options)
             var workload = ReplayWorkload(seed: seed)
             var committed = 0
             for _ in 0..<count {

@@ -9,9 +9,9 @@ import Testing
 /// at that token gives exactly the database at the end — every table, rowid and value, with its storage
 /// class — over a random workload of everything that hides a change from a log (see ``ReplayWorkload``).
 ///
-/// Writes come through `write`, `writeWithoutTransaction`, a migration applied when the database is
-/// opened again halfway, and a second process; the change feed read in a third process lists the
-/// same transactions as the log. `BOUTIQUE_REPLAY_SEEDS=first-last` (or one seed) and
+/// Writes come through `write`, `writeWithoutTransaction`, the temporary triggers and view each writer
+/// creates, a migration applied when the database is opened again halfway, and a second process; the
+/// change feed read in a third process lists the same transactions as the log. `BOUTIQUE_REPLAY_SEEDS=first-last` (or one seed) and
 /// `BOUTIQUE_REPLAY_TRANSACTIONS=n` make a longer run; a failing seed is printed with the command
 /// that runs it alone, and `BOUTIQUE_REPLAY_TRACE=1` replays after every transaction to name the first
 /// one the log gets wrong, with its statements.
@@ -53,7 +53,8 @@ struct ChangeLogReplayTests {
     private func run(seed: UInt64, totals: inout Totals) async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("replay.db")
-        let options = DatabaseOptions(multiProcess: true, busyTimeout: .seconds(20))
+        var options = DatabaseOptions(multiProcess: true, busyTimeout: .seconds(20))
+        options.prepareDatabase { conn in try ReplayWorkload.createTemporaryObjects(on: conn) }
         var database = try await DatabaseActor.open(url: url, migrations: ReplayWorkload.plan(version: 1), options: options)
         var workload = ReplayWorkload(seed: seed)
         try await database.writeWithoutTransaction { conn in

@@ -22,6 +22,15 @@ import Testing
     }
 
     @MainActor
+    @Test func triggersAndViewsListingsRun() async throws {
+        // A reminder inserted through the view into the list named "Home"; the seed's tag link and a
+        // new one counted; the done reminder retitled and so reopened.
+        #expect(try await ModelsAndQueries.runTriggersAndViews().sorted() == [
+            "Home: Call Mum", "Home: Groceries", "Home: Haircut at 5", "Work: Email the team", "reopened true", "uses [2, 0]",
+        ])
+    }
+
+    @MainActor
     @Test func gettingStartedReportsAFailedWrite() async throws {
         let message = try await GettingStarted.addNoteFailing()
         #expect(message.hasPrefix("SQLite error"), "\(message)")

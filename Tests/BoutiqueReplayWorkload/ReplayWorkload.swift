@@ -2,9 +2,10 @@ import BoutiqueDB
 import BoutiqueTestSupport
 
 /// Random transactions over a schema built to hide changes from a change log: foreign-key actions
-/// several levels deep, triggers (BEFORE, AFTER, INSTEAD OF, writing other tables, recursive), conflict
-/// clauses, rowid and key changes, generated columns, AUTOINCREMENT, RETURNING, savepoints, failing
-/// statements and schema changes.
+/// several levels deep, triggers (BEFORE, AFTER, INSTEAD OF, writing other tables, recursive), the
+/// connection's own temporary triggers and a temporary view written through INSTEAD OF triggers, made
+/// with the query builder (``createTemporaryObjects(on:)``), conflict clauses, rowid and key changes,
+/// generated columns, AUTOINCREMENT, RETURNING, savepoints, failing statements and schema changes.
 ///
 /// ```swift
 /// var workload = ReplayWorkload(seed: 7)
@@ -45,6 +46,7 @@ public struct ReplayWorkload {
         "CREATE TABLE item(id INTEGER PRIMARY KEY, code TEXT UNIQUE, qty INTEGER CHECK (qty >= 0))",
         "CREATE TABLE scratch(a, b)",
         "INSERT INTO list(id, name) VALUES (0, 'inbox')",
+        "INSERT INTO counter(name, n) VALUES ('priorities', 0)",
         """
         CREATE TRIGGER reminder_done AFTER UPDATE OF done ON reminder WHEN NEW.done = 1
         BEGIN INSERT INTO audit(what, at) VALUES ('done ' || NEW.id, NEW.id); END
@@ -145,7 +147,7 @@ public struct ReplayWorkload {
 
     /// One statement of any of the kinds.
     public mutating func statement() -> Step {
-        switch random.below(30) {
+        switch random.below(34) {
         case 0, 1:
             let rows = random.int(in: 1...3)
             var arguments: [DatabaseValue] = []
@@ -213,8 +215,17 @@ public struct ReplayWorkload {
             return .statement("INSERT INTO scratch VALUES (?, ?)", [title(), title()])
         case 27, 28:
             return schemaStatement()
-        default:
+        case 29:
             return .statement("PRAGMA recursive_triggers = \(random.chance(50) ? "ON" : "OFF")", [])
+        // The temporary view and the list's rename reach the temporary triggers.
+        case 30:
+            return .statement("INSERT INTO pending_reminder(list_id, title) VALUES (?, ?)", [listID(), title()])
+        case 31:
+            return .statement("UPDATE pending_reminder SET title = ? WHERE id % 5 = ?", [title(), .integer(Int64(random.below(5)))])
+        case 32:
+            return .statement("DELETE FROM pending_reminder WHERE id = ?", [reminderID()])
+        default:
+            return .statement("UPDATE \(conflict())list SET name = ? WHERE id = ?", [.text(random.pick(["A", "B", "it's"])), listID()])
         }
     }
 

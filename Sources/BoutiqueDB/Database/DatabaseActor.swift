@@ -83,19 +83,33 @@ public actor DatabaseActor {
     private func start(_ plan: BoutiqueMigrationPlan) throws(BoutiqueError) {
         if location.isTemporary { TemporaryStores.retain(path: location.path) }
         do {
-            let connection = try ConnectionFactory.openWriter(at: location, options: options)
+            let (connection, afterMigrations) = try ConnectionFactory.openWriter(at: location, options: options)
             writer = connection
             // Refusals (read-only file, foreign history) happen before the file's journal mode changes.
             try checkMigrationHistory(against: plan)
             try ConnectionFactory.configureWriter(connection, at: location, options: options)
             try installChangeCapture(on: connection)
             try runMigrations(plan)
+            try runAfterMigrations(afterMigrations)
             try applyForeignKeyOption()
             lastSeenDataVersion = try? connection.dataVersion()
             try startChangeMonitor()
         } catch {
             shutDown()
             throw error
+        }
+    }
+
+    /// Runs the statements the writer's preparation gave it (its temporary triggers and views), in one
+    /// write transaction, now that the tables they name exist.
+    private func runAfterMigrations(_ statements: [QueryFragment]) throws(BoutiqueError) {
+        guard !statements.isEmpty else { return }
+        do {
+            try withWriteTransaction { connection in
+                for statement in statements { try PreparedConnection.run(statement, on: connection) }
+            }
+        } catch {
+            throw BoutiqueError.library(error, writing: true)
         }
     }
 

@@ -1,3 +1,4 @@
+import BoutiqueQueries
 import BoutiqueSQLite
 
 /// The closures ``DatabaseOptions/prepareDatabase(_:)`` collected, run on every connection as it opens.
@@ -17,10 +18,14 @@ struct DatabasePreparation: Sendable, Hashable {
         steps.append(Step(id: Self.counter.withLock { value in value += 1; return value }, body: body))
     }
 
-    /// Runs every step on `connection`, in the order they were added.
-    func run(on connection: Connection, isWriter: Bool) throws {
-        let prepared = PreparedConnection(connection, isWriter: isWriter)
+    /// Runs every step on `connection`, in the order they were added; on the writer, the statements
+    /// the steps gave it to run once the migrations have run (``PreparedConnection/execute(_:)``).
+    @discardableResult
+    func run(on connection: Connection, isWriter: Bool) throws -> [QueryFragment] {
+        let afterMigrations = isWriter ? StatementsAfterMigrations() : nil
+        let prepared = PreparedConnection(connection, isWriter: isWriter, afterMigrations: afterMigrations)
         for step in steps { try step.body(prepared) }
+        return afterMigrations?.statements ?? []
     }
 
     static func == (lhs: Self, rhs: Self) -> Bool { lhs.steps.map(\.id) == rhs.steps.map(\.id) }

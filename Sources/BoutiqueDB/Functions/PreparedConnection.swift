@@ -13,15 +13,23 @@ import BoutiqueSQLite
 /// ```
 ///
 /// It is only valid inside the preparation closure: keep no copy of it.
+///
+/// It is also where the connection's temporary triggers and views are created
+/// (``execute(_:)``): they belong to the connection that creates them, so a database creates them
+/// on each of its connections as it opens them.
 public struct PreparedConnection {
     let connection: Connection
 
     /// `true` for the writer connection, `false` for a reader.
     public let isWriter: Bool
 
-    init(_ connection: Connection, isWriter: Bool) {
+    /// Where the writer's statements wait for the migrations; `nil` on a reader, which runs them at once.
+    let afterMigrations: StatementsAfterMigrations?
+
+    init(_ connection: Connection, isWriter: Bool, afterMigrations: StatementsAfterMigrations? = nil) {
         self.connection = connection
         self.isWriter = isWriter
+        self.afterMigrations = afterMigrations
     }
 
     /// Adds (or replaces) a scalar SQL function working on raw SQLite values. An error the body throws
@@ -73,5 +81,43 @@ extension PreparedConnection {
     /// Removes `function` from this connection.
     public func remove(function: some DatabaseFunction) throws {
         try remove(scalarFunction: function.name, argumentCount: function.argumentCount)
+    }
+}
+
+extension PreparedConnection {
+    /// Runs `statement` on this connection: typically a temporary trigger or view, which exists only
+    /// on the connection that creates it, so every connection is given its own here.
+    ///
+    /// ```swift
+    /// options.prepareDatabase { conn in
+    ///     try conn.execute(ReminderWithList.createTemporaryView(as: …))
+    ///     if conn.isWriter {
+    ///         try conn.execute(Reminder.createTemporaryTrigger(after: .update(touch: \.updatedAt)))
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// On a reader it runs at once. On the writer it runs once the migrations have run, in a write
+    /// transaction of its own, so that a trigger may name a table a migration creates; a statement that
+    /// fails makes the open fail with its error. Triggers fire only on writes, which only the writer
+    /// makes: readers need the views, not the triggers.
+    public func execute(_ statement: some QueryStatement) throws {
+        if let afterMigrations {
+            afterMigrations.append(statement.query)
+            return
+        }
+        try Self.run(statement.query, on: connection)
+    }
+
+    /// Prepares, binds and steps `fragment` to the end.
+    static func run(_ fragment: QueryFragment, on connection: Connection) throws(BoutiqueError) {
+        do {
+            let statement = try connection.prepare(fragment.sql)
+            defer { statement.finalize() }
+            try statement.bind(fragment.bindings)
+            while try statement.step() {}
+        } catch {
+            throw BoutiqueError(error)
+        }
     }
 }

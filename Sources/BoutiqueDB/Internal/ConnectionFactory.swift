@@ -1,21 +1,25 @@
+import BoutiqueQueries
 import BoutiqueSQLite
 import Foundation
 
 /// Opens and configures the writer and reader connections of a database.
 ///
 /// ```swift
-/// let writer = try ConnectionFactory.openWriter(at: location, options: options)
+/// let (writer, afterMigrations) = try ConnectionFactory.openWriter(at: location, options: options)
 /// let reader = try ConnectionFactory.openReader(at: location, options: options)
 /// ```
 enum ConnectionFactory {
-    /// Opens the writer connection, creating the file when it does not exist.
+    /// Opens the writer connection, creating the file when it does not exist, with the statements its
+    /// preparation left to run once the migrations have run.
     ///
     /// Nothing is written: the journal mode is set later by ``configureWriter(_:at:options:)``, after the
     /// migration history has been checked, so that a refused file is left exactly as it was.
-    static func openWriter(at location: DatabaseLocation, options: DatabaseOptions) throws(BoutiqueError) -> Connection {
+    static func openWriter(
+        at location: DatabaseLocation, options: DatabaseOptions
+    ) throws(BoutiqueError) -> (connection: Connection, afterMigrations: [QueryFragment]) {
         let connection = try open(location, flags: [.readWrite, .create, .noMutex], options: options)
-        try prepare(connection, isWriter: true, options: options)
-        return connection
+        let afterMigrations = try prepare(connection, isWriter: true, options: options)
+        return (connection, afterMigrations)
     }
 
     /// Opens a reader connection on a database the writer has already created and configured.
@@ -36,9 +40,12 @@ enum ConnectionFactory {
 
     /// Runs the options' ``DatabaseOptions/prepareDatabase(_:)`` steps, closing the connection when one
     /// fails.
-    private static func prepare(_ connection: Connection, isWriter: Bool, options: DatabaseOptions) throws(BoutiqueError) {
+    @discardableResult
+    private static func prepare(
+        _ connection: Connection, isWriter: Bool, options: DatabaseOptions
+    ) throws(BoutiqueError) -> [QueryFragment] {
         do {
-            try options.preparation.run(on: connection, isWriter: isWriter)
+            return try options.preparation.run(on: connection, isWriter: isWriter)
         } catch {
             connection.close()
             throw BoutiqueError.library(error, writing: false)

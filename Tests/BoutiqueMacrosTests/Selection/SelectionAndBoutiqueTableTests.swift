@@ -136,6 +136,13 @@ import Testing
                     }
                     public init() {}
                 }
+                public struct Columns: BoutiqueQueries.QueryExpression, Sendable {
+                    public typealias QueryValue = Note
+                    public let queryFragment: BoutiqueQueries.QueryFragment
+                    public init(id: some BoutiqueQueries.QueryExpression<Int>) {
+                        self.queryFragment = [id.queryFragment].joined(separator: ", ")
+                    }
+                }
                 public static var columns: TableColumns { TableColumns() }
                 public static var tableName: String { "note" }
                 public init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
@@ -188,6 +195,13 @@ import Testing
                         ]
                     }
                     init() {}
+                }
+                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
+                    typealias QueryValue = Log
+                    let queryFragment: BoutiqueQueries.QueryFragment
+                    init(message: some BoutiqueQueries.QueryExpression<String>) {
+                        self.queryFragment = [message.queryFragment].joined(separator: ", ")
+                    }
                 }
                 static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "log" }
@@ -258,6 +272,13 @@ import Testing
                         ]
                     }
                     init() {}
+                }
+                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
+                    typealias QueryValue = Log
+                    let queryFragment: BoutiqueQueries.QueryFragment
+                    init(message: some BoutiqueQueries.QueryExpression<String>) {
+                        self.queryFragment = [message.queryFragment].joined(separator: ", ")
+                    }
                 }
                 static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "log" }
