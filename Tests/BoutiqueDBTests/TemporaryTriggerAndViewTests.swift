@@ -21,7 +21,7 @@ struct TemporaryTriggerAndViewTests {
     }
 
     /// The items' names, as a view.
-    @Table("namedItem")
+    @Table("namedItem") @Selection
     struct NamedItem: Equatable {
         @Column(primaryKey: true) let id: Int
         let name: String

@@ -6,7 +6,7 @@ import Foundation
 // and touch rows, and the options that create them on every connection.
 
 /// A reminder with its list's title: the rows of a view.
-@Table
+@Table @Selection
 public struct ReminderWithList: Sendable, Equatable {
     @Column(primaryKey: true) public let reminderID: Int
     public let reminderTitle: String

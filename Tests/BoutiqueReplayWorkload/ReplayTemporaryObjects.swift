@@ -47,7 +47,7 @@ struct WorkloadCounter {
 }
 
 /// The reminders not done, as a temporary view, written through INSTEAD OF triggers.
-@Table("pending_reminder")
+@Table("pending_reminder") @Selection
 struct PendingReminder {
     @Column(primaryKey: true) let id: Int
     @Column("list_id") let listID: Int

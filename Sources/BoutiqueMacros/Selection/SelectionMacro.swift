@@ -27,8 +27,17 @@ public struct SelectionMacro: ExtensionMacro {
             context.diagnose(NotAStruct.diagnostic(macro: "@Selection", node: node, declaration: declaration))
             return []
         }
-        let schema = ModelSchema(reading: structDecl, as: .selection)
-        for diagnostic in schema.diagnostics.items { context.diagnose(diagnostic) }
+        // On a `@Table` struct (a view's or a common table expression's rows, as StructuredQueries
+        // declares them), `@Table` reads the columns, reports their problems, decodes the row and makes
+        // it a table; `@Selection` only adds `Columns`, in the table's column order.
+        let isTable = structDecl.attributes.contains { element in
+            guard let name = element.as(AttributeSyntax.self)?.attributeName.trimmedDescription else { return false }
+            return name == "Table" || name.hasSuffix(".Table")
+        }
+        let schema = ModelSchema(reading: structDecl, as: isTable ? .table : .selection)
+        if !isTable {
+            for diagnostic in schema.diagnostics.items { context.diagnose(diagnostic) }
+        }
         guard !schema.diagnostics.hasErrors else { return [] }
 
         let typeName = type.trimmedDescription
@@ -53,6 +62,7 @@ public struct SelectionMacro: ExtensionMacro {
             writer.line("}")
         }
         writer.line("}")
+        if isTable { return [ExtensionDeclSyntax.make(type: typeName, conformances: [], body: writer.text)] }
         writer.line("\(access)init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {")
         writer.indented { writer in
             for column in schema.columns {

@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// let expansion = TableExpansion(typeName: "Note", tableName: "note", schema: schema, access: "")
-/// expansion.body   // TableColumns, Columns, columns, tableName, init(decoder:), encodeColumns(into:), Draft
+/// expansion.body   // TableColumns, columns, tableName, init(decoder:), encodeColumns(into:), Draft
 /// ```
 struct TableExpansion {
     let typeName: String
@@ -15,7 +15,6 @@ struct TableExpansion {
     var body: String {
         var writer = SourceWriter(indentation: 1)
         writeColumns(&writer)
-        writeSelection(&writer)
         writer.line("\(access)static var columns: TableColumns { TableColumns() }")
         writer.line("\(access)static var tableName: String { \(StringLiteral.quoted(tableName)) }")
         writeDecodingInit(&writer)
@@ -53,31 +52,6 @@ struct TableExpansion {
             }
             writer.line("}")
             writer.line("\(access)init() {}")
-        }
-        writer.line("}")
-    }
-
-    /// `Columns`: a whole row built from one expression per column, in order, so that a select can
-    /// produce rows of this type (`.select { ReminderWithList.Columns(reminderID: $0.id, …) }`), as the
-    /// select of a view named after it.
-    private func writeSelection(_ writer: inout SourceWriter) {
-        var parameters = ""
-        var fragments = ""
-        for column in schema.columns {
-            if !parameters.isEmpty {
-                parameters += ", "
-                fragments += ", "
-            }
-            parameters += "\(column.swiftName): some BoutiqueQueries.QueryExpression<\(column.representation)>"
-            fragments += "\(column.swiftName).queryFragment"
-        }
-        writer.line("\(access)struct Columns: BoutiqueQueries.QueryExpression, Sendable {")
-        writer.indented { writer in
-            writer.line("\(access)typealias QueryValue = \(typeName)")
-            writer.line("\(access)let queryFragment: BoutiqueQueries.QueryFragment")
-            writer.line("\(access)init(\(parameters)) {")
-            writer.indented { $0.line("self.queryFragment = [\(fragments)].joined(separator: \", \")") }
-            writer.line("}")
         }
         writer.line("}")
     }

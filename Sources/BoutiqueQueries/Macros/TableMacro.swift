@@ -17,13 +17,11 @@
 /// `@Column(primaryKey: true)` (or it opts out with `@Column(primaryKey: false)`); a table with a key also
 /// gets a `Draft`, the row with its key optional: left out, an integer key is assigned by SQLite and a
 /// UUID key is a fresh `UUID()` (`Note.Draft(title: "A", body: "")`).
-/// Computed, static, `lazy` and ``Ephemeral()`` properties are not columns. `Columns` builds a whole
-/// row from one expression per column, for a select whose rows are of this type (a view's:
-/// `.select { Note.Columns(id: $0.id, title: $0.title, …) }`).
+/// Computed, static, `lazy` and ``Ephemeral()`` properties are not columns.
 @attached(
     extension,
     conformances: Table, PrimaryKeyedTable,
-    names: named(TableColumns), named(Columns), named(columns), named(tableName), named(init(decoder:)),
+    names: named(TableColumns), named(columns), named(tableName), named(init(decoder:)),
     named(encodeColumns(into:)), named(Draft)
 )
 public macro Table(_ name: String? = nil) = #externalMacro(module: "BoutiqueMacros", type: "TableMacro")

@@ -38,6 +38,40 @@ import Testing
         )
     }
 
+    /// On a `@Table` struct (a view's rows), `@Selection` adds `Columns` alone, in the table's column
+    /// order with its representations: the table decodes the row, and is no `QuerySelection`.
+    @Test func selectionOnATable() {
+        assertExpansion(
+            """
+            @Table @Selection
+            struct ReminderWithList {
+                @Column(primaryKey: true) let reminderID: Int
+                @Column("list_title") var listTitle: String
+                @Column(as: Date.ISO8601Representation.self) var due: Date?
+            }
+            """,
+            expandedSource: """
+            @Table
+            struct ReminderWithList {
+                let reminderID: Int
+                var listTitle: String
+                var due: Date?
+            }
+
+            nonisolated extension ReminderWithList {
+                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
+                    typealias QueryValue = ReminderWithList
+                    let queryFragment: BoutiqueQueries.QueryFragment
+                    init(reminderID: some BoutiqueQueries.QueryExpression<Int>, listTitle: some BoutiqueQueries.QueryExpression<String>, due: some BoutiqueQueries.QueryExpression<Date.ISO8601Representation?>) {
+                        self.queryFragment = [reminderID.queryFragment, listTitle.queryFragment, due.queryFragment].joined(separator: ", ")
+                    }
+                }
+            }
+            """,
+            macros: ["Selection": boutiqueMacros["Selection"]!, "Column": boutiqueMacros["Column"]!]
+        )
+    }
+
     /// A public selection has public members.
     @Test func publicSelection() {
         assertExpansion(
@@ -136,13 +170,6 @@ import Testing
                     }
                     public init() {}
                 }
-                public struct Columns: BoutiqueQueries.QueryExpression, Sendable {
-                    public typealias QueryValue = Note
-                    public let queryFragment: BoutiqueQueries.QueryFragment
-                    public init(id: some BoutiqueQueries.QueryExpression<Int>) {
-                        self.queryFragment = [id.queryFragment].joined(separator: ", ")
-                    }
-                }
                 public static var columns: TableColumns { TableColumns() }
                 public static var tableName: String { "note" }
                 public init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
@@ -195,13 +222,6 @@ import Testing
                         ]
                     }
                     init() {}
-                }
-                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
-                    typealias QueryValue = Log
-                    let queryFragment: BoutiqueQueries.QueryFragment
-                    init(message: some BoutiqueQueries.QueryExpression<String>) {
-                        self.queryFragment = [message.queryFragment].joined(separator: ", ")
-                    }
                 }
                 static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "log" }
@@ -272,13 +292,6 @@ import Testing
                         ]
                     }
                     init() {}
-                }
-                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
-                    typealias QueryValue = Log
-                    let queryFragment: BoutiqueQueries.QueryFragment
-                    init(message: some BoutiqueQueries.QueryExpression<String>) {
-                        self.queryFragment = [message.queryFragment].joined(separator: ", ")
-                    }
                 }
                 static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "log" }

@@ -42,13 +42,6 @@ import Testing
                     }
                     init() {}
                 }
-                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
-                    typealias QueryValue = Note
-                    let queryFragment: BoutiqueQueries.QueryFragment
-                    init(id: some BoutiqueQueries.QueryExpression<UUID>, title: some BoutiqueQueries.QueryExpression<String>, body: some BoutiqueQueries.QueryExpression<String>, updatedAt: some BoutiqueQueries.QueryExpression<Date>) {
-                        self.queryFragment = [id.queryFragment, title.queryFragment, body.queryFragment, updatedAt.queryFragment].joined(separator: ", ")
-                    }
-                }
                 static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "note" }
                 init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
@@ -145,13 +138,6 @@ import Testing
                     }
                     init() {}
                 }
-                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
-                    typealias QueryValue = Note
-                    let queryFragment: BoutiqueQueries.QueryFragment
-                    init(id: some BoutiqueQueries.QueryExpression<UUID>, title: some BoutiqueQueries.QueryExpression<String>, body: some BoutiqueQueries.QueryExpression<String>, createdAt: some BoutiqueQueries.QueryExpression<Date.ISO8601Representation>, updatedAt: some BoutiqueQueries.QueryExpression<Date>, isPinned: some BoutiqueQueries.QueryExpression<Bool>, rating: some BoutiqueQueries.QueryExpression<Int?>, titleLower: some BoutiqueQueries.QueryExpression<String>) {
-                        self.queryFragment = [id.queryFragment, title.queryFragment, body.queryFragment, createdAt.queryFragment, updatedAt.queryFragment, isPinned.queryFragment, rating.queryFragment, titleLower.queryFragment].joined(separator: ", ")
-                    }
-                }
                 static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "note" }
                 init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
@@ -236,13 +222,6 @@ import Testing
                     }
                     init() {}
                 }
-                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
-                    typealias QueryValue = LogLine
-                    let queryFragment: BoutiqueQueries.QueryFragment
-                    init(message: some BoutiqueQueries.QueryExpression<String>, level: some BoutiqueQueries.QueryExpression<Int>) {
-                        self.queryFragment = [message.queryFragment, level.queryFragment].joined(separator: ", ")
-                    }
-                }
                 static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "logLine" }
                 init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
@@ -297,13 +276,6 @@ import Testing
                         ]
                     }
                     init() {}
-                }
-                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
-                    typealias QueryValue = Tag
-                    let queryFragment: BoutiqueQueries.QueryFragment
-                    init(id: some BoutiqueQueries.QueryExpression<Int>, name: some BoutiqueQueries.QueryExpression<String>, weight: some BoutiqueQueries.QueryExpression<Double>, note: some BoutiqueQueries.QueryExpression<String?>) {
-                        self.queryFragment = [id.queryFragment, name.queryFragment, weight.queryFragment, note.queryFragment].joined(separator: ", ")
-                    }
                 }
                 static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "tags" }
@@ -401,13 +373,6 @@ import Testing
                     }
                     public init() {}
                 }
-                public struct Columns: BoutiqueQueries.QueryExpression, Sendable {
-                    public typealias QueryValue = Person
-                    public let queryFragment: BoutiqueQueries.QueryFragment
-                    public init(id: some BoutiqueQueries.QueryExpression<Int>, name: some BoutiqueQueries.QueryExpression<String>, bornAt: some BoutiqueQueries.QueryExpression<Date.UnixTimeRepresentation?>, `default`: some BoutiqueQueries.QueryExpression<Bool>, a: some BoutiqueQueries.QueryExpression<Double>, b: some BoutiqueQueries.QueryExpression<Double>, observed: some BoutiqueQueries.QueryExpression<Int>) {
-                        self.queryFragment = [id.queryFragment, name.queryFragment, bornAt.queryFragment, `default`.queryFragment, a.queryFragment, b.queryFragment, observed.queryFragment].joined(separator: ", ")
-                    }
-                }
                 public static var columns: TableColumns { TableColumns() }
                 public static var tableName: String { "people" }
                 public init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
@@ -472,13 +437,6 @@ import Testing
                         ]
                     }
                     package init() {}
-                }
-                package struct Columns: BoutiqueQueries.QueryExpression, Sendable {
-                    package typealias QueryValue = Device
-                    package let queryFragment: BoutiqueQueries.QueryFragment
-                    package init(serial: some BoutiqueQueries.QueryExpression<UUID.BytesRepresentation>, tags: some BoutiqueQueries.QueryExpression<JSONRepresentation<[String]>>, createdAt: some BoutiqueQueries.QueryExpression<Date>, id: some BoutiqueQueries.QueryExpression<UUID>) {
-                        self.queryFragment = [serial.queryFragment, tags.queryFragment, createdAt.queryFragment, id.queryFragment].joined(separator: ", ")
-                    }
                 }
                 package static var columns: TableColumns { TableColumns() }
                 package static var tableName: String { "device" }
@@ -580,13 +538,6 @@ import Testing
                     ]
                 }
                 init() {}
-            }
-            struct Columns: BoutiqueQueries.QueryExpression, Sendable {
-                typealias QueryValue = Models.Item
-                let queryFragment: BoutiqueQueries.QueryFragment
-                init(id: some BoutiqueQueries.QueryExpression<Int>) {
-                    self.queryFragment = [id.queryFragment].joined(separator: ", ")
-                }
             }
             static var columns: TableColumns { TableColumns() }
             static var tableName: String { "item" }

@@ -2,34 +2,11 @@ import BoutiqueQueries
 import BoutiqueSQLite
 import Testing
 
-/// The rows of a common table expression, written out as `@Table` and `@Selection` would write them:
-/// one column, `value`, and `Columns`, an expression that builds a row from another select's values.
-struct Count: Equatable, Sendable, Table {
+/// The rows of a common table expression, declared as StructuredQueries declares them: `@Table` for
+/// its name and columns, `@Selection` for `Columns`, which builds a row from another select's values.
+@Table("count") @Selection
+struct Count: Equatable, Sendable {
     var value: Int
-
-    struct TableColumns: TableDefinition {
-        typealias Root = Count
-        let value = TableColumn<Count, Int>("value")
-        static let allColumns: [ColumnSchema] = [.init("value", as: Int.self)]
-    }
-    static let columns = TableColumns()
-    static var tableName: String { "count" }
-
-    init(value: Int) { self.value = value }
-
-    init(decoder: inout RowDecoder) throws(BoutiqueError) {
-        value = try decoder.decode(Int.self)
-    }
-
-    func encodeColumns(into encoder: inout RowEncoder) {
-        encoder.encode(value, as: Int.self)
-    }
-
-    struct Columns: QueryExpression {
-        typealias QueryValue = Count
-        let queryFragment: QueryFragment
-        init(value: some QueryExpression<Int>) { queryFragment = value.queryFragment }
-    }
 }
 
 @Suite("Common table expressions")

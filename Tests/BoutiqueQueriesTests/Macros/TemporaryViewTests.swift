@@ -8,14 +8,14 @@ import Testing
 /// current. Each test shows the SQL and the rows.
 @Suite("Temporary views")
 struct TemporaryViewTests {
-    @Table
+    @Table @Selection
     struct ReminderWithList: Equatable {
         @Column(primaryKey: true) let reminderID: Int
         let reminderTitle: String
         let listName: String
     }
 
-    @Table
+    @Table @Selection
     struct CompletedReminder: Equatable {
         let reminderID: Int
         let title: String
