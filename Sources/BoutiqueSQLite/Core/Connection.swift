@@ -24,6 +24,8 @@ public final class Connection {
     var statementCache = StatementCache()
     var hooks = HookBoxes()
     let interruptHandle: InterruptHandle
+    /// Where the Swift functions added with an argument row read their arguments (opened on first use).
+    let functionArgumentRows = FunctionArgumentRows()
 
     /// Opens (and, with `.create`, creates) the database at `path`.
     ///
