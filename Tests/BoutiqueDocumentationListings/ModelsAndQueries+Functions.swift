@@ -21,8 +21,32 @@ func mode(priority priorities: some Sequence<Priority?>) -> Priority? {
     return counts.max { $0.value < $1.value }?.key
 }
 
-enum ModelsAndQueriesFunctions {
+public enum ModelsAndQueriesFunctions {
     typealias Reminder = ModelsAndQueries.Reminder
+
+    /// Runs the section's queries on the article's rows; returns a line per result, for the tests.
+    @MainActor
+    public static func run() async throws -> [String] {
+        var options = BoutiqueDB.Options()
+        options.prepareDatabase { conn in
+            try conn.add(function: $exclaim)
+            try conn.add(function: $exclaimAll)
+            try conn.add(function: $mode)
+            try conn.add(function: Exclaim())
+        }
+        let db = try await BoutiqueDB.open(
+            url: BoutiqueDB.inMemoryURL(), migrations: ModelsAndQueries.migrations, options: options)
+        try await db.write { conn in try ModelsAndQueries.seed(conn) }
+        let titles = try await titles(db)
+        let lines = try await db.read { conn in
+            let modes = try modes(conn).map { "\($0.0):\($0.1.map { "\($0)" } ?? "nil")" }
+            let open = try openModes(conn).map { "\($0.0):\($0.1.map { "\($0)" } ?? "nil")" }
+            let all = try Reminder.all.select { $exclaimAll($0.title.jsonGroupArray()) }.fetchOne(conn) ?? []
+            return [modes.joined(separator: ","), open.joined(separator: ","), all.joined(separator: ",")]
+        }
+        await db.close()
+        return [titles.joined(separator: ",")] + lines
+    }
 
     static func open(url: URL) async throws -> BoutiqueDB {
         var options = BoutiqueDB.Options()
