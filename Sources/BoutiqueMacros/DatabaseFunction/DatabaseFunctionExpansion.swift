@@ -85,146 +85,23 @@ struct DatabaseFunctionExpansion {
         return writer.text
     }
 
-    // MARK: The function type's members
+    var outputRepresentation: String { signature.outputRepresentation ?? "Void" }
 
-    private var outputRepresentation: String { signature.outputRepresentation ?? "Void" }
-
-    private var parameterTypes: String { signature.parameters.map(\.type).joined(separator: ", ") }
+    var parameterTypes: String { signature.parameters.map(\.type).joined(separator: ", ") }
 
     /// `(String, Int) throws -> Bool`, `([Priority?]) throws -> Priority?`.
-    private var bodyType: String {
+    var bodyType: String {
         let arguments = signature.kind == .aggregate ? "[\(signature.element)]" : parameterTypes
         return "(\(arguments)) throws -> \(signature.output ?? "Void")"
     }
 
-    private var argumentCount: String {
+    var argumentCount: String {
         guard !signature.parameters.isEmpty else { return "0" }
         let types = signature.parameters.map { "\($0.representation).self" }.joined(separator: ", ")
         return "Self.columnCount(of: [\(types)])"
     }
 
-    private var fragments: String {
+    var fragments: String {
         "[" + signature.parameters.map { "\($0.name).queryFragment" }.joined(separator: ", ") + "]"
-    }
-
-    /// `let p0 = try arguments.decode(String.self)`, one per argument.
-    private func writeDecodings(_ writer: inout SourceWriter) {
-        for (index, parameter) in signature.parameters.enumerated() {
-            writer.line("let p\(index) = try arguments.decode(\(parameter.representation).self)")
-        }
-    }
-
-    /// `return try Output.encode(call)`, or the call and NULL for a function returning nothing.
-    private func writeResult(of call: String, _ writer: inout SourceWriter) {
-        if let output = signature.outputRepresentation {
-            writer.line("return try \(output).encode(\(call))")
-        } else {
-            writer.line("try \(call)")
-            writer.line("return .null")
-        }
-    }
-
-    private func writeScalar(_ writer: inout SourceWriter) {
-        let parameters = signature.parameters.map(\.expressionParameter).joined(separator: ", ")
-        writer.line("public func callAsFunction(\(parameters)) -> BoutiqueQueries.SQLExpression<\(outputRepresentation)> {")
-        writer.indented { $0.line("BoutiqueQueries.SQLExpression(callFragment(\(fragments)))") }
-        writer.line("}")
-        writer.line("public func invoke(_ arguments: inout BoutiqueQueries.RowDecoder) throws -> BoutiqueQueries.DatabaseValue {")
-        writer.indented { writer in
-            writeDecodings(&writer)
-            let values = signature.parameters.indices.map { "p\($0)" }.joined(separator: ", ")
-            writeResult(of: "body(\(values))", &writer)
-        }
-        writer.line("}")
-    }
-
-    private func writeAggregate(_ writer: inout SourceWriter) {
-        var parameters = signature.parameters.map(\.expressionParameter)
-        // SQLite allows DISTINCT in a call of one argument only.
-        if signature.parameters.count == 1 { parameters.append("distinct: Bool = false") }
-        parameters.append("order: (some BoutiqueQueries.QueryOrdering)? = BoutiqueQueries.OrderingTerm?.none")
-        parameters.append("filter: (some BoutiqueQueries.QueryExpression<Bool>)? = Bool?.none")
-        writer.line(
-            "public func callAsFunction(\(parameters.joined(separator: ", "))) -> BoutiqueQueries.SQLExpression<\(outputRepresentation)> {")
-        writer.indented { writer in
-            let distinct = signature.parameters.count == 1 ? "distinct" : "false"
-            writer.line(
-                "BoutiqueQueries.SQLExpression(callFragment(\(fragments), distinct: \(distinct), order: order?.orderingFragment, filter: filter?.queryFragment))")
-        }
-        writer.line("}")
-        writer.line("public func step(_ arguments: inout BoutiqueQueries.RowDecoder) throws -> Element {")
-        writer.indented { writer in
-            writeDecodings(&writer)
-            if signature.parameters.count == 1 {
-                writer.line("return p0")
-            } else {
-                let values = signature.parameters.enumerated().map { index, parameter in
-                    (parameter.label.map { "\($0): " } ?? "") + "p\(index)"
-                }
-                writer.line("return (\(values.joined(separator: ", ")))")
-            }
-        }
-        writer.line("}")
-        writer.line("public func invoke(_ elements: [Element]) throws -> BoutiqueQueries.DatabaseValue {")
-        writer.indented { writeResult(of: "body(elements)", &$0) }
-        writer.line("}")
-    }
-
-    private func writeProperty(_ writer: inout SourceWriter) {
-        writer.line("public var queryFragment: BoutiqueQueries.QueryFragment {")
-        writer.indented { $0.line("callFragment([])") }
-        writer.line("}")
-        writer.line("public func invoke(_ arguments: inout BoutiqueQueries.RowDecoder) throws -> BoutiqueQueries.DatabaseValue {")
-        writer.indented { writeResult(of: "body()", &$0) }
-        writer.line("}")
-    }
-
-    // MARK: How `$name` reaches the function
-
-    /// The lines that make the function type from the function.
-    private var construction: [String] {
-        let tryPrefix = signature.isThrowing ? "try " : ""
-        switch owner {
-        case .none, .instance:
-            let target = owner == .instance ? "self." : ""
-            switch signature.kind {
-            case .scalar:
-                return ["\(typeName)(\(target)\(signature.reference))"]
-            case .aggregate:
-                return ["\(typeName) { \(tryPrefix)\(target)\(aggregateCall("$0")) }"]
-            case .property:
-                return ["\(typeName) { \(tryPrefix)\(target)\(signature.reference) }"]
-            }
-        case .weakInstance:
-            let names: [String]
-            let call: String
-            switch signature.kind {
-            case .scalar:
-                names = signature.parameters.indices.map { "p\($0)" }
-                let base = signature.reference.prefix { $0 != "(" }
-                call = "\(base)(" + signature.parameters.enumerated().map { index, parameter in
-                    (parameter.label.map { "\($0): " } ?? "") + "p\(index)"
-                }.joined(separator: ", ") + ")"
-            case .aggregate:
-                names = ["elements"]
-                call = aggregateCall("elements")
-            case .property:
-                names = []
-                call = signature.reference
-            }
-            let arguments = names.isEmpty ? "" : " " + names.joined(separator: ", ")
-            return [
-                "\(typeName) { [weak self]\(arguments) in",
-                "    guard let self else { throw BoutiqueQueries.DatabaseFunctionDeallocated() }",
-                "    return \(tryPrefix)self.\(call)",
-                "}",
-            ]
-        }
-    }
-
-    /// `mode(priority: elements)`: the aggregate called with its sequence.
-    private func aggregateCall(_ elements: String) -> String {
-        let base = signature.reference.prefix { $0 != "(" }
-        return "\(base)(\(signature.sequenceLabel.map { "\($0): " } ?? "")\(elements))"
     }
 }

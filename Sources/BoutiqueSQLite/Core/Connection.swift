@@ -81,6 +81,7 @@ public final class Connection {
         hooks.uninstall(from: db)
         handle = nil
         sqlite3_close_v2(db)
+        functionArgumentRows.close()
     }
 
     /// The open handle, or the closed-connection error.

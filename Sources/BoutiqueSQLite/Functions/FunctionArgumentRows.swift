@@ -49,6 +49,13 @@ final class FunctionArgumentRows {
         return statement
     }
 
+    /// Closes the private connection as its connection closes; a later call opens it again.
+    func close() {
+        statements.removeAll()
+        scratch?.close()
+        scratch = nil
+    }
+
     private func connection() throws(SQLiteError) -> Connection {
         if let scratch { return scratch }
         let connection = try Connection.inMemory()

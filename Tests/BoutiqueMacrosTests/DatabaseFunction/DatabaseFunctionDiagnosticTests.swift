@@ -292,6 +292,22 @@ import Testing
         )
     }
 
+    /// A function's `as:` is a function type, not the result's type alone.
+    @Test func functionWithAValueRepresentation() {
+        assertExpansion(
+            """
+            @DatabaseFunction(as: Date.UnixTimeRepresentation.self)
+            func now() -> Date { Date() }
+            """,
+            expandedSource: #"""
+            func now() -> Date { Date() }
+            """#,
+            diagnostics: [
+                ExpectedDiagnostic(message: "'now' is a function: 'as:' takes its type with each representation, written '((Argument) -> Result).self'", line: 1, column: 23),
+            ]
+        )
+    }
+
     /// A property's `as:` is a type, not a function type.
     @Test func propertyWithAFunctionRepresentation() {
         assertExpansion(
