@@ -51,6 +51,13 @@ import Testing
         ])
     }
 
+    @Test func databaseFunctions() async throws {
+        let lines = try await ModelsAndQueriesFunctions.run()
+        #expect(lines == [
+            "Groceries!,Haircut!,Email the team!", "1:high,2:nil", "1:high,2:nil", "Groceries!,Haircut!,Email the team!",
+        ])
+    }
+
     @Test func theEventModelRendersTheDDLTheArticleShows() {
         #expect(ModelsAndQueries.eventDDL() == """
             CREATE TABLE "events" ("code" TEXT PRIMARY KEY NOT NULL, "starts_at" TEXT NOT NULL, \

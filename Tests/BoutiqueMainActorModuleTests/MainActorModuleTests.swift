@@ -20,6 +20,19 @@ struct TitleCount: Sendable, Equatable {
     var count: Int
 }
 
+/// SQLite calls a database function from the database's connections, off the main actor: here, where
+/// the default isolation is the main actor, the function says it is `nonisolated`.
+@DatabaseFunction
+nonisolated func exclaim(_ text: String) -> String {
+    text + "!"
+}
+
+/// An aggregate, `nonisolated` too.
+@DatabaseFunction
+nonisolated func longest(_ titles: some Sequence<String>) -> String? {
+    titles.max { $0.count < $1.count }
+}
+
 enum Plan {
     static let migrations = BoutiqueMigrationPlan {
         BoutiqueMigration("v1_note") { conn in
@@ -49,6 +62,28 @@ enum Plan {
                 .fetchAll(conn.connection)
         }
         #expect(counts == [TitleCount(title: "Eggs", count: 1), TitleCount(title: "Milk", count: 2)])
+        await db.close()
+    }
+
+    @Test func databaseFunctionsRunOffTheMainActor() async throws {
+        var options = BoutiqueDB.Options()
+        options.prepareDatabase { conn in
+            try conn.add(function: $exclaim)
+            try conn.add(function: $longest)
+        }
+        let db = try await BoutiqueDB.open(url: BoutiqueDB.inMemoryURL(), migrations: Plan.migrations, options: options)
+        try await db.write { conn in
+            try Note.insert {
+                Note.Draft(title: "Milk", body: "", updatedAt: Date(timeIntervalSince1970: 1))
+                Note.Draft(title: "Oranges", body: "", updatedAt: Date(timeIntervalSince1970: 2))
+            }.execute(conn.connection)
+        }
+        let titles = try await db.read { conn in
+            try Note.all.order { $0.updatedAt }.select { $exclaim($0.title) }.fetchAll(conn.connection)
+        }
+        #expect(titles == ["Milk!", "Oranges!"])
+        let longestTitle = try await db.read { conn in try Note.all.select { $longest($0.title) }.fetchOne(conn.connection) }
+        #expect(longestTitle == "Oranges")
         await db.close()
     }
 }

@@ -1,7 +1,8 @@
 import BoutiqueDB
 import BoutiqueSQLite
 
-/// A Swift database function written out as a conforming type: `exclaim(text)` appends `!`.
+/// A Swift database function written out as a conforming type, without the macro: `exclaim(text)`
+/// appends `!`.
 public struct ExclaimFunction: ScalarDatabaseFunction {
     public let name = "exclaim"
     public let argumentCount = 1
@@ -9,8 +10,8 @@ public struct ExclaimFunction: ScalarDatabaseFunction {
 
     public init() {}
 
-    public func invoke(_ arguments: [DatabaseValue]) throws -> DatabaseValue {
-        (try String(functionArgument: arguments[0]) + "!").functionResult
+    public func invoke(_ arguments: inout RowDecoder) throws -> DatabaseValue {
+        String.encode(try arguments.decode(String.self) + "!")
     }
 
     /// `"exclaim"(text)` in a query.
@@ -27,8 +28,8 @@ public struct CheckedSquareRootFunction: ScalarDatabaseFunction {
 
     public init() {}
 
-    public func invoke(_ arguments: [DatabaseValue]) throws -> DatabaseValue {
-        guard let value = try Double?(functionArgument: arguments[0]) else { return .null }
+    public func invoke(_ arguments: inout RowDecoder) throws -> DatabaseValue {
+        guard let value = try arguments.decode(Double?.self) else { return .null }
         guard value >= 0 else { throw SQLFunctionError("checkedSqrt: \(value) is negative") }
         return value.squareRoot().functionResult
     }

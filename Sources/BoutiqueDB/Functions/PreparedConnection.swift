@@ -68,23 +68,6 @@ public struct PreparedConnection {
 }
 
 extension PreparedConnection {
-    /// Adds (or replaces) `function` on this connection under its SQL name.
-    ///
-    /// ```swift
-    /// options.prepareDatabase { conn in try conn.add(function: exclaim) }
-    /// ```
-    public func add(function: some ScalarDatabaseFunction) throws {
-        try add(scalarFunction: function.name, argumentCount: function.argumentCount,
-                isDeterministic: function.isDeterministic, function.invoke)
-    }
-
-    /// Removes `function` from this connection.
-    public func remove(function: some DatabaseFunction) throws {
-        try remove(scalarFunction: function.name, argumentCount: function.argumentCount)
-    }
-}
-
-extension PreparedConnection {
     /// Runs `statement` on this connection: typically a temporary trigger or view, which exists only
     /// on the connection that creates it, so every connection is given its own here.
     ///

@@ -34,7 +34,7 @@ enum FixIts {
     ///
     /// The attribute is found by its text: a macro receives its attribute and the declaration as separate
     /// trees, so their identities do not match.
-    static func removeAttribute<Declaration: WithAttributesSyntax & DeclSyntaxProtocol>(
+    static func removeAttribute<Declaration: WithAttributesSyntax>(
         _ attribute: AttributeSyntax, from declaration: Declaration
     ) -> FixIt {
         let text = attribute.trimmedDescription
@@ -64,5 +64,13 @@ enum FixIts {
             }
         }
         return FixIt.replace(message: FixMessage("remove '\(label):'"), oldNode: attribute, newNode: edited)
+    }
+
+    /// `func f() async throws` → `func f() throws`: removes a keyword with the space after it, keeping
+    /// what stands in front of it.
+    static func removeToken(_ token: TokenSyntax) -> FixIt {
+        FixIt.replace(
+            message: FixMessage("remove '\(token.text)'"), oldNode: token,
+            newNode: TokenSyntax.identifier("").with(\.leadingTrivia, token.leadingTrivia))
     }
 }

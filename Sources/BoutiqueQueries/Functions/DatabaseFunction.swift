@@ -2,34 +2,20 @@ import BoutiqueSQLite
 
 /// A Swift function SQLite can call by name: its SQL name, how many arguments it takes and whether
 /// the same arguments always give the same result.
+///
+/// Write the function in Swift and mark it `@DatabaseFunction`: the macro makes the conforming type,
+/// either a ``ScalarDatabaseFunction`` or, for a function of a sequence, an
+/// ``AggregateDatabaseFunction``.
 public protocol DatabaseFunction {
     /// The name SQL calls it by.
     var name: String { get }
 
-    /// How many arguments it takes.
+    /// How many arguments it takes (`-1`: any number).
     var argumentCount: Int { get }
 
     /// The same arguments always give the same result, so SQLite may call it fewer times and allow it
     /// in indexes, generated columns and `CHECK` constraints.
     var isDeterministic: Bool { get }
-}
-
-/// A database function returning one value per call.
-///
-/// ```swift
-/// struct Exclaim: ScalarDatabaseFunction {
-///     let name = "exclaim"
-///     let argumentCount = 1
-///     let isDeterministic = true
-///     func invoke(_ arguments: [DatabaseValue]) throws -> DatabaseValue {
-///         .text(try String(functionArgument: arguments[0]) + "!")
-///     }
-/// }
-/// ```
-public protocol ScalarDatabaseFunction: DatabaseFunction, Sendable {
-    /// Computes the result from the arguments SQLite passed. An error thrown here fails the statement
-    /// that called the function, with the error's message.
-    func invoke(_ arguments: [DatabaseValue]) throws -> DatabaseValue
 }
 
 extension DatabaseFunction {

@@ -24,6 +24,8 @@ public final class Connection {
     var statementCache = StatementCache()
     var hooks = HookBoxes()
     let interruptHandle: InterruptHandle
+    /// Where the Swift functions added with an argument row read their arguments (opened on first use).
+    let functionArgumentRows = FunctionArgumentRows()
 
     /// Opens (and, with `.create`, creates) the database at `path`.
     ///
@@ -79,6 +81,7 @@ public final class Connection {
         hooks.uninstall(from: db)
         handle = nil
         sqlite3_close_v2(db)
+        functionArgumentRows.close()
     }
 
     /// The open handle, or the closed-connection error.

@@ -45,9 +45,7 @@ extension Connection {
         _ body: @escaping ([DatabaseValue]) throws -> DatabaseValue
     ) throws(SQLiteError) {
         let db = try requireHandle()
-        guard argumentCount >= -1, argumentCount <= 127 else {
-            throw SQLiteError(.misuse, message: "function \(name): argument count \(argumentCount) is outside -1...127")
-        }
+        try Connection.checkFunctionArgumentCount(argumentCount, name: name)
         var flags = SQLITE_UTF8
         if deterministic { flags |= SQLITE_DETERMINISTIC }
         // SQLite owns this retain from now on; `releaseFunctionBox` gives it back, even when the
@@ -81,11 +79,16 @@ private func callFunctionBox(
     for index in 0..<Int(count) { arguments.append(readFunctionArgument(values?[index])) }
     do {
         setFunctionResult(context, try box.body(arguments))
-    } catch let error as SQLFunctionError {
-        sqlite3_result_error(context, error.message, -1)
     } catch {
-        sqlite3_result_error(context, "\(box.name): \(error)", -1)
+        setFunctionError(context, name: box.name, error)
     }
+}
+
+/// Fails the calling statement with the error's message: a ``SQLFunctionError``'s own, any other
+/// error's description after the function's name.
+func setFunctionError(_ context: OpaquePointer?, name: String, _ error: any Error) {
+    let message = (error as? SQLFunctionError)?.message ?? "\(name): \(error)"
+    sqlite3_result_error(context, message, -1)
 }
 
 private func releaseFunctionBox(_ raw: UnsafeMutableRawPointer?) {
@@ -109,7 +112,7 @@ private func readFunctionArgument(_ value: OpaquePointer?) -> DatabaseValue {
     }
 }
 
-private func setFunctionResult(_ context: OpaquePointer?, _ value: DatabaseValue) {
+func setFunctionResult(_ context: OpaquePointer?, _ value: DatabaseValue) {
     switch value {
     case .null: sqlite3_result_null(context)
     case .integer(let int): sqlite3_result_int64(context, int)

@@ -31,6 +31,7 @@ let boutiqueMacros: [String: MacroSpec] = [
     "Selection": MacroSpec(type: SelectionMacro.self, conformances: ["BoutiqueQueries.QuerySelection"]),
     "BoutiqueTable": MacroSpec(type: BoutiqueTableMacro.self, conformances: ["BoutiqueQueries.BoutiqueTableOptions"]),
     "sql": MacroSpec(type: SQLMacro.self),
+    "DatabaseFunction": MacroSpec(type: DatabaseFunctionMacro.self),
 ]
 
 /// Expands the macros in `source` and checks the expanded text, the diagnostics (message, line, column,

@@ -24,6 +24,15 @@ import Testing
         "let q = #sql(\"\\(raw: )\")",
         "let q = #sql(\"\"\"\n\\(a)'\n\"\"\")",
         "let q = #sql(#\"'\\#(a)'\"#, as: )",
+        "@DatabaseFunction func f(",
+        "@DatabaseFunction func (_ x: Int) -> Int { x }",
+        "@DatabaseFunction(as: ) func f() -> Int { 1 }",
+        "@DatabaseFunction(as: ((Int) -> ).self) func f(_ x: Int) -> Int { x }",
+        "@DatabaseFunction(as: (() -> Int).self, \"\") var x: Int {",
+        "@DatabaseFunction func f(_ x: some Sequence<>) -> Int { 0 }",
+        "@DatabaseFunction func f(_ x: some Sequence<(Int, )>) -> Int { 0 }",
+        "@DatabaseFunction var (a, b): (Int, Int) { (1, 2) }",
+        "@DatabaseFunction subscript(i: Int) -> Int { i }",
     ])
     func malformedSourceIsReportedNotCrashed(_ source: String) {
         // Reaching the end is the test: each macro either expands or emits diagnostics.
