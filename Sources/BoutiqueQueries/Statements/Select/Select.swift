@@ -139,6 +139,18 @@ extension Table {
 
     /// Distinct rows.
     public static func distinct() -> Select<TableColumns, Self> { all.distinct() }
+
+    /// The rows grouped by one key: `Reminder.group(by: \.listID).select { ($0.listID, $0.id.count()) }`.
+    public static func group(by key: (TableColumns) -> some QueryExpression) -> Select<TableColumns, Self> {
+        all.group(by: key)
+    }
+
+    /// The rows grouped by several keys: `Reminder.group { ($0.listID, $0.isDone) }`.
+    public static func group<each Key: QueryExpression>(
+        by keys: (TableColumns) -> (repeat each Key)
+    ) -> Select<TableColumns, Self> {
+        all.group(by: keys)
+    }
 }
 
 extension PrimaryKeyedTable {
