@@ -95,6 +95,11 @@ struct ToolTests {
             #expect(second.output.contains("migrations applied this time: none new"))
             #expect(second.output.contains("(already applied before: v1_create_notes, v2_add_pinned_column, v3_search_notes)"))
 
+            // More notes than the live query shows: the story still ends.
+            let third = try await ToolProcess.run(["demo"], in: directory)
+            #expect(third.status == 0, "\(third.errorOutput)")
+            #expect(third.output.contains("5 notes stored in all."))
+
             let check = try await ToolProcess.run(["check", "boutique-demo.db"], in: directory)
             #expect(check.status == 0)
             #expect(check.output.contains("integrity:     ok"))
