@@ -22,6 +22,11 @@ import Testing
     }
 
     @MainActor
+    @Test func gettingStartedSearchesTheNotes() async throws {
+        #expect(try await GettingStarted.search() == ["Groceries: oat milk, [lemons]"])
+    }
+
+    @MainActor
     @Test func gettingStartedReportsAFailedWrite() async throws {
         let message = try await GettingStarted.addNoteFailing()
         #expect(message.hasPrefix("SQLite error"), "\(message)")
@@ -40,6 +45,11 @@ import Testing
             "Haircut,EMAIL THE TEAM,BOOK FLIGHTS,PACK", "1", "1",
             "Groceries,Water the plants,Groceries,Water the plants",
         ])
+    }
+
+    @MainActor
+    @Test func modelsAndQueriesSearchesTheReminders() async throws {
+        #expect(try await ModelsAndQueries.runSearch() == ["1 **Groceries** **Milk**", "Groceries"])
     }
 
     @Test func theEventModelRendersTheDDLTheArticleShows() {
