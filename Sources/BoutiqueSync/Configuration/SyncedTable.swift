@@ -184,11 +184,14 @@ extension SyncedTable {
             let sql = try connection.fetchOne(
                 "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ? COLLATE NOCASE", [.text(table)])
             if let sql = sql?.values.first?.textValue, let declaration = FTS5Declaration.parse(sql) {
-                let content = declaration.contentTable.flatMap { $0.isEmpty ? nil : "'\($0)'" }
+                if let content = declaration.contentTable, !content.isEmpty {
+                    throw BoutiqueError.syncConfiguration(
+                        table: table,
+                        reason: "it is an FTS5 full-text index, which each device builds itself; sync its content table '\(content)' instead")
+                }
                 throw BoutiqueError.syncConfiguration(
                     table: table,
-                    reason: "it is an FTS5 full-text index, which each device builds itself; sync its content table"
-                        + (content.map { " \($0)" } ?? "") + " instead")
+                    reason: "it is an FTS5 table, whose rows are not in the change log; keep the text in an ordinary table, synced, and index it with createFTS5Table")
             }
             throw BoutiqueError.syncConfiguration(
                 table: table, reason: "it is a virtual table, whose rows are not in the change log")

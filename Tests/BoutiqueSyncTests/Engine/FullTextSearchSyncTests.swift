@@ -19,6 +19,9 @@ struct SyncNoteSearch: FTS5 {
         BoutiqueMigration("v2_search_notes") { conn in
             try conn.createFTS5Table(SyncNoteSearch.self, content: SyncNote.self)
         }
+        BoutiqueMigration("v3_scratch") { conn in
+            try conn.execute("CREATE VIRTUAL TABLE scratch USING fts5(words)")
+        }
     }
 
     private func search(_ pattern: String, on database: DatabaseActor) async throws -> [String] {
@@ -34,6 +37,7 @@ struct SyncNoteSearch: FTS5 {
             ("noteSearch", "it is an FTS5 full-text index, which each device builds itself; sync its content table 'note' instead"),
             ("noteSearch_data", "it is storage SQLite keeps for a virtual table (such as an FTS5 full-text index), not a table of the app"),
             ("NOTESEARCH_IDX", "it is storage SQLite keeps for a virtual table"),
+            ("scratch", "it is an FTS5 table, whose rows are not in the change log"),
         ]
         for (table, reason) in cases {
             do {
