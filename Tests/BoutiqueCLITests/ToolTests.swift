@@ -57,12 +57,22 @@ struct ToolTests {
         try await withTemporaryDirectory { directory in
             let first = try await ToolProcess.run(["demo"], in: directory)
             #expect(first.status == 0, "\(first.errorOutput)")
-            #expect(first.output.contains("migrations applied this time: v1_create_notes, v2_add_pinned_column"))
+            #expect(first.output.contains("migrations applied this time: v1_create_notes, v2_add_pinned_column, v3_search_notes"))
             #expect(!first.output.contains("already applied before"))
             #expect(first.output.contains("Inserted two notes — the live query now shows"))
             #expect(first.output.contains("oat milk, lemons, coffee"))
             #expect(first.output.contains("1 note stored in all."))
             #expect(first.output.contains("update note rowid 1: body=oat milk, lemons, coffee"))
+            // The search: both notes, the title match first, matched words in brackets.
+            #expect(first.output.contains("""
+                Searched the notes for "lemon OR plumber", best match first:
+                title              | snippet
+                -------------------+---------------------------
+                Call the [plumber] | before Friday
+                Groceries          | oat milk, [lemons], coffee
+                (2 rows)
+                """), "\(first.output)")
+            #expect(!first.output.contains("noteSearch"), "the change log of the story names only the notes")
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("boutique-demo.db").path))
             // The second device: concurrent edits of one note, merged the same on both.
             #if BOUTIQUE_SYNC_HTTP
@@ -72,6 +82,7 @@ struct ToolTests {
             #expect(first.output.contains("A second device: a sync server reached in-process (this build has no HTTP front end"))
             #endif
             #expect(first.output.contains("phone  | Trip to Lisbon | passport, charger"))
+            #expect(first.output.contains("The laptop's search for \"passport\" finds: Trip\n"))
             #expect(first.output.contains("laptop | Trip to Lisbon | passport, charger"))
             #expect(first.output.contains("phone  | Trip to Lisbon | passport only — travelling light"))
             #expect(first.output.contains("laptop | Trip to Lisbon | passport only — travelling light"))
@@ -82,7 +93,12 @@ struct ToolTests {
             #expect(second.output.contains("3 notes stored in all."), "the first run's note and its trip note, and this run's")
             #expect(second.output.contains("laptop | Trip to Lisbon | passport only — travelling light"))
             #expect(second.output.contains("migrations applied this time: none new"))
-            #expect(second.output.contains("(already applied before: v1_create_notes, v2_add_pinned_column)"))
+            #expect(second.output.contains("(already applied before: v1_create_notes, v2_add_pinned_column, v3_search_notes)"))
+
+            // More notes than the live query shows: the story still ends.
+            let third = try await ToolProcess.run(["demo"], in: directory)
+            #expect(third.status == 0, "\(third.errorOutput)")
+            #expect(third.output.contains("5 notes stored in all."))
 
             let check = try await ToolProcess.run(["check", "boutique-demo.db"], in: directory)
             #expect(check.status == 0)

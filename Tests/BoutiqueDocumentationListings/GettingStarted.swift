@@ -103,6 +103,43 @@ public enum GettingStarted {
         return count
     }
 
+    @Table
+    struct NoteSearch: FTS5 {
+        let id: UUID
+        var title: String
+        var body: String
+    }
+
+    enum SearchMigrations {
+        static let plan = BoutiqueMigrationPlan {
+            AppMigrations.plan
+            BoutiqueMigration("v3_search_notes") { conn in
+                try conn.createFTS5Table(NoteSearch.self, content: Note.self, tokenizer: .porter())
+            }
+        }
+    }
+
+    /// Writes two notes, then searches them: each match's title and snippet, matches in brackets.
+    @MainActor
+    public static func search() async throws -> [String] {
+        let db = try await BoutiqueDB.open(url: BoutiqueDB.inMemoryURL(), migrations: SearchMigrations.plan)
+        try await db.write { conn in
+            try Note.insert {
+                Note(id: UUID(), title: "Groceries", body: "oat milk, lemons")
+                Note(id: UUID(), title: "Call the plumber", body: "before Friday")
+            }.execute(conn)
+        }
+
+        let results = try await db.read { conn in
+            try NoteSearch.where { $0.match("lemon") }
+                .order { $0.rank }
+                .select { ($0.id, $0.title.highlight("[", "]"), $0.body.snippet("[", "]", "…", 8)) }
+                .fetchAll(conn)
+        }
+        await db.close()
+        return results.map { "\($0.1): \($0.2)" }
+    }
+
     /// Adds a note, saying what went wrong if it could not.
     @MainActor
     public static func addNote(title: String, to db: BoutiqueDB) async -> String {

@@ -31,6 +31,11 @@ import Testing
     }
 
     @MainActor
+    @Test func gettingStartedSearchesTheNotes() async throws {
+        #expect(try await GettingStarted.search() == ["Groceries: oat milk, [lemons]"])
+    }
+
+    @MainActor
     @Test func gettingStartedReportsAFailedWrite() async throws {
         let message = try await GettingStarted.addNoteFailing()
         #expect(message.hasPrefix("SQLite error"), "\(message)")
@@ -56,6 +61,11 @@ import Testing
         #expect(lines == [
             "Groceries!,Haircut!,Email the team!", "1:high,2:nil", "1:high,2:nil", "Groceries!,Haircut!,Email the team!",
         ])
+    }
+
+    @MainActor
+    @Test func modelsAndQueriesSearchesTheReminders() async throws {
+        #expect(try await ModelsAndQueries.runSearch() == ["1 **Groceries** **Milk**", "Groceries"])
     }
 
     @Test func theEventModelRendersTheDDLTheArticleShows() {

@@ -12,8 +12,10 @@ extension ChangeCapture {
         // Most changes of a transaction are to the table of the change before: decided once for it.
         if table != transaction.lastTouchedTable {
             transaction.lastTouchedTable = table
-            transaction.lastTableIsLogged = !ChangeLogSchema.isUnlogged(table)
-            if transaction.lastTableIsLogged { transaction.touchedTables.insert(table.lowercased()) }
+            let isSearchIndex = isSearchIndexStorage(table)
+            transaction.lastTableIsLogged = !isSearchIndex && !ChangeLogSchema.isUnlogged(table)
+            // Not logged, but a change all the same: a live query on the FTS5 table hears of it.
+            if transaction.lastTableIsLogged || isSearchIndex { transaction.touchedTables.insert(table.lowercased()) }
             transaction.lastTableLayout = layoutsVersion == liveSchemaVersion ? layouts[table] : nil
         }
         guard transaction.lastTableIsLogged else {
@@ -62,6 +64,14 @@ extension ChangeCapture {
                     kind: .update, table: table, rowID: change.oldRowID, before: before, after: after, statement: statement))
             }
         }
+    }
+
+    /// Whether `table` is one of the tables FTS5 keeps for an FTS5 table of the schema the transaction
+    /// sees (see ``SearchIndexStorage``). Those an FTS5 table created by the running statement keeps are
+    /// not known yet: their changes are left out when the log rows are made.
+    private func isSearchIndexStorage(_ table: String) -> Bool {
+        guard let storage = (transaction.liveSchema ?? schema)?.searchIndexStorage, !storage.isEmpty else { return false }
+        return storage.contains(table.lowercased())
     }
 
     /// Notes a change the capture did not make to the log or to its `AUTOINCREMENT` counter (a

@@ -25,8 +25,30 @@ extension ChangeCapture {
         // most regrowing.
         let unencoded = changes.count(where: { $0.encoded == nil })
         batch.bytes.reserveCapacity(batch.bytes.count + unencoded * 48)
-        for change in changes { try encoder.append(change, to: &batch) }
+        let storage = searchIndexStorage()
+        var lastTable = ""
+        var lastIsStorage = false
+        for change in changes {
+            if !storage.isEmpty {
+                if change.table != lastTable {
+                    lastTable = change.table
+                    lastIsStorage = storage.contains(change.table.lowercased())
+                }
+                if lastIsStorage { continue }
+            }
+            try encoder.append(change, to: &batch)
+        }
         return batch
+    }
+
+    /// The lowercased names of FTS5's storage tables in every schema the transaction has seen: those
+    /// of an FTS5 table created in it are captured before the statement creating it ends, and none of
+    /// their changes is logged (see ``SearchIndexStorage``).
+    private func searchIndexStorage() -> Set<String> {
+        var storage = schema?.searchIndexStorage ?? []
+        if let live = transaction.liveSchema { storage.formUnion(live.searchIndexStorage) }
+        if let atCommit = transaction.schemaAtCommit { storage.formUnion(atCommit.searchIndexStorage) }
+        return storage
     }
 
     /// The layout of `table` under the current schema, read once per schema version.

@@ -57,9 +57,12 @@ extension ChangeCapture: StatementEndObserver {
         if !running.isRollback {
             keepLayouts(of: before)
             var changes = before.changes(madeBy: running.text, alteredTable: running.alteredTable, to: after)
-            // `CREATE TABLE … AS SELECT` fills its table without the preupdate hook.
+            // `CREATE TABLE … AS SELECT` fills its table without the preupdate hook. A virtual table
+            // (root page 0) is never made that way: its rows are its module's (an FTS5 index over a
+            // content table reads the content's rows, which are logged as that table's).
             var tables: Set<String> = ["sqlite_schema"]
-            for change in changes where change.kind == .insert && change.after?.first == .text("table") {
+            for change in changes
+            where change.kind == .insert && change.after?.first == .text("table") && change.after?[3] != .integer(0) {
                 guard case .text(let table)? = change.after?[1] else { continue }
                 if let contents = try contentsIfUncaptured(table, among: [], on: connection) {
                     changes.append(contentsOf: contents)

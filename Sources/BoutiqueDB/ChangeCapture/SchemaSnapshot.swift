@@ -28,17 +28,23 @@ struct SchemaSnapshot {
     var version: Int64
     /// The logged objects, by lowercased name.
     var objects: [String: Object]
+    /// The lowercased names of the tables FTS5 keeps for its tables (see ``SearchIndexStorage``).
+    var searchIndexStorage: Set<String> = []
 
     static func read(_ connection: Connection) throws(SQLiteError) -> SchemaSnapshot {
         let version = try schemaVersion(connection)
         let rows = try connection.fetchRows("SELECT rowid, type, name, tbl_name, rootpage, sql FROM main.sqlite_schema").rows
+        let storage = SearchIndexStorage.tables(amongSchemaRows: rows.map { Array($0.dropFirst()) })
         var objects: [String: Object] = [:]
         for row in rows {
             guard row.count == 6, case .integer(let rowID) = row[0], case .text(let name) = row[2] else { continue }
             guard !ChangeLogSchema.isUnloggedSchemaObject(named: name) else { continue }
+            // FTS5 creates its storage tables itself when its table is created: their schema rows are
+            // no change a reader could replay.
+            guard row[1] != .text("table") || !storage.contains(name.lowercased()) else { continue }
             objects[name.lowercased()] = Object(rowID: rowID, values: Array(row[1...]))
         }
-        return SchemaSnapshot(version: version, objects: objects)
+        return SchemaSnapshot(version: version, objects: objects, searchIndexStorage: storage)
     }
 
     /// The main database's `PRAGMA schema_version`, which SQLite bumps on every schema change.
@@ -125,10 +131,11 @@ struct SchemaSnapshot {
         return deletions + updates.map(\.change) + insertions
     }
 
-    /// The names of the tables this snapshot has and `earlier` had not.
+    /// The names of the tables this snapshot has and `earlier` had not; virtual tables (root page 0),
+    /// whose rows are their module's, are left out.
     func tablesCreated(since earlier: SchemaSnapshot) -> [String] {
         objects.compactMap { name, object in
-            guard object.values.first == .text("table") else { return nil }
+            guard object.values.first == .text("table"), object.values[3] != .integer(0) else { return nil }
             if let old = earlier.objects[name], old.rowID == object.rowID, old.values[0] == object.values[0] { return nil }
             guard case .text(let tableName) = object.values[1] else { return nil }
             return tableName

@@ -1,3 +1,4 @@
+import BoutiqueQueries
 import BoutiqueSQLite
 
 /// The tables a query reads, as SQLite reports them while it compiles the query.
@@ -11,6 +12,9 @@ import BoutiqueSQLite
 /// joins, before the statement runs. A commit that changed none of them cannot change the query's
 /// result, so the query is not run again. A virtual table (full-text search) is written through its
 /// shadow tables (`name_content`, `name_data`, …), so a commit to a table named after it counts too.
+/// An FTS5 table over a content table (`content='note'`) reads its text from there and changes only
+/// when it does, so the content table is read too: that table's changes are in the change log, which
+/// is how other processes learn of a commit, and FTS5's own tables are not.
 struct ReadRegion: Sendable, Hashable {
     /// Lowercased names of the tables read.
     var tables: Set<String>
@@ -48,6 +52,9 @@ struct ReadRegion: Sendable, Hashable {
                 "SELECT sql FROM main.sqlite_schema WHERE type = 'table' AND lower(name) = ?", [.text(table)])
             if case .text(let text)? = sql, text.uppercased().hasPrefix("CREATE VIRTUAL TABLE") {
                 region.virtualTables.insert(table)
+                if let content = FTS5Declaration.parse(text)?.contentTable, !content.isEmpty {
+                    region.tables.insert(content.lowercased())
+                }
             }
         }
         return region

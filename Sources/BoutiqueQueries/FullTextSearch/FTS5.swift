@@ -1,15 +1,22 @@
+import BoutiqueSQLite
+
 /// A table stored as an SQLite FTS5 virtual table, searchable with `MATCH` and ranked by relevance.
 ///
 /// ```swift
 /// @Table
-/// struct ReminderText: FTS5 {
-///     let rowid: Int
+/// struct NoteSearch: FTS5 {
+///     let id: UUID
 ///     let title: String
-///     let notes: String
+///     let body: String
 /// }
 ///
-/// ReminderText.where { $0.match("groceries") }.order(by: \.rank)
+/// NoteSearch.where { $0.match("lemons") }.order { $0.rank }.select { $0.title.highlight("[", "]") }
 /// ```
+///
+/// A migration creates the table with
+/// ``/BoutiqueDB/DatabaseConnection/createFTS5Table(_:content:tokenizer:)``, as an index of the text
+/// of an ordinary table that triggers keep it in step with. A property named `rowid` reads FTS5's
+/// rowid; every other property is a column of the FTS5 table.
 public protocol FTS5: Table {}
 
 extension TableDefinition where Root: FTS5 {
@@ -23,10 +30,35 @@ extension TableDefinition where Root: FTS5 {
         SQLExpression(Root.quotedTableName + ".\"rank\"")
     }
 
-    /// `bm25("table")`: the matched row's BM25 relevance with every column weighted alike (smaller is
-    /// better).
-    public func bm25() -> SQLExpression<Double> {
-        SQLExpression("bm25(" + Root.quotedTableName + ")")
+    /// `bm25("table", …)`: the matched row's BM25 relevance (smaller is better), each column's matches
+    /// weighted by `weights` (1 for the columns it leaves out).
+    ///
+    /// ```swift
+    /// NoteSearch.where { $0.match("lemon") }.order { $0.bm25([\.title: 10, \.body: 1]) }
+    /// // ORDER BY bm25("noteSearch", ?, ?, ?)   — a title match counts ten times a body match
+    /// ```
+    ///
+    /// The weights are bound, one per column of the table in order. A key path that names no column
+    /// (`\.rank`) makes the statement fail with an error saying so when it runs.
+    public func bm25(_ weights: KeyValuePairs<PartialKeyPath<Self>, Double> = [:]) -> SQLExpression<Double> {
+        guard !weights.isEmpty else { return SQLExpression("bm25(" + Root.quotedTableName + ")") }
+        let columns = FTS5ColumnPosition.columns(of: Root.self)
+        var perColumn = Array(repeating: 1.0, count: columns.count)
+        for (keyPath, weight) in weights {
+            guard let column = self[keyPath: keyPath] as? any FTS5NamedColumn,
+                let index = columns.firstIndex(where: { $0.lowercased() == column.name.lowercased() })
+            else {
+                // No trap and no silently ignored weight: a column name SQLite cannot resolve, which
+                // fails the statement with this text in its message. Qualified by the table, since
+                // SQLite reads an unresolved unqualified name in double quotes as a string.
+                return SQLExpression(Root.quotedTableName + "." + SQLIdentifier.quote(
+                    "bm25 was given a weight for a key path that is not a column of \(Root.tableName)"))
+            }
+            perColumn[index] = weight
+        }
+        var fragment = QueryFragment("bm25(" + Root.quotedTableName)
+        for weight in perColumn { fragment = fragment + ", " + Double.bound(weight) }
+        return SQLExpression(fragment + ")")
     }
 }
 
@@ -34,7 +66,7 @@ extension TableColumn where Root: FTS5, Value: QueryText {
     /// The column's position among the virtual table's columns, as FTS5's auxiliary functions take it.
     /// Every handle `@Table` generates names a declared column, so the search always finds it.
     private var columnIndex: Int {
-        Root.TableColumns.allColumns.firstIndex { $0.name == name } ?? 0
+        FTS5ColumnPosition.columns(of: Root.self).firstIndex { $0 == name } ?? 0
     }
 
     /// `("table"."column" MATCH ?)`: rows whose column matches the FTS5 query `pattern`.

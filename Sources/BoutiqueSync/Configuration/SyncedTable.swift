@@ -110,11 +110,12 @@ extension SyncedTable {
             throw BoutiqueError.syncConfiguration(table: table, reason: "it is a table of BoutiqueDB, Turso or SQLite, not of the app")
         }
         guard let object = try connection.fetchOne(
-            "SELECT name, wr FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name = ? COLLATE NOCASE",
+            "SELECT name, wr, type FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'virtual', 'shadow') AND name = ? COLLATE NOCASE",
             [.text(table)])
         else {
             throw BoutiqueError.syncConfiguration(table: table, reason: "no such table in the database")
         }
+        try refuseDerived(table, type: object.values[2], on: connection)
         guard case .text(let name) = object.values[0] else {
             throw BoutiqueError.syncConfiguration(table: table, reason: "no such table in the database")
         }
@@ -172,6 +173,35 @@ extension SyncedTable {
         return SyncedTable(
             name: name, storedColumns: stored, syncs: syncs, keyPosition: key.position, rowLevel: rowLevel, shapes: shapes,
             foreignKeys: try SyncForeignKey.read(table: name, sql: SQLRunner(connection)))
+    }
+
+    /// Refuses a virtual table, such as an FTS5 full-text index, and the tables SQLite's modules keep
+    /// for one (`x_data`, `x_idx`, …): their rows are not in the change log, and an index is derived
+    /// from its content table, which is what syncs. Each device's triggers index the rows it pulls.
+    private static func refuseDerived(_ table: String, type: DatabaseValue, on connection: DatabaseConnection) throws {
+        switch type {
+        case .text("virtual"):
+            let sql = try connection.fetchOne(
+                "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ? COLLATE NOCASE", [.text(table)])
+            if let sql = sql?.values.first?.textValue, let declaration = FTS5Declaration.parse(sql) {
+                if let content = declaration.contentTable, !content.isEmpty {
+                    throw BoutiqueError.syncConfiguration(
+                        table: table,
+                        reason: "it is an FTS5 full-text index, which each device builds itself; sync its content table '\(content)' instead")
+                }
+                throw BoutiqueError.syncConfiguration(
+                    table: table,
+                    reason: "it is an FTS5 table, whose rows are not in the change log; keep the text in an ordinary table, synced, and index it with createFTS5Table")
+            }
+            throw BoutiqueError.syncConfiguration(
+                table: table, reason: "it is a virtual table, whose rows are not in the change log")
+        case .text("shadow"):
+            throw BoutiqueError.syncConfiguration(
+                table: table,
+                reason: "it is storage SQLite keeps for a virtual table (such as an FTS5 full-text index), not a table of the app")
+        default:
+            return
+        }
     }
 
     /// SQLite's type affinity rules (datatype3.html, section 3.1).

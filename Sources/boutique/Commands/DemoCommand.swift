@@ -10,9 +10,10 @@ enum DemoCommand: Command {
 
         Opens (creating it if needed) the demo database — ./boutique-demo.db unless --db is given —,
         applies the notes app's migrations, then adds, edits and deletes notes while a live query
-        prints what it sees, and prints the change log of the story. It ends with a second device: a
-        sync server in this process on 127.0.0.1, a second file (PATH's name with -second-device),
-        both editing one note at once, and the merged note on both; then a list shared between three
+        prints what it sees, searches the notes by words (ranked, matches highlighted), and prints the
+        change log of the story. It ends with a second device: a sync server in this process on
+        127.0.0.1, a second file (PATH's name with -second-device) that finds a pulled note with its
+        own search index, both editing one note at once, and the merged note on both; then a list shared between three
         users, a viewer's edit refused and put back, an editor's accepted, and a revocation.
         Running it again continues from the existing file.
         """

@@ -1,13 +1,22 @@
 import BoutiqueDB
 import Foundation
 
-/// The notes app of BoutiqueDB's product description: its model and its migrations, as written there.
+/// The notes app of BoutiqueDB's product description: its model and its migrations, as written there,
+/// and the full-text index that the demo adds.
 @Table
 struct Note: Sendable, Equatable {
     @Column(primaryKey: true) let id: UUID
     var title: String
     var body: String
     var updatedAt: Date = Date()
+}
+
+/// The notes' full-text index: each note's key, to find it again, and the text searched.
+@Table
+struct NoteSearch: FTS5 {
+    let id: UUID
+    let title: String
+    let body: String
 }
 
 enum AppMigrations {
@@ -27,6 +36,11 @@ enum AppMigrations {
             try conn.execute("""
                 ALTER TABLE note ADD COLUMN isPinned INTEGER NOT NULL DEFAULT 0
             """)
+        }
+
+        // Indexes the notes already there too, so a file an older demo wrote becomes searchable.
+        BoutiqueMigration("v3_search_notes") { conn in
+            try conn.createFTS5Table(NoteSearch.self, content: Note.self, tokenizer: .porter())
         }
     }
 }

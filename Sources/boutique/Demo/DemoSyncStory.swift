@@ -90,6 +90,11 @@ struct DemoSyncStory {
         _ = try await phone.synchronize()
         _ = try await laptop.synchronize()
         try await show("The phone wrote a note and synced; the laptop synced too", trip, on: second, name: "laptop")
+        // Only the note travelled: the laptop's own triggers indexed it as sync wrote it.
+        let found = try await second.read { conn in
+            try NoteSearch.where { $0.match("passport") }.select { $0.title }.fetchAll(conn)
+        }
+        Output.line("The laptop's search for \"passport\" finds: \(found.joined(separator: ", "))")
 
         // Both edit the note before either syncs: different fields, then the same one.
         try await db.write { conn in
