@@ -32,6 +32,16 @@ struct ScalarFunctionTests {
         #expect(try RemindersList.find(1).select { _ in "  ab  ".rtrim() }.fetchOne(db) == "  ab")
     }
 
+    @Test func unicodeGivesTheFirstCodePoint() throws {
+        let query = RemindersList.find(1).select { _ in ("é🙂".unicode(), "🙂".unicode(), "".unicode()) }
+        #expect(query.sql.hasPrefix("SELECT unicode(?), unicode(?), unicode(?)"))
+        let row = try #require(try query.fetchOne(db))
+        #expect(row.0 == 0xE9)
+        #expect(row.1 == 0x1F642)
+        #expect(row.2 == nil)
+        #expect(try Reminder.find(3).select { $0.title.unicode() }.fetchOne(db) == Int(UnicodeScalar("E").value))
+    }
+
     @Test func octetLengthCountsUTF8Bytes() throws {
         // "é" is one character and two bytes; the emoji one character (two UTF-16 units) and four bytes.
         let query = RemindersList.find(1).select { _ in ("é🙂".length(), "é🙂".octetLength()) }

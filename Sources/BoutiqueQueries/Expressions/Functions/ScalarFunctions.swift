@@ -58,6 +58,10 @@ extension QueryExpression where QueryValue: QueryText {
     public func octetLength() -> SQLExpression<QueryValue.Length> {
         SQLExpression(Operators.function("length", ["CAST(" + queryFragment + " AS BLOB)"]))
     }
+
+    /// `unicode(x)`: the code point of the text's first character; NULL for the empty text and for
+    /// NULL.
+    public func unicode() -> SQLExpression<Int?> { SQLExpression(Operators.function("unicode", [queryFragment])) }
 }
 
 extension QueryExpression where QueryValue: QueryRepresentable {
