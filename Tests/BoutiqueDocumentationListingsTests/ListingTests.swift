@@ -56,6 +56,11 @@ import Testing
         ])
     }
 
+    @MainActor
+    @Test func tableAliasesPairRemindersOfOneList() async throws {
+        #expect(try await ModelsAndQueries.runAliases() == ["Groceries&Haircut"])
+    }
+
     @Test func databaseFunctions() async throws {
         let lines = try await ModelsAndQueriesFunctions.run()
         #expect(lines == [

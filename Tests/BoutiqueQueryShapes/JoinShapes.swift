@@ -15,6 +15,20 @@ public enum JoinShapes {
             .select { ($0.title, $2.name) }
     }
 
+    /// The other side of a self-join.
+    public enum Sibling: AliasName {}
+
+    /// Each reminder with the later reminders of its list: one table read twice, once under an alias.
+    public static func reminderSiblings() -> Select<
+        (Reminder.TableColumns, TableAlias<Reminder, Sibling>.TableColumns), (String, String)
+    > {
+        Reminder
+            .join(Reminder.as(Sibling.self).all) { $0.listID == $1.listID && $0.id < $1.id }
+            .where { _, sibling in !sibling.isDone }
+            .order { ($0.id, $1.id) }
+            .select { ($0.title, $1.title) }
+    }
+
     /// The whole rows of a three-table join.
     public static func taggedReminders(named name: String) -> Select<
         (Reminder.TableColumns, ReminderTag.TableColumns, Tag.TableColumns), (Reminder, ReminderTag, Tag)

@@ -17,6 +17,25 @@ import Testing
         #expect(rows.map { "\($0.0)/\($0.1)" } == ["Email boss/work", "Groceries/home", "Groceries/errand", "Haircut/home"])
     }
 
+    @Test func aTableJoinedWithItselfUnderAnAlias() async throws {
+        let db = try await openRemindersDatabase()
+        let query = JoinShapes.reminderSiblings()
+        #expect(
+            query.sql
+                == #"SELECT "reminder"."title", "sibling"."title" FROM "reminder" JOIN "reminder" AS "sibling" ON (("reminder"."listID" = "sibling"."listID") AND ("reminder"."id" < "sibling"."id")) WHERE (NOT "sibling"."isDone") ORDER BY "reminder"."id", "sibling"."id""#
+        )
+        let rows = try await db.read { conn in try query.fetchAll(conn) }
+        let all = try await db.read { conn in try Reminder.all.fetchAll(conn) }
+        var expected: [String] = []
+        for mine in all.sorted(by: { $0.id < $1.id }) {
+            for sibling in all.sorted(by: { $0.id < $1.id }) where sibling.listID == mine.listID && mine.id < sibling.id && !sibling.isDone {
+                expected.append("\(mine.title)/\(sibling.title)")
+            }
+        }
+        #expect(!expected.isEmpty)
+        #expect(rows.map { "\($0.0)/\($0.1)" } == expected)
+    }
+
     @Test func wholeRowsOfThreeTablesWithTheJoinedTablesFilter() async throws {
         let db = try await openRemindersDatabase()
         let query = JoinShapes.taggedReminders(named: "home")

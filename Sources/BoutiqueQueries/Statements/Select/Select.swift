@@ -92,7 +92,7 @@ extension Table {
     public static var all: Select<TableColumns, Self> {
         Select(
             columns: columns,
-            clauses: SelectClauses(from: QueryFragment(quotedTableName), defaultSelection: columns.queryFragment),
+            clauses: SelectClauses(from: QueryFragment(fromClause), defaultSelection: columns.queryFragment),
             rowSource: tableName, decoder: { (decoder) throws(BoutiqueError) in try Self(decoder: &decoder) })
     }
 
