@@ -44,7 +44,7 @@ import Testing
                 try await storeA.transaction(tenant: "t") { store in
                     let sequence = try store.appendChange(Self.change("one"), origin: "a", batch: nil).sequence
                     progress.withLock { $0.first = sequence }
-                    _ = release.wait(timeout: .now() + 30)
+                    _ = release.wait(timeout: .now() + 30 * syncTimeoutScale)
                     return sequence
                 }
             }

@@ -73,11 +73,13 @@ enum PostgreSQLTestDatabase {
     }
 }
 
-/// Waits until `condition` holds, checking every 10 ms; records an issue after `seconds`.
+/// Waits until `condition` holds, checking every 10 ms; records an issue after `seconds` (stretched by
+/// `BOUTIQUE_TEST_TIMEOUT_SCALE`: under a sanitizer, on a busy machine, a transaction's first statement
+/// once took longer than 20 s).
 func waitUntil(
     seconds: Double = 20, _ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () async throws -> Bool
 ) async throws {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * syncTimeoutScale * 1000))
     while try await !condition() {
         guard ContinuousClock.now < deadline else {
             Issue.record("timed out waiting until \(what)", sourceLocation: sourceLocation)
