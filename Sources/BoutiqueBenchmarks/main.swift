@@ -12,6 +12,7 @@
 //   swift run -c release boutique-benchmarks --server-memory    a server's memory at rest after a load spike
 //   swift run -c release boutique-benchmarks --long-polls       10,000 waiting long polls woken by one push
 //   swift run -c release boutique-benchmarks --isolation another tenant's push and pull under one tenant's heavy load
+//   swift run -c release boutique-benchmarks --functions  a Swift database function's cost per call
 //   swift run -c release boutique-benchmarks --all       everything
 //   swift run -c release boutique-benchmarks --once fetch.layer   one variant once (for callgrind)
 //   swift run -c release boutique-benchmarks --once setup         only the set-up, to subtract
@@ -60,10 +61,11 @@ func run() async throws {
         case "--server-memory": groups.insert("server-memory")
         case "--long-polls": groups.insert("long-polls")
         case "--isolation": groups.insert("isolation")
+        case "--functions": groups.insert("functions")
         case "--serve-for-benchmark": try await ServerProcess.serve(store: arguments.next() ?? "sqlite")
         case "--all": groups.formUnion(["core", "database", "changes", "sync", "network"])
         default:
-            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--traffic] [--spaces] [--push-throughput] [--server-memory] [--long-polls] [--isolation] [--all] [--once WORKLOAD.VARIANT]")
+            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--traffic] [--spaces] [--push-throughput] [--server-memory] [--long-polls] [--isolation] [--functions] [--all] [--once WORKLOAD.VARIANT]")
             exit(2)
         }
     }
@@ -139,6 +141,7 @@ func run() async throws {
         if groups.contains("server-memory") { try await ServerMemoryWorkloads.run() }
         if groups.contains("long-polls") { try await LongPollWorkloads.run() }
         if groups.contains("isolation") { try await IsolationWorkloads.run() }
+        if groups.contains("functions") { try await DatabaseFunctionWorkloads.run(rounds: rounds) }
         return
     }
 

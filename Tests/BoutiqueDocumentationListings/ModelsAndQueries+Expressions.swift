@@ -24,3 +24,13 @@ extension ModelsAndQueries {
         return cards.count
     }
 }
+
+extension ModelsAndQueries {
+    static func blobsAndHints(_ conn: DatabaseConnection) throws -> Int {
+        let salted = try Reminder
+            .where { $0.isDone.not().likely() }
+            .select { ($0.title, 16.randomblob(), $0.notes.length()) }
+            .fetchAll(conn)
+        return salted.count
+    }
+}

@@ -31,6 +31,16 @@ public enum ScalarFunctionShapes {
     public static func shortTitles(length: Int) -> Select<Reminder.TableColumns, (String, Int, String)> {
         Reminder.all.select { ($0.title.substr(1, length), $0.title.octetLength(), $0.title.quote()) }
     }
+
+    /// Open reminders of a list, the planner told that most are done and that few have no estimate.
+    public static func openWithHints(listID: Int) -> Select<Reminder.TableColumns, Reminder> {
+        Reminder.where { $0.listID.eq(listID).likely().and($0.isDone.not().likelihood(0.2)).and($0.estimatedMinutes.is(nil).unlikely().not()) }
+    }
+
+    /// Titles with a random 8-byte salt and a zero-filled 4-byte pad, and the lengths of both.
+    public static func saltedTitles() -> Select<Reminder.TableColumns, (String, [UInt8], Int, Int)> {
+        Reminder.all.select { ($0.title, 8.randomblob(), 8.randomblob().length(), 4.zeroblob().length()) }
+    }
 }
 
 // An app's own extensions of types that are query values too (integers, dates) call Swift's and C's

@@ -26,4 +26,19 @@ import Testing
         #expect(rows.map(\.1) == [0, 10, 9, 7])
         #expect(rows.map(\.2) == ["''", "'Email boss'", "'Groceries'", "'Haircut'"])
     }
+
+    @Test func plannerHintsAndBlobs() async throws {
+        let db = try await openRemindersDatabase()
+        let hinted = ScalarFunctionShapes.openWithHints(listID: 1)
+        #expect(hinted.sql.contains("likely(") && hinted.sql.contains("likelihood(") && hinted.sql.contains(", 0.2)"))
+        let plain = Reminder.where { $0.listID.eq(1).and($0.isDone.not()).and($0.estimatedMinutes.isNot(nil)) }
+        let hintedIDs = try await db.read { conn in try hinted.fetchAll(conn).map(\.id).sorted() }
+        let plainIDs = try await db.read { conn in try plain.fetchAll(conn).map(\.id).sorted() }
+        #expect(hintedIDs == plainIDs)
+        #expect(!plainIDs.isEmpty)
+        let salted = try await db.read { conn in try ScalarFunctionShapes.saltedTitles().fetchAll(conn) }
+        #expect(!salted.isEmpty)
+        #expect(salted.allSatisfy { $0.1.count == 8 && $0.2 == 8 && $0.3 == 4 })
+        #expect(Set(salted.map(\.1)).count == salted.count)
+    }
 }

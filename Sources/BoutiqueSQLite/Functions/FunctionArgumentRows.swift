@@ -11,7 +11,9 @@ import CSQLite
 /// count; it belongs to one connection and, like it, is used by one isolation domain at a time.
 final class FunctionArgumentRows {
     private var scratch: Connection?
-    private var statements: [Int32: Statement] = [:]
+    /// The statement for each argument count (SQLite passes at most 127), by count: an array, because
+    /// a dictionary's hashing showed in the per-call cost.
+    private var statements: [Statement?] = []
 
     /// Runs `body` with a statement whose current row holds the `count` values.
     ///
@@ -38,15 +40,21 @@ final class FunctionArgumentRows {
     }
 
     private func statement(count: Int32) throws(SQLiteError) -> Statement {
-        let columns = count == 0 ? "NULL" : (1...count).map { "?\($0) AS \"\($0)\"" }.joined(separator: ", ")
-        if let cached = statements[count], let handle = cached.handle {
+        let index = Int(count)
+        if index < statements.count, let cached = statements[index], let handle = cached.handle {
             if sqlite3_stmt_busy(handle) == 0 { return cached }
-            return try connection().prepare("SELECT " + columns)
+            return try connection().prepare(Self.sql(count: count))
         }
-        // A statement for zero arguments still needs a row; its one column is never read.
-        let statement = try connection().prepare("SELECT " + columns)
-        statements[count] = statement
+        let statement = try connection().prepare(Self.sql(count: count))
+        if index >= statements.count { statements.append(contentsOf: repeatElement(nil, count: index + 1 - statements.count)) }
+        statements[index] = statement
         return statement
+    }
+
+    /// `SELECT ?1 AS "1", ?2 AS "2", …`. A statement for zero arguments still needs a row; its one
+    /// column is never read.
+    private static func sql(count: Int32) -> String {
+        "SELECT " + (count == 0 ? "NULL" : (1...count).map { "?\($0) AS \"\($0)\"" }.joined(separator: ", "))
     }
 
     /// Closes the private connection as its connection closes; a later call opens it again.

@@ -42,6 +42,49 @@ struct ScalarFunctionTests {
         #expect(try Reminder.find(3).select { $0.title.unicode() }.fetchOne(db) == Int(UnicodeScalar("E").value))
     }
 
+    @Test func blobsOfAGivenSize() throws {
+        let query = RemindersList.find(1).select { _ in (16.randomblob(), 16.randomblob(), 3.zeroblob(), 0.zeroblob()) }
+        #expect(query.sql.hasPrefix("SELECT randomblob(?), randomblob(?), zeroblob(?), zeroblob(?)"))
+        let row = try #require(try query.fetchOne(db))
+        #expect(row.0.count == 16)
+        #expect(row.0 != row.1)
+        #expect(row.2 == [0, 0, 0])
+        #expect(row.3 == [])
+        try db.execute("CREATE TABLE asset (id INTEGER PRIMARY KEY, bytes BLOB NOT NULL)")
+        try Asset.insert { $0.bytes } values: { 1_024.zeroblob() }.execute(db)
+        try Asset.insert { $0.bytes } values: { 8.randomblob() }.execute(db)
+        #expect(try Asset.order { $0.id }.select { $0.bytes.length() }.fetchAll(db) == [1_024, 8])
+        #expect(try Asset.find(1).select { $0.bytes }.fetchOne(db) == [UInt8](repeating: 0, count: 1_024))
+    }
+
+    @Test func plannerHintsKeepTheRows() throws {
+        let plain: [Int] = try Reminder.where { $0.listID == 1 }.order { $0.id }.select { $0.id }.fetchAll(db)
+        #expect(!plain.isEmpty)
+        let weighted = Reminder.where { ($0.listID == 1).likelihood(0.75) }.order { $0.id }.select { $0.id }
+        #expect(weighted.sql.contains(#"WHERE likelihood(("reminder"."listID" = ?), 0.75)"#))
+        #expect(try weighted.fetchAll(db) == plain)
+        let likely = Reminder.where { ($0.listID == 1).likely() }.order { $0.id }.select { $0.id }
+        #expect(likely.sql.contains(#"WHERE likely(("reminder"."listID" = ?))"#))
+        #expect(try likely.fetchAll(db) == plain)
+        let unlikely = Reminder.where { ($0.listID == 1).unlikely() }.order { $0.id }.select { $0.id }
+        #expect(unlikely.sql.contains(#"WHERE unlikely(("reminder"."listID" = ?))"#))
+        #expect(try unlikely.fetchAll(db) == plain)
+        // Whole numbers and tiny fractions are still floating-point literals, which SQLite requires.
+        #expect(try Reminder.where { ($0.listID == 1).likelihood(1) }.order { $0.id }.select { $0.id }.fetchAll(db) == plain)
+        #expect(try Reminder.where { ($0.listID == 1).likelihood(Float(1e-5)) }.order { $0.id }.select { $0.id }.fetchAll(db) == plain)
+    }
+
+    @Test func aLikelihoodOutsideZeroToOneFailsTheStatement() throws {
+        for probability in [1.5, -0.25, .nan, .infinity] {
+            let query = Reminder.where { ($0.listID == 1).likelihood(probability) }.select { $0.id }
+            #expect {
+                try query.fetchAll(db)
+            } throws: { error in
+                (error as? BoutiqueError).map { "\($0)".contains("must be a constant between 0.0 and 1.0") } ?? false
+            }
+        }
+    }
+
     @Test func octetLengthCountsUTF8Bytes() throws {
         // "é" is one character and two bytes; the emoji one character (two UTF-16 units) and four bytes.
         let query = RemindersList.find(1).select { _ in ("é🙂".length(), "é🙂".octetLength()) }
@@ -83,4 +126,10 @@ struct ScalarFunctionTests {
         #expect(try query.fetchAll(db).count == 5)
         #expect(try Reminder.all.fetchAll(db).count == 5)
     }
+}
+
+/// A table with a blob column, for the blob functions.
+@Table private struct Asset {
+    let id: Int
+    var bytes: [UInt8]
 }

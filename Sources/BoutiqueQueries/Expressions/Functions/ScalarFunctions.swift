@@ -1,4 +1,5 @@
 import BoutiqueSQLite
+import Foundation
 
 // SQLite's core scalar functions, spelled as methods on the expression they take first (the names
 // StructuredQueries uses). Every argument that is a Swift value is bound; none is spliced into SQL.
@@ -72,6 +73,75 @@ extension QueryExpression where QueryValue: QueryRepresentable {
     /// `hex(x)`: the bytes of `x` in upper-case hexadecimal (a text's UTF-8, a number's text); the
     /// empty string for NULL.
     public func hex() -> SQLExpression<String> { SQLExpression(Operators.function("hex", [queryFragment])) }
+}
+
+// MARK: Blobs
+
+extension QueryExpression where QueryValue: BinaryInteger {
+    /// `randomblob(n)`: `n` random bytes (one byte when `n` is less than 1), from SQLite's
+    /// pseudo-random generator: `Asset.insert { $0.bytes } values: { 16.randomblob() }`.
+    ///
+    /// SQLite's generator is not meant for secrets; use the system's (`SecRandomCopyBytes`,
+    /// `/dev/urandom`) for keys and tokens.
+    public func randomblob() -> SQLExpression<[UInt8]> { SQLExpression(Operators.function("randomblob", [queryFragment])) }
+
+    /// `zeroblob(n)`: `n` zero bytes (none when `n` is less than 1), written without building them
+    /// in memory first: `Asset.insert { $0.bytes } values: { 1_024.zeroblob() }`.
+    public func zeroblob() -> SQLExpression<[UInt8]> { SQLExpression(Operators.function("zeroblob", [queryFragment])) }
+}
+
+// A blob's `length` counts its bytes. These are overloads for the two byte types rather than a
+// protocol beside `QueryText`, whose optional conformance already names the length's type.
+extension QueryExpression where QueryValue == [UInt8] {
+    /// `length(x)`: the number of bytes.
+    public func length() -> SQLExpression<Int> { SQLExpression(Operators.function("length", [queryFragment])) }
+}
+
+extension QueryExpression where QueryValue == [UInt8]? {
+    /// `length(x)`: the number of bytes; `nil` for NULL.
+    public func length() -> SQLExpression<Int?> { SQLExpression(Operators.function("length", [queryFragment])) }
+}
+
+extension QueryExpression where QueryValue == Data {
+    /// `length(x)`: the number of bytes.
+    public func length() -> SQLExpression<Int> { SQLExpression(Operators.function("length", [queryFragment])) }
+}
+
+extension QueryExpression where QueryValue == Data? {
+    /// `length(x)`: the number of bytes; `nil` for NULL.
+    public func length() -> SQLExpression<Int?> { SQLExpression(Operators.function("length", [queryFragment])) }
+}
+
+// MARK: Query planner hints
+
+// SQLite reads these when it plans a query and returns the condition unchanged: they change how fast
+// a query runs, never its rows.
+extension QueryExpression where QueryValue == Bool {
+    /// `likelihood(x, p)`: tells the query planner that the condition holds for a fraction `p` of the
+    /// rows (from 0 to 1): `($0.priority == 3).likelihood(0.75)`.
+    ///
+    /// SQLite takes the fraction only as a number written in the statement, so it is written in as
+    /// a literal instead of being bound. One outside 0...1 (or not finite) fails the statement when it
+    /// is prepared, with SQLite's message ("second argument to likelihood() must be a constant between
+    /// 0.0 and 1.0").
+    public func likelihood(_ probability: some BinaryFloatingPoint) -> SQLExpression<Bool> {
+        SQLExpression(Operators.function("likelihood", [queryFragment, QueryFragment(Self.probabilityLiteral(Double(probability)))]))
+    }
+
+    /// `likely(x)`: tells the query planner that the condition is usually true (`likelihood(x, 0.9375)`).
+    public func likely() -> SQLExpression<Bool> { SQLExpression(Operators.function("likely", [queryFragment])) }
+
+    /// `unlikely(x)`: tells the query planner that the condition is usually false (`likelihood(x, 0.0625)`).
+    public func unlikely() -> SQLExpression<Bool> { SQLExpression(Operators.function("unlikely", [queryFragment])) }
+
+    /// A fraction as an SQL floating-point literal: `0.75`, `1.0`, `1e-05`. A value that is not finite
+    /// is written as `-1.0`, which SQLite refuses as it refuses any fraction outside 0...1, instead of
+    /// `nan` or `inf`, which it would read as column names.
+    static func probabilityLiteral(_ probability: Double) -> String {
+        guard probability.isFinite else { return "-1.0" }
+        let text = String(probability)
+        return text.contains(where: { $0 == "." || $0 == "e" }) ? text : text + ".0"
+    }
 }
 
 // SQLite's `abs` and `round` are not methods here: a method of either name on every numeric value
