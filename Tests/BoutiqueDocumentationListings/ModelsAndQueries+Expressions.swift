@@ -34,3 +34,14 @@ extension ModelsAndQueries {
         return salted.count
     }
 }
+
+extension ModelsAndQueries {
+    static func listsWithReminders(_ conn: DatabaseConnection) throws -> Int {
+        let lists = try RemindersList
+            .leftJoin(Reminder.all) { $0.id == $1.listID }
+            .group { list, _ in list.id }
+            .select { ($0, $1.jsonGroupArray()) }
+            .fetchAll(conn)                                              // [(RemindersList, [Reminder])]
+        return lists.count
+    }
+}

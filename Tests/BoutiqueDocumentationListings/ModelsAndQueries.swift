@@ -5,19 +5,19 @@ import Foundation
 
 // At file scope: a model's generated extension is not nested, so a type its columns use must be
 // visible from the file's top level.
-enum Priority: Int, QueryBindable, Sendable {
+enum Priority: Int, QueryBindable, Sendable, Codable {
     case low = 1, medium, high
 }
 
 public enum ModelsAndQueries {
     @Table
-    struct RemindersList: Sendable {
+    struct RemindersList: Sendable, Codable {
         let id: Int
         var title: String
     }
 
     @Table
-    struct Reminder: Sendable {
+    struct Reminder: Sendable, Codable {
         let id: Int
         var listID: Int
         var title: String

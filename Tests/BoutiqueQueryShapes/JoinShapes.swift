@@ -78,3 +78,27 @@ public enum JoinShapes {
             .select { ($0.title, $1.id.count(), $2.id.count()) }
     }
 }
+
+/// A list with its reminders, read in one row.
+@Selection
+public struct ListWithReminders: Sendable {
+    public let list: RemindersList
+    @Column(as: [Reminder].JSONRepresentation.self) public let reminders: [Reminder]
+}
+
+/// Rows loaded as JSON objects through the models' `Codable` conformance.
+public enum JSONObjectShapes {
+    /// Every list with its reminders, none for an empty list.
+    public static func listsWithReminders() -> Select<(RemindersList.TableColumns, Reminder.TableColumns), ListWithReminders> {
+        RemindersList
+            .leftJoin(Reminder.all) { $0.id == $1.listID }
+            .group { list, _ in list.id }
+            .select { ListWithReminders.Columns(list: $0, reminders: $1.jsonGroupArray()) }
+    }
+
+    /// Each open reminder as a JSON object, beside its title.
+    public static func openReminderObjects() -> Select<Reminder.TableColumns, (String, Reminder)> {
+        Reminder.where { !$0.isDone }.select { ($0.title, $0.jsonObject()) }
+    }
+}
+

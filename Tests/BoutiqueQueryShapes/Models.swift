@@ -4,7 +4,7 @@ import Foundation
 // A reminders app's models, the way a user writes them from the README: lists, reminders with
 // optional fields, tags (unique by name) joined to reminders, and the members reminders are assigned to.
 
-public enum Priority: Int, QueryBindable, Sendable {
+public enum Priority: Int, QueryBindable, Sendable, Codable {
     case low = 1, medium, high
 }
 
@@ -22,7 +22,7 @@ public struct RemindersList: Sendable, Equatable {
 }
 
 @Table
-public struct Reminder: Sendable, Equatable {
+public struct Reminder: Sendable, Equatable, Codable {
     public let id: Int
     public var listID: Int
     public var title: String

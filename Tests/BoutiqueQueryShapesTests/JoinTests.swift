@@ -86,4 +86,19 @@ import Testing
         let rows = try await db.read { conn in try query.fetchAll(conn) }
         #expect(rows.map { "\($0.0) \($0.1) \($0.2)" } == ["Empty 0 0", "Home 2 1", "Work 2 1"])
     }
+
+    @Test func listsWithTheirRemindersAsJSON() async throws {
+        let db = try await openRemindersDatabase()
+        let rows = try await db.read { conn in try JSONObjectShapes.listsWithReminders().fetchAll(conn) }
+        let reminders = try await db.read { conn in try Reminder.all.fetchAll(conn) }
+        let lists = try await db.read { conn in try RemindersList.all.fetchAll(conn) }
+        #expect(rows.map(\.list.id).sorted() == lists.map(\.id).sorted())
+        for row in rows {
+            #expect(row.reminders.sorted { $0.id < $1.id } == reminders.filter { $0.listID == row.list.id })
+        }
+        let objects = try await db.read { conn in try JSONObjectShapes.openReminderObjects().fetchAll(conn) }
+        #expect(!objects.isEmpty)
+        #expect(objects.allSatisfy { pair in reminders.contains(pair.1) && pair.0 == pair.1.title && !pair.1.isDone })
+    }
 }
+

@@ -20,6 +20,9 @@ extension Date: QueryBindable {
 
     public static var sqlType: SQLType { .real }
 
+    /// Seconds since 2001, as `JSONEncoder` writes a date.
+    public static var jsonValueForm: JSONValueForm { .dateSeconds }
+
     /// Stores a date as ISO-8601 text with milliseconds in UTC, `2026-11-29T18:20:00.000Z`:
     /// `@Column(as: Date.ISO8601Representation.self) var startsAt: Date`.
     public enum ISO8601Representation: QueryRepresentable {
@@ -53,6 +56,9 @@ extension Date: QueryBindable {
         }
 
         public static var sqlType: SQLType { .integer }
+
+        /// Seconds since 2001, as `JSONEncoder` writes a date.
+        public static var jsonValueForm: JSONValueForm { .dateSeconds }
     }
 }
 

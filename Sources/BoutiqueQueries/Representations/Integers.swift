@@ -119,5 +119,8 @@ extension Bool: QueryBindable {
         try statement.bind(Int64(output ? 1 : 0), at: index)
     }
 
+    /// `true` and `false`, which `Codable` reads, not 1 and 0.
+    public static var jsonValueForm: JSONValueForm { .boolean }
+
     public static var sqlType: SQLType { .integer }
 }

@@ -13,7 +13,7 @@ public enum JSONRepresentation<Value: Codable>: QueryRepresentable {
         }
         let bytes = decoder.statement.textBytes(at: decoder.columnIndex)
         do {
-            let value = try JSONDecoder().decode(Value.self, from: Data(bytes))
+            let value = try JSONCoding.makeDecoder().decode(Value.self, from: Data(bytes))
             decoder.columnIndex += 1
             return value
         } catch {
@@ -31,4 +31,7 @@ public enum JSONRepresentation<Value: Codable>: QueryRepresentable {
     }
 
     public static var sqlType: SQLType { .text }
+
+    /// The stored JSON itself, not a string holding it.
+    public static var jsonValueForm: JSONValueForm { .json }
 }

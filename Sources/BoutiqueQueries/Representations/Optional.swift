@@ -21,6 +21,8 @@ extension Optional: QueryRepresentable where Wrapped: QueryRepresentable {
 
     public static var sqlType: SQLType { Wrapped.sqlType }
 
+    public static var jsonValueForm: JSONValueForm { Wrapped.jsonValueForm }
+
     public static var isNullable: Bool { true }
 
     @inlinable

@@ -19,4 +19,7 @@ extension QueryBindable where Self: RawRepresentable, RawValue: QueryBindable {
 
     /// The raw value's SQL type.
     public static var sqlType: SQLType { RawValue.sqlType }
+
+    /// The raw value's form: a `Codable` enum with raw values reads its raw value.
+    public static var jsonValueForm: JSONValueForm { RawValue.jsonValueForm }
 }

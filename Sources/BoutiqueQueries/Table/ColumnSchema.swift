@@ -16,11 +16,13 @@ public struct ColumnSchema: Hashable, Sendable {
     public var defaultValue: DatabaseValue?
     /// How the column is computed, for generated columns (read-only: never inserted or updated).
     public var generated: GeneratedColumn?
+    /// How the column's value goes into the row's JSON object (``TableDefinition/jsonObject()``).
+    public var jsonValueForm: JSONValueForm
 
     /// A column's schema, field by field.
     public init(
         name: String, sqlType: SQLType, isNullable: Bool, isPrimaryKey: Bool = false,
-        defaultValue: DatabaseValue? = nil, generated: GeneratedColumn? = nil
+        defaultValue: DatabaseValue? = nil, generated: GeneratedColumn? = nil, jsonValueForm: JSONValueForm? = nil
     ) {
         self.name = name
         self.sqlType = sqlType
@@ -28,6 +30,7 @@ public struct ColumnSchema: Hashable, Sendable {
         self.isPrimaryKey = isPrimaryKey
         self.defaultValue = defaultValue
         self.generated = generated
+        self.jsonValueForm = jsonValueForm ?? (sqlType == .real ? .fullPrecisionNumber : .stored)
     }
 
     /// The schema of a column stored with `representation`.
@@ -37,7 +40,7 @@ public struct ColumnSchema: Hashable, Sendable {
     ) {
         self.init(
             name: name, sqlType: R.sqlType, isNullable: R.isNullable, isPrimaryKey: primaryKey,
-            defaultValue: defaultValue, generated: generated)
+            defaultValue: defaultValue, generated: generated, jsonValueForm: R.jsonValueForm)
     }
 
     /// `true` when inserts and updates write the column (it is not generated).

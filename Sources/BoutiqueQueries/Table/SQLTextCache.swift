@@ -14,6 +14,8 @@ final class SQLTextCache: Sendable {
     enum Key: Hashable {
         /// `"t"."a", "t"."b"`: every column of the table, qualified.
         case columnList(ObjectIdentifier)
+        /// `json_object('a', "t"."a", …)`: the row as a JSON object.
+        case jsonObject(ObjectIdentifier)
         /// `INSERT … INTO "t" ("a", "b") VALUES (?, ?), …` with `rowCount` rows.
         case insert(ObjectIdentifier, conflict: InsertConflict, rowCount: Int)
     }

@@ -33,10 +33,17 @@ public protocol QueryRepresentable<QueryOutput>: SendableMetatype {
     /// Binds `output` to parameter `index` of `statement`. The default binds ``encode(_:)``'s value;
     /// the common types bind directly, without going through a ``/BoutiqueSQLite/DatabaseValue``.
     static func bind(_ output: QueryOutput, to statement: Statement, at index: Int32) throws(SQLiteError)
+
+    /// How a stored value goes into a JSON object that `Codable` reads back as the Swift value
+    /// (``TableDefinition/jsonObject()``). The default follows ``sqlType``: text and integers as they
+    /// are, REAL numbers with all their digits.
+    static var jsonValueForm: JSONValueForm { get }
 }
 
 extension QueryRepresentable {
     public static var isNullable: Bool { false }
+
+    public static var jsonValueForm: JSONValueForm { sqlType == .real ? .fullPrecisionNumber : .stored }
 
     @inlinable
     public static func bind(_ output: QueryOutput, to statement: Statement, at index: Int32) throws(SQLiteError) {
