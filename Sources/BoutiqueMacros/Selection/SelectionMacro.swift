@@ -12,7 +12,7 @@ import SwiftSyntaxMacros
 ///
 /// The expansion conforms the struct to `QuerySelection` (a `QueryRepresentable` that decodes its fields
 /// in order) and adds `Columns`, an expression that lists one typed expression per field.
-public struct SelectionMacro: ExtensionMacro {
+public struct SelectionMacro: ExtensionMacro, MemberMacro {
     /// The expansion is laid out as written: reformatting it would only cost time.
     public static var formatMode: FormatMode { .disabled }
 
@@ -30,15 +30,16 @@ public struct SelectionMacro: ExtensionMacro {
         // On a `@Table` struct (a view's or a common table expression's rows, as StructuredQueries
         // declares them), `@Table` reads the columns, reports their problems, decodes the row and makes
         // it a table; `@Selection` only adds `Columns`, in the table's column order.
-        let isTable = structDecl.attributes.contains { element in
-            guard let name = element.as(AttributeSyntax.self)?.attributeName.trimmedDescription else { return false }
-            return name == "Table" || name.hasSuffix(".Table")
-        }
-        let schema = ModelSchema(reading: structDecl, as: isTable ? .table : .selection)
+        let isTable = Self.isTable(structDecl)
+        var schema = ModelSchema(reading: structDecl, as: isTable ? .table : .selection)
         if !isTable {
             for diagnostic in schema.diagnostics.items { context.diagnose(diagnostic) }
         }
         guard !schema.diagnostics.hasErrors else { return [] }
+        if NestedTypeNames.isNested(context.lexicalContext) {
+            var names = NestedTypeNames()
+            schema = names.aliasing(schema)
+        }
 
         let typeName = type.trimmedDescription
         let access = AccessLevel(of: structDecl, in: context.lexicalContext).prefix
@@ -73,4 +74,25 @@ public struct SelectionMacro: ExtensionMacro {
         let conformances = protocols.contains { $0.isNamed("QuerySelection") } ? ["BoutiqueQueries.QuerySelection"] : []
         return [ExtensionDeclSyntax.make(type: typeName, conformances: conformances, body: writer.text)]
     }
+
+    /// For a nested struct, the enum of aliases of the types its fields name (on a `@Table` struct,
+    /// `@Table` adds it).
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingMembersOf declaration: some DeclGroupSyntax,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let structDecl = declaration.as(StructDeclSyntax.self), !isTable(structDecl) else { return [] }
+        return NestedTypeNames.members(of: structDecl, as: .selection, in: context)
+    }
+
+    /// `true` when the struct is also `@Table`.
+    static func isTable(_ structDecl: StructDeclSyntax) -> Bool {
+        structDecl.attributes.contains { element in
+            guard let name = element.as(AttributeSyntax.self)?.attributeName.trimmedDescription else { return false }
+            return name == "Table" || name.hasSuffix(".Table")
+        }
+    }
 }
+

@@ -12,10 +12,10 @@ struct ModelColumn {
     /// The column's SQL name.
     let sqlName: String
     /// The property's Swift type, as source text.
-    let valueType: String
+    var valueType: String
     /// The representation the column is stored with: the `as:` type (made optional for an optional
     /// property), or the property's type.
-    let representation: String
+    var representation: String
     let isOptional: Bool
     /// The `generated:` argument (`.virtual("lower(title)")`); generated columns are never written.
     let generated: ExprSyntax?

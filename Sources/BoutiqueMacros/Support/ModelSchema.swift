@@ -21,6 +21,14 @@ struct ModelSchema {
     private(set) var columns: [ModelColumn] = []
     private(set) var diagnostics = DiagnosticList()
 
+    /// Replaces each column's Swift type and representation with `transform`'s text for it.
+    mutating func renameTypes(_ transform: (String) -> String) {
+        for index in columns.indices {
+            columns[index].valueType = transform(columns[index].valueType)
+            columns[index].representation = transform(columns[index].representation)
+        }
+    }
+
     /// The primary key column, if the struct has one.
     var primaryKey: ModelColumn? { columns.first { $0.isPrimaryKey } }
 

@@ -12,8 +12,9 @@ import SwiftSyntaxMacros
 /// The expansion is one extension: the conformance to `Table` (and `PrimaryKeyedTable` when there is a
 /// key), the column handles, the table name, positional decoding and encoding, and a `Draft` for inserts
 /// whose key the database assigns. Stored properties are columns; computed, static, `lazy` and
-/// `@Ephemeral` properties are not.
-public struct TableMacro: ExtensionMacro {
+/// `@Ephemeral` properties are not. A model nested in another type also gets a member naming the types
+/// its columns use (see ``NestedTypeNames``).
+public struct TableMacro: ExtensionMacro, MemberMacro {
     /// The expansion is laid out as written: reformatting it would only cost time.
     public static var formatMode: FormatMode { .disabled }
 
@@ -36,12 +37,16 @@ public struct TableMacro: ExtensionMacro {
         }
         var problems = DiagnosticList()
         let tableName = tableName(from: node, problems: &problems) ?? defaultTableName(for: structDecl.name.text)
-        let schema = ModelSchema(reading: structDecl, as: .table)
+        var schema = ModelSchema(reading: structDecl, as: .table)
         problems.append(contentsOf: schema.diagnostics)
         problems.append(contentsOf: reservedNames(in: schema))
         for diagnostic in problems.items { context.diagnose(diagnostic) }
         guard !problems.hasErrors else { return [] }
 
+        if NestedTypeNames.isNested(context.lexicalContext) {
+            var names = NestedTypeNames()
+            schema = names.aliasing(schema)
+        }
         let typeName = type.trimmedDescription
         let expansion = TableExpansion(
             typeName: typeName, tableName: tableName, schema: schema, access: AccessLevel(of: structDecl, in: context.lexicalContext).prefix)
@@ -51,6 +56,17 @@ public struct TableMacro: ExtensionMacro {
             conformances.append("BoutiqueQueries.PrimaryKeyedTable")
         }
         return [ExtensionDeclSyntax.make(type: typeName, conformances: conformances, body: expansion.body)]
+    }
+
+    /// For a nested model, the enum of aliases of the types its columns name; nothing otherwise.
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingMembersOf declaration: some DeclGroupSyntax,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let structDecl = declaration.as(StructDeclSyntax.self), structDecl.genericParameterClause == nil else { return [] }
+        return NestedTypeNames.members(of: structDecl, as: .table, in: context)
     }
 
     /// The name given as `@Table("name")`; a name that is not a plain string literal is reported.

@@ -18,6 +18,7 @@
 /// gets a `Draft`, the row with its key optional: left out, an integer key is assigned by SQLite and a
 /// UUID key is a fresh `UUID()` (`Note.Draft(title: "A", body: "")`).
 /// Computed, static, `lazy` and ``Ephemeral()`` properties are not columns.
+@attached(member, names: named(_BoutiqueTypes))
 @attached(
     extension,
     conformances: Table, PrimaryKeyedTable,

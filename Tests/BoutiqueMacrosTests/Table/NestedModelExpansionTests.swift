@@ -1,0 +1,56 @@
+import BoutiqueMacros
+import Testing
+
+/// A model nested in another type names its columns' types through aliases the macro declares inside the
+/// struct: the generated extension, at file scope, cannot see the surrounding type's members.
+@Suite struct NestedModelExpansionTests {
+    @Test func aNestedTableAliasesTheTypesOfItsColumns() {
+        let source = """
+            enum Shop {
+                enum Size: String { case small }
+                @Table struct Item {
+                    let id: Int
+                    var size: Size?
+                    @Column(as: [Size].JSONRepresentation.self) var history: [Size]
+                    @Column(as: Date.ISO8601Representation.self) var at: Date
+                }
+            }
+            """
+        let expanded = MacroExpansionResult(expanding: source, macros: boutiqueMacros, fixItIndex: 0).expandedSource
+        #expect(expanded.contains("""
+                    enum _BoutiqueTypes {
+                        typealias _Size = Size
+                    }
+            """))
+        #expect(expanded.contains("var size: BoutiqueQueries.TableColumn<Shop.Item, _BoutiqueTypes._Size?>"))
+        #expect(expanded.contains("decoder.decode([_BoutiqueTypes._Size].JSONRepresentation.self)"))
+        // Standard types keep their names (a UUID key or an Int's plain encoding is recognised by name).
+        #expect(expanded.contains("decoder.decode(Date.ISO8601Representation.self)"))
+        #expect(expanded.contains("encoder.encode(self.id)"))
+        #expect(!expanded.contains("_BoutiqueTypes._Int") && !expanded.contains("_BoutiqueTypes._Date"))
+    }
+
+    @Test func aTopLevelTableIsExpandedAsBefore() {
+        let expanded = MacroExpansionResult(
+            expanding: "enum Size: String { case small }\n@Table struct Item { let id: Int; var size: Size }",
+            macros: boutiqueMacros, fixItIndex: 0
+        ).expandedSource
+        #expect(!expanded.contains("_BoutiqueTypes"))
+        #expect(expanded.contains("decoder.decode(Size.self)"))
+    }
+
+    @Test func aNestedSelectionAliasesItsFieldsTypes() {
+        let source = """
+            extension Shop {
+                @Selection struct Row {
+                    let item: Item
+                    let count: Int
+                }
+            }
+            """
+        let expanded = MacroExpansionResult(expanding: source, macros: boutiqueMacros, fixItIndex: 0).expandedSource
+        #expect(expanded.contains("typealias _Item = Item"))
+        #expect(expanded.contains("item: some BoutiqueQueries.QueryExpression<_BoutiqueTypes._Item>"))
+        #expect(expanded.contains("self.item = try decoder.decode(_BoutiqueTypes._Item.self)"))
+    }
+}
