@@ -60,3 +60,24 @@ extension Shop {
         }
     }
 }
+
+extension Shop {
+    /// A type whose name is written in backticks.
+    public enum `Mode`: Int, QueryBindable, Sendable, Codable { case pickup, delivery }
+
+    /// A nested table that is also a selection, naming types qualified, in backticks and from Foundation.
+    @Table @Selection
+    public struct Delivery: Sendable, Equatable {
+        public let id: Int
+        public var mode: `Mode`
+        public var size: Shop.Size
+        public var when: Foundation.Date
+
+        public init(id: Int, mode: `Mode`, size: Shop.Size, when: Foundation.Date) {
+            self.id = id
+            self.mode = mode
+            self.size = size
+            self.when = when
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import BoutiqueDB
 import BoutiqueQueryShapes
+import Foundation
 import Testing
 
 /// Models declared inside a namespace, naming its other types, compile and read and write their rows.
@@ -29,4 +30,20 @@ import Testing
         #expect(small.map(\.orderCount) == [2, 0])
         #expect(small.allSatisfy { $0.size == .small })
     }
+
+    @Test func qualifiedAndBacktickedTypeNames() async throws {
+        let db = try await openRemindersDatabase()
+        let delivery = Shop.Delivery(id: 1, mode: .delivery, size: .large, when: Date(timeIntervalSince1970: 1_000))
+        try await db.write { conn in
+            try conn.execute("CREATE TABLE delivery (id INTEGER PRIMARY KEY, mode INTEGER NOT NULL, size TEXT NOT NULL, \"when\" REAL NOT NULL)")
+            try Shop.Delivery.insert([delivery]).execute(conn)
+        }
+        let read = try await db.read { conn in try Shop.Delivery.all.fetchAll(conn) }
+        #expect(read == [delivery])
+        let selected = try await db.read { conn in
+            try Shop.Delivery.all.select { Shop.Delivery.Columns(id: $0.id, mode: $0.mode, size: $0.size, when: $0.when) }.fetchAll(conn)
+        }
+        #expect(selected == [delivery])
+    }
 }
+

@@ -29,8 +29,8 @@ struct NestedTypeNames {
         "JSONRepresentation",
     ]
 
-    /// The names given an alias, in the order first met.
-    private(set) var aliased: [String] = []
+    /// The aliases, each with the type it names, in the order first met.
+    private(set) var aliased: [(alias: String, type: String)] = []
 
     /// The alias enum for `structDecl` when it is nested and its columns name types of their own; a
     /// schema with errors gets none (the extension reports them).
@@ -62,7 +62,7 @@ struct NestedTypeNames {
     /// The member that declares the aliases, or `nil` when there are none.
     func declaration(access: String) -> DeclSyntax? {
         guard !aliased.isEmpty else { return nil }
-        let aliases = aliased.map { "    \(access)typealias _\($0) = \($0)" }.joined(separator: "\n")
+        let aliases = aliased.map { "    \(access)typealias \($0.alias) = \($0.type)" }.joined(separator: "\n")
         return DeclSyntax(stringLiteral: "\(access)enum \(Self.enumName) {\n\(aliases)\n}")
     }
 
@@ -70,24 +70,55 @@ struct NestedTypeNames {
     mutating func rewrite(_ text: String) -> String {
         let renamer = Renamer()
         let rewritten = renamer.rewrite(TypeSyntax(stringLiteral: text))
-        for name in renamer.names where !aliased.contains(name) { aliased.append(name) }
+        for entry in renamer.aliases where !aliased.contains(where: { $0.alias == entry.alias }) { aliased.append(entry) }
         return rewritten.trimmedDescription
     }
 
+    /// Replaces the names that need an alias: a plain name (`Size` → `_BoutiqueTypes._Size`) and a
+    /// qualified one whose first part is not global (`Shop.Size`, `OtherModule.Thing` →
+    /// `_BoutiqueTypes._Shop_Size`). Backticks are dropped from alias names.
     private final class Renamer: SyntaxRewriter {
-        var names: [String] = []
+        var aliases: [(alias: String, type: String)] = []
 
         override func visit(_ node: IdentifierTypeSyntax) -> TypeSyntax {
             let visited = super.visit(node)
             // A generic type keeps its name: an alias of it would need its parameters too.
             guard let identifier = visited.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil,
-                case .identifier(let name) = identifier.name.tokenKind, !NestedTypeNames.global.contains(name)
+                let name = Self.plainName(identifier.name), !NestedTypeNames.global.contains(name)
             else { return visited }
-            names.append(name)
-            let alias = MemberTypeSyntax(
+            return alias("_" + name, for: identifier.name.trimmedDescription, replacing: identifier)
+        }
+
+        override func visit(_ node: MemberTypeSyntax) -> TypeSyntax {
+            guard let path = Self.path(of: node), let first = path.first, !NestedTypeNames.global.contains(first) else {
+                return super.visit(node)
+            }
+            return alias("_" + path.joined(separator: "_"), for: node.trimmedDescription, replacing: node)
+        }
+
+        private func alias(_ alias: String, for type: String, replacing node: some TypeSyntaxProtocol) -> TypeSyntax {
+            aliases.append((alias, type))
+            let member = MemberTypeSyntax(
                 baseType: TypeSyntax(IdentifierTypeSyntax(name: .identifier(NestedTypeNames.enumName))),
-                name: .identifier("_" + name))
-            return TypeSyntax(alias.with(\.leadingTrivia, identifier.leadingTrivia).with(\.trailingTrivia, identifier.trailingTrivia))
+                name: .identifier(alias))
+            return TypeSyntax(member.with(\.leadingTrivia, node.leadingTrivia).with(\.trailingTrivia, node.trailingTrivia))
+        }
+
+        /// `Shop.Size` → `["Shop", "Size"]`; `nil` when a part is generic or not a plain name.
+        private static func path(of node: MemberTypeSyntax) -> [String]? {
+            guard node.genericArgumentClause == nil, let last = plainName(node.name) else { return nil }
+            if let base = node.baseType.as(IdentifierTypeSyntax.self) {
+                guard base.genericArgumentClause == nil, let first = plainName(base.name) else { return nil }
+                return [first, last]
+            }
+            guard let base = node.baseType.as(MemberTypeSyntax.self), let prefix = path(of: base) else { return nil }
+            return prefix + [last]
+        }
+
+        /// The name without backticks; `nil` for a token that is not an identifier (`Self`, `Any`).
+        private static func plainName(_ token: TokenSyntax) -> String? {
+            guard case .identifier(let text) = token.tokenKind else { return nil }
+            return text.hasPrefix("`") && text.hasSuffix("`") && text.count > 2 ? String(text.dropFirst().dropLast()) : text
         }
     }
 }

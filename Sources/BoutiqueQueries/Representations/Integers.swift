@@ -103,6 +103,9 @@ extension UInt64: QueryBindableInteger {
     public static func decode(from decoder: inout RowDecoder) throws(BoutiqueError) -> UInt64 {
         UInt64(bitPattern: try decoder.decodeInt64(expected: "UInt64"))
     }
+
+    /// The unsigned number, not the stored bit pattern.
+    public static var jsonValueForm: JSONValueForm { .unsignedInteger }
 }
 
 extension Bool: QueryBindable {

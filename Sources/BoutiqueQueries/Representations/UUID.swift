@@ -22,6 +22,9 @@ extension UUID: QueryBindable {
 
     public static var sqlType: SQLType { .text }
 
+    /// Its text, from the text or the 16 bytes a UUID column holds.
+    public static var jsonValueForm: JSONValueForm { .uuidBytes }
+
     /// Stores a UUID as a 16-byte blob: `@Column(as: UUID.BytesRepresentation.self) let id: UUID`.
     public enum BytesRepresentation: QueryRepresentable {
         public static func decode(from decoder: inout RowDecoder) throws(BoutiqueError) -> UUID {
@@ -41,5 +44,8 @@ extension UUID: QueryBindable {
         }
 
         public static var sqlType: SQLType { .blob }
+
+        /// Its text, as `Codable` reads a UUID.
+        public static var jsonValueForm: JSONValueForm { .uuidBytes }
     }
 }

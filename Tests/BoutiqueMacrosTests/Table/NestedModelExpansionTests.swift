@@ -53,4 +53,30 @@ import Testing
         #expect(expanded.contains("item: some BoutiqueQueries.QueryExpression<_BoutiqueTypes._Item>"))
         #expect(expanded.contains("self.item = try decoder.decode(_BoutiqueTypes._Item.self)"))
     }
+
+    @Test func qualifiedAndBacktickedNamesGetAliasesTheCompilerTakes() {
+        let source = """
+            enum Shop {
+                @Table @Selection struct Delivery {
+                    let id: Int
+                    var mode: `Mode`
+                    var size: Shop.Size
+                    var other: OtherModule.Thing?
+                    var link: Foundation.URL
+                    var page: Page<Int>
+                }
+            }
+            """
+        let expanded = MacroExpansionResult(expanding: source, macros: boutiqueMacros, fixItIndex: 0).expandedSource
+        #expect(expanded.contains("typealias _Mode = `Mode`"))
+        #expect(expanded.contains("typealias _Shop_Size = Shop.Size"))
+        #expect(expanded.contains("typealias _OtherModule_Thing = OtherModule.Thing"))
+        #expect(expanded.contains("_BoutiqueTypes._OtherModule_Thing?"))
+        // Foundation's names stay; a generic type keeps its name (an alias would need its parameters).
+        #expect(expanded.contains("decoder.decode(Foundation.URL.self)"))
+        #expect(expanded.contains("decoder.decode(Page<Int>.self)"))
+        // @Table adds the aliases; @Selection on the same struct does not add them again.
+        #expect(expanded.components(separatedBy: "enum _BoutiqueTypes").count == 2)
+    }
 }
+

@@ -70,7 +70,7 @@ struct JSONObjectTests {
     @Test func aRowReadsBackAsTheModel() throws {
         let query = Parcel.order { $0.id }.select { $0.jsonObject() }
         #expect(query.sql.hasPrefix(
-            #"SELECT json_object('id', "parcel"."id", 'shelfID', "parcel"."shelfID", 'label', "parcel"."label", 'isFragile', json(CASE WHEN "parcel"."isFragile" IS NULL THEN NULL WHEN "parcel"."isFragile" THEN 'true' ELSE 'false' END), 'weight', json(CASE WHEN "parcel"."weight" IS NULL THEN NULL ELSE printf('%!.17g', "parcel"."weight") END), 'sentAt', json(CASE WHEN "parcel"."sentAt" IS NULL THEN NULL ELSE printf('%!.17g', "parcel"."sentAt" - 978307200.0) END), 'arrivesAt', "parcel"."arrivesAt", 'loggedAt', json(CASE WHEN "parcel"."loggedAt" IS NULL THEN NULL ELSE printf('%!.17g', "parcel"."loggedAt" - 978307200.0) END), 'tags', json("parcel"."tags"), 'scans', json("parcel"."scans"), 'kind', "parcel"."kind""#))
+            #"SELECT json_object('id', "parcel"."id", 'shelfID', "parcel"."shelfID", 'label', "parcel"."label", 'isFragile', json(CASE WHEN "parcel"."isFragile" IS NULL THEN NULL WHEN "parcel"."isFragile" THEN 'true' ELSE 'false' END), 'weight', json(CASE WHEN "parcel"."weight" IS NULL THEN NULL ELSE printf('%!.17g', "parcel"."weight") END), 'sentAt', CASE WHEN typeof("parcel"."sentAt") = 'text' THEN "parcel"."sentAt" ELSE json(CASE WHEN "parcel"."sentAt" IS NULL THEN NULL ELSE printf('%!.17g', "parcel"."sentAt" - 978307200.0) END) END, 'arrivesAt', "parcel"."arrivesAt", 'loggedAt', CASE WHEN typeof("parcel"."loggedAt") = 'text' THEN "parcel"."loggedAt" ELSE json(CASE WHEN "parcel"."loggedAt" IS NULL THEN NULL ELSE printf('%!.17g', "parcel"."loggedAt" - 978307200.0) END) END, 'tags', json("parcel"."tags"), 'scans', json("parcel"."scans"), 'kind', "parcel"."kind""#))
         #expect(query.bindings.isEmpty)
         let read = try query.fetchAll(db)
         #expect(read == parcels)
@@ -103,6 +103,26 @@ struct JSONObjectTests {
         #expect(query.sql.contains(#"FILTER (WHERE (("parcel"."id" IS NOT NULL) AND "parcel"."isFragile"))"#))
     }
 
+    @Test func datesKeptAsTextUnsignedNumbersAndUUIDsReadBack() throws {
+        try Ticket.createTable().execute(db)
+        let tickets = [
+            Ticket(id: UUID(), bytesID: UUID(), serial: .max, issuedAt: Date(timeIntervalSince1970: 5)),
+            Ticket(id: UUID(), bytesID: UUID(), serial: 7, issuedAt: Date(timeIntervalSince1970: -1.25)),
+        ]
+        try Ticket.insert(tickets).execute(db)
+        // A `Date` column may hold ISO-8601 text, which it reads too: it must not be taken for a number.
+        let texted = Ticket(id: UUID(), bytesID: UUID(), serial: 1, issuedAt: Date(timeIntervalSince1970: 1_764_440_400))
+        try Ticket.insert([texted]).execute(db)
+        try db.execute("UPDATE ticket SET issuedAt = '2025-11-29 18:20:00' WHERE serial = 1")
+        let fromJSON = try Ticket.order { $0.serial }.select { $0.jsonObject() }.fetchAll(db)
+        let fromColumns = try Ticket.order { $0.serial }.fetchAll(db)
+        #expect(fromJSON == fromColumns)
+        #expect(Set(fromJSON.map(\.id)) == Set((tickets + [texted]).map(\.id)))
+        // Stored with its bit pattern, the largest serial sorts first.
+        #expect(fromJSON.map(\.serial) == [.max, 1, 7])
+        #expect(fromJSON[1].issuedAt == texted.issuedAt)
+    }
+
     @Test func aBlobColumnFailsTheStatement() throws {
         try db.execute("CREATE TABLE stamp (id INTEGER PRIMARY KEY, bytes BLOB NOT NULL)")
         try db.execute("INSERT INTO stamp VALUES (1, x'00ff')")
@@ -119,3 +139,13 @@ struct JSONObjectTests {
     let id: Int
     var bytes: [UInt8]
 }
+
+/// A table with UUID keys stored as text and as bytes, an unsigned serial and a date.
+@Table @BoutiqueTable
+private struct Ticket: Equatable, Codable {
+    let id: UUID
+    @Column(as: UUID.BytesRepresentation.self) var bytesID: UUID
+    var serial: UInt64
+    var issuedAt: Date
+}
+

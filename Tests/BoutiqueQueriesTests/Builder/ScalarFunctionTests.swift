@@ -72,6 +72,9 @@ struct ScalarFunctionTests {
         // Whole numbers and tiny fractions are still floating-point literals, which SQLite requires.
         #expect(try Reminder.where { ($0.listID == 1).likelihood(1) }.order { $0.id }.select { $0.id }.fetchAll(db) == plain)
         #expect(try Reminder.where { ($0.listID == 1).likelihood(Float(1e-5)) }.order { $0.id }.select { $0.id }.fetchAll(db) == plain)
+        let negativeZero = Reminder.where { ($0.listID == 1).likelihood(-0.0) }.select { $0.id }
+        #expect(negativeZero.sql.contains(", 0.0)"))
+        #expect(try negativeZero.fetchAll(db).sorted() == plain)
     }
 
     @Test func aLikelihoodOutsideZeroToOneFailsTheStatement() throws {

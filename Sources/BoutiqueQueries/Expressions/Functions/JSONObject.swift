@@ -17,10 +17,15 @@ public enum JSONValueForm: Hashable, Sendable {
     /// `true` or `false` for a stored 1 or 0.
     case boolean
     /// A date stored as seconds since 1970 (REAL or INTEGER), written as seconds since 2001, the
-    /// number `JSONEncoder` writes for a `Date`.
+    /// number `JSONEncoder` writes for a `Date`. A date stored as ISO-8601 text (which `Date` columns
+    /// read too) is written as that text.
     case dateSeconds
     /// JSON text, written as the JSON it holds.
     case json
+    /// A `UInt64` stored with its bit pattern in a signed INTEGER, written as the unsigned number.
+    case unsignedInteger
+    /// A UUID stored as 16 bytes, written as its text (`xxxxxxxx-xxxx-…`).
+    case uuidBytes
 
     /// The SQL for `column`'s value in this form.
     func render(_ column: String) -> String {
@@ -33,9 +38,16 @@ public enum JSONValueForm: Hashable, Sendable {
             return "json(CASE WHEN \(column) IS NULL THEN NULL WHEN \(column) THEN 'true' ELSE 'false' END)"
         case .dateSeconds:
             // 978307200 seconds separate 1970 from 2001; the subtraction is the one `Date` does.
-            return "json(CASE WHEN \(column) IS NULL THEN NULL ELSE printf('%!.17g', \(column) - 978307200.0) END)"
+            return "CASE WHEN typeof(\(column)) = 'text' THEN \(column) "
+                + "ELSE json(CASE WHEN \(column) IS NULL THEN NULL ELSE printf('%!.17g', \(column) - 978307200.0) END) END"
         case .json:
             return "json(\(column))"
+        case .unsignedInteger:
+            return "json(CASE WHEN \(column) IS NULL THEN NULL ELSE printf('%llu', \(column)) END)"
+        case .uuidBytes:
+            let hex = "hex(\(column))"
+            return "CASE WHEN typeof(\(column)) = 'blob' THEN lower(substr(\(hex), 1, 8) || '-' || substr(\(hex), 9, 4) || '-' "
+                + "|| substr(\(hex), 13, 4) || '-' || substr(\(hex), 17, 4) || '-' || substr(\(hex), 21, 12)) ELSE \(column) END"
         }
     }
 }
@@ -68,8 +80,16 @@ extension TableDefinition where Root: Codable {
     /// ```
     ///
     /// The object's keys are the columns' names, which `Codable` reads when they are the properties'
-    /// names (no `@Column("name")` renaming and no custom `CodingKeys`). A blob column cannot go into
-    /// JSON: SQLite fails the statement ("JSON cannot hold BLOB values").
+    /// names (no `@Column("name")` renaming and no custom `CodingKeys`); an `@Ephemeral` property
+    /// that is not optional has no key, and its synthesized decoding fails. A blob column cannot go
+    /// into JSON: SQLite fails the statement ("JSON cannot hold BLOB values"), as it does for an
+    /// infinite `Double` ("malformed JSON"). A representation of your own writes its value as its
+    /// ``QueryRepresentable/jsonValueForm`` says, by default as its SQL type suggests: give it the
+    /// form `Codable` reads (a date stored in milliseconds needs more than a form: select it apart).
+    ///
+    /// A REAL goes in with 17 digits through SQLite's `printf`, which gives every digit exactly from
+    /// SQLite 3.43 on, and before that where `long double` is wider than `double` (x86): on an older
+    /// SQLite on ARM the last digit of a `Double` may differ.
     public func jsonObject() -> SQLExpression<JSONRepresentation<Root>> {
         SQLExpression(QueryFragment(JSONObjectRendering.object(Self.self)))
     }
@@ -102,7 +122,7 @@ extension PrimaryKeyedTableDefinition where Root: Codable {
     ///
     /// ```swift
     /// RemindersList.leftJoin(Reminder.all) { $0.id == $1.listID }
-    ///     .group { $0.0.id }
+    ///     .group { list, _ in list.id }
     ///     .select { ($0, $1.jsonGroupArray()) }     // (RemindersList, [Reminder])
     /// ```
     public func jsonGroupArray(

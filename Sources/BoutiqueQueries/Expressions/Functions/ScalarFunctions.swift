@@ -139,6 +139,8 @@ extension QueryExpression where QueryValue == Bool {
     /// `nan` or `inf`, which it would read as column names.
     static func probabilityLiteral(_ probability: Double) -> String {
         guard probability.isFinite else { return "-1.0" }
+        // `-0.0` would read as a minus applied to a number, which SQLite does not take as a constant.
+        if probability == 0 { return "0.0" }
         let text = String(probability)
         return text.contains(where: { $0 == "." || $0 == "e" }) ? text : text + ".0"
     }
