@@ -26,8 +26,11 @@ public final class ChildProcess: Sendable {
     /// folder and `Bundle.main.bundleURL` is that folder.
     public static func executable(_ name: String) -> URL { Bundle.main.bundleURL.appendingPathComponent(name) }
 
-    private let process: Process
+    private let processID: pid_t
+    private let name: String
     private let collected = Lock((output: Data(), errors: Data(), openPipes: 2))
+    /// How the child ended, once it has been waited for.
+    private let ending = Lock<(status: Int32, signalled: Bool)?>(nil)
 
     /// Starts the executable built beside the tests named `name` with `arguments`, in `directory`.
     public convenience init(_ name: String, _ arguments: [String], in directory: URL? = nil, input: Data? = nil) throws {
@@ -37,51 +40,115 @@ public final class ChildProcess: Sendable {
     /// Starts `executable arguments…` in `directory` (the test's own when `nil`), with `input` on its
     /// standard input (none when `nil`). With `mergingErrors`, standard error goes to ``output`` too,
     /// interleaved as the child wrote them, and ``errors`` stays empty.
+    ///
+    /// Started with `posix_spawn`, not Foundation's `Process`: its `run()` copies each entry of
+    /// /proc/self/fd with a fixed 256-byte `memcpy`, which reads past the end of its buffer and, when
+    /// that buffer ends a mapped page, crashes the test process (seen in a full run).
     public init(
         executable: URL, _ arguments: [String], in directory: URL? = nil, input: Data? = nil, mergingErrors: Bool = false
     ) throws {
-        process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let standardInput = input.map { _ in Pipe() }
-        process.standardInput = standardInput ?? FileHandle.nullDevice
-        let output = Pipe()
-        let errors = mergingErrors ? output : Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        let pipes = mergingErrors ? [(output, true)] : [(output, true), (errors, false)]
+        name = executable.lastPathComponent
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+
+        let standardInput = input == nil ? nil : try Self.makePipe()
+        let output = try Self.makePipe()
+        let errors = mergingErrors ? nil : try Self.makePipe()
+        if let standardInput {
+            posix_spawn_file_actions_adddup2(&actions, standardInput.read, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        posix_spawn_file_actions_adddup2(&actions, output.write, 1)
+        posix_spawn_file_actions_adddup2(&actions, errors?.write ?? output.write, 2)
+        // The child keeps only its three standard descriptors: a pipe of another child left open in
+        // this one would keep that child's output from ever ending.
+        if let closeFrom = SpawnActions.closeFrom { _ = closeFrom(&actions, 3) }
+        if let directory {
+            guard let changeDirectory = SpawnActions.changeDirectory else {
+                throw ChildProcessError("posix_spawn cannot change directory on this system")
+            }
+            _ = changeDirectory(&actions, directory.path)
+        }
+
+        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + environment { free(pointer) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable.path, &actions, nil, argv, environment)
+        for descriptor in [standardInput?.read, output.write, errors?.write].compactMap({ $0 }) { close(descriptor) }
+        guard result == 0 else {
+            for descriptor in [standardInput?.write, output.read, errors?.read].compactMap({ $0 }) { close(descriptor) }
+            throw ChildProcessError("could not start \(executable.path): \(String(cString: strerror(result)))")
+        }
+        processID = pid
+
+        let pipes = [(output.read, true)] + (errors.map { [($0.read, false)] } ?? [])
         collected.withLock { $0.openPipes = pipes.count }
-        for (pipe, isOutput) in pipes {
-            let handle = pipe.fileHandleForReading
+        for (descriptor, isOutput) in pipes {
             Thread.detachNewThread { [collected] in
-                withExtendedLifetime(handle) {
-                    readUntilEnd(handle.fileDescriptor) { chunk in
-                        collected.withLock { if isOutput { $0.output.append(contentsOf: chunk) } else { $0.errors.append(contentsOf: chunk) } }
-                    }
+                readUntilEnd(descriptor) { chunk in
+                    collected.withLock { if isOutput { $0.output.append(contentsOf: chunk) } else { $0.errors.append(contentsOf: chunk) } }
                 }
+                close(descriptor)
                 collected.withLock { $0.openPipes -= 1 }
             }
         }
-        try process.run()
         if let standardInput, let input {
             // Written from a thread of its own too: a child that reads slowly must not block the test.
-            let handle = standardInput.fileHandleForWriting
             Thread.detachNewThread {
-                handle.write(input)
-                try? handle.close()
+                input.withUnsafeBytes { bytes in
+                    var offset = 0
+                    while offset < bytes.count {
+                        let written = write(standardInput.write, bytes.baseAddress! + offset, bytes.count - offset)
+                        if written < 0, errno == EINTR { continue }
+                        if written <= 0 { break }
+                        offset += written
+                    }
+                }
+                close(standardInput.write)
             }
+        }
+    }
+
+    /// A pipe whose ends this process does not hand to the children it starts later.
+    private static func makePipe() throws -> (read: Int32, write: Int32) {
+        var descriptors: [Int32] = [0, 0]
+        guard pipe(&descriptors) == 0 else { throw ChildProcessError("pipe: \(String(cString: strerror(errno)))") }
+        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        return (descriptors[0], descriptors[1])
+    }
+
+    /// How the child ended, reaping it when it just did; `nil` while it runs.
+    private func ended() -> (status: Int32, signalled: Bool)? {
+        ending.withLock { ending in
+            if let ending { return ending }
+            var status: Int32 = 0
+            let reaped = waitpid(processID, &status, WNOHANG)
+            if reaped == processID {
+                // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import.
+                let signal = status & 0x7f
+                ending = signal == 0 ? ((status >> 8) & 0xff, false) : (signal, true)
+            } else if reaped < 0, errno == ECHILD {
+                ending = (-1, false)
+            }
+            return ending
         }
     }
 
     /// A child still running when the test lets go of it (a test that failed early) is killed, so
     /// that it neither outlives the run nor keeps its output pipes open.
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if ended() == nil {
+            kill(processID, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(processID, &status, 0) < 0, errno == EINTR {}
+        }
     }
 
-    public var pid: Int32 { process.processIdentifier }
-    public var isRunning: Bool { process.isRunning }
+    public var pid: Int32 { processID }
+    public var isRunning: Bool { ended() == nil }
 
     /// The standard output so far.
     public var output: String { collected.withLock { String(decoding: $0.output, as: UTF8.self) } }
@@ -94,9 +161,8 @@ public final class ChildProcess: Sendable {
         func found() -> String? { output.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }).map(String.init) }
         while ContinuousClock.now < deadline {
             if let line = found() { return line }
-            if !process.isRunning, found() == nil {
-                throw ChildProcessError(
-                    "\(process.executableURL?.lastPathComponent ?? "child") ended without printing '\(prefix)': \(output) \(errors)")
+            if !isRunning, found() == nil {
+                throw ChildProcessError("\(name) ended without printing '\(prefix)': \(output) \(errors)")
             }
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -104,23 +170,22 @@ public final class ChildProcess: Sendable {
     }
 
     /// Sends `signal` (SIGKILL, SIGINT, SIGTERM).
-    public func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+    public func send(_ signal: Int32) { if isRunning { kill(processID, signal) } }
 
     /// Waits for the process to end (killing it after `timeout`, or when the waiting task is
     /// cancelled) and for its output to be read, and returns how it ended.
     public func wait(timeout: Duration = .seconds(60)) async -> Exit {
         let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline, !Task.isCancelled { try? await Task.sleep(for: .milliseconds(10)) }
-        if process.isRunning { send(SIGKILL) }
-        while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+        while isRunning, ContinuousClock.now < deadline, !Task.isCancelled { try? await Task.sleep(for: .milliseconds(10)) }
+        if isRunning { send(SIGKILL) }
+        while isRunning { try? await Task.sleep(for: .milliseconds(10)) }
         // The pipes close when the child (and anything it started) has let go of them.
         let drained = ContinuousClock.now + .seconds(10)
         while collected.withLock({ $0.openPipes > 0 }), ContinuousClock.now < drained {
             try? await Task.sleep(for: .milliseconds(5))
         }
-        return Exit(
-            status: process.terminationStatus, output: output, errors: errors,
-            signalled: process.terminationReason == .uncaughtSignal)
+        let ending = ended() ?? (-1, false)
+        return Exit(status: ending.status, output: output, errors: errors, signalled: ending.signalled)
     }
 
     /// Runs the executable built beside the tests named `name` to its end.
@@ -143,3 +208,19 @@ public struct ChildProcessError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
 }
+
+/// The file actions glibc declares only for `_GNU_SOURCE`, which Swift's C module does not define:
+/// looked up at run time.
+private enum SpawnActions {
+    typealias ChangeDirectory = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+    typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    static let changeDirectory: ChangeDirectory? = symbol("posix_spawn_file_actions_addchdir_np")
+    static let closeFrom: CloseFrom? = symbol("posix_spawn_file_actions_addclosefrom_np")
+
+    private static func symbol<T>(_ name: String) -> T? {
+        guard let pointer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
+        return unsafeBitCast(pointer, to: T.self)
+    }
+}
+
