@@ -93,10 +93,10 @@ private struct SQLTokens {
         }
     }
 
-    private let characters: [Character]
+    private let bytes: [UInt8]
     private var position = 0
 
-    init(_ sql: String) { characters = Array(sql) }
+    init(_ sql: String) { bytes = Array(sql.utf8) }
 
     /// The next token's bare word, lowercased, or `nil`.
     mutating func nextWord() -> String? { next()?.lowercasedWord }
@@ -120,60 +120,41 @@ private struct SQLTokens {
         return arguments
     }
 
+    /// The next token: a word, a quoted name or string (quotes kept), or one punctuation byte; `nil`
+    /// at the end. Whitespace and comments are skipped.
     mutating func next() -> Token? {
-        skipSpaceAndComments()
-        guard position < characters.count else { return nil }
-        let start = position
-        let first = characters[position]
-        switch first {
-        case "\"", "'", "`":
-            position += 1
-            while position < characters.count {
-                if characters[position] == first {
-                    // A doubled quote is one quote inside the token.
-                    if position + 1 < characters.count, characters[position + 1] == first {
-                        position += 2
-                        continue
-                    }
-                    position += 1
-                    break
-                }
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == 0x20 || (0x09...0x0D).contains(byte) {
                 position += 1
-            }
-        case "[":
-            while position < characters.count, characters[position] != "]" { position += 1 }
-            position = min(position + 1, characters.count)
-        case _ where first.isLetter || first.isNumber || first == "_" || first == "$":
-            while position < characters.count,
-                characters[position].isLetter || characters[position].isNumber || characters[position] == "_"
-                    || characters[position] == "$"
+            } else if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "/"),
+                let end = SQLTextScan.endOfQuotedOrComment(in: bytes, at: position)
             {
-                position += 1
+                position = end
+            } else {
+                break
             }
-        default:
+        }
+        guard position < bytes.count else { return nil }
+        let start = position
+        if let end = SQLTextScan.endOfQuotedOrComment(in: bytes, at: position) {
+            position = end
+        } else if Self.isWordByte(bytes[position]) {
+            while position < bytes.count, Self.isWordByte(bytes[position]) { position += 1 }
+        } else {
             position += 1
         }
-        return Token(text: String(characters[start..<position]))
+        return Token(text: String(decoding: bytes[start..<position], as: UTF8.self))
     }
 
-    private mutating func skipSpaceAndComments() {
-        while position < characters.count {
-            let character = characters[position]
-            if character.isWhitespace {
-                position += 1
-            } else if character == "-", position + 1 < characters.count, characters[position + 1] == "-" {
-                while position < characters.count, characters[position] != "\n" { position += 1 }
-            } else if character == "/", position + 1 < characters.count, characters[position + 1] == "*" {
-                position += 2
-                while position < characters.count,
-                    !(characters[position] == "*" && position + 1 < characters.count && characters[position + 1] == "/")
-                {
-                    position += 1
-                }
-                position = min(position + 2, characters.count)
-            } else {
-                return
-            }
+    /// Letters, digits, `_`, `$`, and every byte of a non-ASCII character, as SQLite's tokenizer takes them.
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "_"), UInt8(ascii: "$"), 0x80...:
+            true
+        default:
+            false
         }
     }
 }

@@ -13,7 +13,7 @@ public enum JSONRepresentation<Value: Codable>: QueryRepresentable {
         }
         let bytes = decoder.statement.textBytes(at: decoder.columnIndex)
         do {
-            let value = try JSONCoding.makeDecoder().decode(Value.self, from: Data(bytes))
+            let value = try JSONCoding.decoder.decode(Value.self, from: Data(bytes))
             decoder.columnIndex += 1
             return value
         } catch {

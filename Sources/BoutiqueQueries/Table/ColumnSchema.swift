@@ -30,7 +30,7 @@ public struct ColumnSchema: Hashable, Sendable {
         self.isPrimaryKey = isPrimaryKey
         self.defaultValue = defaultValue
         self.generated = generated
-        self.jsonValueForm = jsonValueForm ?? (sqlType == .real ? .fullPrecisionNumber : .stored)
+        self.jsonValueForm = jsonValueForm ?? JSONValueForm(defaultFor: sqlType)
     }
 
     /// The schema of a column stored with `representation`.

@@ -43,7 +43,7 @@ public protocol QueryRepresentable<QueryOutput>: SendableMetatype {
 extension QueryRepresentable {
     public static var isNullable: Bool { false }
 
-    public static var jsonValueForm: JSONValueForm { sqlType == .real ? .fullPrecisionNumber : .stored }
+    public static var jsonValueForm: JSONValueForm { JSONValueForm(defaultFor: sqlType) }
 
     @inlinable
     public static func bind(_ output: QueryOutput, to statement: Statement, at index: Int32) throws(SQLiteError) {

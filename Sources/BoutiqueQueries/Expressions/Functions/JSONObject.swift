@@ -27,6 +27,12 @@ public enum JSONValueForm: Hashable, Sendable {
     /// A UUID stored as 16 bytes, written as its text (`xxxxxxxx-xxxx-…`).
     case uuidBytes
 
+    /// The form a value of `sqlType` takes unless its representation says otherwise: REAL numbers
+    /// with all their digits, everything else as stored.
+    init(defaultFor sqlType: SQLType) {
+        self = sqlType == .real ? .fullPrecisionNumber : .stored
+    }
+
     /// The SQL for `column`'s value in this form.
     func render(_ column: String) -> String {
         switch self {
@@ -54,9 +60,9 @@ public enum JSONValueForm: Hashable, Sendable {
 
 /// The JSON decoder of BoutiqueDB's JSON columns: dates as `JSONEncoder` writes them (seconds since
 /// 2001) and, for rows written by `json_object`, as ISO-8601 text (a `Date.ISO8601Representation`
-/// column's value).
+/// column's value). One decoder serves every read: it is `Sendable`, and its options never change.
 enum JSONCoding {
-    static func makeDecoder() -> JSONDecoder {
+    static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
@@ -68,7 +74,7 @@ enum JSONCoding {
             return date
         }
         return decoder
-    }
+    }()
 }
 
 extension TableDefinition where Root: Codable {
