@@ -73,6 +73,8 @@ public struct SelectionMacro: ExtensionMacro, MemberMacro {
         writer.line("}")
         let conformances = protocols.contains { $0.isNamed("QuerySelection") } ? ["BoutiqueQueries.QuerySelection"] : []
         return [ExtensionDeclSyntax.make(type: typeName, conformances: conformances, body: writer.text)]
+            + JSONPathMembersExpansion.extensions(
+                of: structDecl, typeName: typeName, access: access, schema: schema, protocols: protocols)
     }
 
     /// For a nested struct, the enum of aliases of the types its fields name (on a `@Table` struct,

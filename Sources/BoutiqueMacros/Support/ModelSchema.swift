@@ -76,6 +76,10 @@ struct ModelSchema {
         var representation = type
         if let explicit = options.representation {
             representation = isOptional && !TypeText.isOptional(text: explicit) ? explicit + "?" : explicit
+        } else if kind == .selection, let collection = TypeText.jsonCollection(type) {
+            // A selection's array or dictionary field (a `Codable` model's `var links: [Link]`, as JSON
+            // paths read it) is a JSON column unless it says otherwise: no other column type holds one.
+            representation = "BoutiqueQueries.JSONRepresentation<\(collection)>" + (isOptional ? "?" : "")
         }
         let generated = kind == .table ? options.generated : nil
         var defaultValue: String?

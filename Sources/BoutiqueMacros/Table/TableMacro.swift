@@ -56,6 +56,8 @@ public struct TableMacro: ExtensionMacro, MemberMacro {
             conformances.append("BoutiqueQueries.PrimaryKeyedTable")
         }
         return [ExtensionDeclSyntax.make(type: typeName, conformances: conformances, body: expansion.body)]
+            + JSONPathMembersExpansion.extensions(
+                of: structDecl, typeName: typeName, access: expansion.access, schema: schema, protocols: protocols)
     }
 
     /// For a nested model, the enum of aliases of the types its columns name; nothing otherwise.

@@ -10,5 +10,8 @@
 /// The macro adds `Columns`, an expression built from one typed expression per field, and the conformance
 /// to ``QuerySelection``. Fields may use `@Column(as:)` to pick a representation.
 @attached(member, names: named(_BoutiqueTypes))
-@attached(extension, conformances: QuerySelection, names: named(Columns), named(init(decoder:)))
+@attached(
+    extension, conformances: QuerySelection, JSONPathObject,
+    names: named(Columns), named(init(decoder:)), named(JSONPathMembers), named(jsonPathMembers), named(JSONValue)
+)
 public macro Selection() = #externalMacro(module: "BoutiqueMacros", type: "SelectionMacro")

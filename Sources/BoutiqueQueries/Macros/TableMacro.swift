@@ -21,8 +21,8 @@
 @attached(member, names: named(_BoutiqueTypes))
 @attached(
     extension,
-    conformances: Table, PrimaryKeyedTable,
+    conformances: Table, PrimaryKeyedTable, JSONPathObject,
     names: named(TableColumns), named(columns), named(tableName), named(init(decoder:)),
-    named(encodeColumns(into:)), named(Draft)
+    named(encodeColumns(into:)), named(Draft), named(JSONPathMembers), named(jsonPathMembers), named(JSONValue)
 )
 public macro Table(_ name: String? = nil) = #externalMacro(module: "BoutiqueMacros", type: "TableMacro")

@@ -43,6 +43,29 @@ extension Date: QueryBindable {
         public static var sqlType: SQLType { .text }
     }
 
+    /// Stores a date as REAL seconds since 2001 (Foundation's reference date), the number `JSONEncoder`
+    /// writes for a date and Core Data stores: `@Column(as: Date.ReferenceDateRepresentation.self)`.
+    /// It is also how a date read out of a JSON document (`jsonExtract(\.joinedAt)`) is read; ISO-8601
+    /// text is read too.
+    public enum ReferenceDateRepresentation: QueryRepresentable {
+        public static func decode(from decoder: inout RowDecoder) throws(BoutiqueError) -> Date {
+            switch decoder.currentStorageClass {
+            case .real, .integer:
+                let seconds = decoder.statement.double(at: decoder.columnIndex)
+                decoder.columnIndex += 1
+                return Date(timeIntervalSinceReferenceDate: seconds)
+            case .text:
+                return try ISO8601Representation.decode(from: &decoder)
+            default:
+                throw decoder.failure(expected: "Date (seconds since 2001)")
+            }
+        }
+
+        public static func encode(_ output: Date) -> DatabaseValue { .real(output.timeIntervalSinceReferenceDate) }
+
+        public static var sqlType: SQLType { .real }
+    }
+
     /// Stores a date as INTEGER seconds since 1970 (fractions are dropped):
     /// `@Column(as: Date.UnixTimeRepresentation.self) var createdAt: Date`.
     public enum UnixTimeRepresentation: QueryRepresentable {

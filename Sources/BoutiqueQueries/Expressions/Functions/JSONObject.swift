@@ -34,26 +34,32 @@ public enum JSONValueForm: Hashable, Sendable {
     }
 
     /// The SQL for `column`'s value in this form.
-    func render(_ column: String) -> String {
+    func render(_ column: String) -> String { render(QueryFragment(column)).sql }
+
+    /// The SQL for `value`'s value in this form: a column, or any expression with its bindings (which
+    /// are repeated where the form reads the value more than once).
+    func render(_ value: QueryFragment) -> QueryFragment {
         switch self {
         case .stored:
-            return column
+            return value
         case .fullPrecisionNumber:
-            return "json(CASE WHEN \(column) IS NULL THEN NULL ELSE printf('%!.17g', \(column)) END)"
+            return "json(CASE WHEN " + value + " IS NULL THEN NULL ELSE printf('%!.17g', " + value + ") END)"
         case .boolean:
-            return "json(CASE WHEN \(column) IS NULL THEN NULL WHEN \(column) THEN 'true' ELSE 'false' END)"
+            return "json(CASE WHEN " + value + " IS NULL THEN NULL WHEN " + value + " THEN 'true' ELSE 'false' END)"
         case .dateSeconds:
             // 978307200 seconds separate 1970 from 2001; the subtraction is the one `Date` does.
-            return "CASE WHEN typeof(\(column)) = 'text' THEN \(column) "
-                + "ELSE json(CASE WHEN \(column) IS NULL THEN NULL ELSE printf('%!.17g', \(column) - 978307200.0) END) END"
+            return "CASE WHEN typeof(" + value + ") = 'text' THEN " + value
+                + " ELSE json(CASE WHEN " + value + " IS NULL THEN NULL ELSE printf('%!.17g', " + value
+                + " - 978307200.0) END) END"
         case .json:
-            return "json(\(column))"
+            return "json(" + value + ")"
         case .unsignedInteger:
-            return "json(CASE WHEN \(column) IS NULL THEN NULL ELSE printf('%llu', \(column)) END)"
+            return "json(CASE WHEN " + value + " IS NULL THEN NULL ELSE printf('%llu', " + value + ") END)"
         case .uuidBytes:
-            let hex = "hex(\(column))"
-            return "CASE WHEN typeof(\(column)) = 'blob' THEN lower(substr(\(hex), 1, 8) || '-' || substr(\(hex), 9, 4) || '-' "
-                + "|| substr(\(hex), 13, 4) || '-' || substr(\(hex), 17, 4) || '-' || substr(\(hex), 21, 12)) ELSE \(column) END"
+            let hex = "hex(" + value + ")"
+            return "CASE WHEN typeof(" + value + ") = 'blob' THEN lower(substr(" + hex + ", 1, 8) || '-' || substr("
+                + hex + ", 9, 4) || '-' || substr(" + hex + ", 13, 4) || '-' || substr(" + hex + ", 17, 4) || '-' || substr("
+                + hex + ", 21, 12)) ELSE " + value + " END"
         }
     }
 }

@@ -1,0 +1,181 @@
+import BoutiqueSQLite
+import Foundation
+
+// Changing a JSON document inside the database, without reading it into the app: `json_set`,
+// `json_insert`, `json_replace`, `json_remove` and `json_array_insert` at typed paths. A new value is
+// written in the form `Codable` reads back (its representation's `jsonValueForm`: a `Bool` as
+// `true`/`false`, a `Date` as seconds since 2001, a model as JSON), so the document still decodes as
+// its model after the edit.
+
+/// A JSON document with changes at paths: the result of ``QueryExpression/jsonSet(_:_:)`` and its
+/// siblings. It is an expression of the document, so it can be assigned to the column
+/// (`$0.author = $0.author.jsonSet(\.name, "Blob")`), selected, or edited further. Consecutive edits
+/// of the same kind become one call: `json_set(doc, '$."name"', ?, '$."isVerified"', json(…))`.
+public struct JSONEdit<Document: Codable>: QueryExpression {
+    public typealias QueryValue = JSONRepresentation<Document>
+
+    /// `json_set`, `json_insert`, …
+    let function: String
+    /// The document edited.
+    let document: QueryFragment
+    /// Path and value pairs (or paths alone, for `json_remove`).
+    let arguments: [QueryFragment]
+
+    public var queryFragment: QueryFragment {
+        function + "(" + ([document] + arguments).joined(separator: ", ") + ")"
+    }
+}
+
+extension QueryExpression {
+    /// This document with `arguments` added to its `function` call when it is already one, or wrapped
+    /// in a new call.
+    func jsonEdit<Document>(_ function: String, _ arguments: [QueryFragment]) -> JSONEdit<Document> {
+        if let edit = self as? JSONEdit<Document>, edit.function == function {
+            return JSONEdit(function: function, document: edit.document, arguments: edit.arguments + arguments)
+        }
+        return JSONEdit(function: function, document: queryFragment, arguments: arguments)
+    }
+}
+
+/// The SQL of the arguments the edits add.
+enum JSONEditArgument {
+    /// `'$."name"', value` with the value in the form `Codable` reads.
+    static func pair<Value: QueryRepresentable>(_ path: String, _ value: some QueryExpression<Value>) -> QueryFragment {
+        path + ", " + Value.jsonValueForm.render(value.queryFragment)
+    }
+
+    /// `'$."links"', json(?)` with the value encoded as `JSONEncoder` writes it, bound.
+    static func pair(_ path: String, encoding value: some Encodable) -> QueryFragment {
+        path + ", json(" + QueryFragment(binding: encoded(value)) + ")"
+    }
+
+    /// `value` as JSON text; NULL for a value JSON cannot hold (a non-finite `Double`), which leaves
+    /// SQLite to fail the statement (`json()` of NULL is NULL, and a NULL document is no document).
+    static func encoded(_ value: some Encodable) -> DatabaseValue {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return .null }
+        return .text(String(decoding: data, as: UTF8.self))
+    }
+}
+
+extension QueryExpression {
+    /// `json_set(doc, '$."name"', value)`: the document with the value at `path` set, created when
+    /// the path's object has no such field.
+    ///
+    /// ```swift
+    /// Profile.update { $0.author = $0.author.jsonSet(\.name, "Blob, Esq.").jsonSet(\.isVerified, true) }
+    /// ```
+    public func jsonSet<Document, Member: JSONPathValue>(
+        _ path: KeyPath<JSONPath<Document>, JSONPath<Member>>, _ value: some QueryExpression<Member.JSONValue>
+    ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
+        jsonEdit("json_set", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), value)])
+    }
+
+    /// `json_set(doc, '$."links"', json(?))` with a Swift value: a model, an array, `nil` or a
+    /// value of an optional field, encoded as `JSONEncoder` writes it.
+    @_disfavoredOverload
+    public func jsonSet<Document, Member: JSONPathValue & Encodable>(
+        _ path: KeyPath<JSONPath<Document>, JSONPath<Member>>, _ value: Member
+    ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
+        jsonEdit("json_set", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), encoding: value)])
+    }
+
+    /// `json_insert(doc, '$."nickname"', value)`: the document with the value at `path` only when
+    /// nothing is there yet.
+    public func jsonInsert<Document, Member: JSONPathValue>(
+        _ path: KeyPath<JSONPath<Document>, JSONPath<Member>>, _ value: some QueryExpression<Member.JSONValue>
+    ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
+        jsonEdit("json_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), value)])
+    }
+
+    /// `json_insert(doc, '$."nickname"', json(?))` with a Swift value, encoded as `JSONEncoder` writes it.
+    @_disfavoredOverload
+    public func jsonInsert<Document, Member: JSONPathValue & Encodable>(
+        _ path: KeyPath<JSONPath<Document>, JSONPath<Member>>, _ value: Member
+    ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
+        jsonEdit("json_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), encoding: value)])
+    }
+
+    /// `json_replace(doc, '$."name"', value)`: the document with the value at `path` replaced, only
+    /// when one is there.
+    public func jsonReplace<Document, Member: JSONPathValue>(
+        _ path: KeyPath<JSONPath<Document>, JSONPath<Member>>, _ value: some QueryExpression<Member.JSONValue>
+    ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
+        jsonEdit("json_replace", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), value)])
+    }
+
+    /// `json_replace(doc, '$."links"', json(?))` with a Swift value, encoded as `JSONEncoder` writes it.
+    @_disfavoredOverload
+    public func jsonReplace<Document, Member: JSONPathValue & Encodable>(
+        _ path: KeyPath<JSONPath<Document>, JSONPath<Member>>, _ value: Member
+    ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
+        jsonEdit("json_replace", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), encoding: value)])
+    }
+
+    /// `json_remove(doc, '$."nickname"')`: the document without the value at `path` (a field, or an
+    /// array element, the elements after it moving up).
+    ///
+    /// Removing a field that is not optional leaves a document its model cannot decode.
+    public func jsonRemove<Document, Member>(
+        _ path: KeyPath<JSONPath<Document>, JSONPath<Member>>
+    ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
+        jsonEdit("json_remove", [QueryFragment(JSONPathCall.literal(JSONPath.from(path)))])
+    }
+
+    /// `json_insert(doc, '$."tags"[#]', value)`: the document with `value` appended to the array at
+    /// `path`.
+    public func jsonAppend<Document, Element: JSONPathValue>(
+        _ path: KeyPath<JSONPath<Document>, JSONPath<[Element]>>, _ value: some QueryExpression<Element.JSONValue>
+    ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
+        jsonEdit("json_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path), appending: "[#]"), value)])
+    }
+
+    /// `json_insert(doc, '$."links"[#]', json(?))`: a Swift value (a model, an array) appended,
+    /// encoded as `JSONEncoder` writes it.
+    @_disfavoredOverload
+    public func jsonAppend<Document, Element: JSONPathValue & Encodable>(
+        _ path: KeyPath<JSONPath<Document>, JSONPath<[Element]>>, _ value: Element
+    ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
+        jsonEdit("json_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path), appending: "[#]"), encoding: value)])
+    }
+
+    /// `json_insert(doc, '$[#]', value)`: a JSON array column with `value` appended.
+    ///
+    /// ```swift
+    /// Reminder.update { $0.tags = $0.tags.jsonAppend("urgent") }
+    /// ```
+    public func jsonAppend<Element: JSONPathValue>(
+        _ value: some QueryExpression<Element.JSONValue>
+    ) -> JSONEdit<[Element]> where QueryValue == JSONRepresentation<[Element]> {
+        jsonAppend(\.self, value)
+    }
+
+    /// `json_insert(doc, '$[#]', json(?))`: a Swift value appended to a JSON array column.
+    @_disfavoredOverload
+    public func jsonAppend<Element: JSONPathValue & Encodable>(
+        _ value: Element
+    ) -> JSONEdit<[Element]> where QueryValue == JSONRepresentation<[Element]> {
+        jsonAppend(\.self, value)
+    }
+
+    /// `json_array_insert(doc, '$."tags"[0]', value)`: the document with `value` inserted before the
+    /// array element at `path` (`[#]`, one past the end, appends).
+    ///
+    /// `json_array_insert` came with SQLite 3.53: an older SQLite refuses the statement
+    /// (`no such function: json_array_insert`), where ``jsonAppend(_:_:)`` and ``jsonSet(_:_:)`` work.
+    public func jsonArrayInsert<Document, Element: JSONPathValue>(
+        _ path: KeyPath<JSONPath<Document>, JSONPath<Element>>, _ value: some QueryExpression<Element.JSONValue>
+    ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
+        jsonEdit("json_array_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), value)])
+    }
+
+    /// `json_array_insert(doc, '$."links"[0]', json(?))` with a Swift value, encoded as `JSONEncoder`
+    /// writes it. Needs SQLite 3.53.
+    @_disfavoredOverload
+    public func jsonArrayInsert<Document, Element: JSONPathValue & Encodable>(
+        _ path: KeyPath<JSONPath<Document>, JSONPath<Element>>, _ value: Element
+    ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
+        jsonEdit("json_array_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), encoding: value)])
+    }
+}
