@@ -25,10 +25,11 @@ struct ExpectedDiagnostic: CustomStringConvertible {
 /// conformances each extension macro declares.
 let boutiqueMacros: [String: MacroSpec] = [
     "Table": MacroSpec(
-        type: TableMacro.self, conformances: ["BoutiqueQueries.Table", "BoutiqueQueries.PrimaryKeyedTable"]),
+        type: TableMacro.self, conformances: ["BoutiqueQueries.Table", "BoutiqueQueries.PrimaryKeyedTable", "BoutiqueQueries.JSONPathObject"]),
     "Column": MacroSpec(type: ColumnMacro.self),
     "Ephemeral": MacroSpec(type: EphemeralMacro.self),
-    "Selection": MacroSpec(type: SelectionMacro.self, conformances: ["BoutiqueQueries.QuerySelection"]),
+    "Selection": MacroSpec(
+        type: SelectionMacro.self, conformances: ["BoutiqueQueries.QuerySelection", "BoutiqueQueries.JSONPathObject"]),
     "BoutiqueTable": MacroSpec(type: BoutiqueTableMacro.self, conformances: ["BoutiqueQueries.BoutiqueTableOptions"]),
     "sql": MacroSpec(type: SQLMacro.self),
     "DatabaseFunction": MacroSpec(type: DatabaseFunctionMacro.self),
