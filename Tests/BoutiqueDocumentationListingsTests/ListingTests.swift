@@ -22,6 +22,16 @@ import Testing
     }
 
     @MainActor
+    @Test func jsonPathListingsRun() async throws {
+        #expect(try await ModelsAndQueries.runJSONPaths() == [
+            #"["Blob", "Blob Sr"] ["pointfree.co", "example.com"] [1] [1, 1]"#,
+            #"[1] [1] ["Blob: pointfree.co", "Blob Sr: example.com"]"#,
+            #"Blob, Esq. true Blobby ["pointfree.co", "blob.dev"] ["urgent", "reviewed"]"#,
+            #"Blob, Esq. true - ["example.com"] []"#,
+        ])
+    }
+
+    @MainActor
     @Test func triggersAndViewsListingsRun() async throws {
         // A reminder inserted through the view into the list named "Home"; the seed's tag link and a
         // new one counted; the done reminder retitled and so reopened.

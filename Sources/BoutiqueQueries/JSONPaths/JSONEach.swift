@@ -43,6 +43,7 @@ public struct JSONEach<Collection: JSONEachCollection>: Table {
     /// The element.
     public var value: Collection.JSONEachElement
 
+    /// An element and its key.
     public init(key: Collection.JSONEachKey, value: Collection.JSONEachElement) {
         self.key = key
         self.value = value

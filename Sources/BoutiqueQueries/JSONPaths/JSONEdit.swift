@@ -7,7 +7,7 @@ import Foundation
 // `true`/`false`, a `Date` as seconds since 2001, a model as JSON), so the document still decodes as
 // its model after the edit.
 
-/// A JSON document with changes at paths: the result of ``QueryExpression/jsonSet(_:_:)`` and its
+/// A JSON document with changes at paths: the result of `jsonSet(_:_:)` and its
 /// siblings. It is an expression of the document, so it can be assigned to the column
 /// (`$0.author = $0.author.jsonSet(\.name, "Blob")`), selected, or edited further. Consecutive edits
 /// of the same kind become one call: `json_set(doc, '$."name"', ?, '$."isVerified"', json(…))`.
@@ -163,7 +163,7 @@ extension QueryExpression {
     /// array element at `path` (`[#]`, one past the end, appends).
     ///
     /// `json_array_insert` came with SQLite 3.53: an older SQLite refuses the statement
-    /// (`no such function: json_array_insert`), where ``jsonAppend(_:_:)`` and ``jsonSet(_:_:)`` work.
+    /// (`no such function: json_array_insert`), where `jsonAppend(_:_:)` and `jsonSet(_:_:)` work.
     public func jsonArrayInsert<Document, Element: JSONPathValue>(
         _ path: KeyPath<JSONPath<Document>, JSONPath<Element>>, _ value: some QueryExpression<Element.JSONValue>
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {

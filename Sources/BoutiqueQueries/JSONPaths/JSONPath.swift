@@ -84,6 +84,7 @@ public struct JSONPathMember<Value>: Hashable, Sendable {
     /// The key the field is written under: the property's name, as synthesized `Codable` writes it.
     public let name: String
 
+    /// The field written under `name`.
     @inlinable
     public init(_ name: String) { self.name = name }
 }
