@@ -106,21 +106,21 @@ extension QueryExpression {
 
     /// `json_each(doc, '$."links"')`: the elements of the array (or object) at `path`.
     public func jsonEach<Document, Collection: JSONEachCollection>(
-        _ path: KeyPath<JSONPath<Document>, JSONPath<Collection>>
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Collection, some JSONPathReach>>
     ) -> Select<JSONEachColumns<Collection>, JSONEach<Collection>> where QueryValue == JSONRepresentation<Document> {
         JSONEach<Collection>.reading("json_each(" + queryFragment + ", " + JSONPathCall.literal(JSONPath.from(path)) + ")")
     }
 
     /// `json_each(doc, '$."links"')` of an optional array: no rows where there is none.
     public func jsonEach<Document, Collection: JSONEachCollection>(
-        _ path: KeyPath<JSONPath<Document>, JSONPath<Collection?>>
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Collection?, some JSONPathReach>>
     ) -> Select<JSONEachColumns<Collection>, JSONEach<Collection>> where QueryValue == JSONRepresentation<Document> {
         JSONEach<Collection>.reading("json_each(" + queryFragment + ", " + JSONPathCall.literal(JSONPath.from(path)) + ")")
     }
 
     /// `json_each(doc, '$."links"')` of an optional JSON column: no rows where the column is NULL.
     public func jsonEach<Document, Collection: JSONEachCollection>(
-        _ path: KeyPath<JSONPath<Document>, JSONPath<Collection>>
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Collection, some JSONPathReach>>
     ) -> Select<JSONEachColumns<Collection>, JSONEach<Collection>> where QueryValue == JSONRepresentation<Document>? {
         JSONEach<Collection>.reading("json_each(" + queryFragment + ", " + JSONPathCall.literal(JSONPath.from(path)) + ")")
     }

@@ -67,7 +67,7 @@ extension QueryExpression {
     /// Profile.update { $0.author = $0.author.jsonSet(\.name, "Blob, Esq.").jsonSet(\.isVerified, true) }
     /// ```
     public func jsonSet<Document, Member: JSONPathValue>(
-        _ path: KeyPath<JSONPath<Document>, JSONPath<Member>>, _ value: some QueryExpression<Member.JSONValue>
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, JSONPathAlwaysReached>>, _ value: some QueryExpression<Member.JSONValue>
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
         jsonEdit("json_set", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), value)])
     }
@@ -76,7 +76,7 @@ extension QueryExpression {
     /// value of an optional field, encoded as `JSONEncoder` writes it.
     @_disfavoredOverload
     public func jsonSet<Document, Member: JSONPathValue & Encodable>(
-        _ path: KeyPath<JSONPath<Document>, JSONPath<Member>>, _ value: Member
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, JSONPathAlwaysReached>>, _ value: Member
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
         jsonEdit("json_set", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), encoding: value)])
     }
@@ -84,7 +84,7 @@ extension QueryExpression {
     /// `json_insert(doc, '$."nickname"', value)`: the document with the value at `path` only when
     /// nothing is there yet.
     public func jsonInsert<Document, Member: JSONPathValue>(
-        _ path: KeyPath<JSONPath<Document>, JSONPath<Member>>, _ value: some QueryExpression<Member.JSONValue>
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, JSONPathAlwaysReached>>, _ value: some QueryExpression<Member.JSONValue>
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
         jsonEdit("json_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), value)])
     }
@@ -92,7 +92,7 @@ extension QueryExpression {
     /// `json_insert(doc, '$."nickname"', json(?))` with a Swift value, encoded as `JSONEncoder` writes it.
     @_disfavoredOverload
     public func jsonInsert<Document, Member: JSONPathValue & Encodable>(
-        _ path: KeyPath<JSONPath<Document>, JSONPath<Member>>, _ value: Member
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, JSONPathAlwaysReached>>, _ value: Member
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
         jsonEdit("json_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), encoding: value)])
     }
@@ -100,7 +100,7 @@ extension QueryExpression {
     /// `json_replace(doc, '$."name"', value)`: the document with the value at `path` replaced, only
     /// when one is there.
     public func jsonReplace<Document, Member: JSONPathValue>(
-        _ path: KeyPath<JSONPath<Document>, JSONPath<Member>>, _ value: some QueryExpression<Member.JSONValue>
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, some JSONPathReach>>, _ value: some QueryExpression<Member.JSONValue>
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
         jsonEdit("json_replace", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), value)])
     }
@@ -108,7 +108,7 @@ extension QueryExpression {
     /// `json_replace(doc, '$."links"', json(?))` with a Swift value, encoded as `JSONEncoder` writes it.
     @_disfavoredOverload
     public func jsonReplace<Document, Member: JSONPathValue & Encodable>(
-        _ path: KeyPath<JSONPath<Document>, JSONPath<Member>>, _ value: Member
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, some JSONPathReach>>, _ value: Member
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
         jsonEdit("json_replace", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), encoding: value)])
     }
@@ -118,7 +118,7 @@ extension QueryExpression {
     ///
     /// Removing a field that is not optional leaves a document its model cannot decode.
     public func jsonRemove<Document, Member>(
-        _ path: KeyPath<JSONPath<Document>, JSONPath<Member>>
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, some JSONPathReach>>
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
         jsonEdit("json_remove", [QueryFragment(JSONPathCall.literal(JSONPath.from(path)))])
     }
@@ -126,7 +126,7 @@ extension QueryExpression {
     /// `json_insert(doc, '$."tags"[#]', value)`: the document with `value` appended to the array at
     /// `path`.
     public func jsonAppend<Document, Element: JSONPathValue>(
-        _ path: KeyPath<JSONPath<Document>, JSONPath<[Element]>>, _ value: some QueryExpression<Element.JSONValue>
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<[Element], JSONPathAlwaysReached>>, _ value: some QueryExpression<Element.JSONValue>
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
         jsonEdit("json_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path), appending: "[#]"), value)])
     }
@@ -135,7 +135,7 @@ extension QueryExpression {
     /// encoded as `JSONEncoder` writes it.
     @_disfavoredOverload
     public func jsonAppend<Document, Element: JSONPathValue & Encodable>(
-        _ path: KeyPath<JSONPath<Document>, JSONPath<[Element]>>, _ value: Element
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<[Element], JSONPathAlwaysReached>>, _ value: Element
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
         jsonEdit("json_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path), appending: "[#]"), encoding: value)])
     }
@@ -165,7 +165,7 @@ extension QueryExpression {
     /// `json_array_insert` came with SQLite 3.53: an older SQLite refuses the statement
     /// (`no such function: json_array_insert`), where `jsonAppend(_:_:)` and `jsonSet(_:_:)` work.
     public func jsonArrayInsert<Document, Element: JSONPathValue>(
-        _ path: KeyPath<JSONPath<Document>, JSONPath<Element>>, _ value: some QueryExpression<Element.JSONValue>
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Element, JSONPathAlwaysReached>>, _ value: some QueryExpression<Element.JSONValue>
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
         jsonEdit("json_array_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), value)])
     }
@@ -174,7 +174,7 @@ extension QueryExpression {
     /// writes it. Needs SQLite 3.53.
     @_disfavoredOverload
     public func jsonArrayInsert<Document, Element: JSONPathValue & Encodable>(
-        _ path: KeyPath<JSONPath<Document>, JSONPath<Element>>, _ value: Element
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Element, JSONPathAlwaysReached>>, _ value: Element
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
         jsonEdit("json_array_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), encoding: value)])
     }

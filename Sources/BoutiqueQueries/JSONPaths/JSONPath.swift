@@ -17,15 +17,18 @@
 /// // SELECT json_extract("profile"."author", '$."links"[0]."homepage"') FROM "profile"
 /// ```
 ///
-/// A step through an optional (`\.editor.name` where `editor` is `Author?`) reaches an optional
-/// value: the path is `JSONPath<String?>`.
+/// `Reach` says whether the path goes through an optional object or array (``JSONPathMaybeReached``)
+/// or not (``JSONPathAlwaysReached``). A step through an optional (`\.editor.name` where `editor` is
+/// an `Author?`) reaches an optional value, and the edits that would create what is missing
+/// (`jsonSet`, `jsonInsert`, `jsonAppend`) do not take such a path: SQLite would write a partial
+/// object (`{"name": …}` alone) that the model cannot decode.
 @dynamicMemberLookup
-public struct JSONPath<Value>: Hashable, Sendable {
+public struct JSONPath<Value, Reach: JSONPathReach>: Hashable, Sendable {
     /// The steps after `$`, each already in SQLite's path syntax (`."name"`, `[0]`, `[#-1]`).
     var components: [String]
 
     /// The root of a document: `$`.
-    public init() { components = [] }
+    public init() where Reach == JSONPathAlwaysReached { components = [] }
 
     init(components: [String]) { self.components = components }
 
@@ -33,32 +36,38 @@ public struct JSONPath<Value>: Hashable, Sendable {
     public var pathString: String { "$" + components.joined() }
 
     /// The path `keyPath` describes, from the root of a document of type `Root`.
-    static func from<Root>(_ keyPath: KeyPath<JSONPath<Root>, JSONPath<Value>>) -> JSONPath<Value> {
-        JSONPath<Root>()[keyPath: keyPath]
+    static func from<Root>(_ keyPath: KeyPath<JSONPath<Root, JSONPathAlwaysReached>, Self>) -> Self {
+        JSONPath<Root, JSONPathAlwaysReached>()[keyPath: keyPath]
     }
 
-    func appending<Next>(_ component: String) -> JSONPath<Next> {
-        JSONPath<Next>(components: components + [component])
+    func appending<Next, NextReach>(_ component: String) -> JSONPath<Next, NextReach> {
+        JSONPath<Next, NextReach>(components: components + [component])
     }
 
     /// A field of an object: `."name"`.
     public subscript<Member: JSONPathValue>(
         dynamicMember keyPath: KeyPath<Value.JSONPathMembers, JSONPathMember<Member>>
-    ) -> JSONPath<Member> where Value: JSONPathObject {
+    ) -> JSONPath<Member, Reach> where Value: JSONPathObject {
         appending(Self.member(Value.jsonPathMembers[keyPath: keyPath].name))
     }
 
-    /// A field of an optional object: the value is optional too.
+    /// A field of an optional object: the value is optional too, and may not be there.
     public subscript<Member: JSONPathValue>(
         dynamicMember keyPath: KeyPath<Value.JSONPathWrapped.JSONPathMembers, JSONPathMember<Member>>
-    ) -> JSONPath<Member.JSONOptional> where Value: JSONPathOptionalObject {
+    ) -> JSONPath<Member.JSONOptional, JSONPathMaybeReached> where Value: JSONPathOptionalObject {
         appending(Self.member(Value.JSONPathWrapped.jsonPathMembers[keyPath: keyPath].name))
     }
 
     /// An element of an array: `[0]`, or counted from the end for a negative index (`-1` is the last
-    /// element, `[#-1]`). A path past the end reaches nothing: `json_extract` gives NULL there. The
-    /// element of an optional array is optional.
-    public subscript(_ index: Int) -> JSONPath<Value.JSONPathElement> where Value: JSONPathArray {
+    /// element, `[#-1]`). A path past the end reaches nothing: `json_extract` gives NULL there.
+    public subscript(_ index: Int) -> JSONPath<Value.JSONPathElement, Reach> where Value: JSONPathArray {
+        appending(Self.index(index))
+    }
+
+    /// An element of an optional array: optional, and may not be there.
+    public subscript(
+        _ index: Int
+    ) -> JSONPath<Value.JSONPathWrapped.JSONPathElement.JSONOptional, JSONPathMaybeReached> where Value: JSONPathOptionalArray {
         appending(Self.index(index))
     }
 
@@ -113,9 +122,9 @@ extension Optional: JSONPathOptionalObject where Wrapped: JSONPathObject {
     public typealias JSONPathWrapped = Wrapped
 }
 
-/// An array, or an optional array, whose elements a path reaches by index.
+/// An array, whose elements a path reaches by index.
 public protocol JSONPathArray {
-    /// What an index reaches: the element, optional when the array is.
+    /// The element.
     associatedtype JSONPathElement: JSONPathValue
 }
 
@@ -123,6 +132,21 @@ extension Array: JSONPathArray where Element: JSONPathValue & Codable {
     public typealias JSONPathElement = Element
 }
 
-extension Optional: JSONPathArray where Wrapped: JSONPathArray {
-    public typealias JSONPathElement = Wrapped.JSONPathElement.JSONOptional
+/// An optional array, whose elements a path reaches as optionals.
+public protocol JSONPathOptionalArray {
+    /// The array.
+    associatedtype JSONPathWrapped: JSONPathArray
 }
+
+extension Optional: JSONPathOptionalArray where Wrapped: JSONPathArray {
+    public typealias JSONPathWrapped = Wrapped
+}
+
+/// Whether a ``JSONPath`` goes through an optional object or array on its way.
+public protocol JSONPathReach: Sendable {}
+
+/// A path whose every step is there when the document is: it goes through no optional.
+public enum JSONPathAlwaysReached: JSONPathReach {}
+
+/// A path through an optional object or array, whose end may not be there.
+public enum JSONPathMaybeReached: JSONPathReach {}

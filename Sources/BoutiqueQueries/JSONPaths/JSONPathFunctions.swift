@@ -15,21 +15,21 @@ extension QueryExpression {
     /// wrote. A path the document does not hold gives NULL: extract it through an optional field, or
     /// expect a decoding error for a non-optional one.
     public func jsonExtract<Document, Member: JSONPathValue>(
-        _ path: KeyPath<JSONPath<Document>, JSONPath<Member>>
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, some JSONPathReach>>
     ) -> SQLExpression<Member.JSONExtracted> where QueryValue == JSONRepresentation<Document> {
         SQLExpression(JSONPathCall.extract(queryFragment, JSONPath.from(path)))
     }
 
     /// `json_extract(doc, '$."name"')` of an optional JSON column: NULL where the column is NULL.
     public func jsonExtract<Document, Member: JSONPathValue>(
-        _ path: KeyPath<JSONPath<Document>, JSONPath<Member>>
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, some JSONPathReach>>
     ) -> SQLExpression<Member.JSONOptional.JSONExtracted> where QueryValue == JSONRepresentation<Document>? {
         SQLExpression(JSONPathCall.extract(queryFragment, JSONPath.from(path)))
     }
 
     /// `json_array_length(doc, '$."links"')`: the number of elements of the array at `path`.
     public func jsonArrayLength<Document, Element>(
-        _ path: KeyPath<JSONPath<Document>, JSONPath<[Element]>>
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<[Element], some JSONPathReach>>
     ) -> SQLExpression<Int> where QueryValue == JSONRepresentation<Document> {
         SQLExpression(JSONPathCall.arrayLength(queryFragment, JSONPath.from(path)))
     }
@@ -37,14 +37,14 @@ extension QueryExpression {
     /// `json_array_length(doc, '$."links"')` of an optional array, or through an optional field: NULL
     /// where there is no array.
     public func jsonArrayLength<Document, Element>(
-        _ path: KeyPath<JSONPath<Document>, JSONPath<[Element]?>>
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<[Element]?, some JSONPathReach>>
     ) -> SQLExpression<Int?> where QueryValue == JSONRepresentation<Document> {
         SQLExpression(JSONPathCall.arrayLength(queryFragment, JSONPath.from(path)))
     }
 
     /// `json_array_length(doc, '$."links"')` of an optional JSON column: NULL where the column is NULL.
     public func jsonArrayLength<Document, Element>(
-        _ path: KeyPath<JSONPath<Document>, JSONPath<[Element]>>
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<[Element], some JSONPathReach>>
     ) -> SQLExpression<Int?> where QueryValue == JSONRepresentation<Document>? {
         SQLExpression(JSONPathCall.arrayLength(queryFragment, JSONPath.from(path)))
     }
@@ -53,15 +53,15 @@ extension QueryExpression {
 /// The SQL of the path functions.
 enum JSONPathCall {
     /// `'$."links"[0]'`: a path as an SQL string literal.
-    static func literal<Value>(_ path: JSONPath<Value>, appending suffix: String = "") -> String {
+    static func literal<Value, Reach>(_ path: JSONPath<Value, Reach>, appending suffix: String = "") -> String {
         SQLLiteral.render(.text(path.pathString + suffix))
     }
 
-    static func extract<Value>(_ document: QueryFragment, _ path: JSONPath<Value>) -> QueryFragment {
+    static func extract<Value, Reach>(_ document: QueryFragment, _ path: JSONPath<Value, Reach>) -> QueryFragment {
         "json_extract(" + document + ", " + literal(path) + ")"
     }
 
-    static func arrayLength<Value>(_ document: QueryFragment, _ path: JSONPath<Value>) -> QueryFragment {
+    static func arrayLength<Value, Reach>(_ document: QueryFragment, _ path: JSONPath<Value, Reach>) -> QueryFragment {
         "json_array_length(" + document + ", " + literal(path) + ")"
     }
 }

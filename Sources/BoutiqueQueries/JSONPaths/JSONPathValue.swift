@@ -35,7 +35,11 @@ extension UInt16: JSONPathValue {}
 extension UInt32: JSONPathValue {}
 extension Double: JSONPathValue {}
 extension Float: JSONPathValue {}
-extension UUID: JSONPathValue {}
+
+extension UUID: JSONPathValue {
+    /// `JSONEncoder` writes a UUID in upper case, so a UUID compared with one is bound in upper case.
+    public typealias JSONExtracted = UUID.UppercaseRepresentation
+}
 
 extension Date: JSONPathValue {
     /// `JSONEncoder` writes a date as seconds since 2001, which a `Date` column (seconds since 1970)

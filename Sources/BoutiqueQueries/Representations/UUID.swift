@@ -25,6 +25,23 @@ extension UUID: QueryBindable {
     /// Its text, from the text or the 16 bytes a UUID column holds.
     public static var jsonValueForm: JSONValueForm { .uuidBytes }
 
+    /// Stores a UUID as upper-case text (`"0F8FAD5B-D9CB-469F-A165-70867728950E"`), as Foundation's
+    /// `uuidString` and `JSONEncoder` write it, read case-insensitively. It is how a UUID read out of a
+    /// JSON document (`jsonExtract(\.externalID)`) is read and compared: a UUID bound beside it is
+    /// upper case too.
+    public enum UppercaseRepresentation: QueryRepresentable {
+        public static func decode(from decoder: inout RowDecoder) throws(BoutiqueError) -> UUID {
+            try UUID.decode(from: &decoder)
+        }
+
+        public static func encode(_ output: UUID) -> DatabaseValue { .text(output.uuidString) }
+
+        public static var sqlType: SQLType { .text }
+
+        /// Its upper-case text, as `Codable` writes a UUID.
+        public static var jsonValueForm: JSONValueForm { .uuidBytes }
+    }
+
     /// Stores a UUID as a 16-byte blob: `@Column(as: UUID.BytesRepresentation.self) let id: UUID`.
     public enum BytesRepresentation: QueryRepresentable {
         public static func decode(from decoder: inout RowDecoder) throws(BoutiqueError) -> UUID {

@@ -55,8 +55,10 @@ struct JSONPathTests {
     init() throws { db = try makeProfilesDatabase() }
 
     @Test func pathsRenderAsSQLitePathSyntax() {
-        func text<Root, Value>(_ root: Root.Type, _ path: KeyPath<JSONPath<Root>, JSONPath<Value>>) -> String {
-            JSONPath<Root>()[keyPath: path].pathString
+        func text<Root, Value, Reach>(
+            _ root: Root.Type, _ path: KeyPath<JSONPath<Root, JSONPathAlwaysReached>, JSONPath<Value, Reach>>
+        ) -> String {
+            JSONPath<Root, JSONPathAlwaysReached>()[keyPath: path].pathString
         }
         #expect(text(Author.self, \.name) == #"$."name""#)
         #expect(text(Author.self, \.links[0].homepage) == #"$."links"[0]."homepage""#)
@@ -104,6 +106,28 @@ struct JSONPathTests {
         #expect(try query.fetchAll(db) == [1])
         let byVisits = Profile.order { $0.author.jsonExtract(\.links[0].visits).desc() }.select(\.id)
         #expect(try byVisits.fetchAll(db) == [1, 2])
+    }
+
+    @Test func uuidsCompareAsJSONEncoderWritesThem() throws {
+        let query = Profile.where { $0.author.jsonExtract(\.externalID).eq(blob.externalID) }.select(\.id)
+        #expect(query.bindings == [.text("DEADBEEF-DEAD-BEEF-DEAD-BEEFDEADBEEF")])
+        #expect(try query.fetchAll(db) == [1, 2])
+        let other = UUID()
+        try Profile.find(2).update { $0.author = $0.author.jsonSet(\.externalID, other) }.execute(db)
+        #expect(try Profile.where { $0.author.jsonExtract(\.externalID) == other }.select(\.id).fetchAll(db) == [2])
+        #expect(try Profile.find(2).fetchOne(db)?.author.externalID == other)
+    }
+
+    @Test func mapAnOptionalColumn() throws {
+        let query = Profile.order { $0.id }.select {
+            ($0.editor.map { $0.jsonExtract(\.name) }, $0.editor.map { $0.jsonExtract(\.nickname) },
+             $0.editor.map { $0.jsonArrayLength(\.favoriteNumbers) })
+        }
+        #expect(query.sql.hasPrefix(
+            #"SELECT CASE WHEN "profile"."editor" IS NULL THEN NULL ELSE json_extract("profile"."editor", '$."name"') END, "#))
+        let rows = try query.fetchAll(db)
+        #expect(rows[0].0 == "Blob Jr" && rows[0].1 == "Junior" && rows[0].2 == 1)
+        #expect(rows[1].0 == nil && rows[1].1 == nil && rows[1].2 == nil)
     }
 
     @Test func extractFromAnOptionalColumn() throws {

@@ -24,7 +24,8 @@ public enum JSONValueForm: Hashable, Sendable {
     case json
     /// A `UInt64` stored with its bit pattern in a signed INTEGER, written as the unsigned number.
     case unsignedInteger
-    /// A UUID stored as 16 bytes, written as its text (`xxxxxxxx-xxxx-…`).
+    /// A UUID stored as text or as 16 bytes, written as its upper-case text (`XXXXXXXX-XXXX-…`), as
+    /// `JSONEncoder` writes it.
     case uuidBytes
 
     /// The form a value of `sqlType` takes unless its representation says otherwise: REAL numbers
@@ -57,9 +58,10 @@ public enum JSONValueForm: Hashable, Sendable {
             return "json(CASE WHEN " + value + " IS NULL THEN NULL ELSE printf('%llu', " + value + ") END)"
         case .uuidBytes:
             let hex = "hex(" + value + ")"
-            return "CASE WHEN typeof(" + value + ") = 'blob' THEN lower(substr(" + hex + ", 1, 8) || '-' || substr("
+            // Upper case, as `JSONEncoder` writes a UUID (`uuidString`), so that a path compares it.
+            return "CASE WHEN typeof(" + value + ") = 'blob' THEN substr(" + hex + ", 1, 8) || '-' || substr("
                 + hex + ", 9, 4) || '-' || substr(" + hex + ", 13, 4) || '-' || substr(" + hex + ", 17, 4) || '-' || substr("
-                + hex + ", 21, 12)) ELSE " + value + " END"
+                + hex + ", 21, 12) ELSE upper(" + value + ") END"
         }
     }
 }
