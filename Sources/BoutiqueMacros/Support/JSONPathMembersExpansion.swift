@@ -11,19 +11,24 @@ import SwiftSyntax
 /// //         var homepage: BoutiqueQueries.JSONPathMember<String> { .init("homepage") }
 /// //     }
 /// //     static var jsonPathMembers: JSONPathMembers { JSONPathMembers() }
-/// //     typealias JSONValue = BoutiqueQueries.JSONRepresentation<Link>
+/// //     typealias JSONPathWritten = BoutiqueQueries.JSONRepresentation<Link>
 /// // }
 /// ```
 ///
 /// Only a struct that says `Codable` in its own declaration gets them: a macro sees nothing else, and
 /// the members cost compile time that models kept out of JSON should not pay.
 enum JSONPathMembersExpansion {
-    /// `true` when the declaration's inheritance clause names `Codable`.
+    /// `true` when the declaration's inheritance clause names `Codable` (alone, qualified, or in a
+    /// composition such as `Codable & Sendable`), or both `Encodable` and `Decodable`.
     static func isDeclaredCodable(_ structDecl: StructDeclSyntax) -> Bool {
-        structDecl.inheritanceClause?.inheritedTypes.contains { inherited in
-            let name = inherited.type.trimmedDescription
-            return name == "Codable" || name == "Swift.Codable"
-        } ?? false
+        var names: Set<String> = []
+        for inherited in structDecl.inheritanceClause?.inheritedTypes ?? [] {
+            for part in inherited.type.trimmedDescription.split(separator: "&") {
+                let name = part.trimmingCharacters(in: .whitespaces)
+                names.insert(String(name.split(separator: ".").last ?? Substring(name)))
+            }
+        }
+        return names.contains("Codable") || (names.contains("Encodable") && names.contains("Decodable"))
     }
 
     /// The extension conforming `typeName` to `JSONPathObject`, or nothing when the struct is not
@@ -44,7 +49,7 @@ enum JSONPathMembersExpansion {
         }
         writer.line("}")
         writer.line("\(access)static var jsonPathMembers: JSONPathMembers { JSONPathMembers() }")
-        writer.line("\(access)typealias JSONValue = BoutiqueQueries.JSONRepresentation<\(typeName)>")
+        writer.line("\(access)typealias JSONPathWritten = BoutiqueQueries.JSONRepresentation<\(typeName)>")
         return [ExtensionDeclSyntax.make(type: typeName, conformances: ["BoutiqueQueries.JSONPathObject"], body: writer.text)]
     }
 }

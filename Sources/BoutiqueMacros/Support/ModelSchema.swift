@@ -34,8 +34,9 @@ struct ModelSchema {
 
     init(reading structDecl: StructDeclSyntax, as kind: Kind) {
         var unsupported: [PatternBindingSyntax] = []
+        let collectionsAreJSON = kind == .selection && JSONPathMembersExpansion.isDeclaredCodable(structDecl)
         for property in StoredProperty.all(in: structDecl.memberBlock, unsupported: &unsupported) {
-            if let column = readColumn(property, kind: kind) { columns.append(column) }
+            if let column = readColumn(property, kind: kind, collectionsAreJSON: collectionsAreJSON) { columns.append(column) }
         }
         for binding in unsupported {
             diagnostics.add(
@@ -51,7 +52,7 @@ struct ModelSchema {
         }
     }
 
-    private mutating func readColumn(_ property: StoredProperty, kind: Kind) -> ModelColumn? {
+    private mutating func readColumn(_ property: StoredProperty, kind: Kind, collectionsAreJSON: Bool) -> ModelColumn? {
         if property.ephemeralAttribute != nil { return nil }
         let attribute = property.columnAttribute
         let options = attribute.map(ColumnOptions.init) ?? ColumnOptions()
@@ -76,9 +77,9 @@ struct ModelSchema {
         var representation = type
         if let explicit = options.representation {
             representation = isOptional && !TypeText.isOptional(text: explicit) ? explicit + "?" : explicit
-        } else if kind == .selection, let collection = TypeText.jsonCollection(type) {
-            // A selection's array or dictionary field (a `Codable` model's `var links: [Link]`, as JSON
-            // paths read it) is a JSON column unless it says otherwise: no other column type holds one.
+        } else if collectionsAreJSON, let collection = TypeText.jsonCollection(type) {
+            // A `Codable` selection's array or dictionary field (`var links: [Link]`, as JSON paths
+            // read it) is a JSON column unless it says otherwise: a document nests its arrays.
             representation = "BoutiqueQueries.JSONRepresentation<\(collection)>" + (isOptional ? "?" : "")
         }
         let generated = kind == .table ? options.generated : nil

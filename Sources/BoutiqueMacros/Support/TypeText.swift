@@ -20,10 +20,8 @@ enum TypeText {
         return false
     }
 
-    /// `true` when the type's source text ends in `?` or starts with `Optional<`: a representation named in
-    /// `@Column(as:)` that is already optional.
     /// `[Link]` for `[Link]` or `[Link]?`, `[String: Int]` likewise: an array or dictionary type
-    /// written with brackets, which a selection stores as JSON. `[UInt8]` is a blob, not JSON.
+    /// written with brackets, which a `Codable` selection stores as JSON. `[UInt8]` is a blob, not JSON.
     static func jsonCollection(_ type: String) -> String? {
         var text = type
         if text.hasSuffix("?") { text.removeLast() }
@@ -31,6 +29,8 @@ enum TypeText {
         return text
     }
 
+    /// `true` when the type's source text ends in `?` or starts with `Optional<`: a representation named in
+    /// `@Column(as:)` that is already optional.
     static func isOptional(text: String) -> Bool {
         text.hasSuffix("?") || text.hasPrefix("Optional<") || text.hasPrefix("Swift.Optional<")
     }

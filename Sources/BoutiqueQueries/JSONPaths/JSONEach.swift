@@ -55,7 +55,7 @@ public struct JSONEach<Collection: JSONEachCollection>: Table {
 
     public init(decoder: inout RowDecoder) throws(BoutiqueError) {
         key = try decoder.decode(Collection.JSONEachKey.self)
-        value = try decoder.decode(Collection.JSONEachElement.JSONExtracted.self)
+        value = try decoder.decode(Collection.JSONEachElement.JSONPathExtracted.self)
     }
 
     /// Nothing: `json_each` takes no rows.
@@ -75,14 +75,14 @@ public struct JSONEachColumns<Collection: JSONEachCollection>: TableDefinition {
     public var key: SQLExpression<Collection.JSONEachKey> { SQLExpression("\"json_each\".\"key\"") }
 
     /// `"json_each"."value"`.
-    public var value: SQLExpression<Collection.JSONEachElement.JSONExtracted> {
+    public var value: SQLExpression<Collection.JSONEachElement.JSONPathExtracted> {
         SQLExpression("\"json_each\".\"value\"")
     }
 
     public static var allColumns: [ColumnSchema] {
         [
             ColumnSchema("key", as: Collection.JSONEachKey.self),
-            ColumnSchema("value", as: Collection.JSONEachElement.JSONExtracted.self),
+            ColumnSchema("value", as: Collection.JSONEachElement.JSONPathExtracted.self),
         ]
     }
 }

@@ -30,7 +30,8 @@ extension QueryExpression {
     /// This document with `arguments` added to its `function` call when it is already one, or wrapped
     /// in a new call.
     func jsonEdit<Document>(_ function: String, _ arguments: [QueryFragment]) -> JSONEdit<Document> {
-        if let edit = self as? JSONEdit<Document>, edit.function == function {
+        // SQLite takes at most 127 arguments before 3.46: past 63 pairs, a new call wraps this one.
+        if let edit = self as? JSONEdit<Document>, edit.function == function, edit.arguments.count + arguments.count <= 63 {
             return JSONEdit(function: function, document: edit.document, arguments: edit.arguments + arguments)
         }
         return JSONEdit(function: function, document: queryFragment, arguments: arguments)
@@ -49,12 +50,13 @@ enum JSONEditArgument {
         path + ", json(" + QueryFragment(binding: encoded(value)) + ")"
     }
 
-    /// `value` as JSON text; NULL for a value JSON cannot hold (a non-finite `Double`), which leaves
-    /// SQLite to fail the statement (`json()` of NULL is NULL, and a NULL document is no document).
+    /// `value` as JSON text; for a value JSON cannot hold (a non-finite `Double`), the empty text, which
+    /// `json()` refuses ("malformed JSON"), so the statement fails and changes nothing (NULL would
+    /// write `null` in the value's place).
     static func encoded(_ value: some Encodable) -> DatabaseValue {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return .null }
+        guard let data = try? encoder.encode(value) else { return .text("") }
         return .text(String(decoding: data, as: UTF8.self))
     }
 }
@@ -67,7 +69,7 @@ extension QueryExpression {
     /// Profile.update { $0.author = $0.author.jsonSet(\.name, "Blob, Esq.").jsonSet(\.isVerified, true) }
     /// ```
     public func jsonSet<Document, Member: JSONPathValue>(
-        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, JSONPathAlwaysReached>>, _ value: some QueryExpression<Member.JSONValue>
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, some JSONPathEditableReach>>, _ value: some QueryExpression<Member.JSONPathWritten>
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
         jsonEdit("json_set", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), value)])
     }
@@ -76,7 +78,7 @@ extension QueryExpression {
     /// value of an optional field, encoded as `JSONEncoder` writes it.
     @_disfavoredOverload
     public func jsonSet<Document, Member: JSONPathValue & Encodable>(
-        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, JSONPathAlwaysReached>>, _ value: Member
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, some JSONPathEditableReach>>, _ value: Member
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
         jsonEdit("json_set", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), encoding: value)])
     }
@@ -84,7 +86,7 @@ extension QueryExpression {
     /// `json_insert(doc, '$."nickname"', value)`: the document with the value at `path` only when
     /// nothing is there yet.
     public func jsonInsert<Document, Member: JSONPathValue>(
-        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, JSONPathAlwaysReached>>, _ value: some QueryExpression<Member.JSONValue>
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, some JSONPathEditableReach>>, _ value: some QueryExpression<Member.JSONPathWritten>
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
         jsonEdit("json_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), value)])
     }
@@ -92,7 +94,7 @@ extension QueryExpression {
     /// `json_insert(doc, '$."nickname"', json(?))` with a Swift value, encoded as `JSONEncoder` writes it.
     @_disfavoredOverload
     public func jsonInsert<Document, Member: JSONPathValue & Encodable>(
-        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, JSONPathAlwaysReached>>, _ value: Member
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, some JSONPathEditableReach>>, _ value: Member
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
         jsonEdit("json_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), encoding: value)])
     }
@@ -100,7 +102,7 @@ extension QueryExpression {
     /// `json_replace(doc, '$."name"', value)`: the document with the value at `path` replaced, only
     /// when one is there.
     public func jsonReplace<Document, Member: JSONPathValue>(
-        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, some JSONPathReach>>, _ value: some QueryExpression<Member.JSONValue>
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, some JSONPathReach>>, _ value: some QueryExpression<Member.JSONPathWritten>
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
         jsonEdit("json_replace", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), value)])
     }
@@ -126,7 +128,7 @@ extension QueryExpression {
     /// `json_insert(doc, '$."tags"[#]', value)`: the document with `value` appended to the array at
     /// `path`.
     public func jsonAppend<Document, Element: JSONPathValue>(
-        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<[Element], JSONPathAlwaysReached>>, _ value: some QueryExpression<Element.JSONValue>
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<[Element], some JSONPathEditableReach>>, _ value: some QueryExpression<Element.JSONPathWritten>
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
         jsonEdit("json_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path), appending: "[#]"), value)])
     }
@@ -135,7 +137,7 @@ extension QueryExpression {
     /// encoded as `JSONEncoder` writes it.
     @_disfavoredOverload
     public func jsonAppend<Document, Element: JSONPathValue & Encodable>(
-        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<[Element], JSONPathAlwaysReached>>, _ value: Element
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<[Element], some JSONPathEditableReach>>, _ value: Element
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
         jsonEdit("json_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path), appending: "[#]"), encoding: value)])
     }
@@ -146,7 +148,7 @@ extension QueryExpression {
     /// Reminder.update { $0.tags = $0.tags.jsonAppend("urgent") }
     /// ```
     public func jsonAppend<Element: JSONPathValue>(
-        _ value: some QueryExpression<Element.JSONValue>
+        _ value: some QueryExpression<Element.JSONPathWritten>
     ) -> JSONEdit<[Element]> where QueryValue == JSONRepresentation<[Element]> {
         jsonAppend(\.self, value)
     }
@@ -165,7 +167,7 @@ extension QueryExpression {
     /// `json_array_insert` came with SQLite 3.53: an older SQLite refuses the statement
     /// (`no such function: json_array_insert`), where `jsonAppend(_:_:)` and `jsonSet(_:_:)` work.
     public func jsonArrayInsert<Document, Element: JSONPathValue>(
-        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Element, JSONPathAlwaysReached>>, _ value: some QueryExpression<Element.JSONValue>
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Element, some JSONPathEditableReach>>, _ value: some QueryExpression<Element.JSONPathWritten>
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
         jsonEdit("json_array_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), value)])
     }
@@ -174,7 +176,7 @@ extension QueryExpression {
     /// writes it. Needs SQLite 3.53.
     @_disfavoredOverload
     public func jsonArrayInsert<Document, Element: JSONPathValue & Encodable>(
-        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Element, JSONPathAlwaysReached>>, _ value: Element
+        _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Element, some JSONPathEditableReach>>, _ value: Element
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
         jsonEdit("json_array_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), encoding: value)])
     }

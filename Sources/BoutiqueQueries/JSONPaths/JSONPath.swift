@@ -17,11 +17,12 @@
 /// // SELECT json_extract("profile"."author", '$."links"[0]."homepage"') FROM "profile"
 /// ```
 ///
-/// `Reach` says whether the path goes through an optional object or array (``JSONPathMaybeReached``)
-/// or not (``JSONPathAlwaysReached``). A step through an optional (`\.editor.name` where `editor` is
-/// an `Author?`) reaches an optional value, and the edits that would create what is missing
-/// (`jsonSet`, `jsonInsert`, `jsonAppend`) do not take such a path: SQLite would write a partial
-/// object (`{"name": …}` alone) that the model cannot decode.
+/// `Reach` says whether the objects the path goes through are sure to be there: not when it goes
+/// through an optional or a field of an array element (``JSONPathMaybeReached``). A step through an
+/// optional (`\.editor.name` where `editor` is an `Author?`) reaches an optional value, and the edits
+/// that would create what is missing (`jsonSet`, `jsonInsert`, `jsonAppend`, `jsonArrayInsert`) do not
+/// take such a path: SQLite would write a partial object (`{"name": …}` alone) that the model cannot
+/// decode.
 @dynamicMemberLookup
 public struct JSONPath<Value, Reach: JSONPathReach>: Hashable, Sendable {
     /// The steps after `$`, each already in SQLite's path syntax (`."name"`, `[0]`, `[#-1]`).
@@ -47,27 +48,27 @@ public struct JSONPath<Value, Reach: JSONPathReach>: Hashable, Sendable {
     /// A field of an object: `."name"`.
     public subscript<Member: JSONPathValue>(
         dynamicMember keyPath: KeyPath<Value.JSONPathMembers, JSONPathMember<Member>>
-    ) -> JSONPath<Member, Reach> where Value: JSONPathObject {
+    ) -> JSONPath<Member, Reach.AfterField> where Value: JSONPathObject {
         appending(Self.member(Value.jsonPathMembers[keyPath: keyPath].name))
     }
 
     /// A field of an optional object: the value is optional too, and may not be there.
     public subscript<Member: JSONPathValue>(
         dynamicMember keyPath: KeyPath<Value.JSONPathWrapped.JSONPathMembers, JSONPathMember<Member>>
-    ) -> JSONPath<Member.JSONOptional, JSONPathMaybeReached> where Value: JSONPathOptionalObject {
+    ) -> JSONPath<Member.JSONPathOptional, JSONPathMaybeReached> where Value: JSONPathOptionalObject {
         appending(Self.member(Value.JSONPathWrapped.jsonPathMembers[keyPath: keyPath].name))
     }
 
     /// An element of an array: `[0]`, or counted from the end for a negative index (`-1` is the last
     /// element, `[#-1]`). A path past the end reaches nothing: `json_extract` gives NULL there.
-    public subscript(_ index: Int) -> JSONPath<Value.JSONPathElement, Reach> where Value: JSONPathArray {
+    public subscript(_ index: Int) -> JSONPath<Value.JSONPathElement, Reach.AfterIndex> where Value: JSONPathArray {
         appending(Self.index(index))
     }
 
     /// An element of an optional array: optional, and may not be there.
     public subscript(
         _ index: Int
-    ) -> JSONPath<Value.JSONPathWrapped.JSONPathElement.JSONOptional, JSONPathMaybeReached> where Value: JSONPathOptionalArray {
+    ) -> JSONPath<Value.JSONPathWrapped.JSONPathElement.JSONPathOptional, JSONPathMaybeReached> where Value: JSONPathOptionalArray {
         appending(Self.index(index))
     }
 
@@ -142,11 +143,36 @@ extension Optional: JSONPathOptionalArray where Wrapped: JSONPathArray {
     public typealias JSONPathWrapped = Wrapped
 }
 
-/// Whether a ``JSONPath`` goes through an optional object or array on its way.
-public protocol JSONPathReach: Sendable {}
+/// Whether the objects a ``JSONPath`` goes through are there whenever the document is: the edits that
+/// create what is missing (`jsonSet`, `jsonInsert`, `jsonAppend`, `jsonArrayInsert`) take only a path
+/// whose parent object is sure to exist (``JSONPathEditableReach``).
+public protocol JSONPathReach: Sendable {
+    /// The reach of a field of the value this reach ends at.
+    associatedtype AfterField: JSONPathReach
+    /// The reach of an element of the array this reach ends at.
+    associatedtype AfterIndex: JSONPathReach
+}
 
-/// A path whose every step is there when the document is: it goes through no optional.
-public enum JSONPathAlwaysReached: JSONPathReach {}
+/// A reach whose parent object or array is there whenever the document is.
+public protocol JSONPathEditableReach: JSONPathReach {}
 
-/// A path through an optional object or array, whose end may not be there.
-public enum JSONPathMaybeReached: JSONPathReach {}
+/// A path whose every step is there when the document is: it goes through no optional and no array
+/// element.
+public enum JSONPathAlwaysReached: JSONPathEditableReach {
+    public typealias AfterField = JSONPathAlwaysReached
+    public typealias AfterIndex = JSONPathElementReached
+}
+
+/// A path that ends at an array element: the array is there, the element may not be (an index past
+/// the end), so a field of it is only maybe reached (`json_set` would create the element as an object
+/// with that one field).
+public enum JSONPathElementReached: JSONPathEditableReach {
+    public typealias AfterField = JSONPathMaybeReached
+    public typealias AfterIndex = JSONPathElementReached
+}
+
+/// A path through an optional object or array, or through an array element, whose end may not be there.
+public enum JSONPathMaybeReached: JSONPathReach {
+    public typealias AfterField = JSONPathMaybeReached
+    public typealias AfterIndex = JSONPathMaybeReached
+}

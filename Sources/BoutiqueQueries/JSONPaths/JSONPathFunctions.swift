@@ -16,14 +16,14 @@ extension QueryExpression {
     /// expect a decoding error for a non-optional one.
     public func jsonExtract<Document, Member: JSONPathValue>(
         _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, some JSONPathReach>>
-    ) -> SQLExpression<Member.JSONExtracted> where QueryValue == JSONRepresentation<Document> {
+    ) -> SQLExpression<Member.JSONPathExtracted> where QueryValue == JSONRepresentation<Document> {
         SQLExpression(JSONPathCall.extract(queryFragment, JSONPath.from(path)))
     }
 
     /// `json_extract(doc, '$."name"')` of an optional JSON column: NULL where the column is NULL.
     public func jsonExtract<Document, Member: JSONPathValue>(
         _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, some JSONPathReach>>
-    ) -> SQLExpression<Member.JSONOptional.JSONExtracted> where QueryValue == JSONRepresentation<Document>? {
+    ) -> SQLExpression<Member.JSONPathOptional.JSONPathExtracted> where QueryValue == JSONRepresentation<Document>? {
         SQLExpression(JSONPathCall.extract(queryFragment, JSONPath.from(path)))
     }
 

@@ -5,7 +5,7 @@ import Foundation
 /// `Codable` writes a `String` as a JSON string, an `Int` as a number, a `Bool` as `true`/`false`, a
 /// `Date` as seconds since 2001 and a nested model or array as JSON. `json_extract` gives these to
 /// SQL as text, integers, reals, 1/0 and JSON text; each conformance names the representation that
-/// reads that value back (``JSONExtracted``) and the one a new value is given in (``JSONValue``).
+/// reads that value back (``JSONPathExtracted``) and the one a new value is given in (``JSONPathWritten``).
 ///
 /// The standard scalars, `Date`, `UUID`, optionals, arrays, sets and dictionaries with `String` keys
 /// conform; models conform through `@Selection` or `@Table` (``JSONPathObject``). An enum stored by
@@ -14,13 +14,13 @@ import Foundation
 public protocol JSONPathValue {
     /// The representation a value for this path is given in (`jsonSet(\.name, "Blob")`): written into
     /// the document in its ``QueryRepresentable/jsonValueForm``.
-    associatedtype JSONValue: QueryRepresentable = Self where JSONValue.QueryOutput == Self
+    associatedtype JSONPathWritten: QueryRepresentable = Self where JSONPathWritten.QueryOutput == Self
 
     /// The representation `json_extract`'s result is read with.
-    associatedtype JSONExtracted: QueryRepresentable = JSONValue where JSONExtracted.QueryOutput == Self
+    associatedtype JSONPathExtracted: QueryRepresentable = JSONPathWritten where JSONPathExtracted.QueryOutput == Self
 
     /// This type reached through an optional: `Self?`, or `Self` when it is already optional.
-    associatedtype JSONOptional: JSONPathValue = Self?
+    associatedtype JSONPathOptional: JSONPathValue = Self?
 }
 
 extension String: JSONPathValue {}
@@ -38,29 +38,29 @@ extension Float: JSONPathValue {}
 
 extension UUID: JSONPathValue {
     /// `JSONEncoder` writes a UUID in upper case, so a UUID compared with one is bound in upper case.
-    public typealias JSONExtracted = UUID.UppercaseRepresentation
+    public typealias JSONPathExtracted = UUID.UppercaseRepresentation
 }
 
 extension Date: JSONPathValue {
     /// `JSONEncoder` writes a date as seconds since 2001, which a `Date` column (seconds since 1970)
     /// would misread by 31 years.
-    public typealias JSONExtracted = Date.ReferenceDateRepresentation
+    public typealias JSONPathExtracted = Date.ReferenceDateRepresentation
 }
 
 extension Optional: JSONPathValue where Wrapped: JSONPathValue {
-    public typealias JSONValue = Wrapped.JSONValue?
-    public typealias JSONExtracted = Wrapped.JSONExtracted?
-    public typealias JSONOptional = Self
+    public typealias JSONPathWritten = Wrapped.JSONPathWritten?
+    public typealias JSONPathExtracted = Wrapped.JSONPathExtracted?
+    public typealias JSONPathOptional = Self
 }
 
 extension Array: JSONPathValue where Element: Codable {
-    public typealias JSONValue = BoutiqueQueries.JSONRepresentation<Self>
+    public typealias JSONPathWritten = BoutiqueQueries.JSONRepresentation<Self>
 }
 
 extension Set: JSONPathValue where Element: Codable {
-    public typealias JSONValue = BoutiqueQueries.JSONRepresentation<Self>
+    public typealias JSONPathWritten = BoutiqueQueries.JSONRepresentation<Self>
 }
 
 extension Dictionary: JSONPathValue where Key == String, Value: Codable {
-    public typealias JSONValue = BoutiqueQueries.JSONRepresentation<Self>
+    public typealias JSONPathWritten = BoutiqueQueries.JSONRepresentation<Self>
 }

@@ -12,6 +12,6 @@
 @attached(member, names: named(_BoutiqueTypes))
 @attached(
     extension, conformances: QuerySelection, JSONPathObject,
-    names: named(Columns), named(init(decoder:)), named(JSONPathMembers), named(jsonPathMembers), named(JSONValue)
+    names: named(Columns), named(init(decoder:)), named(JSONPathMembers), named(jsonPathMembers), named(JSONPathWritten)
 )
 public macro Selection() = #externalMacro(module: "BoutiqueMacros", type: "SelectionMacro")

@@ -23,6 +23,6 @@
     extension,
     conformances: Table, PrimaryKeyedTable, JSONPathObject,
     names: named(TableColumns), named(columns), named(tableName), named(init(decoder:)),
-    named(encodeColumns(into:)), named(Draft), named(JSONPathMembers), named(jsonPathMembers), named(JSONValue)
+    named(encodeColumns(into:)), named(Draft), named(JSONPathMembers), named(jsonPathMembers), named(JSONPathWritten)
 )
 public macro Table(_ name: String? = nil) = #externalMacro(module: "BoutiqueMacros", type: "TableMacro")

@@ -51,7 +51,7 @@ import Testing
                     var photo: BoutiqueQueries.JSONPathMember<[UInt8]> { .init("photo") }
                 }
                 static var jsonPathMembers: JSONPathMembers { JSONPathMembers() }
-                typealias JSONValue = BoutiqueQueries.JSONRepresentation<Author>
+                typealias JSONPathWritten = BoutiqueQueries.JSONRepresentation<Author>
             }
             """
         )
@@ -79,7 +79,7 @@ import Testing
                     public var tags: BoutiqueQueries.JSONPathMember<[String]> { .init("tags") }
                 }
                 public static var jsonPathMembers: JSONPathMembers { JSONPathMembers() }
-                public typealias JSONValue = BoutiqueQueries.JSONRepresentation<Photo>
+                public typealias JSONPathWritten = BoutiqueQueries.JSONRepresentation<Photo>
             }
             """))
         #expect(result.expandedSource.contains("try decoder.decode([String].JSONRepresentation.self)"))

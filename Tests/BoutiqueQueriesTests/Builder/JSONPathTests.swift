@@ -195,6 +195,21 @@ struct JSONPathTests {
         #expect(author.name == "A" && author.mentor == nil && author.nickname == "B")
     }
 
+    @Test func aValueJSONCannotHoldFailsTheStatementAndChangesNothing() throws {
+        let update = Profile.find(1).update { $0.author = $0.author.jsonSet(\.ratings, ["swift": .infinity]) }
+        #expect { try update.execute(db) } throws: { "\($0)".contains("malformed JSON") }
+        #expect(try Profile.find(1).fetchOne(db)?.author.ratings == ["swift": 4.5])
+    }
+
+    @Test func longChainsStayWithinSQLitesArgumentLimit() throws {
+        let edit = (1...100).reduce(Profile.columns.author.jsonAppend(\.favoriteNumbers, 0)) { edit, number in
+            edit.jsonAppend(\.favoriteNumbers, number)
+        }
+        #expect(edit.queryFragment.sql.hasPrefix("json_insert(json_insert("))
+        try Profile.find(2).update { $0.author = edit }.execute(db)
+        #expect(try Profile.find(2).fetchOne(db)?.author.favoriteNumbers == [1] + Array(0...100))
+    }
+
     @Test func appendToArrays() throws {
         try Profile.where { $0.id == 1 }.update {
             $0.tags = $0.tags.jsonAppend("work")
