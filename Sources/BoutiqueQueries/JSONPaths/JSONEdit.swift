@@ -7,8 +7,8 @@ import Foundation
 // `true`/`false`, a `Date` as seconds since 2001, a model as JSON), so the document still decodes as
 // its model after the edit.
 
-/// A JSON document with changes at paths: the result of `jsonSet(_:_:)` and its
-/// siblings. It is an expression of the document, so it can be assigned to the column
+/// A JSON document with changes at paths: the result of `jsonSet(_:_:)` and its siblings. It is an
+/// expression of the document, so it can be assigned to the column
 /// (`$0.author = $0.author.jsonSet(\.name, "Blob")`), selected, or edited further. Consecutive edits
 /// of the same kind become one call: `json_set(doc, '$."name"', ?, '$."isVerified"', json(…))`.
 public struct JSONEdit<Document: Codable>: QueryExpression {
@@ -18,38 +18,59 @@ public struct JSONEdit<Document: Codable>: QueryExpression {
     let function: String
     /// The document edited.
     let document: QueryFragment
+    /// The paths edited, in order, as SQLite reads them.
+    let paths: [String]
     /// Path and value pairs (or paths alone, for `json_remove`).
     let arguments: [QueryFragment]
 
     public var queryFragment: QueryFragment {
         function + "(" + ([document] + arguments).joined(separator: ", ") + ")"
     }
+
+    /// Whether one more edit at `path` may join this call. SQLite applies a call's pairs in order,
+    /// but (3.40 at least) it does not look inside a value the same call wrote: a path under an
+    /// earlier one (`'$."links"'`, then `'$."links"[2]'`), or into an array an earlier pair appended
+    /// to (`'$."links"[#]'`, then `'$."links"[0]'`), is silently skipped, so it starts a new call. The
+    /// same path again (appends included) joins. Past 63 pairs SQLite's limit of 127 arguments would
+    /// refuse the call.
+    func accepts(_ path: String, in function: String) -> Bool {
+        guard function == self.function, arguments.count < 63 else { return false }
+        return !paths.contains { earlier in
+            if path == earlier { return false }
+            if path.hasPrefix(earlier), let next = path.dropFirst(earlier.count).first, next == "." || next == "[" {
+                return true
+            }
+            return earlier.hasSuffix("[#]") && path.hasPrefix(earlier.dropLast(2))
+        }
+    }
 }
 
 extension QueryExpression {
-    /// This document with `arguments` added to its `function` call when it is already one, or wrapped
-    /// in a new call.
-    func jsonEdit<Document>(_ function: String, _ arguments: [QueryFragment]) -> JSONEdit<Document> {
-        // SQLite takes at most 127 arguments before 3.46: past 63 pairs, a new call wraps this one.
-        if let edit = self as? JSONEdit<Document>, edit.function == function, edit.arguments.count + arguments.count <= 63 {
-            return JSONEdit(function: function, document: edit.document, arguments: edit.arguments + arguments)
+    /// This document with an edit at `path` added to its `function` call when it is already one that
+    /// can take it, or wrapped in a new call.
+    func jsonEdit<Document>(_ function: String, at path: String, _ value: QueryFragment?) -> JSONEdit<Document> {
+        let argument = SQLLiteral.render(.text(path)) + (value.map { ", " + $0 } ?? QueryFragment())
+        if let edit = self as? JSONEdit<Document>, edit.accepts(path, in: function) {
+            return JSONEdit(
+                function: function, document: edit.document, paths: edit.paths + [path], arguments: edit.arguments + [argument])
         }
-        return JSONEdit(function: function, document: queryFragment, arguments: arguments)
+        return JSONEdit(function: function, document: queryFragment, paths: [path], arguments: [argument])
+    }
+
+    /// An edit at `path` writing `value` in the form `Codable` reads.
+    func jsonEdit<Document, Value: QueryRepresentable>(
+        _ function: String, at path: String, _ value: some QueryExpression<Value>
+    ) -> JSONEdit<Document> {
+        jsonEdit(function, at: path, Value.jsonValueForm.render(value.queryFragment))
+    }
+
+    /// An edit at `path` writing `value` encoded as `JSONEncoder` writes it, bound: `json(?)`.
+    func jsonEdit<Document>(_ function: String, at path: String, encoding value: some Encodable) -> JSONEdit<Document> {
+        jsonEdit(function, at: path, "json(" + QueryFragment(binding: JSONEditEncoding.encoded(value)) + ")")
     }
 }
 
-/// The SQL of the arguments the edits add.
-enum JSONEditArgument {
-    /// `'$."name"', value` with the value in the form `Codable` reads.
-    static func pair<Value: QueryRepresentable>(_ path: String, _ value: some QueryExpression<Value>) -> QueryFragment {
-        path + ", " + Value.jsonValueForm.render(value.queryFragment)
-    }
-
-    /// `'$."links"', json(?)` with the value encoded as `JSONEncoder` writes it, bound.
-    static func pair(_ path: String, encoding value: some Encodable) -> QueryFragment {
-        path + ", json(" + QueryFragment(binding: encoded(value)) + ")"
-    }
-
+enum JSONEditEncoding {
     /// `value` as JSON text; for a value JSON cannot hold (a non-finite `Double`), the empty text, which
     /// `json()` refuses ("malformed JSON"), so the statement fails and changes nothing (NULL would
     /// write `null` in the value's place).
@@ -71,7 +92,7 @@ extension QueryExpression {
     public func jsonSet<Document, Member: JSONPathValue>(
         _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, some JSONPathEditableReach>>, _ value: some QueryExpression<Member.JSONPathWritten>
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
-        jsonEdit("json_set", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), value)])
+        jsonEdit("json_set", at: JSONPath.from(path).pathString, value)
     }
 
     /// `json_set(doc, '$."links"', json(?))` with a Swift value: a model, an array, `nil` or a
@@ -80,7 +101,7 @@ extension QueryExpression {
     public func jsonSet<Document, Member: JSONPathValue & Encodable>(
         _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, some JSONPathEditableReach>>, _ value: Member
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
-        jsonEdit("json_set", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), encoding: value)])
+        jsonEdit("json_set", at: JSONPath.from(path).pathString, encoding: value)
     }
 
     /// `json_insert(doc, '$."nickname"', value)`: the document with the value at `path` only when
@@ -88,7 +109,7 @@ extension QueryExpression {
     public func jsonInsert<Document, Member: JSONPathValue>(
         _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, some JSONPathEditableReach>>, _ value: some QueryExpression<Member.JSONPathWritten>
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
-        jsonEdit("json_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), value)])
+        jsonEdit("json_insert", at: JSONPath.from(path).pathString, value)
     }
 
     /// `json_insert(doc, '$."nickname"', json(?))` with a Swift value, encoded as `JSONEncoder` writes it.
@@ -96,7 +117,7 @@ extension QueryExpression {
     public func jsonInsert<Document, Member: JSONPathValue & Encodable>(
         _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, some JSONPathEditableReach>>, _ value: Member
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
-        jsonEdit("json_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), encoding: value)])
+        jsonEdit("json_insert", at: JSONPath.from(path).pathString, encoding: value)
     }
 
     /// `json_replace(doc, '$."name"', value)`: the document with the value at `path` replaced, only
@@ -104,7 +125,7 @@ extension QueryExpression {
     public func jsonReplace<Document, Member: JSONPathValue>(
         _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, some JSONPathReach>>, _ value: some QueryExpression<Member.JSONPathWritten>
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
-        jsonEdit("json_replace", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), value)])
+        jsonEdit("json_replace", at: JSONPath.from(path).pathString, value)
     }
 
     /// `json_replace(doc, '$."links"', json(?))` with a Swift value, encoded as `JSONEncoder` writes it.
@@ -112,7 +133,7 @@ extension QueryExpression {
     public func jsonReplace<Document, Member: JSONPathValue & Encodable>(
         _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, some JSONPathReach>>, _ value: Member
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
-        jsonEdit("json_replace", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), encoding: value)])
+        jsonEdit("json_replace", at: JSONPath.from(path).pathString, encoding: value)
     }
 
     /// `json_remove(doc, '$."nickname"')`: the document without the value at `path` (a field, or an
@@ -122,7 +143,7 @@ extension QueryExpression {
     public func jsonRemove<Document, Member>(
         _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Member, some JSONPathReach>>
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
-        jsonEdit("json_remove", [QueryFragment(JSONPathCall.literal(JSONPath.from(path)))])
+        jsonEdit("json_remove", at: JSONPath.from(path).pathString, nil)
     }
 
     /// `json_insert(doc, '$."tags"[#]', value)`: the document with `value` appended to the array at
@@ -130,7 +151,7 @@ extension QueryExpression {
     public func jsonAppend<Document, Element: JSONPathValue>(
         _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<[Element], some JSONPathEditableReach>>, _ value: some QueryExpression<Element.JSONPathWritten>
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
-        jsonEdit("json_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path), appending: "[#]"), value)])
+        jsonEdit("json_insert", at: JSONPath.from(path).pathString + "[#]", value)
     }
 
     /// `json_insert(doc, '$."links"[#]', json(?))`: a Swift value (a model, an array) appended,
@@ -139,7 +160,7 @@ extension QueryExpression {
     public func jsonAppend<Document, Element: JSONPathValue & Encodable>(
         _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<[Element], some JSONPathEditableReach>>, _ value: Element
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
-        jsonEdit("json_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path), appending: "[#]"), encoding: value)])
+        jsonEdit("json_insert", at: JSONPath.from(path).pathString + "[#]", encoding: value)
     }
 
     /// `json_insert(doc, '$[#]', value)`: a JSON array column with `value` appended.
@@ -169,7 +190,7 @@ extension QueryExpression {
     public func jsonArrayInsert<Document, Element: JSONPathValue>(
         _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Element, some JSONPathEditableReach>>, _ value: some QueryExpression<Element.JSONPathWritten>
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
-        jsonEdit("json_array_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), value)])
+        jsonEdit("json_array_insert", at: JSONPath.from(path).pathString, value)
     }
 
     /// `json_array_insert(doc, '$."links"[0]', json(?))` with a Swift value, encoded as `JSONEncoder`
@@ -178,6 +199,6 @@ extension QueryExpression {
     public func jsonArrayInsert<Document, Element: JSONPathValue & Encodable>(
         _ path: KeyPath<JSONPath<Document, JSONPathAlwaysReached>, JSONPath<Element, some JSONPathEditableReach>>, _ value: Element
     ) -> JSONEdit<Document> where QueryValue == JSONRepresentation<Document> {
-        jsonEdit("json_array_insert", [JSONEditArgument.pair(JSONPathCall.literal(JSONPath.from(path)), encoding: value)])
+        jsonEdit("json_array_insert", at: JSONPath.from(path).pathString, encoding: value)
     }
 }

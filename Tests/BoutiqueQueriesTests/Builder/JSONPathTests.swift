@@ -195,6 +195,18 @@ struct JSONPathTests {
         #expect(author.name == "A" && author.mentor == nil && author.nickname == "B")
     }
 
+    @Test func anEditInsideAValueSetInTheSameCallStartsANewCall() throws {
+        // SQLite before 3.45 skips a path under a value the same call wrote: the edits nest instead.
+        let select = Profile.find(1).select {
+            $0.author.jsonSet(\.links, [Link(homepage: "a.co")]).jsonSet(\.links[1], Link(homepage: "b.co"))
+                .jsonSet(\.name, "N")
+        }
+        #expect(select.sql.hasPrefix(
+            #"SELECT json_set(json_set("profile"."author", '$."links"', json(?)), '$."links"[1]', json(?), '$."name"', ?) FROM"#))
+        let author = try #require(try select.fetchOne(db))
+        #expect(author.links.map(\.homepage) == ["a.co", "b.co"] && author.name == "N")
+    }
+
     @Test func aValueJSONCannotHoldFailsTheStatementAndChangesNothing() throws {
         let update = Profile.find(1).update { $0.author = $0.author.jsonSet(\.ratings, ["swift": .infinity]) }
         #expect { try update.execute(db) } throws: { "\($0)".contains("malformed JSON") }

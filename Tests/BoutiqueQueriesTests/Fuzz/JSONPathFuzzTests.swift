@@ -72,7 +72,7 @@ struct JSONPathFuzzTests {
 }
 
 /// One edit, applied in SQL (`chain`) or to a Swift author (`apply`).
-enum JSONEditStep: CustomStringConvertible {
+enum JSONEditStep {
     case setName(String)
     case setVerified(Bool)
     case setJoinedAt(Date)
@@ -85,9 +85,10 @@ enum JSONEditStep: CustomStringConvertible {
     case setLastHomepage(String)
     case setMentorVisits(Int)
     case setLinks([Link])
+    case setLinkAt(Int, Link)
 
     static func random(_ random: inout SeededRandom) -> JSONEditStep {
-        switch random.below(12) {
+        switch random.below(13) {
         case 0: .setName(HostileStrings.stored(&random))
         case 1: .setVerified(random.chance(50))
         case 2: .setJoinedAt(JSONPathFuzzTests.date(&random))
@@ -99,11 +100,10 @@ enum JSONEditStep: CustomStringConvertible {
         case 8: .removeFirstLink
         case 9: .setLastHomepage(HostileStrings.stored(&random))
         case 10: .setMentorVisits(random.int(in: 0...99))
+        case 11: .setLinkAt(random.int(in: -3...3), JSONPathFuzzTests.link(&random))
         default: .setLinks((0..<random.below(3)).map { _ in JSONPathFuzzTests.link(&random) })
         }
     }
-
-    var description: String { "\(self)" }
 
     func apply(to author: inout Author) {
         switch self {
@@ -120,6 +120,15 @@ enum JSONEditStep: CustomStringConvertible {
         // `json_replace` changes nothing where the optional object the path goes through is missing.
         case .setMentorVisits(let visits): author.mentor?.visits = visits
         case .setLinks(let links): author.links = links
+        // `json_set` at an index replaces that element, appends one at the end's index, and changes
+        // nothing further out; a negative index counts from the end.
+        case .setLinkAt(let index, let link):
+            let position = index < 0 ? author.links.count + index : index
+            if position >= 0, position < author.links.count {
+                author.links[position] = link
+            } else if index >= 0, position == author.links.count {
+                author.links.append(link)
+            }
         }
     }
 
@@ -144,6 +153,7 @@ enum JSONEditStep: CustomStringConvertible {
         case .setLastHomepage(let homepage): document.jsonReplace(\.links[-1].homepage, homepage)
         case .setMentorVisits(let visits): document.jsonReplace(\.mentor.visits, visits)
         case .setLinks(let links): document.jsonSet(\.links, links)
+        case .setLinkAt(let index, let link): document.jsonSet(\.links[index], link)
         }
     }
 }
