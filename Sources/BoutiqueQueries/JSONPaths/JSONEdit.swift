@@ -49,7 +49,7 @@ extension QueryExpression {
     /// This document with an edit at `path` added to its `function` call when it is already one that
     /// can take it, or wrapped in a new call.
     func jsonEdit<Document>(_ function: String, at path: String, _ value: QueryFragment?) -> JSONEdit<Document> {
-        let argument = SQLLiteral.render(.text(path)) + (value.map { ", " + $0 } ?? QueryFragment())
+        let argument = JSONPathCall.literal(path) + (value.map { ", " + $0 } ?? QueryFragment())
         if let edit = self as? JSONEdit<Document>, edit.accepts(path, in: function) {
             return JSONEdit(
                 function: function, document: edit.document, paths: edit.paths + [path], arguments: edit.arguments + [argument])
@@ -75,10 +75,7 @@ enum JSONEditEncoding {
     /// `json()` refuses ("malformed JSON"), so the statement fails and changes nothing (NULL would
     /// write `null` in the value's place).
     static func encoded(_ value: some Encodable) -> DatabaseValue {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return .text("") }
-        return .text(String(decoding: data, as: UTF8.self))
+        .text(JSONCoding.text(of: value) ?? "")
     }
 }
 

@@ -53,8 +53,13 @@ extension QueryExpression {
 /// The SQL of the path functions.
 enum JSONPathCall {
     /// `'$."links"[0]'`: a path as an SQL string literal.
-    static func literal<Value, Reach>(_ path: JSONPath<Value, Reach>, appending suffix: String = "") -> String {
-        SQLLiteral.render(.text(path.pathString + suffix))
+    static func literal<Value, Reach>(_ path: JSONPath<Value, Reach>) -> String {
+        literal(path.pathString)
+    }
+
+    /// `'$."links"[#]'`: path text as an SQL string literal.
+    static func literal(_ pathString: String) -> String {
+        SQLLiteral.render(.text(pathString))
     }
 
     static func extract<Value, Reach>(_ document: QueryFragment, _ path: JSONPath<Value, Reach>) -> QueryFragment {

@@ -4,15 +4,22 @@ import Foundation
 extension Date: QueryBindable {
     /// Stored as REAL seconds since 1970. Integer seconds and ISO-8601 text are read too.
     public static func decode(from decoder: inout RowDecoder) throws(BoutiqueError) -> Date {
+        try decodeSeconds(from: &decoder, expected: "Date", toDate: Date.init(timeIntervalSince1970:))
+    }
+
+    /// A number of seconds made a date by `toDate` (since 1970 or since 2001), or ISO-8601 text.
+    static func decodeSeconds(
+        from decoder: inout RowDecoder, expected: String, toDate: (Double) -> Date
+    ) throws(BoutiqueError) -> Date {
         switch decoder.currentStorageClass {
         case .real, .integer:
             let seconds = decoder.statement.double(at: decoder.columnIndex)
             decoder.columnIndex += 1
-            return Date(timeIntervalSince1970: seconds)
+            return toDate(seconds)
         case .text:
             return try ISO8601Representation.decode(from: &decoder)
         default:
-            throw decoder.failure(expected: "Date")
+            throw decoder.failure(expected: expected)
         }
     }
 
@@ -49,16 +56,8 @@ extension Date: QueryBindable {
     /// text is read too.
     public enum ReferenceDateRepresentation: QueryRepresentable {
         public static func decode(from decoder: inout RowDecoder) throws(BoutiqueError) -> Date {
-            switch decoder.currentStorageClass {
-            case .real, .integer:
-                let seconds = decoder.statement.double(at: decoder.columnIndex)
-                decoder.columnIndex += 1
-                return Date(timeIntervalSinceReferenceDate: seconds)
-            case .text:
-                return try ISO8601Representation.decode(from: &decoder)
-            default:
-                throw decoder.failure(expected: "Date (seconds since 2001)")
-            }
+            try Date.decodeSeconds(
+                from: &decoder, expected: "Date (seconds since 2001)", toDate: Date.init(timeIntervalSinceReferenceDate:))
         }
 
         public static func encode(_ output: Date) -> DatabaseValue { .real(output.timeIntervalSinceReferenceDate) }

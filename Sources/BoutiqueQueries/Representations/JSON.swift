@@ -22,12 +22,9 @@ public enum JSONRepresentation<Value: Codable>: QueryRepresentable {
     }
 
     public static func encode(_ output: Value) -> DatabaseValue {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding fails only for values JSON cannot hold (e.g. a non-finite Double): store NULL then,
         // and the NOT NULL constraint of a non-optional column reports it.
-        guard let data = try? encoder.encode(output) else { return .null }
-        return .text(String(decoding: data, as: UTF8.self))
+        JSONCoding.text(of: output).map(DatabaseValue.text) ?? .null
     }
 
     public static var sqlType: SQLType { .text }

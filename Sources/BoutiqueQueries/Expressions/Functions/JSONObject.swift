@@ -70,6 +70,15 @@ public enum JSONValueForm: Hashable, Sendable {
 /// 2001) and, for rows written by `json_object`, as ISO-8601 text (a `Date.ISO8601Representation`
 /// column's value). One decoder serves every read: it is `Sendable`, and its options never change.
 enum JSONCoding {
+    /// `value` as the JSON text a JSON column stores: keys sorted, so that equal values are equal text;
+    /// `nil` for a value JSON cannot hold (a non-finite `Double`).
+    static func text(of value: some Encodable) -> String? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
