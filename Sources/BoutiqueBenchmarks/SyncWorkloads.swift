@@ -33,9 +33,19 @@ enum SyncWorkloads {
     }
 
     static func run(rounds: Int) async throws {
+        // Files holding 10,000 and 100,000 local transactions not yet pushed (an app offline for a
+        // while), made once and copied for each round.
+        let tenThousand = try await pendingTemplate(transactions: 10_000)
+        let hundredThousand = try await pendingTemplate(transactions: 100_000)
+        defer {
+            remove(tenThousand)
+            remove(hundredThousand)
+        }
         try await measure("\(smallWrites) awaited one-row writes, full change log", rounds: rounds, [
             Line(name: "sync off") { try await smallWritesOnce(sync: false) },
             Line(name: "sync on (stamp per transaction)") { try await smallWritesOnce(sync: true) },
+            Line(name: "sync on, 10,000 transactions pending") { try await smallWritesOnce(sync: true, from: tenThousand) },
+            Line(name: "sync on, 100,000 transactions pending") { try await smallWritesOnce(sync: true, from: hundredThousand) },
         ])
         try await measure("\(rows) rows: applied from a pull vs committed locally", rounds: rounds, [
             Line(name: "local commit, one transaction") { try await localCommitOnce() },
@@ -94,9 +104,26 @@ enum SyncWorkloads {
         }
     }
 
-    static func smallWritesOnce(sync: Bool) async throws -> Double {
+    /// A closed file with sync set up and `transactions` one-row local transactions waiting to be pushed.
+    static func pendingTemplate(transactions: Int) async throws -> URL {
+        let url = path("pending-\(transactions)")
+        let database = try await DatabaseActor.open(url: url, migrations: schema)
+        let engine = try await BoutiqueSync(database: database, tables: ["note"], server: .inProcess(try await server()))
+        for row in 0..<transactions {
+            try await database.write { conn in
+                try conn.execute("INSERT INTO note(id, title) VALUES (?, ?)", [.text("pending-\(row)"), .text("t")])
+            }
+        }
+        _ = engine
+        await database.close()
+        return url
+    }
+
+    /// `smallWrites` awaited one-row write transactions, on a new file or on a copy of `template`.
+    static func smallWritesOnce(sync: Bool, from template: URL? = nil) async throws -> Double {
         let url = path("writes")
         defer { remove(url) }
+        if let template { try FileManager.default.copyItem(at: template, to: url) }
         let database = try await DatabaseActor.open(url: url, migrations: schema)
         var engine: BoutiqueSync?
         if sync { engine = try await BoutiqueSync(database: database, tables: ["note"], server: .inProcess(try await server())) }

@@ -36,8 +36,11 @@ public final class BoutiqueSync: Sendable, Observable {
     private let board = SyncStatusBoard()
     /// The background loop while started, and how to tell it that a local commit waits to be pushed.
     private let loop = Lock<(task: Task<Void, Never>, kick: AsyncStream<Void>.Continuation)?>(nil)
-    /// Keeps `status.pendingCount` current after every local commit, started or not.
-    private let commitWatcher = Lock<Task<Void, Never>?>(nil)
+    /// Keep `status.pendingCount` current after every local commit, started or not: one task follows
+    /// the commits, another counts after them (once for a burst of commits).
+    private let commitWatchers = Lock<[Task<Void, Never>]>([])
+    /// The pending count last sent to the main actor: an unchanged count costs no hop there.
+    private let shownPending = Lock<PendingCount?>(nil)
 
     /// Sets up sync of `tables` (``/BoutiqueDB/Table`` types) with `server`.
     ///
@@ -108,7 +111,7 @@ public final class BoutiqueSync: Sendable, Observable {
 
     deinit {
         loop.withLock { $0?.task.cancel() }
-        commitWatcher.withLock { $0?.cancel() }
+        commitWatchers.withLock { $0.forEach { $0.cancel() } }
         session.refusals.finish()
         session.losses.finish()
     }
@@ -148,9 +151,15 @@ public final class BoutiqueSync: Sendable, Observable {
             refusal: { [weak self] refusal in await self?.updateStatus { $0.record(refusal) } })
     }
 
-    /// Counts the pending transactions again and shows it.
+    /// Counts the pending transactions and shows the count when it changed.
     private func refreshPending() async {
         guard let pending = try? await session.pendingCount() else { return }
+        let changed = shownPending.withLock { shown -> Bool in
+            if let shown, shown.sequence > pending.sequence { return false }
+            defer { shown = pending }
+            return shown?.value != pending.value
+        }
+        guard changed else { return }
         await updateStatus { $0.setPending(pending) }
     }
 
@@ -168,18 +177,29 @@ public final class BoutiqueSync: Sendable, Observable {
     /// Follows local commits to synced tables, in this process and (with
     /// ``/BoutiqueDB/DatabaseOptions/multiProcess``) others: the pending count follows each, and a
     /// started sync pushes.
+    ///
+    /// Counting runs beside the commits rather than after each: commits that come while a count runs
+    /// are counted together by the next one, so a burst of writes costs a count or two, not one each.
     private func watchLocalCommits() {
         let signals = database.commitSignals()
         let synced = syncedTables
-        let task = Task { [weak self] in
-            for await commit in signals {
-                guard !commit.isRemote, commit.mayHaveChanged(anyOf: synced) else { continue }
+        let (countRequests, requestCount) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let counter = Task { [weak self] in
+            for await _ in countRequests {
                 guard let self else { return }
                 await self.refreshPending()
-                self.loop.withLock { _ = $0?.kick.yield() }
             }
         }
-        commitWatcher.withLock { $0 = task }
+        let watcher = Task { [weak self] in
+            for await commit in signals {
+                guard !commit.isRemote, commit.mayHaveChanged(anyOf: synced) else { continue }
+                requestCount.yield()
+                guard let self else { break }
+                self.loop.withLock { _ = $0?.kick.yield() }
+            }
+            requestCount.finish()
+        }
+        commitWatchers.withLock { $0 = [watcher, counter] }
     }
 
     /// This database's replica id: what the server knows it by (it changes after a restore from a

@@ -45,7 +45,7 @@ import Testing
             for try await _ in feed { seen += 1 }
             return seen
         }
-        let deadline = ContinuousClock.now + .seconds(5 * timeoutScale)
+        let deadline = ContinuousClock.now + .seconds(hangDeadline(seconds: 5))
         while database.readers.waitingCount == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
         #expect(database.readers.waitingCount == 1, "the feed's read waits for the reader")
         follower.cancel()

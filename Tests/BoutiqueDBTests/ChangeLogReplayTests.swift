@@ -174,7 +174,7 @@ struct ChangeLogReplayTests {
     /// connection checkpoints the log on the way out, holding the file meanwhile).
     private func openWhenFree(_ url: URL) async throws -> Connection {
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
+        let deadline = clock.now + .seconds(hangDeadline(seconds: 10))
         while true {
             if let connection = try open(url, failingBusyOnlyAfter: clock.now >= deadline) { return connection }
             try await Task.sleep(for: .milliseconds(20))

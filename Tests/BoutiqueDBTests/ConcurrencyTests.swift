@@ -104,7 +104,7 @@ import Testing
                         try await database.read { conn in
                             let now = running.add(1)
                             mostAtOnce.raise(to: now)
-                            let deadline = Date().addingTimeInterval(2 * timeoutScale)
+                            let deadline = Date().addingTimeInterval(hangDeadline(seconds: 2))
                             while mostAtOnce.value < 2, Date() < deadline {
                                 Thread.sleep(forTimeInterval: 0.002)
                             }

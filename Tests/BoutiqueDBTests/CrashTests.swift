@@ -34,7 +34,7 @@ import Testing
     }
 
     private func poll(seconds: Double, _ condition: @Sendable () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = Date().addingTimeInterval(hangDeadline(seconds: seconds))
         while !condition() {
             if Date() > deadline { return false }
             try? await Task.sleep(for: .milliseconds(5))

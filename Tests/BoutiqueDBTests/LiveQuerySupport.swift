@@ -2,11 +2,11 @@
 import Foundation
 import Testing
 
-/// Waits, on the main actor, until `condition` holds; fails with ``TimedOut`` after `seconds` (times
-/// the run's `timeoutScale`).
+/// Waits, on the main actor, until `condition` holds; fails with ``TimedOut`` after
+/// ``hangDeadline(seconds:)``.
 @MainActor
 func eventually(_ what: String = "condition", within seconds: Double = 5, _ condition: @MainActor () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * timeoutScale * 1000))
+    let deadline = ContinuousClock.now + .milliseconds(Int(hangDeadline(seconds: seconds) * 1000))
     while !condition() {
         guard ContinuousClock.now < deadline else {
             Issue.record("timed out waiting for \(what)")

@@ -70,7 +70,7 @@ final class ObservedNoteListModel {
             return (task, { seen.withLock { $0 } }, { outcome.withLock { $0 } })
         }
         func ended(_ outcome: () -> (values: Int, error: BoutiqueError?)?) async throws -> (values: Int, error: BoutiqueError?)? {
-            let deadline = ContinuousClock.now + .seconds(10 * timeoutScale)
+            let deadline = ContinuousClock.now + .seconds(hangDeadline(seconds: 10))
             while ContinuousClock.now < deadline {
                 if let ended = outcome() { return ended }
                 try await Task.sleep(for: .milliseconds(20))
@@ -84,7 +84,7 @@ final class ObservedNoteListModel {
         await db.close()
         let outcome = try await ended(waiting.outcome)
         waiting.task.cancel()
-        #expect(outcome?.values == 1, "the sequence was still waiting \(10 * timeoutScale) s after the close")
+        #expect(outcome?.values == 1, "the sequence was still waiting \(hangDeadline(seconds: 10)) s after the close")
         #expect(outcome?.error == .databaseClosed)
         // One started after the close ends at once, the same way.
         let late = iterate()

@@ -2,9 +2,9 @@ import BoutiqueDB
 import Foundation
 
 enum Reliability {
-    /// Waits until `condition` holds, at most `seconds`; `false` when it never did.
+    /// Waits until `condition` holds, at most ``hangDeadline(seconds:)``; `false` when it never did.
     static func poll(seconds: Double, _ condition: @Sendable () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = Date().addingTimeInterval(hangDeadline(seconds: seconds))
         while !condition() {
             if Date() > deadline { return false }
             try? await Task.sleep(for: .milliseconds(2))

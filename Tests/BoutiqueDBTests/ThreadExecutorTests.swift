@@ -57,7 +57,7 @@ import Testing
             }
             #expect(exited.load(ordering: .relaxed) == 0)
         }
-        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        let deadline = ContinuousClock.now.advanced(by: .seconds(hangDeadline(seconds: 10)))
         while exited.load(ordering: .relaxed) < recorders, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(5))
         }
@@ -65,14 +65,15 @@ import Testing
     }
 
     @Test func aThreadToldNotToSpinSleepsAsSoonAsItsJobsAreDone() async {
-        // A ten-second spin that the condition cuts short: the thread must be asleep long before.
+        // A spin of five minutes that the condition cuts short: the thread must be asleep long before
+        // (the wait below gives up after a minute, however busy the machine is).
         let asked = Atomic<Int>(0)
-        let recorder = Recorder(idleSpin: .seconds(10), shouldSpin: {
+        let recorder = Recorder(idleSpin: .seconds(300), shouldSpin: {
             asked.add(1, ordering: .relaxed)
             return false
         })
         await recorder.record(1)
-        let deadline = ContinuousClock.now.advanced(by: .seconds(3))
+        let deadline = ContinuousClock.now.advanced(by: .seconds(hangDeadline(seconds: 3)))
         while !recorder.executor.isSleeping, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(5))
         }

@@ -188,6 +188,8 @@ extension SyncSession {
                 _ = try LocalFolder.assignStamp(to: transaction, replica: replica, sql)
             }
         }
+        // Older transactions became pending, behind the newest one the tally counted.
+        await pendingTally.invalidate()
     }
 
     /// Prunes the change log of transactions the server acknowledged and the states include.

@@ -55,6 +55,8 @@ extension SyncSession {
             return try OrphanRepair.detach(
                 touched: names, deleted: names, tables: tables, foreignKeys: foreignKeys, parkingUnseenParents: true, sql: sql)
         }
+        // Refused transactions are no longer pending, though no new transaction says so.
+        await pendingTally.invalidate()
         if !orphans.isEmpty { try await repairOrphans(orphans) }
         for refusal in refusals {
             let report = SyncRefusal(

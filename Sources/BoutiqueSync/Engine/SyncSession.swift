@@ -39,6 +39,8 @@ actor SyncSession {
     var recordedClockOffset: Int64?
     /// Tells the app-facing object what the session is doing; set once, right after it is made.
     private(set) var reporter: SyncSessionReporter?
+    /// The count of local transactions waiting to be pushed, kept up to date cheaply.
+    nonisolated let pendingTally: PendingTally
     /// The server's refusals, for ``BoutiqueSync/refusals``.
     nonisolated let refusals = SyncEventChannel<SyncRefusal>()
     /// The local changes merges discarded, for ``BoutiqueSync/losses``; sent after their transaction commits.
@@ -64,6 +66,7 @@ actor SyncSession {
         self.database = database
         self.transport = transport
         self.tables = tables
+        self.pendingTally = PendingTally(database: database, server: transport.serverIdentifier)
 
         self.options = options
         self.replica = replica
@@ -173,13 +176,8 @@ actor SyncSession {
     }
 
     /// Local transactions not yet acknowledged.
-    func pendingCount() async throws -> Int {
-        let server = serverID
-        return try await database.read { conn in
-            let sql = SQLRunner(conn)
-            let acknowledged = try ServerState.read(server: server, sql).acknowledged
-            return try TransactionStamp.pendingCount(after: acknowledged, sql)
-        }
+    func pendingCount() async throws -> PendingCount {
+        try await pendingTally.count()
     }
 
     /// Runs a request, reporting a failure to get a reply as ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)``

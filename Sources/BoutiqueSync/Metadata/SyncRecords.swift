@@ -30,6 +30,11 @@ extension TransactionStamp {
         try TransactionStamp.where { $0.mark == Mark.local && $0.transactionID > acknowledged }.fetchCount(sql.connection)
     }
 
+    /// The newest transaction with a stamp or a mark, 0 when there is none: one step down the key's index.
+    static func newestID(_ sql: SQLRunner) throws -> Int64 {
+        try TransactionStamp.order { $0.transactionID.desc() }.limit(1).select(\.transactionID).fetchOne(sql.connection) ?? 0
+    }
+
     /// Whether `writer` stamped a transaction this file made (one the server refused included).
     static func isLocalWriter(_ writer: String, _ sql: SQLRunner) throws -> Bool {
         try TransactionStamp.where { $0.mark != Mark.remote && $0.writer == writer }.limit(1).select(\.transactionID)

@@ -24,6 +24,8 @@ final class SyncStatusBoard {
     private var running: [SyncPhase: Int] = [:]
     private var progress = BootstrapProgress(rowsDone: 0, totalRows: nil)
     private var problem: SyncStatus.Activity?
+    /// The sequence of the pending count shown: an older count arriving late is not shown.
+    private var pendingSequence = 0
 
     nonisolated init() {}
 
@@ -49,7 +51,11 @@ final class SyncStatusBoard {
         recompute()
     }
 
-    func setPending(_ count: Int) { status.pendingCount = count }
+    func setPending(_ count: PendingCount) {
+        guard count.sequence > pendingSequence else { return }
+        pendingSequence = count.sequence
+        if status.pendingCount != count.value { status.pendingCount = count.value }
+    }
 
     func didSync(at date: Date) {
         status.lastSync = date

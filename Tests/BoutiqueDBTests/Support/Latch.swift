@@ -13,9 +13,9 @@ final class Latch: Sendable {
 
     var opened: Bool { isOpen.load(ordering: .acquiring) }
 
-    /// Blocks the calling thread until opened; `false` after `seconds` (times ``timeoutScale``).
+    /// Blocks the calling thread until opened; `false` after ``hangDeadline(seconds:)``.
     func waitBlocking(seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds * timeoutScale)
+        let deadline = Date().addingTimeInterval(hangDeadline(seconds: seconds))
         while !opened {
             if Date() > deadline { return false }
             Thread.sleep(forTimeInterval: 0.001)
@@ -23,9 +23,9 @@ final class Latch: Sendable {
         return true
     }
 
-    /// Suspends until opened; `false` after `seconds` (times ``timeoutScale``).
+    /// Suspends until opened; `false` after ``hangDeadline(seconds:)``.
     func wait(seconds: Double) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds * timeoutScale)
+        let deadline = Date().addingTimeInterval(hangDeadline(seconds: seconds))
         while !opened {
             if Date() > deadline { return false }
             try? await Task.sleep(for: .milliseconds(2))

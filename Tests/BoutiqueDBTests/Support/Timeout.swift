@@ -10,15 +10,22 @@ struct TimedOut: Error, CustomStringConvertible {
 /// sanitizer, which slows everything several times over.
 let timeoutScale = ProcessInfo.processInfo.environment["BOUTIQUE_TEST_TIMEOUT_SCALE"].flatMap(Double.init) ?? 1
 
-/// Runs `operation` and fails with ``TimedOut`` if it has not finished after `seconds` (times
-/// ``timeoutScale``).
+/// How long a test waits for something that must happen before it calls it a hang: `seconds` times
+/// ``timeoutScale``, and never under a minute.
+///
+/// Such a deadline only turns a hang into a failure, so it costs nothing to be generous: the wait ends
+/// as soon as the event comes. A short one fails on a busy machine (a laptop building beside the tests,
+/// a CI runner) for no fault of the code; a hang is still a hang at 60 s.
+func hangDeadline(seconds: Double) -> Double { max(seconds * timeoutScale, 60) }
+
+/// Runs `operation` and fails with ``TimedOut`` if it has not finished by ``hangDeadline(seconds:)``.
 ///
 /// Unlike a task group this returns at the deadline even when the operation is stuck (a deadlock is
 /// what some tests guard against); the stuck task is left behind.
 func withTimeout<T: Sendable>(
     _ seconds: Double, _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    let seconds = seconds * timeoutScale
+    let seconds = hangDeadline(seconds: seconds)
     let outcome = FirstOutcome<T>()
     return try await withCheckedThrowingContinuation { continuation in
         outcome.set(continuation)

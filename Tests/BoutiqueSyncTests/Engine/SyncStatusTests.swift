@@ -44,7 +44,7 @@ enum NoteItemSchema {
 /// What `status` says, when: a status line an app can show.
 @MainActor @Suite struct SyncStatusTests {
     func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10 * syncTimeoutScale)
+        let deadline = ContinuousClock.now + .seconds(syncHangDeadline(seconds: 10))
         while ContinuousClock.now < deadline {
             if try await condition() { return true }
             try await Task.sleep(for: .milliseconds(10))
@@ -68,6 +68,28 @@ enum NoteItemSchema {
         #expect(report.pushed == 4)
         #expect(sync.status.pendingCount == 0)
         #expect(sync.status.hasSynced && sync.status.lastSync != nil)
+        await database.close()
+    }
+
+    /// The count follows commits without reading every pending transaction again: it must stay exact
+    /// when the acknowledged id moves under it (here another sync object on the same file pushes, as
+    /// an extension's would) and when hundreds of transactions wait.
+    @Test func pendingCountStaysExactWhenAnotherObjectPushesTheSameFile() async throws {
+        let server = try await makeServer()
+        let database = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
+        let shown = try await BoutiqueSync(database: database, tables: ["note"], server: .inProcess(server))
+        let pusher = try await BoutiqueSync(database: database, tables: ["note"], server: .inProcess(server))
+        for index in 0..<300 {
+            try await database.write { conn in try conn.execute("INSERT INTO note(id, title) VALUES (?, 'offline')", [.text("n\(index)")]) }
+        }
+        #expect(try await eventually { shown.status.pendingCount == 300 })
+        #expect(try await pusher.synchronize().pushed == 300)
+        try await database.write { conn in try conn.execute("INSERT INTO note(id, title) VALUES ('after', 'online')") }
+        #expect(try await eventually { shown.status.pendingCount == 1 }, "the push by the other object is seen at the next commit")
+        try await database.write { conn in try conn.execute("UPDATE note SET title = 'again' WHERE id = 'after'") }
+        #expect(try await eventually { shown.status.pendingCount == 2 })
+        _ = try await shown.synchronize()
+        #expect(shown.status.pendingCount == 0)
         await database.close()
     }
 

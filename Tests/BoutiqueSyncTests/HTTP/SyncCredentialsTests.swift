@@ -43,7 +43,7 @@ import Testing
 
         // Started, it stops on such a refusal instead of retrying for ever, and says why.
         expired.start()
-        let deadline = ContinuousClock.now + .seconds(10 * syncTimeoutScale)
+        let deadline = ContinuousClock.now + .seconds(syncHangDeadline(seconds: 10))
         while ContinuousClock.now < deadline, expired.status.activity != .refused(try #require(refusal)) {
             try await Task.sleep(for: .milliseconds(10))
         }

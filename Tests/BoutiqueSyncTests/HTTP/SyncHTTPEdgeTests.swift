@@ -24,7 +24,7 @@ final class CapturedLog: Sendable {
     /// Waits (generously) for a line containing every one of `parts`: a request's line is written as
     /// it completes, just after its response is sent.
     func line(containing parts: String...) async throws -> String? {
-        let deadline = ContinuousClock.now + .seconds(10 * syncTimeoutScale)
+        let deadline = ContinuousClock.now + .seconds(syncHangDeadline(seconds: 10))
         while ContinuousClock.now < deadline {
             if let line = all.first(where: { line in parts.allSatisfy { line.contains($0) } }) { return line }
             try await Task.sleep(for: .milliseconds(10))

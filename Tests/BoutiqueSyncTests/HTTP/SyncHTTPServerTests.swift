@@ -35,25 +35,27 @@ import Testing
     }
 
     @Test func aLongPollingPullIsWokenByAnotherDevicesPush() async throws {
-        let server = try await HTTPTestServer()
+        // Polls of five minutes: the row can only arrive within the wait below (a minute at most) if
+        // the push woke the poll.
+        let server = try await HTTPTestServer(options: SyncHTTPOptions(maximumWaitMilliseconds: 300_000))
         let a = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
         let b = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
         let syncA = try await BoutiqueSync(database: a, tables: ["note"], server: try server.transport())
         let syncB = try await BoutiqueSync(
-            database: b, tables: ["note"], server: try server.transport(), options: SyncOptions(pullWait: .seconds(20) * syncTimeoutScale))
+            database: b, tables: ["note"], server: try server.transport(), options: SyncOptions(pullWait: .seconds(300)))
         _ = try await syncB.synchronize()
-        let started = ContinuousClock.now
         syncB.start()
-        try await Task.sleep(for: .milliseconds(300))  // B's pull is now waiting on the server
+        #expect(try await Self.inFlight(server.http), "B's pull is waiting on the server")
+        try await Task.sleep(for: .milliseconds(300))  // past its first round, into the long poll
         try await a.write { conn in try conn.execute("INSERT INTO note(id, title) VALUES ('n1', 'Hello')") }
         _ = try await syncA.synchronize()
         var rows: [[String]] = []
-        for _ in 0..<200 where rows.isEmpty {
+        let deadline = ContinuousClock.now + .seconds(syncHangDeadline(seconds: 10))
+        while rows.isEmpty, ContinuousClock.now < deadline {
             rows = try await b.rows("note")
             if rows.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
         }
-        #expect(rows == [["n1", "Hello", "NULL", "NULL"]])
-        #expect(ContinuousClock.now - started < .seconds(10) * syncTimeoutScale, "woken by the push, not by the poll's timeout")
+        #expect(rows == [["n1", "Hello", "NULL", "NULL"]], "woken by the push, not by the poll's timeout")
         await syncB.stop()
         await a.close()
         await b.close()
@@ -117,11 +119,10 @@ import Testing
         }
         #expect(try await Self.inFlight(server.http), "the poll reached the server")
         try await Task.sleep(for: .milliseconds(100))  // and waits there
-        let started = ContinuousClock.now
-        await server.http.shutdown(gracePeriod: .seconds(5) * syncTimeoutScale)
+        // A grace period far longer than any answer takes: a poll cut off at its end would get 503.
+        await server.http.shutdown(gracePeriod: .seconds(syncHangDeadline(seconds: 5)))
         let answer = try await waiting.value
-        #expect(answer.status == 200, "the waiting poll got its (empty) answer")
-        #expect(ContinuousClock.now - started < .seconds(4) * syncTimeoutScale)
+        #expect(answer.status == 200, "the waiting poll got its (empty) answer before the grace period ended")
         await #expect(throws: (any Error).self) { _ = try await RawHTTP.send(url, "v1/health", method: "GET") }
         await server.store.close()
     }
@@ -139,7 +140,7 @@ import Testing
     @Test func aRequestOutlastingTheGracePeriodIsAnswered503AndTheServerStops() async throws {
         let base = try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL())
         let signer = try SyncTokenSigner(secret: HTTPTestServer.secret)
-        let http = try SyncHTTPServer(server: SyncServer(store: SlowStore(base: base, delay: .seconds(20) * syncTimeoutScale)), signer: signer)
+        let http = try SyncHTTPServer(server: SyncServer(store: SlowStore(base: base, delay: .seconds(300))), signer: signer)
         let token = try signer.token(tenant: "acme", user: "ana", expiresAt: Date().addingTimeInterval(60))
         let url = http.url
         let slow = Task {
@@ -148,17 +149,17 @@ import Testing
         #expect(try await Self.inFlight(http), "the request reached the server")
         let started = ContinuousClock.now
         await http.shutdown(gracePeriod: .milliseconds(200))
-        // Well under the handler's 20 s: the grace period and the moment given to send the 503.
-        #expect(ContinuousClock.now - started < .seconds(10) * syncTimeoutScale, "shutdown waited for the slow handler")
+        // Well under the handler's five minutes: the grace period and the moment given to send the 503.
+        #expect(ContinuousClock.now - started < .seconds(syncHangDeadline(seconds: 10)), "shutdown waited for the slow handler")
         let answer = try await slow.value
         #expect(answer.status == 503)
         #expect(answer.errorBody?.error.reason.contains("shutting down") == true)
         await base.close()
     }
 
-    /// Waits (up to 10 s, scaled) until the server has a request in flight.
+    /// Waits (up to ``syncHangDeadline(seconds:)``) until the server has a request in flight.
     static func inFlight(_ http: SyncHTTPServer) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10) * syncTimeoutScale
+        let deadline = ContinuousClock.now + .seconds(syncHangDeadline(seconds: 10))
         while http.requestsInFlight == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         return http.requestsInFlight > 0
     }

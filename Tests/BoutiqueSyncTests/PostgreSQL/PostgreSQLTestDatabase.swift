@@ -79,7 +79,7 @@ enum PostgreSQLTestDatabase {
 func waitUntil(
     seconds: Double = 20, _ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () async throws -> Bool
 ) async throws {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * syncTimeoutScale * 1000))
+    let deadline = ContinuousClock.now + .milliseconds(Int(syncHangDeadline(seconds: seconds) * 1000))
     while try await !condition() {
         guard ContinuousClock.now < deadline else {
             Issue.record("timed out waiting until \(what)", sourceLocation: sourceLocation)

@@ -132,7 +132,7 @@ import BoutiqueSyncHTTP
             server: server, retention: .seconds(60), interval: .seconds(3_600), firstRoundAfter: .milliseconds(50)
         ) { event in events.withLock { $0.append(event) } }
         await housekeeping.start()
-        let deadline = ContinuousClock.now + .seconds(10) * syncTimeoutScale
+        let deadline = ContinuousClock.now + .seconds(syncHangDeadline(seconds: 10))
         while events.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         await housekeeping.stop()
         let logged = events.withLock { $0 }.filter { if case .collected = $0 { true } else { false } }

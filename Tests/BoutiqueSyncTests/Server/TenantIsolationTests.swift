@@ -57,7 +57,7 @@ import Testing
                 try await store.transaction(tenant: "busy") { _ in gate.hold() }
                 await finishes.note("busy")
             }
-            try await waitUntil(seconds: 20 * syncTimeoutScale, "the busy tenant's transaction holds") { gate.entered }
+            try await waitUntil("the busy tenant's transaction holds") { gate.entered }
             let queued = (0..<5).map { _ in Task { try await store.transaction(tenant: "busy") { store in try store.latestSequence() } } }
             // Opens the gate after a generous while if the other tenant's requests are stuck behind it:
             // they then finish after the busy tenant, and the order below fails.
@@ -100,7 +100,7 @@ import Testing
                     await finishes.note("busy")
                 }
             }
-            try await waitUntil(seconds: 20 * syncTimeoutScale, "the busy tenant's reads hold connections") { gate.heldCount >= 2 }
+            try await waitUntil("the busy tenant's reads hold connections") { gate.heldCount >= 2 }
             // Every read the store lets the busy tenant start gets to the gate.
             try await Task.sleep(for: .milliseconds(200))
             let deadline = Task {
@@ -128,7 +128,7 @@ import Testing
                 try await store.transaction(tenant: "busy") { _ in gate.hold() }
                 await finishes.note("busy")
             }
-            try await waitUntil(seconds: 20 * syncTimeoutScale, "the busy tenant's transaction holds") { gate.entered }
+            try await waitUntil("the busy tenant's transaction holds") { gate.entered }
             // Four more of the busy tenant's transactions wait (on SQLite, for the one writer).
             let queued = (0..<4).map { _ in
                 Task {

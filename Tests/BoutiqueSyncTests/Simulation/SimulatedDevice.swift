@@ -107,7 +107,7 @@ final class SimulatedDevice {
             // Opening reads the schema before a busy handler can be set: a connection of another
             // process closing at that moment (the last one checkpoints) answers SQLITE_BUSY, which a
             // backup tool waits out, as BoutiqueDB's own opening does.
-            let deadline = ContinuousClock.now + .seconds(10 * syncTimeoutScale)
+            let deadline = ContinuousClock.now + .seconds(syncHangDeadline(seconds: 10))
             var opened: Connection?
             while opened == nil {
                 switch Result(catching: { () throws(SQLiteError) -> Connection in try Connection(path: source) }) {

@@ -1,0 +1,85 @@
+/// Counts the local transactions that wait to be pushed, without reading them all again after each
+/// commit.
+///
+/// A full count reads every unacknowledged stamp, which costs as much as the writes made offline; run
+/// after every local commit, it made each write slower the longer a device had been offline. The tally
+/// instead remembers the newest transaction it counted and, after a commit, adds the local
+/// transactions past it: one seek down the stamps' key and the new rows. It counts everything again
+/// only when something other than a new commit can have changed the answer:
+///
+/// - the acknowledged id moved (a push, in this process or another), which also follows each refusal
+///   (a refused transaction is marked in the push that records the server's acknowledgement of it);
+/// - the session rewrote older stamps (``invalidate()``: transactions stamped late, marked refused).
+///
+/// Transaction ids grow in commit order (one writer at a time, in every process), so a transaction
+/// committed after a count always has an id past the one the count stopped at.
+///
+/// Counts run one at a time, in the order they were asked for: each builds on the previous one's.
+actor PendingTally {
+    /// What the last count saw.
+    private struct Counted {
+        var acknowledged: Int64
+        var through: Int64
+        var count: Int
+    }
+
+    private let database: DatabaseActor
+    private let server: String
+    private var counted: Counted?
+    /// Moves with each ``invalidate()``: a count that began before it is not built on.
+    private var generation = 0
+    /// The count under way; the next one waits for it.
+    private var running: Task<PendingCount, any Error>?
+    /// The number the next count gets.
+    private var nextSequence = 0
+
+    init(database: DatabaseActor, server: String) {
+        self.database = database
+        self.server = server
+    }
+
+    /// Counts everything again at the next call.
+    func invalidate() {
+        counted = nil
+        generation += 1
+    }
+
+    /// The number of local transactions not yet acknowledged, exact as of the read it makes.
+    func count() async throws -> PendingCount {
+        let previous = running
+        nextSequence += 1
+        let sequence = nextSequence
+        let task = Task { [previous] in
+            _ = try? await previous?.value
+            return PendingCount(value: try await self.countAfterPrevious(), sequence: sequence)
+        }
+        running = task
+        return try await task.value
+    }
+
+    private func countAfterPrevious() async throws -> Int {
+        let server = self.server
+        let known = counted
+        let began = generation
+        let fresh = try await database.read { conn -> Counted in
+            let sql = SQLRunner(conn)
+            let acknowledged = try ServerState.read(server: server, sql).acknowledged
+            let through = try TransactionStamp.newestID(sql)
+            if let known, known.acknowledged == acknowledged, known.through <= through {
+                let added = try TransactionStamp.pendingCount(after: max(known.through, acknowledged), sql)
+                return Counted(acknowledged: acknowledged, through: through, count: known.count + added)
+            }
+            return Counted(acknowledged: acknowledged, through: through, count: try TransactionStamp.pendingCount(after: acknowledged, sql))
+        }
+        // A session that invalidated the count while this read ran wants a full count from the next one.
+        if generation == began { counted = fresh }
+        return fresh.count
+    }
+}
+
+/// A count of pending transactions, numbered in the order the counts were made: of two counts shown
+/// out of order, the later one wins.
+struct PendingCount: Sendable, Equatable {
+    var value: Int
+    var sequence: Int
+}
