@@ -50,6 +50,13 @@ struct ToolTests {
             let missing = try await ToolProcess.run(["changes", "missing.db"], in: directory)
             #expect(missing.status == 2)
             #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("missing.db").path))
+            // A new file by a typo is refused, with the flag that makes one on purpose.
+            let new = try await ToolProcess.run(["sql", "new.db", "CREATE TABLE note(id TEXT PRIMARY KEY)"], in: directory)
+            #expect(new.status == 2)
+            #expect(new.errorOutput.contains("no such file: new.db (add --create"), "\(new.errorOutput)")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("new.db").path))
+            let created = try await ToolProcess.run(["sql", "new.db", "CREATE TABLE note(id TEXT PRIMARY KEY)", "--create"], in: directory)
+            #expect(created.status == 0, "\(created.errorOutput)")
         }
     }
 

@@ -18,7 +18,13 @@ enum SQLCommand: Command {
         let path = try arguments.takePositional("FILE")
         let sql = try arguments.takePositional("STATEMENT")
         try arguments.finish()
-        if !create { _ = try DatabaseFile.openForReading(path).close() }
+        if !create {
+            // Creating a file by a typo in its name would hide the typo: a new file takes --create.
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw UsageError("no such file: \(path) (add --create to make a new database there)")
+            }
+            _ = try DatabaseFile.openForReading(path).close()
+        }
 
         // Reads run on a plain read-only connection and leave the file exactly as it was. Anything that
         // writes goes through BoutiqueDB, in one transaction, so the change log records it like any other
