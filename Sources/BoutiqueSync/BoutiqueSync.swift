@@ -39,6 +39,8 @@ public final class BoutiqueSync: Sendable, Observable {
     /// Keep `status.pendingCount` current after every local commit, started or not: one task follows
     /// the commits, another counts after them (once for a burst of commits).
     private let commitWatchers = Lock<[Task<Void, Never>]>([])
+    /// The shortest time between two counts of pending transactions after local commits.
+    static let pendingCountInterval: Duration = .milliseconds(20)
     /// The pending count last sent to the main actor: an unchanged count costs no hop there.
     private let shownPending = Lock<PendingCount?>(nil)
 
@@ -178,16 +180,20 @@ public final class BoutiqueSync: Sendable, Observable {
     /// ``/BoutiqueDB/DatabaseOptions/multiProcess``) others: the pending count follows each, and a
     /// started sync pushes.
     ///
-    /// Counting runs beside the commits rather than after each: commits that come while a count runs
-    /// are counted together by the next one, so a burst of writes costs a count or two, not one each.
+    /// Counting runs beside the commits rather than after each, at most once per
+    /// ``pendingCountInterval``: the commits of a burst are counted together (once as it starts, once
+    /// as it ends), so a write costs no count of its own and the main actor sees a handful of changes a
+    /// second at most, about a screen's refresh rate.
     private func watchLocalCommits() {
         let signals = database.commitSignals()
         let synced = syncedTables
         let (countRequests, requestCount) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let counter = Task { [weak self] in
             for await _ in countRequests {
+                let started = ContinuousClock.now
                 guard let self else { return }
                 await self.refreshPending()
+                try? await Task.sleep(until: started + Self.pendingCountInterval)
             }
         }
         let watcher = Task { [weak self] in
