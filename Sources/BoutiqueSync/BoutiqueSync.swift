@@ -99,6 +99,8 @@ public final class BoutiqueSync: Sendable, Observable {
             replica: setup.replica, schemaVersion: setup.schemaVersion, foreignKeys: setup.foreignKeys)
         await session.setReporter(makeReporter())
         do {
+            // Progress is kept by server: this address may have reached a server the file knows.
+            try await session.resolveServerAlias()
             // Transactions written before the file was set up for sync get their commit time as stamp now,
             // so that they count as pending at once.
             try await session.stampUnstampedTransactions()
@@ -206,6 +208,12 @@ public final class BoutiqueSync: Sendable, Observable {
             requestCount.finish()
         }
         commitWatchers.withLock { $0 = [watcher, counter] }
+    }
+
+    /// How many rows a bootstrap under way (stopped before its end) has merged, `nil` when none is
+    /// under way: what a progress display starts from when the bootstrap resumes.
+    package func resumedBootstrapRows() async -> Int? {
+        try? await session.serverState().bootstrap?.rowsDone
     }
 
     /// This database's replica id: what the server knows it by (it changes after a restore from a

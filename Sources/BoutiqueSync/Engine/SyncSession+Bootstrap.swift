@@ -34,7 +34,10 @@ extension SyncSession {
             // A resumed bootstrap asks for the count again: the server may hold more rows by now.
             let request = SnapshotRequest(
                 replica: replica, after: after, limit: Self.snapshotPageSize, includeTotal: firstRequest && after != nil ? true : nil)
+            let server = serverID
             let page = try await send { try await transport.snapshot(request) }
+            // Another server answers at this address now: its pages do not continue the old one's.
+            guard serverID == server else { throw BoutiqueError.syncUnavailable(reason: "another server answered during the bootstrap") }
             try await observeServerTime(page.serverTime)
             if let reason = page.reason { throw await refused(page.refusal, reason, fallback: "snapshot refused") }
             if let count = page.totalRows { total = count }

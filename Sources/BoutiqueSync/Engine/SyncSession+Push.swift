@@ -49,6 +49,14 @@ extension SyncSession {
                 transactions: outbox, retiredReplica: retired, tables: handshaken ? nil : tableShapes)
             request.replicaSecret = try await currentReplicaSecret()
             let response = try await during(outbox.isEmpty ? nil : .pushing) { [request] in try await send { try await transport.push(request) } }
+            // The reply named a server whose progress the file keeps under that name (reached before
+            // through another address), or another server than the one it knew here: the round was
+            // made from progress that is not this server's, and nothing of its answer may be recorded
+            // (its cursor or bootstrap would pass for this server's). Again, from the progress kept
+            // for it: a server that knew this replica found the base was not its history and applied
+            // nothing; a new one that applied the round's transactions says so at the next round's
+            // mismatch, whose digest the file recognises as its own.
+            if serverID != server, try await serverState() != current { continue }
             try await observeServerTime(response.serverTime)
             switch response.outcome {
             case .accepted:

@@ -48,7 +48,12 @@ actor SyncSession {
     private var busy = false
     private var queue: [CheckedContinuation<Void, Never>] = []
 
-    var serverID: String { transport.serverIdentifier }
+    /// The key the file's progress with the server is kept under: the server's identity
+    /// (``SyncServerID/key``) once a reply told it, the transport's address before.
+    var serverID: String
+    /// The server this session found behind the address in place of the one the file last synced
+    /// with (another store): its progress starts anew, with a bootstrap.
+    var newServer: SyncServerID?
 
     init(
         database: DatabaseActor, transport: any SyncTransport, tables: [String: SyncedTable],
@@ -66,7 +71,8 @@ actor SyncSession {
         self.database = database
         self.transport = transport
         self.tables = tables
-        self.pendingTally = PendingTally(database: database, server: transport.serverIdentifier)
+        self.serverID = transport.serverIdentifier
+        self.pendingTally = PendingTally(database: database, address: transport.serverIdentifier)
 
         self.options = options
         self.replica = replica
@@ -117,6 +123,8 @@ actor SyncSession {
         defer {
             if queue.isEmpty { busy = false } else { queue.removeFirst().resume() }
         }
+        // Another process sharing the file may have learned which server this address reaches.
+        if serverID == transport.serverIdentifier { try await resolveServerAlias() }
         return try await body()
     }
 
@@ -135,7 +143,8 @@ actor SyncSession {
                 if !step.hasMore { break }
             }
             try await pruneAcknowledged()
-            return SyncReport(pushed: pushed, applied: applied)
+            defer { newServer = nil }
+            return SyncReport(pushed: pushed, applied: applied, newServer: newServer)
         }
     }
 
@@ -150,19 +159,27 @@ actor SyncSession {
     /// Waits on the server for changes after the cursor, then applies them. The wait is outside the
     /// step queue; the apply is inside it, and is dropped when another step moved the cursor meanwhile.
     func pullWaiting() async throws -> Int {
-        let cursor = try await exclusively { () async throws -> Int64? in
+        let (cursor, server) = try await exclusively { () async throws -> (Int64?, String) in
             try await checkSchemaOnce()
             if !handshaken { _ = try await pushAll() }
             let state = try await serverState()
-            return state.bootstrapped ? state.cursor : nil
+            return (state.bootstrapped ? state.cursor : nil, serverID)
         }
         guard let cursor else { return try await exclusively { try await pullOnce(wait: .zero).applied } }
         let waitMilliseconds = Int(options.pullWait.components.seconds * 1000)
             + Int(options.pullWait.components.attoseconds / 1_000_000_000_000_000)
         var request = PullRequest(replica: replica, cursor: cursor, limit: options.pullLimit, waitMilliseconds: waitMilliseconds)
         request.replicaSecret = try await currentReplicaSecret()
-        let response = try await send { [request] in try await transport.pull(request) }
+        let response = try await send(adoptingServer: false) { [request] in try await transport.pull(request) }
         return try await exclusively {
+            // Dropped when another step moved the cursor or found another server behind the address,
+            // or when this answer comes from another server (taken up here, between steps): the next
+            // round goes on from there.
+            if let named = response.server, named.key != serverID {
+                try await adopt(named)
+                return 0
+            }
+            guard serverID == server else { return 0 }
             guard try await serverState().cursor == cursor else { return 0 }
             return try await handlePull(response, requestedCursor: cursor).applied
         }
@@ -182,9 +199,14 @@ actor SyncSession {
 
     /// Runs a request, reporting a failure to get a reply as ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)``
     /// and passing a refusal of the transport (an HTTP 4xx) on to the app as it goes by.
-    func send<T: Sendable>(_ request: () async throws -> T) async throws -> T {
+    ///
+    /// A reply that names its server (``SyncServerIdentified``) moves the file's progress to be kept
+    /// under that name before anything reads it, unless `adoptingServer` is `false` (a long poll,
+    /// which runs beside the session's other steps and must not change what they read).
+    func send<T: Sendable>(adoptingServer: Bool = true, _ request: () async throws -> T) async throws -> T {
+        let reply: T
         do {
-            return try await request()
+            reply = try await request()
         } catch let error as BoutiqueError {
             throw error
         } catch let refusal as SyncRefusal {
@@ -196,6 +218,8 @@ actor SyncSession {
         } catch {
             throw BoutiqueError.syncUnavailable(reason: String(describing: error))
         }
+        if adoptingServer, let identified = reply as? any SyncServerIdentified { try await adopt(identified.server) }
+        return reply
     }
 
     // MARK: Schema

@@ -21,6 +21,26 @@ struct ServerState: Sendable, Hashable {
             cursor: row[2].integerValue ?? 0, bootstrapped: row[3] == .integer(1), bootstrap: try BootstrapResumePoint.decoded(row[4]))
     }
 
+    /// Whether progress with `server` is recorded.
+    static func exists(server: String, _ sql: SQLRunner) throws -> Bool {
+        try sql.value("SELECT 1 FROM boutique_sync_server WHERE server = ?", [.text(server)]) != nil
+    }
+
+    /// Moves what the file keeps of its progress with a server from the key `old` to `new`: the
+    /// progress itself and a bootstrap's notes under way.
+    static func rekey(from old: String, to new: String, _ sql: SQLRunner) throws {
+        for table in ["boutique_sync_server", "boutique_sync_snapshot_seen", "boutique_sync_snapshot_waiting"] {
+            try sql.run("UPDATE \(table) SET server = ? WHERE server = ?", [.text(new), .text(old)])
+        }
+    }
+
+    /// Forgets what the file keeps of its progress under the key `server`.
+    static func forget(server: String, _ sql: SQLRunner) throws {
+        for table in ["boutique_sync_server", "boutique_sync_snapshot_seen", "boutique_sync_snapshot_waiting"] {
+            try sql.run("DELETE FROM \(table) WHERE server = ?", [.text(server)])
+        }
+    }
+
     func write(server: String, _ sql: SQLRunner) throws {
         try sql.run(
             """

@@ -33,6 +33,8 @@
 /// - `boutique_sync_waiting`: rows kept out of their table until the parent their foreign key names,
 ///   which this user cannot see yet, arrives (``WaitingRows``).
 /// - `boutique_sync_replica_secret`: the secret each replica id of the file goes with (``ReplicaSecrets``).
+/// - `boutique_sync_server_alias`: the server (its ``SyncServerID/key``) each address was last found to
+///   reach (``ServerAlias``): progress is kept by server, not by address.
 enum SyncMetadataSchema {
     static let migrations: [(id: String, sql: String)] = [
         ("v1_sync_metadata", """
@@ -72,6 +74,9 @@ enum SyncMetadataSchema {
             """),
         ("v6_replica_secrets", """
             CREATE TABLE boutique_sync_replica_secret(replica TEXT PRIMARY KEY NOT NULL, secret TEXT NOT NULL) WITHOUT ROWID;
+            """),
+        ("v7_server_aliases", """
+            CREATE TABLE boutique_sync_server_alias(address TEXT PRIMARY KEY NOT NULL, server TEXT NOT NULL) WITHOUT ROWID;
             """),
     ]
 

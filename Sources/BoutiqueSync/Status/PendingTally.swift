@@ -24,7 +24,9 @@ actor PendingTally {
     }
 
     private let database: DatabaseActor
-    private let server: String
+    /// The transport's address: the progress counted against is the one kept for the server it
+    /// reaches (``ServerAlias``), which another process may have found since.
+    private let address: String
     private var counted: Counted?
     /// Moves with each ``invalidate()``: a count that began before it is not built on.
     private var generation = 0
@@ -33,9 +35,9 @@ actor PendingTally {
     /// The number the next count gets.
     private var nextSequence = 0
 
-    init(database: DatabaseActor, server: String) {
+    init(database: DatabaseActor, address: String) {
         self.database = database
-        self.server = server
+        self.address = address
     }
 
     /// Counts everything again at the next call.
@@ -58,11 +60,12 @@ actor PendingTally {
     }
 
     private func countAfterPrevious() async throws -> Int {
-        let server = self.server
+        let address = self.address
         let known = counted
         let began = generation
         let fresh = try await database.read { conn -> Counted in
             let sql = SQLRunner(conn)
+            let server = try ServerAlias.server(for: address, sql) ?? address
             let acknowledged = try ServerState.read(server: server, sql).acknowledged
             let through = try TransactionStamp.newestID(sql)
             if let known, known.acknowledged == acknowledged, known.through <= through {

@@ -98,10 +98,16 @@ public struct SyncReport: Sendable, Hashable {
     public var pushed: Int
     /// Row changes (and snapshot rows) made by others, pulled from the server and merged.
     public var applied: Int
+    /// The server found behind the address in place of the one this file last synced with there
+    /// (another store answers at that address now): the file's progress with it started anew, with a
+    /// bootstrap; `nil` when the server is the one it was. The same server reached through another
+    /// spelling of its address, or with other credentials, is not a new server.
+    public var newServer: SyncServerID?
 
     /// A report of `pushed` and `applied` row changes.
-    public init(pushed: Int = 0, applied: Int = 0) {
+    public init(pushed: Int = 0, applied: Int = 0, newServer: SyncServerID? = nil) {
         self.pushed = pushed
         self.applied = applied
+        self.newServer = newServer
     }
 }

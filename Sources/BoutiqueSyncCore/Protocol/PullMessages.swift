@@ -44,7 +44,7 @@ public struct ServerChange: Hashable, Sendable, Codable {
 }
 
 /// The answer to a ``PullRequest``.
-public struct PullResponse: Hashable, Sendable, Codable {
+public struct PullResponse: Hashable, Sendable, Codable, SyncServerIdentified {
     /// What the server did.
     public enum Outcome: String, Hashable, Sendable, Codable {
         /// ``PullResponse/changes`` follow the cursor.
@@ -69,6 +69,8 @@ public struct PullResponse: Hashable, Sendable, Codable {
     public var refusal: SyncRefusal.Reason?
     /// The server's clock when it answered, in every reply.
     public var serverTime: HybridTimestamp
+    /// The server that answered (``SyncServerID``); `nil` from servers that predate identities.
+    public var server: SyncServerID?
     /// The pulling replica's watermark on the server (its latest transaction applied), when it pushed
     /// any and the pull carried the replica's secret (or the replica has none yet): a device whose own record is behind it learns that a copy of its file pushed under the same
     /// replica id (whose changes the server left out as the device's own), or that an acknowledgement

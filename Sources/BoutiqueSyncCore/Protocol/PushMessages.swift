@@ -46,7 +46,7 @@ public struct PushRequest: Hashable, Sendable, Codable {
 }
 
 /// The answer to a ``PushRequest``.
-public struct PushResponse: Hashable, Sendable, Codable {
+public struct PushResponse: Hashable, Sendable, Codable, SyncServerIdentified {
     /// What the server did.
     public enum Outcome: String, Hashable, Sendable, Codable {
         /// Everything through ``PushResponse/appliedThrough`` is applied (now or by an earlier try).
@@ -75,6 +75,8 @@ public struct PushResponse: Hashable, Sendable, Codable {
     public var refusal: SyncRefusal.Reason?
     /// The server's clock when it answered (a hybrid timestamp), in every reply.
     public var serverTime: HybridTimestamp
+    /// The server that answered (``SyncServerID``); `nil` from servers that predate identities.
+    public var server: SyncServerID?
     /// Transactions of the push the server refused one by one (the user may not make them): handled,
     /// not applied. `nil` or empty when there were none.
     public var refusals: [PushRefusal]?

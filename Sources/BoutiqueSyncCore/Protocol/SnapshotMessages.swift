@@ -103,7 +103,7 @@ public struct SnapshotRow: Hashable, Sendable, Codable {
 }
 
 /// The answer to a ``SnapshotRequest``.
-public struct SnapshotResponse: Hashable, Sendable, Codable {
+public struct SnapshotResponse: Hashable, Sendable, Codable, SyncServerIdentified {
     /// The page's rows, in (table, key) order.
     public var rows: [SnapshotRow]
     /// Where the next page starts; `nil` after the last page.
@@ -116,6 +116,8 @@ public struct SnapshotResponse: Hashable, Sendable, Codable {
     public var refusal: SyncRefusal.Reason?
     /// The server's clock when it answered, in every reply.
     public var serverTime: HybridTimestamp
+    /// The server that answered (``SyncServerID``); `nil` from servers that predate identities.
+    public var server: SyncServerID?
     /// How many rows (tombstones included) the server holds for the tenant, the whole snapshot's
     /// length: on the first page and when the request asked for it; `nil` otherwise, and from servers
     /// that predate it.

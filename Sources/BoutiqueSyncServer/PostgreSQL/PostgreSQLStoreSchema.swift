@@ -99,6 +99,12 @@ public enum PostgreSQLStoreSchema {
         Migration(version: 4, name: "boutique_sync_server_v4_replica_secrets", statements: [
             "ALTER TABLE boutique_sync_server_replica ADD COLUMN secret_hash bytea",
         ]),
+        // The store's identity (`SyncServerID`), made once: every instance on this database answers
+        // with it, so devices know the server by it rather than by the address they reached.
+        Migration(version: 5, name: "boutique_sync_server_v5_identity", statements: [
+            "CREATE TABLE boutique_sync_server_identity(singleton boolean PRIMARY KEY CHECK (singleton), identity text NOT NULL)",
+            "INSERT INTO boutique_sync_server_identity VALUES (true, gen_random_uuid()::text)",
+        ]),
     ]
 
     /// The advisory lock the migrations run under: the two-integer form ("Bout", "Sync"), whose keys

@@ -115,6 +115,16 @@ public final class PostgreSQLSyncStore: SyncStore {
         }
     }
 
+    /// The identity made when the database's tables were created, the same for every instance.
+    public func identity() async throws -> String? {
+        let worker = try await pool.acquire()
+        defer { pool.release(worker) }
+        return try await worker.transaction { connection in
+            let found = try connection.execute("SELECT identity FROM boutique_sync_server_identity")
+            return found.rowCount > 0 ? try found.string(0, 0) : nil
+        }
+    }
+
     /// Every tenant with a counter row (created by its first transaction) in the database, whichever
     /// instance made it, in byte order.
     public func tenants() async throws -> [String] {

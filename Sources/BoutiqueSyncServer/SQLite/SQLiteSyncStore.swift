@@ -83,6 +83,15 @@ public final class SQLiteSyncStore: SyncStore {
         }
     }
 
+    /// The identity made when the store was created.
+    public func identity() async throws -> String? {
+        try await database.read { conn in
+            guard case .text(let identity) = try conn.connection.cachedRows("SELECT identity FROM boutique_sync_server_identity", []).first?.first
+            else { return nil }
+            return identity
+        }
+    }
+
     /// Frees the page caches of the store's connections (see ``/BoutiqueDB/DatabaseActor/releaseMemory()``).
     public func releaseMemory() async { await database.releaseMemory() }
 
@@ -142,6 +151,14 @@ public enum SQLiteSyncStoreSchema {
         // recorded before, bound at their next push.
         BoutiqueMigration("boutique_sync_server_v4_replica_secrets") { conn in
             try conn.execute("ALTER TABLE boutique_sync_server_replica ADD COLUMN secret_hash BLOB")
+        }
+        // The store's identity (`SyncServerID`), made once: a copy of the file (a restored backup) is
+        // the same server, another file is another.
+        BoutiqueMigration("boutique_sync_server_v5_identity") { conn in
+            try conn.execute("""
+                CREATE TABLE boutique_sync_server_identity(singleton INTEGER PRIMARY KEY CHECK (singleton = 1), identity TEXT NOT NULL);
+                INSERT INTO boutique_sync_server_identity VALUES (1, lower(hex(randomblob(16))));
+                """)
         }
     }
 }

@@ -48,6 +48,8 @@ public actor SyncServer: SyncEndpoint {
     private var lastPushedShapes: [SyncTableShape]?
     /// How far known replicas pulled, not written yet.
     private var acknowledgements = PullAcknowledgements()
+    /// The store's identity once read (it never changes); `.some(nil)` for a store without one.
+    private var storeIdentity: String??
 
     /// - Parameters:
     ///   - store: Where the data lives.
@@ -95,6 +97,10 @@ public actor SyncServer: SyncEndpoint {
     /// Applies a push made by `user` (from the request's verified token): the authorization hook
     /// sees every change first. `user` is `nil` for trusted code, whose pushes are not checked.
     public func push(_ request: PushRequest, tenant: String, user: String?) async throws -> PushResponse {
+        try await identified(applying(request, tenant: tenant, user: user), tenant: tenant)
+    }
+
+    private func applying(_ request: PushRequest, tenant: String, user: String?) async throws -> PushResponse {
         let wall = wallClock()
         if let (kind, reason) = PushValidation.problem(
             in: request, wall: wall, maximumSkew: maximumClockSkewMilliseconds, minimumSchemaVersion: minimumSchemaVersion,
@@ -170,6 +176,17 @@ public actor SyncServer: SyncEndpoint {
         return clock.tick(now: wall)
     }
 
+    // MARK: Identity
+
+    /// `reply`, saying which server made it: the store's identity and `tenant`.
+    private func identified<Reply: SyncServerIdentified>(_ reply: Reply, tenant: String) async throws -> Reply {
+        if storeIdentity == nil { storeIdentity = .some(try await store.identity()) }
+        guard case .some(.some(let identity)) = storeIdentity else { return reply }
+        var reply = reply
+        reply.server = SyncServerID(store: identity, tenant: tenant)
+        return reply
+    }
+
     // MARK: Pull
 
     /// The whole server transactions after the cursor, waiting up to the request's `waitMilliseconds` when there are none.
@@ -180,6 +197,10 @@ public actor SyncServer: SyncEndpoint {
     /// The changes `user` may see after the cursor (on a server with rules, those of the spaces they
     /// are in, and the events that change which those are); `nil` for trusted code, which sees all.
     public func pull(_ request: PullRequest, tenant: String, user: String?) async throws -> PullResponse {
+        try await identified(pulling(request, tenant: tenant, user: user), tenant: tenant)
+    }
+
+    private func pulling(_ request: PullRequest, tenant: String, user: String?) async throws -> PullResponse {
         if request.waitMilliseconds > 0 { try await observeStoreCommits() }
         let before = commitCounts[tenant, default: 0]
         let first = try await pullOnce(request, tenant: tenant, user: user)
@@ -258,6 +279,10 @@ public actor SyncServer: SyncEndpoint {
     /// A page of the state `user` may see (on a server with rules, the rows of the spaces they are in
     /// now); `nil` for trusted code, which sees all.
     public func snapshot(_ request: SnapshotRequest, tenant: String, user: String?) async throws -> SnapshotResponse {
+        try await identified(snapshotPage(request, tenant: tenant, user: user), tenant: tenant)
+    }
+
+    private func snapshotPage(_ request: SnapshotRequest, tenant: String, user: String?) async throws -> SnapshotResponse {
         let wall = wallClock()
         let spaced = rules != nil ? user : nil
         let rules = self.rules

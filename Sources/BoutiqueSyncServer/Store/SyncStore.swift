@@ -46,11 +46,19 @@ public protocol SyncStore: Sendable {
     /// ``SyncHousekeeping`` before it hands the process's free memory back to the system. The default
     /// does nothing.
     func releaseMemory() async
+
+    /// The store's identity, made once when it was created and the same for every server instance on
+    /// it: the ``SyncServerID/store`` of every reply. The default, `nil`, leaves replies without one
+    /// (devices then know the server by its address).
+    func identity() async throws -> String?
 }
 
 extension SyncStore {
     /// Does nothing: the store caches nothing worth freeing.
     public func releaseMemory() async {}
+
+    /// `nil`: the store keeps no identity.
+    public func identity() async throws -> String? { nil }
 
     /// Throws ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)``: a store that keeps its tenants somewhere of its
     /// own says where by implementing this; the stores of this module do.

@@ -53,17 +53,21 @@ enum SyncCommand: Command {
         }
         let progress = SyncProgress()
         let transport = CountingTransport(base: .http(server, token: token), progress: progress)
-        if let resumed = try await bootstrapResumed(in: db, server: transport.serverIdentifier), resumed > 0 {
+        let sync = try await BoutiqueSync(database: db, tables: tables, server: transport)
+        if let resumed = await sync.resumedBootstrapRows(), resumed > 0 {
             progress.resumeBootstrap(after: resumed)
             Output.line("resuming the bootstrap after \(Plural.count(resumed, "row"))")
         }
-        let sync = try await BoutiqueSync(database: db, tables: tables, server: transport)
         if firstUse {
             Output.line("set up sync of \(tables.joined(separator: ", ")) with \(server.absoluteString) (replica \(await sync.replicaID))")
         }
         guard follow else {
             let report = try await sync.synchronize()
             progress.finishLine()
+            if let newServer = report.newServer {
+                Output.line(
+                    "\(server.absoluteString) is not the server this file last synced with there (now \(newServer)): downloaded its data anew")
+            }
             Output.line(
                 "pushed \(Plural.count(report.pushed, "change")), pulled \(Plural.count(report.applied, "change")); up to date with \(server.absoluteString)")
             reportRefusals(progress.refusals)
@@ -88,21 +92,6 @@ enum SyncCommand: Command {
         Output.line("refused \(Plural.count(refusals.count, "transaction")); undone in the file:")
         for refusal in refusals {
             Output.line("  transaction \(refusal.transactionID) (\(refusal.table) \(refusal.key)): \(refusal.message)")
-        }
-    }
-
-    /// The snapshot rows an interrupted bootstrap with `server` merged already, from the progress sync
-    /// records in the file (`nil` when none is under way), so the progress line counts from there.
-    private static func bootstrapResumed(in db: BoutiqueDB, server: String) async throws -> Int? {
-        try await db.read { conn -> Int? in
-            let column = try conn.fetchValue(
-                "SELECT count(*) FROM pragma_table_info('boutique_sync_server') WHERE name = 'snapshot_progress'")
-            guard column == .integer(1),
-                case .text(let text)? = try conn.fetchValue(
-                    "SELECT snapshot_progress FROM boutique_sync_server WHERE server = ?", [.text(server)]),
-                let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
-            else { return nil }
-            return object["rowsDone"] as? Int
         }
     }
 

@@ -89,12 +89,17 @@ final class SimulatedDevice {
         database = nil
     }
 
-    /// The pull cursor the file holds.
+    /// The pull cursor the file holds, kept under the server's name once a reply gave it.
     func cursor() async throws -> Int64 {
         guard let database else { return lastCursor }
-        let server = network.serverIdentifier
+        let address = network.serverIdentifier
         return try await database.read { conn in
-            try conn.fetchValue("SELECT cursor FROM boutique_sync_server WHERE server = ?", [.text(server)])
+            try conn.fetchValue(
+                """
+                SELECT cursor FROM boutique_sync_server
+                WHERE server = coalesce((SELECT server FROM boutique_sync_server_alias WHERE address = ?), ?)
+                """,
+                [.text(address), .text(address)])
         }.flatMap { if case .integer(let value) = $0 { value } else { nil } } ?? 0
     }
 
