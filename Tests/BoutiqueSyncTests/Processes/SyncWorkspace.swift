@@ -40,10 +40,12 @@ final class SyncWorkspace: Sendable {
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Starts `boutique serve` on the store `server.db` (or the PostgreSQL database `postgres`) and
+    /// Starts `boutique serve` on the store `file` (or the PostgreSQL database `postgres`) and
     /// returns it with its address.
-    func serve(port: Int = 0, postgres: String? = nil, rules: String? = nil) async throws -> (process: ChildProcess, url: String) {
-        let store = postgres.map { ["--postgres", $0] } ?? ["--store", "server.db"]
+    func serve(
+        port: Int = 0, postgres: String? = nil, rules: String? = nil, store file: String = "server.db"
+    ) async throws -> (process: ChildProcess, url: String) {
+        let store = postgres.map { ["--postgres", $0] } ?? ["--store", file]
         let process = try ChildProcess(
             "boutique", ["serve", "--port", String(port), "--secret-file", "secret"] + store + (rules.map { ["--rules", $0] } ?? []),
             in: url)
