@@ -183,15 +183,19 @@ actor SyncSession {
     }
 
     /// Runs a request, reporting a failure to get a reply as ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)``
-    /// and passing a refusal of the transport (an HTTP 4xx) on to the app as it goes by.
-    func send<T: Sendable>(_ request: () async throws -> T) async throws -> T {
+    /// and passing a refusal of the transport (an HTTP 4xx) on to the app as it goes by, unless
+    /// `reporting` is false: a call the app made itself (share, members) hears of its refusal as the
+    /// error it throws, and nothing of it reaches ``BoutiqueSync/refusals`` or the status.
+    func send<T: Sendable>(reporting: Bool = true, _ request: () async throws -> T) async throws -> T {
         do {
             return try await request()
         } catch let error as BoutiqueError {
             throw error
         } catch let refusal as SyncRefusal {
-            refusals.send(refusal)
-            await reporter?.refusal(refusal)
+            if reporting {
+                refusals.send(refusal)
+                await reporter?.refusal(refusal)
+            }
             throw refusal
         } catch is CancellationError {
             throw BoutiqueError.cancelled
