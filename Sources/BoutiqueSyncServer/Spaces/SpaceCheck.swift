@@ -59,6 +59,15 @@ struct SpaceCheck {
             // lookups, so that a user cannot tell a key that exists elsewhere from one that does not.
             let unheldEdit = previous == nil && change.kind != .insert && rule != .common
             let previousPlacement = try previous == nil && !unheldEdit ? nil : memo.placement(of: id, in: store)
+            // The writer's right to the row as it is comes first, before its new place is worked out:
+            // a row they cannot see, or that is not there, is refused after the row's own lookups
+            // only, whichever it is.
+            if unheldEdit {
+                return try refused(change, Self.notPermitted(user), rights: &rights, saved: saved)
+            }
+            if let previousPlacement, let reason = try refusal(user: user, writing: previousPlacement.space, rights: &rights) {
+                return try refused(change, reason, rights: &rights, saved: saved)
+            }
             var state = previous ?? RowRegister()
             MergeRule.apply(change, to: &state)
             // Whether the row a follower's foreign key points at was found (`nil`: no parent asked for).
@@ -82,11 +91,7 @@ struct SpaceCheck {
                 try rights.created(placement.space)
             }
             var problem: String?
-            if unheldEdit {
-                problem = Self.notPermitted(user)
-            } else if let previousPlacement, let reason = try refusal(user: user, writing: previousPlacement.space, rights: &rights) {
-                problem = reason
-            } else if parentFound == false, case .follower(let column) = rule, change.assigns(column) {
+            if parentFound == false, case .follower(let column) = rule, change.assigns(column) {
                 // A foreign key the writer set to a row the server does not hold is answered as one set
                 // to a row in a space the writer is not in, after the same lookups: otherwise
                 // pointing a reminder at a guessed list's key would tell whether that list exists.
@@ -96,18 +101,23 @@ struct SpaceCheck {
             } else if isRoot, previous?.isVisible == true, !state.isVisible, try rights.role(in: placement.space) != .owner {
                 problem = "user '\(user)' may not delete \(change.table) \(change.key): only its owner deletes it"
             }
-            if let problem {
-                // Every refusal has read the user's memberships, whichever row it is about and whether
-                // that row exists.
-                try rights.loadMemberships()
-                rights.restore(saved)
-                return .refused(PushApplier.Denial(change: change, reason: problem))
-            }
+            if let problem { return try refused(change, problem, rights: &rights, saved: saved) }
             if tracksRows { placed.note(steps.count, for: id) }
             steps.append(Step(
                 previous: previous, previousPlacement: previousPlacement, merged: state, placement: placement, isRoot: isRoot))
         }
         return .allowed(steps)
+    }
+
+    /// Refuses the transaction for `change`, with the roles as they were before it.
+    private func refused(_ change: SyncChange, _ problem: String, rights: inout SpaceRights, saved: [SyncSpace: SyncRole]?) throws
+        -> Verdict
+    {
+        // Every refusal has read the user's memberships, whichever row it is about and whether that
+        // row exists.
+        try rights.loadMemberships()
+        rights.restore(saved)
+        return .refused(PushApplier.Denial(change: change, reason: problem))
     }
 
     private func refusal(user: String, writing space: SyncSpace, rights: inout SpaceRights) throws -> String? {
