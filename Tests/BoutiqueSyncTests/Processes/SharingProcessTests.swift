@@ -106,6 +106,14 @@ import Testing
         _ = try await sync("ana")
         #expect(try reminders("ana").count == 2)
 
+        // A UUID key as `uuidString` writes it (upper case) names the list stored in lowercase.
+        let id = UUID()
+        try await workspace.tool(["sql", "ana.db", "INSERT INTO remindersList VALUES ('\(id.uuidString.lowercased())', 'Trip')"])
+        _ = try await sync("ana")
+        let byUUID = try await workspace.attempt(
+            ["share", "--server", url, "--token", tokens["ana"]!, "--table", "remindersList", "--key", id.uuidString, "--with", "bob", "--role", "viewer"])
+        #expect(byUUID.status == 0 && byUUID.output == "ana owner\nbob viewer\n", "\(byUUID.errors)")
+
         server.send(SIGTERM)
         let exit = await server.wait(timeout: .seconds(20))
         #expect(exit.status == 0 && !exit.signalled)
