@@ -11,7 +11,11 @@ import BoutiqueQueries
 /// Only the space's owner (the user who created the root row) shares and unshares; sharing with a
 /// member again changes their role. The member's devices receive the space on their next pull (the
 /// list and everything that follows it); unsharing takes it off them. These calls go to the server
-/// at once and change nothing locally.
+/// at once and change nothing locally. A refusal is thrown to the caller only: it is not posted to
+/// ``BoutiqueSync/refusals`` or ``SyncStatus/lastRefusal``, which report what sync put back.
+///
+/// A UUID key matches the root row however it is spelled (`uuidString`'s upper case, or the lowercase
+/// text BoutiqueDB stores), and a 16-byte blob key matches a UUID stored as text, and back.
 extension BoutiqueSync {
     /// Shares the space of root row `key` of `table` with `user`, as a viewer or an editor.
     ///

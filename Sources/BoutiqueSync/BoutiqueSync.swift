@@ -132,7 +132,8 @@ public final class BoutiqueSync: Sendable, Observable {
 
     /// Every refusal of the server, as it happens: of one transaction (which sync undid locally and got
     /// past) or of the device (which stops background sync until the app acts). Refusals that come
-    /// while nobody reads are kept for the first reader.
+    /// while nobody reads are kept for the first reader. A refused `share`, `unshare` or `members` call
+    /// is thrown to its caller and is not here: it changed nothing.
     ///
     /// ```swift
     /// for await refusal in sync.refusals { print(refusal.reason, refusal.message) }

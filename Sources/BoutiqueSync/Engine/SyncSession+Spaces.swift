@@ -57,11 +57,14 @@ extension SyncSession {
     }
 
     /// Sends a membership request and returns the space's members, or throws the server's refusal.
+    ///
+    /// A refusal goes to the caller only, not to ``BoutiqueSync/refusals`` or ``SyncStatus/lastRefusal``:
+    /// those report what sync did on its own (a change put back), and this call changed nothing.
     func membership(_ action: MembershipAction, table: String, key: DatabaseValue, user: String?, role: SyncRole?) async throws
         -> [SyncMember]
     {
         let request = MembershipRequest(table: table, key: key, user: user, role: role)
-        let response = try await send { try await transport.membership(request, action: action) }
+        let response = try await send(reporting: false) { try await transport.membership(request, action: action) }
         try await observeServerTime(response.serverTime)
         if let reason = response.reason {
             throw SyncRefusal(reason: response.refusal ?? .invalid, message: reason, table: request.table, key: key)

@@ -198,20 +198,26 @@ actor SyncSession {
     }
 
     /// Runs a request, reporting a failure to get a reply as ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)``
-    /// and passing a refusal of the transport (an HTTP 4xx) on to the app as it goes by.
+    /// and passing a refusal of the transport (an HTTP 4xx) on to the app as it goes by, unless
+    /// `reporting` is false: a call the app made itself (share, members) hears of its refusal as the
+    /// error it throws, and nothing of it reaches ``BoutiqueSync/refusals`` or the status.
     ///
     /// A reply that names its server (``SyncServerIdentified``) moves the file's progress to be kept
     /// under that name before anything reads it, unless `adoptingServer` is `false` (a long poll,
     /// which runs beside the session's other steps and must not change what they read).
-    func send<T: Sendable>(adoptingServer: Bool = true, _ request: () async throws -> T) async throws -> T {
+    func send<T: Sendable>(
+        reporting: Bool = true, adoptingServer: Bool = true, _ request: () async throws -> T
+    ) async throws -> T {
         let reply: T
         do {
             reply = try await request()
         } catch let error as BoutiqueError {
             throw error
         } catch let refusal as SyncRefusal {
-            refusals.send(refusal)
-            await reporter?.refusal(refusal)
+            if reporting {
+                refusals.send(refusal)
+                await reporter?.refusal(refusal)
+            }
             throw refusal
         } catch is CancellationError {
             throw BoutiqueError.cancelled

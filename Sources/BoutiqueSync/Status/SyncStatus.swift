@@ -41,7 +41,8 @@ public struct SyncStatus: Sendable, Hashable {
     public var lastSync: Date?
     /// Whether this database has ever received the server's data (its bootstrap finished).
     public var hasSynced: Bool
-    /// The latest refusal of any kind, also one of a single transaction that sync got past.
+    /// The latest refusal of what sync does on its own, also one of a single transaction that sync got
+    /// past; a refused share, unshare or members call is thrown to its caller instead.
     public var lastRefusal: SyncRefusal?
 
     /// A status; sync starts idle with nothing pending.

@@ -240,6 +240,7 @@ struct PushApplier {
     private func refusals(of request: PushRequest, _ denials: [Int64: Denial]) throws -> [PushRefusal]? {
         guard !denials.isEmpty else { return nil }
         var rights = placer == nil ? nil : user.map { SpaceRights(store: store, user: $0) }
+        try rights?.loadMemberships()
         return try request.transactions.compactMap { transaction in
             guard let denial = denials[transaction.id] else { return nil }
             var rows: [SnapshotRow] = []
@@ -247,7 +248,9 @@ struct PushApplier {
             for change in transaction.changes {
                 var state = try store.rowState(table: change.table, key: change.key)
                 var space: SyncSpace?
-                if state != nil, rights != nil, let placement = try store.placement(table: change.table, key: change.key) {
+                // The placement is read for a row the store does not hold too: a row the user cannot
+                // see and one that does not exist are answered alike (absent), after the same lookups.
+                if rights != nil, let placement = try store.placement(table: change.table, key: change.key), state != nil {
                     space = placement.space
                     if try rights?.role(in: placement.space) == nil { state = nil }
                 }

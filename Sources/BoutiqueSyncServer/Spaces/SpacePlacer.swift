@@ -67,7 +67,9 @@ struct SpacePlacer {
     /// A deleted row stays where it was: its tombstone must reach the devices that held it. A follower
     /// whose parent the server does not hold (or whose key is null) stays where it was, or goes to its
     /// writer's private space: it is seen by nobody it could not have been shown to, and a later write
-    /// that points it at a parent the writer may write in moves it there.
+    /// that points it at a parent the writer may write in moves it there. (A user's change that sets
+    /// the foreign key to a row the server does not hold is refused before it is placed, as
+    /// ``SpaceCheck`` says; such a row comes from trusted code, or from a change that left the key.)
     func placement(
         table: String, key: DatabaseValue, state: RowRegister, previous: RowPlacement?, writer: String?,
         lookup: (SnapshotPosition) throws -> RowPlacement?

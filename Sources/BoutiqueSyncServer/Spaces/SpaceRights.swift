@@ -25,6 +25,12 @@ struct SpaceRights {
         return role
     }
 
+    /// Reads the user's memberships if no lookup has yet: a refusal reads them whether or not the
+    /// row it is about needed them, so that how long it takes tells nothing of that row.
+    mutating func loadMemberships() throws {
+        if roles == nil { roles = try store.memberships(of: user, at: nil) }
+    }
+
     /// The user's roles as a transaction left them, to put back if it is refused.
     var saved: [SyncSpace: SyncRole]? { roles }
 

@@ -5,7 +5,8 @@ extension SyncServer {
     ///
     /// Only the space's owner shares and unshares, with ``/BoutiqueSync/SyncRole/viewer`` or ``/BoutiqueSync/SyncRole/editor``
     /// (nobody is made owner, and the owner is not removed); any member lists the members. Anything
-    /// else is answered with a refusal that changes nothing.
+    /// else is answered with a refusal that changes nothing. A UUID key matches in either case, and
+    /// as the 16 bytes of a blob key.
     public func membership(_ request: MembershipRequest, action: MembershipAction, tenant: String, user: String) async throws
         -> MembershipResponse
     {
@@ -22,9 +23,13 @@ extension SyncServer {
             guard let rules, rules.placement(of: request.table) == .root else {
                 return refuse(.invalid, "'\(request.table.prefix(100))' is not a root table of this server's sync rules: its rows are not shared")
             }
-            let space = request.space
-            let role = try store.memberships(of: user, at: nil)[space]
-            guard let role else {
+            // The root's key as its space holds it: a UUID typed in upper case (as `uuidString` writes
+            // it) names the space of the lowercase key a device stored. Only the user's own
+            // memberships are searched, so this tells nobody whether another form exists.
+            let memberships = try store.memberships(of: user, at: nil)
+            let key = RootKeyForms.candidates(for: request.key).first { memberships[.shared(table: request.table, key: $0)] != nil }
+            let space = SyncSpace.shared(table: request.table, key: key ?? request.key)
+            guard let key, let role = memberships[space] else {
                 // Said the same way whether the row exists or not: a user learns nothing of others' spaces.
                 return refuse(.forbidden, "user '\(user)' is not a member of \(space)")
             }
@@ -44,7 +49,7 @@ extension SyncServer {
                     guard let newRole = request.role, newRole != .owner else {
                         return refuse(.invalid, "share with the role viewer or editor")
                     }
-                    guard let root = try store.rowState(table: request.table, key: request.key), root.isVisible else {
+                    guard let root = try store.rowState(table: request.table, key: key), root.isVisible else {
                         return refuse(.invalid, "\(space) no longer exists")
                     }
                     let current = members.first { $0.user == target }?.role

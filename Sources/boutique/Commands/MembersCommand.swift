@@ -7,7 +7,7 @@ enum MembersCommand: Command {
 
         Prints the members of the space of row K of the root table T, one `USER ROLE` line each, owner
         first. Any member may ask; anyone else is refused (exit 1) without learning whether the row
-        exists.
+        exists. A UUID key K may be written in upper or lower case.
 
         --token-file FILE (readable by its owner only) or the environment variable BOUTIQUE_SYNC_TOKEN
         gives the token without putting it on the command line.

@@ -11,7 +11,8 @@ enum ShareCommand: Command {
         viewer (reads) or an editor (reads and writes); sharing with a member again changes their role.
         Only the space's owner — the user who created the row, whose token TOKEN is — may. Prints the
         members after it, one `USER ROLE` line each; a refusal is printed with the server's reason and
-        the tool exits 1. USER's devices receive the space on their next sync.
+        the tool exits 1. USER's devices receive the space on their next sync. K is the row's key as
+        text; a UUID key may be written in upper or lower case.
 
         --token-file FILE (readable by its owner only) or the environment variable BOUTIQUE_SYNC_TOKEN
         gives the token without putting it on the command line.

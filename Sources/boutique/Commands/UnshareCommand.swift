@@ -8,7 +8,7 @@ enum UnshareCommand: Command {
         Removes USER from the space of row K of the root table T; their devices delete the space's rows
         on their next sync (nothing of it is pushed back). Only the space's owner may. Prints the members
         after it, one `USER ROLE` line each; a refusal is printed with the server's reason and the tool
-        exits 1.
+        exits 1. A UUID key K may be written in upper or lower case.
 
         --token-file FILE (readable by its owner only) or the environment variable BOUTIQUE_SYNC_TOKEN
         gives the token without putting it on the command line.

@@ -19,11 +19,11 @@ struct HTTPTestServer {
     let signer: SyncTokenSigner
 
     init(
-        authorize: SyncAuthorizer? = nil, minimumSchemaVersion: Int = 0, options: SyncHTTPOptions = SyncHTTPOptions(),
+        rules: SyncRules? = nil, authorize: SyncAuthorizer? = nil, minimumSchemaVersion: Int = 0, options: SyncHTTPOptions = SyncHTTPOptions(),
         log: SyncRequestLog? = nil
     ) async throws {
         store = try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL())
-        server = SyncServer(store: store, authorize: authorize, minimumSchemaVersion: minimumSchemaVersion)
+        server = SyncServer(store: store, rules: rules, authorize: authorize, minimumSchemaVersion: minimumSchemaVersion)
         signer = try SyncTokenSigner(secret: Self.secret)
         http = try SyncHTTPServer(server: server, signer: signer, port: 0, options: options, log: log)
     }

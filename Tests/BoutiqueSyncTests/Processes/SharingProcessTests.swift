@@ -29,7 +29,7 @@ import Testing
         let tenant = "sharing-\(UUID().uuidString.prefix(8))"
         let (server, url) = try await workspace.serve(postgres: postgres, rules: "rules.json")
         var tokens: [String: String] = [:]
-        for user in ["ana", "bob", "cleo"] {
+        for user in ["ana", "bob", "cleo", "dan"] {
             tokens[user] = try await workspace.token(tenant: tenant, user: user)
             try await workspace.tool(["sql", "\(user).db", schema, "--create"])
         }
@@ -81,10 +81,22 @@ import Testing
         #expect(try reminders("ana").first == ["r1", "L1", "Whole milk"])
         #expect(try reminders("bob").first == ["r1", "L1", "Whole milk"])
 
-        // Moving a reminder to Ana's own list takes it off the members' devices.
+        // Moving a reminder to Ana's own list takes it off the members' devices. Cleo's edit of it,
+        // made before she heard, is refused in words that say nothing of Ana's list: the same words
+        // as Dan's insert under a key that is taken in a list he is not in.
         try await workspace.tool(["sql", "ana.db", "UPDATE reminder SET listID = 'L2' WHERE id = 'r2'"])
         _ = try await sync("ana")
-        _ = try await sync("cleo")
+        try await workspace.tool(["sql", "cleo.db", "UPDATE reminder SET title = 'Brown eggs' WHERE id = 'r2'"])
+        let moved = Self.refusalReasons(try await sync("cleo"))
+        #expect(moved.count == 1, "\(moved)")
+        for secret in ["L2", "l2", "remindersList", "reminderslist", "ana", "not a member"] {
+            #expect(!(moved.first ?? "").contains(secret), "\(moved)")
+        }
+        try await workspace.tool(["sql", "dan.db", "INSERT INTO remindersList VALUES ('D1', 'Dan''s')"])
+        try await workspace.tool(["sql", "dan.db", "INSERT INTO reminder VALUES ('r1', 'D1', 'Mine?')"])
+        let taken = Self.refusalReasons(try await sync("dan"))
+        // Each is told in their own name, and in the same words otherwise.
+        #expect(taken.count == 1 && taken.map { $0.replacingOccurrences(of: "'dan'", with: "'cleo'") } == moved, "\(taken) \(moved)")
         #expect(try reminders("cleo") == [["r1", "L1", "Whole milk"]])
 
         // Revocation: Bob's device deletes the list's rows, and pushes nothing of it.
@@ -94,9 +106,24 @@ import Testing
         _ = try await sync("ana")
         #expect(try reminders("ana").count == 2)
 
+        // A UUID key as `uuidString` writes it (upper case) names the list stored in lowercase.
+        let id = UUID()
+        try await workspace.tool(["sql", "ana.db", "INSERT INTO remindersList VALUES ('\(id.uuidString.lowercased())', 'Trip')"])
+        _ = try await sync("ana")
+        let byUUID = try await workspace.attempt(
+            ["share", "--server", url, "--token", tokens["ana"]!, "--table", "remindersList", "--key", id.uuidString, "--with", "bob", "--role", "viewer"])
+        #expect(byUUID.status == 0 && byUUID.output == "ana owner\nbob viewer\n", "\(byUUID.errors)")
+
         server.send(SIGTERM)
         let exit = await server.wait(timeout: .seconds(20))
         #expect(exit.status == 0 && !exit.signalled)
+    }
+
+    /// The reasons `boutique sync` printed for the transactions the server refused, one each.
+    static func refusalReasons(_ output: String) -> [String] {
+        output.split(separator: "\n").filter { $0.hasPrefix("  transaction ") }.map { line in
+            line.firstRange(of: "): ").map { String(line[$0.upperBound...]) } ?? String(line)
+        }
     }
 
     @Test func rulesNamingATableNoDeviceHasAreRefusedAtStart() async throws {
