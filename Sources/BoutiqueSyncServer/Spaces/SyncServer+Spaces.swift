@@ -35,10 +35,10 @@ extension SyncServer {
                 guard role == .owner else {
                     return refuse(.forbidden, "user '\(user)' is \(role == .editor ? "an editor" : "a viewer") of \(space); only its owner shares and unshares it")
                 }
-                guard let target = request.user, !target.isEmpty, target.utf8.count <= 256 else {
-                    return refuse(.invalid, "name the user to \(action.rawValue) with (1 to 256 bytes)")
-                }
-                guard target != user else { return refuse(.invalid, "the owner of \(space) cannot change their own role") }
+                guard let target = request.user else { return refuse(.invalid, "name the user to \(action.rawValue) with") }
+                // The names tokens may carry, so that a member is a user some token can name, spelled one way.
+                if let problem = SyncName.problem(in: target, label: "user") { return refuse(.invalid, problem) }
+                guard !SyncName.same(target, user) else { return refuse(.invalid, "the owner of \(space) cannot change their own role") }
                 let members = try store.members(of: space)
                 if action == .share {
                     guard let newRole = request.role, newRole != .owner else {
@@ -47,14 +47,14 @@ extension SyncServer {
                     guard let root = try store.rowState(table: request.table, key: request.key), root.isVisible else {
                         return refuse(.invalid, "\(space) no longer exists")
                     }
-                    let current = members.first { $0.user == target }?.role
+                    let current = members.first { SyncName.same($0.user, target) }?.role
                     if current != newRole {
                         // Joining moves the space in on the user's devices, at this point of the
                         // sequence; a new role for a member changes what they may write only.
                         let sequence = current == nil ? try store.reserveSequence() : 0
                         try store.setMember(target, role: newRole, in: space, sequence: sequence)
                     }
-                } else if members.contains(where: { $0.user == target }) {
+                } else if members.contains(where: { SyncName.same($0.user, target) }) {
                     try store.setMember(target, role: nil, in: space, sequence: try store.reserveSequence())
                 }
             }
@@ -71,11 +71,14 @@ extension SyncServer {
     /// ```swift
     /// try await server.setMember("ana", role: .owner, table: "remindersList", key: .text(listID), tenant: "acme")
     /// ```
+    ///
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` when `user` is not a name a token may
+    ///   carry (1 to 256 bytes in Unicode NFC, no control characters; see ``SyncTokenSigner``).
     public func setMember(_ user: String, role: SyncRole?, table: String, key: DatabaseValue, tenant: String) async throws {
-        guard !user.isEmpty, user.utf8.count <= 256 else { throw BoutiqueError.invalidArgument("a member's user name has 1 to 256 bytes") }
+        if let problem = SyncName.problem(in: user, label: "user") { throw BoutiqueError.invalidArgument(problem) }
         let space = SyncSpace.shared(table: table.lowercased(), key: key)
         try await store.transaction(tenant: tenant) { store in
-            let current = try store.members(of: space).first { $0.user == user }?.role
+            let current = try store.members(of: space).first { SyncName.same($0.user, user) }?.role
             guard current != role else { return }
             try store.setMember(user, role: role, in: space, sequence: current == nil || role == nil ? try store.reserveSequence() : 0)
         }
