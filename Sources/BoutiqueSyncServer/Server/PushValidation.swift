@@ -55,7 +55,8 @@ enum PushValidation {
                 case .text, .blob: break
                 default: return "the key of a change to '\(change.table)' is \(change.key.storageClass), not text or blob"
                 }
-                guard rows.insert(RowIdentity(table: change.table, key: change.key)).inserted else {
+                // One row in two cases is still one row (the server folds names: see `PushNames`).
+                guard rows.insert(RowIdentity(table: PushNames.fold(change.table), key: change.key)).inserted else {
                     return "transaction \(transaction.id) changes one row of '\(change.table)' twice"
                 }
                 var names: Set<String> = []
