@@ -36,10 +36,13 @@ extension SyncServer {
                     return refuse(.forbidden, "user '\(user)' is \(role == .editor ? "an editor" : "a viewer") of \(space); only its owner shares and unshares it")
                 }
                 guard let target = request.user else { return refuse(.invalid, "name the user to \(action.rawValue) with") }
-                // The names tokens may carry, so that a member is a user some token can name, spelled one way.
-                if let problem = SyncName.problem(in: target, label: "user") { return refuse(.invalid, problem) }
                 guard !SyncName.same(target, user) else { return refuse(.invalid, "the owner of \(space) cannot change their own role") }
                 let members = try store.members(of: space)
+                // The names tokens may carry, so that a member is a user some token can name, spelled one
+                // way. A member shared with under another spelling before names had one can still be
+                // removed, by the exact bytes it was stored with.
+                let removingStored = action == .unshare && members.contains { SyncName.same($0.user, target) }
+                if !removingStored, let problem = SyncName.problem(in: target, label: "user") { return refuse(.invalid, problem) }
                 if action == .share {
                     guard let newRole = request.role, newRole != .owner else {
                         return refuse(.invalid, "share with the role viewer or editor")
@@ -73,12 +76,16 @@ extension SyncServer {
     /// ```
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` when `user` is not a name a token may
-    ///   carry (1 to 256 bytes in Unicode NFC, no control characters; see ``SyncTokenSigner``).
+    ///   carry (1 to 256 bytes in Unicode NFC, no control characters; see ``SyncTokenSigner``), unless it
+    ///   removes a member stored under that name before names had one spelling.
     public func setMember(_ user: String, role: SyncRole?, table: String, key: DatabaseValue, tenant: String) async throws {
-        if let problem = SyncName.problem(in: user, label: "user") { throw BoutiqueError.invalidArgument(problem) }
         let space = SyncSpace.shared(table: table.lowercased(), key: key)
         try await store.transaction(tenant: tenant) { store in
             let current = try store.members(of: space).first { SyncName.same($0.user, user) }?.role
+            // A member stored under another spelling before names had one can still be removed.
+            if role != nil || current == nil, let problem = SyncName.problem(in: user, label: "user") {
+                throw BoutiqueError.invalidArgument(problem)
+            }
             guard current != role else { return }
             try store.setMember(user, role: role, in: space, sequence: current == nil || role == nil ? try store.reserveSequence() : 0)
         }

@@ -140,4 +140,39 @@ import Testing
             await app.close()
         }
     }
+
+    /// A member stored under another spelling before names had one (by an older server) can still be
+    /// removed, by the bytes it was stored with; it cannot be shared with again.
+    @Test(arguments: StoreKind.allCases)
+    func aMemberStoredUnderAnotherSpellingCanStillBeRemoved(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            var app = try await SharedReminders(store: store)
+            try await app.add("ana")
+            try await SharingTests.anasList(app)
+            let server = app.server
+            let space = SyncSpace.shared(table: "reminderslist", key: .text("L1"))
+            try await store.transaction(tenant: "default") { store in
+                try store.setMember(Self.decomposed, role: .viewer, in: space, sequence: try store.reserveSequence())
+                try store.setMember("bob\n", role: .viewer, in: space, sequence: try store.reserveSequence())
+            }
+            func members() async throws -> [String] {
+                try await server.membership(
+                    MembershipRequest(table: "remindersList", key: .text("L1")), action: .members, tenant: "default", user: "ana"
+                ).members.map(\.user)
+            }
+            #expect(try await members() == ["ana", Self.decomposed, "bob\n"])
+            let reshared = try await server.membership(
+                MembershipRequest(table: "remindersList", key: .text("L1"), user: Self.decomposed, role: .editor), action: .share,
+                tenant: "default", user: "ana")
+            #expect(reshared.refusal == .invalid)
+            let removed = try await server.membership(
+                MembershipRequest(table: "remindersList", key: .text("L1"), user: Self.decomposed), action: .unshare,
+                tenant: "default", user: "ana")
+            #expect(removed.refusal == nil && removed.members.map(\.user) == ["ana", "bob\n"], "\(removed)")
+            #expect(!removed.members.contains { SyncName.same($0.user, Self.decomposed) })
+            try await server.setMember("bob\n", role: nil, table: "remindersList", key: .text("L1"), tenant: "default")
+            #expect(try await members() == ["ana"])
+            await app.close()
+        }
+    }
 }
