@@ -12,7 +12,8 @@ import Foundation
 ///
 /// A client must send its whole request within the request deadline, and no address may hold more
 /// than its share of connections (``ConnectionDeadlines``); a request whose head frames its body in
-/// more than one way is refused with its connection closed (``RequestFraming``).
+/// more than one way is refused with its connection closed (``RequestFraming``), and so is one whose
+/// path holds a NUL byte or another control character (``RequestTarget``).
 ///
 /// ``shutdown(gracePeriod:)`` stops accepting connections at once, lets the requests already in
 /// flight finish (up to the grace period), then closes everything.
@@ -288,7 +289,9 @@ final class HTTPListener: Sendable {
             // The headers have arrived: the first call of a request.
             let hidesNUL = slot.pointee == Self.hiddenNULMark
             let target = url.map { String(cString: $0) } ?? "/"
-            let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? target
+            let before = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? target
+            // The log shows that the path went on past a NUL (libmicrohttpd kept only what came before it).
+            let path = hidesNUL ? before + "%00…" : before
             let exchange = Exchange(
                 method: method.map { String(cString: $0) } ?? "", path: path,
                 authorization: Self.header(connection, "Authorization"), client: Self.clientAddress(connection),

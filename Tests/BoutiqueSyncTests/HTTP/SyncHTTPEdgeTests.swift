@@ -203,6 +203,8 @@ struct FailingSyncStore: SyncStore {
         #expect(answer.contains(path.contains("%0a") ? "control character" : "NUL byte"), "\(answer)")
         #expect(!answer.contains("protocolVersion") && Self.responses(answer) == 1, "\(answer)")
         #expect(!log.all.joined().contains("\u{0}"), "a NUL never reaches the log")
+        let escaped = path.contains("%0a") ? "%0a" : "%00"
+        #expect(try await log.line(containing: "status=400", escaped) != nil, "the log shows it escaped: \(log.all)")
         let plain = try await Self.exchange(port: port, "GET /v1/health HTTP/1.1\r\nHost: sync\r\nConnection: close\r\n\r\n")
         #expect(plain.hasPrefix("HTTP/1.1 200"), "\(plain.prefix(300))")
         await server.stop()
