@@ -234,15 +234,7 @@ final class HTTPListener: Sendable {
             // No handler saw the request: libmicrohttpd answered it itself (a head too large for the
             // connection's memory, a Content-Length it cannot read), or the client went away before
             // its head was in. The first gets its log line, with what is known of it.
-            if let listener, let connection, listener.log != nil {
-                let status = Int(boutique_mhd_queued_status(connection))
-                if status > 0 {
-                    listener.log?.request(
-                        SyncRequestLog.Request(
-                            time: Date(), client: clientAddress(connection), method: "-", path: "-", status: status, tenant: nil,
-                            user: nil, bytesIn: 0, bytesOut: 0, duration: .zero, requestID: RequestID.make()))
-                }
-            }
+            if let listener, let connection { listener.logAnswerOfItsOwn(connection) }
             return
         }
         slot.pointee = nil
@@ -279,6 +271,22 @@ final class HTTPListener: Sendable {
         }
         // Looked at now, before libmicrohttpd changes the target: later only the part before the NUL is left.
         return boutique_mhd_target_hides_nul(uri) != 0 ? hiddenNULMark : nil
+    }
+
+    /// Logs the answer libmicrohttpd queued on `connection` itself, for a request no handler saw: its
+    /// status and client (the library does not tell its method and path).
+    ///
+    /// Only answers given after the request line was read reach the completion callback this runs
+    /// from (431, an unreadable Content-Length). A request line too long (414) or an HTTP version the
+    /// library does not speak (505) is answered before any callback sees the request, and by the time
+    /// the connection closes its status is no longer there to read: those have no log line.
+    private func logAnswerOfItsOwn(_ connection: OpaquePointer) {
+        let status = Int(boutique_mhd_queued_status(connection))
+        guard status > 0 else { return }
+        log?.request(
+            SyncRequestLog.Request(
+                time: Date(), client: Self.clientAddress(connection), method: "-", path: "-", status: status, tenant: nil, user: nil,
+                bytesIn: 0, bytesOut: 0, duration: .zero, requestID: RequestID.make()))
     }
 
     private func access(
