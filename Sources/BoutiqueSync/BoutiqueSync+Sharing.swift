@@ -19,9 +19,13 @@ import BoutiqueQueries
 extension BoutiqueSync {
     /// Shares the space of root row `key` of `table` with `user`, as a viewer or an editor.
     ///
+    /// `user` is spelled as tokens spell users: 1 to 256 bytes in Unicode NFC without control
+    /// characters (the server compares names as bytes).
+    ///
     /// - Throws: ``SyncRefusal`` with reason ``SyncRefusal/Reason/forbidden`` when this device's user is
-    ///   not the owner, ``SyncRefusal/Reason/invalid`` for a table that is not a root or a role that
-    ///   cannot be given; ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the server did not answer.
+    ///   not the owner, ``SyncRefusal/Reason/invalid`` for a table that is not a root, a role that
+    ///   cannot be given or a user name no token may carry; ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)``
+    ///   when the server did not answer.
     @discardableResult
     public func share<T: Table, Key: QueryBindable>(_ table: T.Type, key: Key, with user: String, role: SyncRole) async throws
         -> [SyncMember]

@@ -12,7 +12,8 @@ import Foundation
 ///
 /// A client must send its whole request within the request deadline, and no address may hold more
 /// than its share of connections (``ConnectionDeadlines``); a request whose head frames its body in
-/// more than one way is refused with its connection closed (``RequestFraming``).
+/// more than one way is refused with its connection closed (``RequestFraming``), and so is one whose
+/// path holds a NUL byte or another control character (``RequestTarget``).
 ///
 /// ``shutdown(gracePeriod:)`` stops accepting connections at once, lets the requests already in
 /// flight finish (up to the grace period), then closes everything.
@@ -220,14 +221,25 @@ final class HTTPListener: Sendable {
         return listener.access(connection, url: url, method: method, uploadData: uploadData, uploadSize: uploadSize, slot: slot)
     }
 
+    /// What the request-line callback leaves in a request's slot when the line's target hides a NUL
+    /// byte: not an exchange (no object lives at address 1), but the mark the access handler refuses
+    /// the request by.
+    private static var hiddenNULMark: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 1)! }
+
     private static let completed: MHD_RequestCompletedCallback = { context, connection, slot, _ in
-        if let context, let connection, let listener = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().listener {
-            listener.deadlines.answered(connection)
+        let listener = context.flatMap { Unmanaged<Box>.fromOpaque($0).takeUnretainedValue().listener }
+        if let connection { listener?.deadlines.answered(connection) }
+        guard let slot, let pointer = slot.pointee, pointer != hiddenNULMark else {
+            slot?.pointee = nil
+            // No handler saw the request: libmicrohttpd answered it itself (a head too large for the
+            // connection's memory, a Content-Length it cannot read), or the client went away before
+            // its head was in. The first gets its log line, with what is known of it.
+            if let listener, let connection { listener.logAnswerOfItsOwn(connection) }
+            return
         }
-        guard let slot, let pointer = slot.pointee else { return }
         slot.pointee = nil
         let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeRetainedValue()
-        guard let context, let listener = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().listener else { return }
+        guard let listener else { return }
         listener.state.withLock { $0.inFlight -= 1 }
         listener.log?.request(
             SyncRequestLog.Request(
@@ -253,28 +265,49 @@ final class HTTPListener: Sendable {
     /// A request's first line arrived: on a kept-alive connection, its request deadline starts.
     private static let requestStarted: @convention(c) (
         UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?
-    ) -> UnsafeMutableRawPointer? = { context, _, connection in
+    ) -> UnsafeMutableRawPointer? = { context, uri, connection in
         if let context, let connection, let listener = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().listener {
             listener.deadlines.requestBegan(connection)
         }
-        return nil
+        // Looked at now, before libmicrohttpd changes the target: later only the part before the NUL is left.
+        return boutique_mhd_target_hides_nul(uri) != 0 ? hiddenNULMark : nil
+    }
+
+    /// Logs the answer libmicrohttpd queued on `connection` itself, for a request no handler saw: its
+    /// status and client (the library does not tell its method and path).
+    ///
+    /// Only answers given after the request line was read reach the completion callback this runs
+    /// from (431, an unreadable Content-Length). A request line too long (414) or an HTTP version the
+    /// library does not speak (505) is answered before any callback sees the request, and by the time
+    /// the connection closes its status is no longer there to read: those have no log line.
+    private func logAnswerOfItsOwn(_ connection: OpaquePointer) {
+        let status = Int(boutique_mhd_queued_status(connection))
+        guard status > 0 else { return }
+        log?.request(
+            SyncRequestLog.Request(
+                time: Date(), client: Self.clientAddress(connection), method: "-", path: "-", status: status, tenant: nil, user: nil,
+                bytesIn: 0, bytesOut: 0, duration: .zero, requestID: RequestID.make()))
     }
 
     private func access(
         _ connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
         uploadData: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>, slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
-        guard let pointer = slot.pointee else {
+        guard let pointer = slot.pointee, pointer != Self.hiddenNULMark else {
             // The headers have arrived: the first call of a request.
+            let hidesNUL = slot.pointee == Self.hiddenNULMark
             let target = url.map { String(cString: $0) } ?? "/"
-            let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? target
+            let before = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? target
+            // The log shows that the path went on past a NUL (libmicrohttpd kept only what came before it).
+            let path = hidesNUL ? before + "%00…" : before
             let exchange = Exchange(
                 method: method.map { String(cString: $0) } ?? "", path: path,
                 authorization: Self.header(connection, "Authorization"), client: Self.clientAddress(connection),
                 requestID: RequestID.make())
             slot.pointee = Unmanaged.passRetained(exchange).toOpaque()
             state.withLock { $0.inFlight += 1 }
-            if let refusal = RequestFraming.refusal(of: connection) {
+            let pathRefusal: HTTPResponse? = hidesNUL ? .error(400, "malformed", "the path holds a NUL byte") : RequestTarget.refusal(of: path)
+            if let refusal = RequestFraming.refusal(of: connection) ?? pathRefusal {
                 // Answered at once, and the connection closed unread: what follows the head cannot be
                 // told apart from a next request, which is how requests are smuggled past a proxy.
                 deadlines.handling(connection)

@@ -28,7 +28,10 @@ enum RequestFraming {
         }
         if framing.content_lengths == 1, let text = framing.first_content_length {
             let bytes = UnsafeRawBufferPointer(start: text, count: framing.first_content_length_size)
-            guard !bytes.isEmpty, bytes.count <= 19, bytes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            guard !bytes.isEmpty, bytes.count <= 19, bytes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+                Int(String(decoding: bytes, as: UTF8.self)) != nil
+            else {
+                // Past 2^63 - 1 too: libmicrohttpd takes up to 2^64 - 1 and would wait for that body.
                 return .error(400, "malformed", "the Content-Length is not a number of bytes")
             }
         }

@@ -53,7 +53,8 @@ struct SyncHTTPRoutes: Sendable {
 
     /// The answer to an authenticated request.
     private func respond(to request: HTTPRequest, endpoint: Endpoint, pathTenant: String?, claims: SyncToken) async -> HTTPResponse {
-        if let pathTenant, pathTenant != claims.tenant {
+        // Bytes, as the store keys tenants: another spelling of the tenant's name is another tenant.
+        if let pathTenant, !SyncName.same(pathTenant, claims.tenant) {
             return .error(403, "forbidden", "the token is for another tenant than '\(pathTenant)'")
         }
         do {

@@ -21,6 +21,17 @@
 #define BOUTIQUE_MHD_CONNECTION_MEMORY 8192
 #endif
 
+/// Leaves a request's path as the client sent it (libmicrohttpd would decode its percent-escapes in
+/// place): a `%00` decoded into the C string would end the path there, so that `/v1/health%00junk`
+/// would be served as `/v1/health`. The server decodes the path itself, and refuses one that holds a
+/// NUL byte or another control character.
+static inline size_t boutique_mhd_keep_escapes(void *context, struct MHD_Connection *connection, char *text)
+{
+    (void)context;
+    (void)connection;
+    return strlen(text);
+}
+
 /// Starts a daemon listening on `host:port` (an IPv4 address; port 0 picks a free one) with one
 /// internal polling thread (epoll on Linux; elsewhere the best the library has, as epoll is Linux's
 /// alone), suspendable connections (the handlers answer asynchronously), a completion callback per
@@ -49,6 +60,7 @@ static inline struct MHD_Daemon *boutique_mhd_start(
         MHD_OPTION_NOTIFY_COMPLETED, completed, context,
         MHD_OPTION_NOTIFY_CONNECTION, connection_changed, context,
         MHD_OPTION_URI_LOG_CALLBACK, request_started, context,
+        MHD_OPTION_UNESCAPE_CALLBACK, boutique_mhd_keep_escapes, NULL,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, idle_timeout_seconds,
@@ -142,6 +154,36 @@ static inline void boutique_mhd_framing(struct MHD_Connection *connection, struc
     memset(framing, 0, sizeof *framing);
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, boutique_mhd_framing_header, framing);
     boutique_mhd_note_value_end(framing, NULL);
+}
+
+/// The HTTP status of the response queued on `connection`, 0 when none is: for a request
+/// libmicrohttpd answered itself (a head too large for the connection's memory, a Content-Length it
+/// cannot read), which the server's handler never saw.
+static inline unsigned int boutique_mhd_queued_status(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_HTTP_STATUS);
+    return info == NULL ? 0 : info->http_status;
+}
+
+/// Whether the request line whose target starts at `uri` hides a NUL byte in its target, which
+/// libmicrohttpd (0.9.x) takes for the target's end (`GET /v1/health\0junk HTTP/1.1` reads as
+/// `/v1/health`). Called from the request-line callback, before the library changes the target: the
+/// line is `METHOD SP TARGET SP VERSION` inside the read buffer, the space before the version (or the
+/// line's end) overwritten with a zero. After a target that ends there, the next byte is the version's
+/// `H` (or the zero of the line end, for a line without a version); after a NUL from the client it is
+/// neither. The bytes read are inside the buffer: the line and its end are. Versions whose parser was
+/// rewritten (0.9.76 and later) are not checked here, as for header values.
+static inline int boutique_mhd_target_hides_nul(const char *uri)
+{
+#if MHD_VERSION < 0x00097600
+    if (uri == NULL) return 0;
+    const char *end = uri + strlen(uri);
+    char next = end[1];
+    return next != 'H' && next != 0 && next != '\r' && next != '\n';
+#else
+    (void)uri;
+    return 0;
+#endif
 }
 
 /// The port a daemon listens on (the one picked when it was started with port 0), 0 when unknown.

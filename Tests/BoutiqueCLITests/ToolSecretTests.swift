@@ -83,6 +83,51 @@ struct ToolSecretTests {
         }
     }
 
+    /// A password on the command line is readable by every user of the machine (`ps`): `--postgres`
+    /// with one is refused before anything is opened, pointing to `--postgres-url-file`.
+    @Test(arguments: [
+        "postgresql://sync:hunter2@127.0.0.1:9/db", "postgres://sync:hunter2@127.0.0.1/db?sslmode=disable",
+        "postgresql://sync@127.0.0.1:9/db?sslmode=disable&password=hunter2", "host=127.0.0.1 port=9 user=sync password=hunter2",
+        "host=127.0.0.1 PASSWORD = hunter2",
+    ])
+    func serveRefusesAPostgreSQLPasswordOnTheCommandLine(_ url: String) async throws {
+        try await withTemporaryDirectory { directory in
+            try await Self.makeSecret(in: directory)
+            let refused = try await ToolProcess.run(["serve", "--port", "0", "--secret-file", "secret", "--postgres", url], in: directory)
+            #expect(refused.status == 2, "\(refused.errorOutput)")
+            #expect(refused.errorOutput.contains("password") && refused.errorOutput.contains("--postgres-url-file"), "\(refused.errorOutput)")
+            #expect(!refused.errorOutput.contains("hunter2"), "the message does not repeat the password")
+        }
+    }
+
+    /// The same URLs without a password are taken (and tried: nothing listens there).
+    @Test(arguments: ["postgresql://sync@127.0.0.1:9/db", "postgresql://sync@127.0.0.1:9/db?sslmode=disable", "host=127.0.0.1 port=9 user=sync"])
+    func serveTakesAPostgreSQLURLWithoutAPassword(_ url: String) async throws {
+        try await withTemporaryDirectory { directory in
+            try await Self.makeSecret(in: directory)
+            let tried = try await ToolProcess.run(["serve", "--port", "0", "--secret-file", "secret", "--postgres", url], in: directory)
+            #if BOUTIQUE_SYNC_HTTP
+            #expect(tried.status == 1 && tried.errorOutput.contains("127.0.0.1"), "\(tried.errorOutput)")
+            #else
+            #expect(tried.status == 1, "\(tried.errorOutput)")
+            #endif
+            #expect(!tried.errorOutput.contains("--postgres-url-file"), "\(tried.errorOutput)")
+        }
+    }
+
+    /// Tokens name tenants and users of one spelling: `boutique token` refuses the others.
+    @Test(arguments: [("", "empty"), ("ana\nadmin", "U+A"), ("Jose\u{301}", "NFC"), (String(repeating: "a", count: 257), "257 bytes")])
+    func tokenRefusesANameWithoutOneSpelling(_ name: String, _ says: String) async throws {
+        try await withTemporaryDirectory { directory in
+            try await Self.makeSecret(in: directory)
+            for (tenant, user) in [("acme", name), (name, "ana")] {
+                let made = try await ToolProcess.run(["token", "--secret-file", "secret", "--tenant", tenant, "--user", user], in: directory)
+                #expect(made.status == 1 && made.output.isEmpty, "\(made.output)")
+                #expect(made.errorOutput.contains(says), "\(made.errorOutput)")
+            }
+        }
+    }
+
     #if BOUTIQUE_SYNC_HTTP
     /// Starts `boutique serve` on a fresh SQLite store and returns it with its address.
     static func serve(in directory: URL, _ extra: [String] = []) async throws -> (ToolProcess.Running, URL) {

@@ -17,13 +17,15 @@ extension SyncSession {
             let tables = self.tables
             let rowLimit = options.pushRowLimit
             // One read for what a round needs: the progress with the server, the id given up, the outbox.
-            let (read, current, retired) = try await database.read { conn in
+            let (read, current, retired, retiredSecret) = try await database.read { conn in
                 let sql = SQLRunner(conn)
                 let state = try ServerState.read(server: server, sql)
                 let retired = try ReplicaRecordRow.read(sql)?.retired
+                // The proof that the id given up is this file's: the server retires it only with it.
+                let retiredSecret = try retired.flatMap { try ReplicaSecrets.existingSecret(for: $0, sql) }
                 let read = try LocalLogReader.transactions(
                     after: max(state.acknowledged, from), rowLimit: rowLimit, tables: tables, on: conn.connection)
-                return (read, state, retired)
+                return (read, state, retired, retiredSecret)
             }
             var state = current
             let local = read.transactions.filter { !$0.isRemote && !$0.isRefused && !$0.changes.isEmpty }
@@ -48,6 +50,7 @@ extension SyncSession {
                 replica: replica, baseTransactionID: state.acknowledged, baseDigest: state.digest, schemaVersion: schemaVersion,
                 transactions: outbox, retiredReplica: retired, tables: handshaken ? nil : tableShapes)
             request.replicaSecret = try await currentReplicaSecret()
+            request.retiredReplicaSecret = retiredSecret
             let response = try await during(outbox.isEmpty ? nil : .pushing) { [request] in try await send { try await transport.push(request) } }
             // The reply named a server whose progress the file keeps under that name (reached before
             // through another address), or another server than the one it knew here: the round was

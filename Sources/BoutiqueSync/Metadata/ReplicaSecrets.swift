@@ -12,11 +12,7 @@
 enum ReplicaSecrets {
     /// The secret of `replica`, made and stored when it has none.
     static func secret(for replica: String, _ sql: SQLRunner) throws -> String {
-        if let found = try sql.rows("SELECT secret FROM boutique_sync_replica_secret WHERE replica = ?", [.text(replica)])
-            .first?.first?.textValue
-        {
-            return found
-        }
+        if let found = try existingSecret(for: replica, sql) { return found }
         let made = newSecret()
         try sql.run("INSERT INTO boutique_sync_replica_secret(replica, secret) VALUES (?, ?)", [.text(replica), .text(made)])
         return made
@@ -33,5 +29,10 @@ enum ReplicaSecrets {
             text.append(digits[Int(byte & 15)])
         }
         return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The secret of `replica` the file holds, `nil` when it holds none (in a read: nothing is made).
+    static func existingSecret(for replica: String, _ sql: SQLRunner) throws -> String? {
+        try sql.rows("SELECT secret FROM boutique_sync_replica_secret WHERE replica = ?", [.text(replica)]).first?.first?.textValue
     }
 }

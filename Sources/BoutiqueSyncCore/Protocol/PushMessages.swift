@@ -18,8 +18,14 @@ public struct PushRequest: Hashable, Sendable, Codable {
     /// Whole transactions, in id order.
     public var transactions: [SyncTransaction]
     /// A replica id this device used before and gave up (after a restore or a clone), so that the
-    /// server stops waiting for it before collecting tombstones.
+    /// server stops waiting for it before collecting tombstones. The server retires it only with
+    /// ``retiredReplicaSecret``.
     public var retiredReplica: String?
+    /// The secret ``retiredReplica`` was bound to (the device keeps the secret of every id it took):
+    /// the proof that the id is this device's to give up. A push without it, or with another, is
+    /// applied without retiring the id, which then stays until it has not been seen for the server's
+    /// retention period.
+    public var retiredReplicaSecret: String?
     /// The synced tables as the device knows them (columns and foreign keys): a server with rules
     /// learns from them which table a follower's column points to. `nil` leaves what the server knows.
     public var tables: [SyncTableShape]?

@@ -55,6 +55,18 @@ public struct SyncSpace: Hashable, Sendable, Codable, RawRepresentable, Comparab
         return rawValue
     }
 
+    /// Whether two spaces are one: their stored forms are the same bytes, as the store compares them.
+    /// (`String`'s `==` takes canonically equivalent texts for equal: the private spaces of two users
+    /// whose names differ only in how an accent is spelled would be one space here and two in the store.)
+    public static func == (lhs: SyncSpace, rhs: SyncSpace) -> Bool { lhs.rawValue.utf8.elementsEqual(rhs.rawValue.utf8) }
+
+    public func hash(into hasher: inout Hasher) {
+        // The same bytes fed the same way whether the string is stored contiguously or not.
+        let hashed = rawValue.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        if hashed == nil { Array(rawValue.utf8).withUnsafeBytes { hasher.combine(bytes: $0) } }
+        hasher.combine(rawValue.utf8.count)
+    }
+
     /// Byte order of the stored forms: the order a snapshot goes through a user's spaces in.
     public static func < (lhs: SyncSpace, rhs: SyncSpace) -> Bool { lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8) }
 

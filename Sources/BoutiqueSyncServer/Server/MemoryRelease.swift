@@ -20,12 +20,38 @@ import Darwin
 /// it to. Under steady load that is at most once per check, and what it returns is faulted back in
 /// as needed. It is looked up at run time (`dlsym`), as the C library's `malloc.h` is not part of the
 /// Swift module: elsewhere, where the system's allocator returns memory itself, this does nothing.
+///
+/// A release that gives back less than ``minimumReturned`` is not reported, and the size it left
+/// becomes the new floor: the memory is in use (caches, connections), and trimming again every check
+/// would cost the walk and log a release that returned nothing.
 struct MemoryRelease {
     /// How far above its smallest size the process may be before memory is handed back.
     static let threshold = 8 * 1_048_576
+    /// The least a release must give back to count (and be reported).
+    static let minimumReturned = 1_048_576
 
-    /// The smallest resident size seen after a release (or at the first check).
+    /// The size from which the process is looked at again: the smallest resident size seen after a
+    /// release that returned memory (or at the first check), or the size left by one that did not.
     private var floor: Int?
+    private let measure: @Sendable () -> Int
+    private let release: (@Sendable () -> Void)?
+
+    /// A release of this process's memory through glibc's `malloc_trim`.
+    init() {
+        measure = { Self.residentBytes() }
+        if let trim = Self.trim {
+            release = { _ = trim(0) }
+        } else {
+            release = nil
+        }
+    }
+
+    /// A release that reads the resident size with `measure` and hands memory back with `release`
+    /// (`nil`: the platform cannot), for tests.
+    init(measure: @escaping @Sendable () -> Int, release: (@Sendable () -> Void)?) {
+        self.measure = measure
+        self.release = release
+    }
 
     /// glibc's `int malloc_trim(size_t pad)`, when the C library has it.
     private static let trim: (@convention(c) (Int) -> Int32)? = {
@@ -66,11 +92,12 @@ struct MemoryRelease {
     }()
 
     /// The process's resident bytes before and after handing memory back, or `nil` when it is close
-    /// enough to its smallest size (or the platform has no such call). `freeCaches` runs first, when a
-    /// release is worth it: what it frees (a store's page caches) is handed back with the rest.
+    /// enough to its floor, when the release gave back less than ``minimumReturned``, or when the
+    /// platform has no such call. `freeCaches` runs first, when a release is worth trying: what it
+    /// frees (a store's page caches) is handed back with the rest.
     mutating func releaseIfWorthIt(freeingCachesWith freeCaches: () async -> Void = {}) async -> (before: Int, after: Int)? {
-        guard let trim = Self.trim else { return nil }
-        let before = Self.residentBytes()
+        guard let release else { return nil }
+        let before = measure()
         guard before > 0 else { return nil }
         guard let floor else {
             self.floor = before
@@ -78,8 +105,12 @@ struct MemoryRelease {
         }
         guard before > floor + Self.threshold else { return nil }
         await freeCaches()
-        _ = trim(0)
-        let after = Self.residentBytes()
+        release()
+        let after = measure()
+        guard before - after >= Self.minimumReturned else {
+            self.floor = after
+            return nil
+        }
         self.floor = min(floor, after)
         return (before, after)
     }

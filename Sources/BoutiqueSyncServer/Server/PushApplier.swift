@@ -48,11 +48,19 @@ struct PushApplier {
                 lastSeen: wall, isRetired: false)
         // The first push with a secret binds the id to it (a record from before secrets included).
         if record.secretHash == nil, let secret = request.replicaSecret { record.secretHash = try ReplicaSecret.hash(secret) }
-        if known != nil, request.baseTransactionID != record.appliedThrough || request.baseDigest != record.digest {
+        if let known, request.baseTransactionID != record.appliedThrough || request.baseDigest != record.digest {
             // The device's base is not the server's watermark. A lost acknowledgement makes the device
             // push the watermark's transaction again: then its digest shows it is the same history.
             let resent = request.transactions.first { $0.id == record.appliedThrough }
             guard let resent, resent.digest == record.digest else {
+                if known.secretHash == nil, record.secretHash != nil {
+                    // An id from before secrets is bound by its first use with one, the 409 included:
+                    // the answer tells the watermark, and from now on only to this secret's holder,
+                    // who can then also prove the id is theirs to retire.
+                    var bound = known
+                    bound.secretHash = record.secretHash
+                    try store.setReplica(bound)
+                }
                 try store.setClock(serverTime)
                 return PushResponse(outcome: .mismatch, appliedThrough: record.appliedThrough, digest: record.digest, serverTime: serverTime)
             }
@@ -165,7 +173,13 @@ struct PushApplier {
         }
         record.lastSeen = wall
         try store.setReplica(record)
-        if let retired = request.retiredReplica, retired != request.replica, var old = try store.replica(retired) {
+        // Retiring an id takes its secret: otherwise any device of the tenant could retire another's,
+        // which garbage collection then stops waiting for (it is sent back to bootstrap). An id bound
+        // to no secret cannot be proved, and is left as it is: its own device binds it at its next
+        // push (a 409 included), and then retires it with the secret.
+        if let retired = request.retiredReplica, retired != request.replica, var old = try store.replica(retired), !old.isRetired,
+            try ReplicaSecret.check(request.retiredReplicaSecret, against: old) == .matches
+        {
             old.isRetired = true
             try store.setReplica(old)
         }

@@ -55,7 +55,8 @@ enum PushValidation {
                 case .text, .blob: break
                 default: return "the key of a change to '\(change.table)' is \(change.key.storageClass), not text or blob"
                 }
-                guard rows.insert(RowIdentity(table: change.table, key: change.key)).inserted else {
+                // One row in two cases is still one row (the server folds names: see `PushNames`).
+                guard rows.insert(RowIdentity(table: PushNames.fold(change.table), key: change.key)).inserted else {
                     return "transaction \(transaction.id) changes one row of '\(change.table)' twice"
                 }
                 var names: Set<String> = []
@@ -88,7 +89,13 @@ enum PushValidation {
             return problem
         }
         if let retired = request.retiredReplica, let problem = RequestLimits.replicaProblem(retired, limits: limits) { return problem }
+        if let problem = RequestLimits.secretProblem(request.retiredReplicaSecret) { return "the retired replica's secret: \(problem)" }
         for transaction in request.transactions {
+            // The writer id is kept in the row states with every value the transaction wins, and sent
+            // with them to every device: bounded as a replica id is.
+            if let problem = RequestLimits.writerProblem(transaction.stamp.replica, limits: limits) {
+                return "transaction \(transaction.id): \(problem)"
+            }
             for change in transaction.changes {
                 if let problem = RequestLimits.nameProblem(change.table, of: "a table", limits: limits)
                     ?? RequestLimits.keyProblem(change.key, limits: limits)

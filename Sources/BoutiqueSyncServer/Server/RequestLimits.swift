@@ -17,6 +17,12 @@ enum RequestLimits {
         return "a replica id of \(replica.utf8.count) bytes ('\(replica.prefix(40))…') is longer than the server's limit of \(limits.maximumReplicaIDBytes) bytes"
     }
 
+    /// A stamp's writer id's problem: longer than a replica id may be (a device's is its replica id).
+    static func writerProblem(_ writer: String, limits: SyncServerLimits) -> String? {
+        guard writer.utf8.count > limits.maximumReplicaIDBytes else { return nil }
+        return "a writer id of \(writer.utf8.count) bytes ('\(writer.prefix(40))…') is longer than the server's limit of \(limits.maximumReplicaIDBytes) bytes"
+    }
+
     /// A replica secret's problem: longer than any device makes (64 hex digits).
     static func secretProblem(_ secret: String?) -> String? {
         guard let secret, secret.utf8.count > 128 else { return nil }

@@ -22,7 +22,9 @@
 ///
 /// Between rounds, every `memoryCheckInterval`, freed memory the C allocator keeps in its arenas
 /// beyond a few megabytes (after a spike of large pushes or pulls) is returned to the system (glibc's
-/// `malloc_trim`; nothing elsewhere), so a server at rest shrinks back towards its idle size.
+/// `malloc_trim`; nothing elsewhere), so a server at rest shrinks back towards its idle size. A release
+/// is logged only when it gave back a megabyte or more, and at most once a minute: a busy server
+/// releases often, and an idle one should not fill its log.
 public actor SyncHousekeeping {
     /// Something a round did or could not do, for the log.
     public enum Event: Sendable, Hashable, CustomStringConvertible {
@@ -61,6 +63,7 @@ public actor SyncHousekeeping {
     private nonisolated let log: @Sendable (Event) -> Void
     private var schedule: Task<Void, Never>?
     private var memory = MemoryRelease()
+    private var memoryReports = ReportInterval(minimum: .seconds(60))
 
     /// The default retention: 30 days.
     public static let defaultRetention: Duration = .seconds(30 * 86_400)
@@ -125,6 +128,7 @@ public actor SyncHousekeeping {
         var memory = self.memory
         defer { self.memory = memory }
         guard let released = await memory.releaseIfWorthIt(freeingCachesWith: { await store.releaseMemory() }) else { return }
+        guard memoryReports.allows(at: ContinuousClock.now) else { return }
         log(.releasedMemory(residentBytesBefore: released.before, residentBytesAfter: released.after))
     }
 

@@ -96,6 +96,9 @@ public actor SyncServer: SyncEndpoint {
 
     /// Applies a push made by `user` (from the request's verified token): the authorization hook
     /// sees every change first. `user` is `nil` for trusted code, whose pushes are not checked.
+    ///
+    /// Table and column names are lowercased after the push is validated (see `PushNames`): a table
+    /// is one table in whatever case a device names it, as in SQLite.
     public func push(_ request: PushRequest, tenant: String, user: String?) async throws -> PushResponse {
         try await identified(applying(request, tenant: tenant, user: user), tenant: tenant)
     }
@@ -108,6 +111,7 @@ public actor SyncServer: SyncEndpoint {
         {
             return try await refusal(of: request, tenant: tenant, wall: wall, kind: kind, reason: reason)
         }
+        let request = PushNames.folded(request)
         // Each transaction with a change the user may not make is refused alone: recorded as handled,
         // not applied, and answered with the server's version of its rows.
         var denials: [Int64: PushApplier.Denial] = [:]

@@ -29,7 +29,8 @@ public struct SyncServerLimits: Hashable, Sendable {
     /// sent whole in snapshots): 4 MiB by default, a few values at the largest, and no more than a page,
     /// so that any row fits a snapshot page of its own.
     public var maximumRowStateBytes: Int
-    /// The most UTF-8 bytes of a replica id: 128 by default (a device's is a 36-character UUID).
+    /// The most UTF-8 bytes of a replica id, and of a stamp's writer id: 128 by default (a device's is a
+    /// 36-character UUID). A writer id is kept with every value its transaction wins.
     public var maximumReplicaIDBytes: Int
     /// The most UTF-8 bytes of a table or column name: 256 by default, as for the table shapes devices
     /// describe.

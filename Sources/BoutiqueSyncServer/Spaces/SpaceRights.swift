@@ -16,7 +16,8 @@ struct SpaceRights {
     /// writes there), their membership's role in a shared space, `nil` when they have none.
     mutating func role(in space: SyncSpace) throws -> SyncRole? {
         if space.isCommon { return .editor }
-        if let owner = space.privateUser { return owner == user ? .owner : nil }
+        // Bytes, as the store compares names: `==` would take another spelling of the name for the owner.
+        if let owner = space.privateUser { return SyncName.same(owner, user) ? .owner : nil }
         if let last, last.space == space { return last.role }
         if roles == nil { roles = try store.memberships(of: user, at: nil) }
         let role = roles?[space]

@@ -40,11 +40,14 @@ extension SyncServer {
                 guard role == .owner else {
                     return refuse(.forbidden, "user '\(user)' is \(role == .editor ? "an editor" : "a viewer") of \(space); only its owner shares and unshares it")
                 }
-                guard let target = request.user, !target.isEmpty, target.utf8.count <= 256 else {
-                    return refuse(.invalid, "name the user to \(action.rawValue) with (1 to 256 bytes)")
-                }
-                guard target != user else { return refuse(.invalid, "the owner of \(space) cannot change their own role") }
+                guard let target = request.user else { return refuse(.invalid, "name the user to \(action.rawValue) with") }
+                guard !SyncName.same(target, user) else { return refuse(.invalid, "the owner of \(space) cannot change their own role") }
                 let members = try store.members(of: space)
+                // The names tokens may carry, so that a member is a user some token can name, spelled one
+                // way. A member shared with under another spelling before names had one can still be
+                // removed, by the exact bytes it was stored with.
+                let removingStored = action == .unshare && members.contains { SyncName.same($0.user, target) }
+                if !removingStored, let problem = SyncName.problem(in: target, label: "user") { return refuse(.invalid, problem) }
                 if action == .share {
                     guard let newRole = request.role, newRole != .owner else {
                         return refuse(.invalid, "share with the role viewer or editor")
@@ -52,14 +55,14 @@ extension SyncServer {
                     guard let root = try store.rowState(table: request.table, key: key), root.isVisible else {
                         return refuse(.invalid, "\(space) no longer exists")
                     }
-                    let current = members.first { $0.user == target }?.role
+                    let current = members.first { SyncName.same($0.user, target) }?.role
                     if current != newRole {
                         // Joining moves the space in on the user's devices, at this point of the
                         // sequence; a new role for a member changes what they may write only.
                         let sequence = current == nil ? try store.reserveSequence() : 0
                         try store.setMember(target, role: newRole, in: space, sequence: sequence)
                     }
-                } else if members.contains(where: { $0.user == target }) {
+                } else if members.contains(where: { SyncName.same($0.user, target) }) {
                     try store.setMember(target, role: nil, in: space, sequence: try store.reserveSequence())
                 }
             }
@@ -76,11 +79,18 @@ extension SyncServer {
     /// ```swift
     /// try await server.setMember("ana", role: .owner, table: "remindersList", key: .text(listID), tenant: "acme")
     /// ```
+    ///
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` when `user` is not a name a token may
+    ///   carry (1 to 256 bytes in Unicode NFC, no control characters; see ``SyncTokenSigner``), unless it
+    ///   removes a member stored under that name before names had one spelling.
     public func setMember(_ user: String, role: SyncRole?, table: String, key: DatabaseValue, tenant: String) async throws {
-        guard !user.isEmpty, user.utf8.count <= 256 else { throw BoutiqueError.invalidArgument("a member's user name has 1 to 256 bytes") }
         let space = SyncSpace.shared(table: table.lowercased(), key: key)
         try await store.transaction(tenant: tenant) { store in
-            let current = try store.members(of: space).first { $0.user == user }?.role
+            let current = try store.members(of: space).first { SyncName.same($0.user, user) }?.role
+            // A member stored under another spelling before names had one can still be removed.
+            if role != nil || current == nil, let problem = SyncName.problem(in: user, label: "user") {
+                throw BoutiqueError.invalidArgument(problem)
+            }
             guard current != role else { return }
             try store.setMember(user, role: role, in: space, sequence: current == nil || role == nil ? try store.reserveSequence() : 0)
         }

@@ -45,12 +45,16 @@ public struct SyncTokenSigner: Sendable {
 
     /// A token for `user` of `tenant` that works until `expiresAt`.
     ///
+    /// Tenant and user names are 1 to 256 bytes of UTF-8 in Unicode Normalization Form C, without
+    /// control characters (newlines included): the server compares names as bytes, so a name has one
+    /// spelling only (see ``verify(_:at:)``).
+    ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` when the tenant or user is empty,
-    ///   longer than 256 bytes, or holds control characters.
+    ///   longer than 256 bytes, holds control characters or is not in NFC.
     public func token(tenant: String, user: String, expiresAt: Date) throws -> String {
         for (label, value) in [("tenant", tenant), ("user", user)] {
-            guard !value.isEmpty, value.utf8.count <= 256, !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw BoutiqueError.invalidArgument("a token's \(label) must be 1 to 256 bytes without control characters")
+            if let problem = SyncName.problem(in: value, label: label) {
+                throw BoutiqueError.invalidArgument("cannot issue the token: \(problem)")
             }
         }
         let claims = SyncToken(tenant: tenant, user: user, expiresAt: Int64(expiresAt.timeIntervalSince1970.rounded(.down)))
@@ -59,10 +63,16 @@ public struct SyncTokenSigner: Sendable {
         return signed + "." + Base64.encodeURLSafe(try signature(of: signed))
     }
 
-    /// The claims of `token`, after checking its signature and expiry at `date`.
+    /// The claims of `token`, after checking its signature, its names and its expiry at `date`.
+    ///
+    /// A token signed with this server's secret whose tenant or user is not a name
+    /// ``token(tenant:user:expiresAt:)`` issues (empty, longer than 256 bytes, with a control character,
+    /// or not in Unicode NFC — a token made by other code, or by an older version) is refused: the
+    /// server compares names as bytes, and a second spelling of a name would be a second user to some
+    /// of its checks and the same user to others.
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/syncRefused(reason:)`` saying whether the token is malformed, not
-    ///   signed with this server's secret, or expired.
+    ///   signed with this server's secret, names a tenant or user no token may name, or expired.
     public func verify(_ token: String, at date: Date = Date()) throws -> SyncToken {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == Substring(SyncToken.prefix), token.utf8.count <= 4096,
@@ -75,6 +85,11 @@ public struct SyncTokenSigner: Sendable {
         guard let json = Self.canonicalBase64URL(parts[1]),
             let claims = try? SyncJSON.decoder().decode(SyncToken.self, from: Data(json))
         else { throw BoutiqueError.syncRefused(reason: "the bearer token's claims are unreadable") }
+        for (label, value) in [("tenant", claims.tenant), ("user", claims.user)] {
+            if let problem = SyncName.problem(in: value, label: label) {
+                throw BoutiqueError.syncRefused(reason: "the bearer token is refused: \(problem)")
+            }
+        }
         guard Double(claims.expiresAt) > date.timeIntervalSince1970 else {
             let expiry = Date(timeIntervalSince1970: Double(claims.expiresAt))
             throw BoutiqueError.syncRefused(reason: "the bearer token expired at \(expiry.ISO8601Format())")

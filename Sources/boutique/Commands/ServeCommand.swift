@@ -24,7 +24,9 @@ enum ServeCommand: Command {
         owner only), or with --postgres in a PostgreSQL database (postgresql://user@host:port/db), which
         several servers can share. --postgres-url-file FILE reads that URL from FILE, and when no store
         is named the URL in the environment variable BOUTIQUE_POSTGRES_URL is used, so that a password
-        need not be on the command line. Devices authenticate with tokens from
+        need not be on the command line: --postgres with a URL that holds a password
+        (postgresql://user:PASSWORD@host/db, ?password=, or password= in the key=value form) is refused,
+        as every user of the machine can read a command line. Devices authenticate with tokens from
         `boutique token --secret-file FILE`. Ctrl-C or SIGTERM stops it: requests in flight are finished
         first. Put TLS in front of it (a reverse proxy) beyond localhost.
 

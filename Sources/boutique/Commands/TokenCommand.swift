@@ -14,6 +14,8 @@ enum TokenCommand: Command {
         (30d when left out). Make a secret once with `(umask 077; openssl rand -base64 32 > FILE)`: the
         file must be readable by its owner only (chmod 600 FILE), and the secret at least 32 bytes and
         not guessable (one byte repeated, a short pattern repeated, too few distinct bytes are refused).
+        T and U are 1 to 256 bytes in Unicode NFC without control characters: the server compares names
+        as bytes, so each has one spelling.
         """
 
     static func run(_ arguments: inout ArgumentParser) async throws {

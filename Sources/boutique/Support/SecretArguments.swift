@@ -35,7 +35,16 @@ enum SecretArguments {
         if store != nil, given != nil || file != nil {
             throw UsageError("--store and --\(given != nil ? "postgres" : "postgres-url-file") name two stores; give one")
         }
-        if let given { return given }
+        if let given {
+            // Refused, not warned about: by the time a warning is read, the password has been in `ps`.
+            guard !containsPassword(given) else {
+                throw UsageError(
+                    "--postgres URL holds a password, which every user of this machine can read (ps, /proc/PID/cmdline); "
+                        + "put the URL in a file only you can read and give --postgres-url-file FILE "
+                        + "(umask 077; printf '%s\\n' 'postgresql://…' > FILE), or set \(postgresVariable)")
+            }
+            return given
+        }
         if let file {
             let url = try text(of: file, what: "PostgreSQL URL")
             guard !url.isEmpty else { throw UsageError("the PostgreSQL URL file \(file) is empty") }
@@ -45,6 +54,23 @@ enum SecretArguments {
             return nil
         }
         return variable
+    }
+
+    /// Whether a libpq connection string carries a password: in a URI's user part
+    /// (`postgresql://user:PASSWORD@host`) or its `password=` parameter, or as the `password` keyword
+    /// of the `key=value` form.
+    static func containsPassword(_ connection: String) -> Bool {
+        let lowered = connection.lowercased()
+        guard let scheme = ["postgresql://", "postgres://"].first(where: lowered.hasPrefix) else {
+            return lowered.range(of: #"(^|\s)password\s*="#, options: .regularExpression) != nil
+        }
+        let rest = connection.dropFirst(scheme.count)
+        let authority = rest.prefix { $0 != "/" && $0 != "?" }
+        if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") { return true }
+        guard let question = rest.firstIndex(of: "?") else { return false }
+        return rest[rest.index(after: question)...].split(separator: "&").contains { parameter in
+            parameter.prefix { $0 != "=" }.lowercased() == "password"
+        }
     }
 
     private static func text(of path: String, what: String) throws -> String {

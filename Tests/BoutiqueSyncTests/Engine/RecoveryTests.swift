@@ -46,6 +46,10 @@ import Testing
         try await database.write { conn in try conn.execute("INSERT INTO note(id, title) VALUES ('n3', 'after the restore')") }
         _ = try await sync.synchronize()
         #expect(await sync.replicaID != original)
+        // The restored file gave the old id up, proving it with the secret it kept for it: the server
+        // stops waiting for it.
+        let old = try await server.store.transaction(tenant: "default") { store in try store.replica(original) }
+        #expect(old?.isRetired == true)
 
         let other = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
         _ = try await BoutiqueSync(database: other, tables: ["note"], server: .inProcess(server)).synchronize()

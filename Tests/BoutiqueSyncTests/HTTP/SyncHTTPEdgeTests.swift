@@ -155,15 +155,72 @@ struct FailingSyncStore: SyncStore {
 
     /// A Content-Length that is not a number is refused by libmicrohttpd itself, before the server
     /// sees the request: answered 400, the connection closed, and what follows never read as a request.
-    /// (libmicrohttpd 0.9.x writes that answer's head twice; 1.0 writes it once.)
-    @Test func aContentLengthThatIsNotANumberIsRefusedAndTheRestNeverRead() async throws {
-        let server = try await HTTPTestServer()
+    /// (libmicrohttpd 0.9.x writes that answer's head twice; 1.0 writes it once. No callback of 0.9.x
+    /// runs between reading the head and that answer, so the server cannot answer in its place.) The
+    /// request still has its line in the log.
+    @Test(arguments: ["2x", "-1", "abc", "5, 5"])
+    func aContentLengthThatIsNotANumberIsRefusedLoggedAndTheRestNeverRead(_ length: String) async throws {
+        let log = CapturedLog()
+        let server = try await HTTPTestServer(log: log.log())
         let port = try #require(server.http.url.port)
         let answer = try await Self.exchange(
-            port: port, "POST /v1/pull HTTP/1.1\r\nHost: sync\r\nContent-Length: 2x\r\n\r\nGET /v1/health HTTP/1.1\r\nHost: sync\r\n\r\n")
+            port: port,
+            "POST /v1/pull HTTP/1.1\r\nHost: sync\r\nContent-Length: \(length)\r\n\r\nGET /v1/health HTTP/1.1\r\nHost: sync\r\n\r\n")
         #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(300))")
         #expect(!answer.contains("200 OK") && !answer.contains("protocolVersion"), "\(answer)")
+        #expect(try await log.line(containing: "request ", "status=400", "client=127.0.0.1") != nil, "\(log.all)")
         #expect(try await SyncHTTPSecurityTests.stillServing(server))
+        await server.stop()
+    }
+
+    /// A Content-Length of digits past the largest body a server can hold (2^63 and more, which
+    /// libmicrohttpd reads as a length up to 2^64 - 1 and would wait for) is answered at once: one 400,
+    /// the connection closed.
+    @Test(arguments: ["9223372036854775808", "18446744073709551615", "9999999999999999999"])
+    func aContentLengthPastTheLargestNumberGetsOne400(_ length: String) async throws {
+        let server = try await HTTPTestServer()
+        let port = try #require(server.http.url.port)
+        let token = try server.token()
+        let answer = try await Self.exchange(
+            port: port,
+            "POST /v1/push HTTP/1.1\r\nHost: sync\r\nAuthorization: Bearer \(token)\r\nContent-Length: \(length)\r\n\r\n{}")
+        #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(300))")
+        #expect(answer.contains("Content-Length is not a number of bytes"), "\(answer)")
+        #expect(Self.responses(answer) == 1 && answer.contains("Connection: close"), "\(answer)")
+        #expect(try await SyncHTTPSecurityTests.stillServing(server))
+        await server.stop()
+    }
+
+    /// A path holding a NUL byte, sent as it is or as `%00`, is refused rather than served as the part
+    /// before it (libmicrohttpd keeps the path as a C string); so is another control character.
+    @Test(arguments: ["/v1/health%00.json", "/v1/health\u{0}.json", "/v1/pull%00", "/v1/pu\u{0}ll", "/v1/health%0a"])
+    func aPathWithANULByteOrAControlCharacterIsRefused(_ path: String) async throws {
+        let log = CapturedLog()
+        let server = try await HTTPTestServer(log: log.log())
+        let port = try #require(server.http.url.port)
+        let answer = try await Self.exchange(port: port, "GET \(path) HTTP/1.1\r\nHost: sync\r\nConnection: close\r\n\r\n")
+        #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(300))")
+        #expect(answer.contains(path.contains("%0a") ? "control character" : "NUL byte"), "\(answer)")
+        #expect(!answer.contains("protocolVersion") && Self.responses(answer) == 1, "\(answer)")
+        #expect(!log.all.joined().contains("\u{0}"), "a NUL never reaches the log")
+        let escaped = path.contains("%0a") ? "%0a" : "%00"
+        #expect(try await log.line(containing: "status=400", escaped) != nil, "the log shows it escaped: \(log.all)")
+        let plain = try await Self.exchange(port: port, "GET /v1/health HTTP/1.1\r\nHost: sync\r\nConnection: close\r\n\r\n")
+        #expect(plain.hasPrefix("HTTP/1.1 200"), "\(plain.prefix(300))")
+        await server.stop()
+    }
+
+    /// Requests libmicrohttpd answers itself, which no handler sees, are in the log with their status.
+    @Test func aHeadTooLargeForTheConnectionIsLogged() async throws {
+        let log = CapturedLog()
+        let server = try await HTTPTestServer(log: log.log(.json))
+        let port = try #require(server.http.url.port)
+        let refused = try await Self.exchange(
+            port: port, "GET /v1/health HTTP/1.1\r\nHost: sync\r\nX-Padding: \(String(repeating: "p", count: 9_000))\r\n\r\n")
+        #expect(refused.hasPrefix("HTTP/1.1 431"), "\(refused.prefix(300))")
+        let line = try #require(try await log.line(containing: "\"status\":431"), "\(log.all)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["client"] as? String == "127.0.0.1" && object["event"] as? String == "request")
         await server.stop()
     }
 

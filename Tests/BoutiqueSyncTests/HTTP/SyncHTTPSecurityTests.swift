@@ -2,7 +2,7 @@
 #if BOUTIQUE_SYNC_HTTP
 import BoutiqueSync
 import BoutiqueSyncHTTP
-import BoutiqueSyncServer
+@testable import BoutiqueSyncServer
 import Foundation
 import Testing
 
@@ -62,6 +62,46 @@ import Testing
         #expect(try await Self.logged(server) == 0)
         #expect(try await Self.logged(server, tenant: "globex") == 0)
         #expect(try await Self.stillServing(server))
+        await server.stop()
+    }
+
+    /// A token signed with the server's secret whose tenant or user has no single spelling (not in
+    /// NFC, a newline, empty, too long) is a 401 with the reason: names are compared as bytes, and a
+    /// second spelling would be another user to some checks and the same to others.
+    @Test func aTokenWhoseNamesHaveNoSingleSpellingGets401() async throws {
+        let server = try await HTTPTestServer()
+        let body = try RawHTTP.json(Self.push([Self.insert()]))
+        for (label, name, says) in SyncNameTests.refusedNames {
+            for (tenant, user) in [("acme", name), (name, "ana")] {
+                let token = try SyncNameTests.craftedToken(tenant: tenant, user: user)
+                let answer = try await RawHTTP.send(server.http.url, "v1/push", token: token, body: body)
+                #expect(answer.status == 401, "\(label)")
+                #expect(answer.errorBody?.error.reason.contains(says) == true, "\(label): \(String(decoding: answer.body, as: UTF8.self))")
+            }
+        }
+        let composed = try SyncNameTests.craftedToken(tenant: "acme", user: SyncNameTests.composed)
+        #expect(try await RawHTTP.send(server.http.url, "v1/push", token: composed, body: body).status == 200)
+        #expect(try await Self.logged(server) == 1, "only the push of the well-named user")
+        await server.stop()
+    }
+
+    /// A stamp's writer id is kept with every value it wins: one longer than a replica id may be is
+    /// refused (it was taken at any length, and stored in the row states past the value limit).
+    @Test func aWriterIdLongerThanAReplicaIdGets400() async throws {
+        let server = try await HTTPTestServer()
+        var request = Self.push([Self.insert()])
+        let writer = String(repeating: "w", count: 1 << 20)
+        let stamp = SyncStamp(time: request.transactions[0].stamp.time, replica: writer)
+        let changes = request.transactions[0].changes.map { change -> SyncChange in
+            var change = change
+            change.stamp = stamp
+            return change
+        }
+        request.transactions = [SyncTransaction(id: 1, stamp: stamp, changes: changes)]
+        let answer = try await RawHTTP.send(server.http.url, "v1/push", token: try server.token(), body: RawHTTP.json(request))
+        #expect(answer.status == 400, "\(String(decoding: answer.body.prefix(300), as: UTF8.self))")
+        #expect(answer.errorBody?.error.reason.contains("writer id of \(writer.utf8.count) bytes") == true)
+        #expect(try await Self.logged(server) == 0)
         await server.stop()
     }
 
@@ -273,8 +313,10 @@ import Testing
         let pull = try await RawHTTP.send(
             server.http.url, "v1/pull", token: token, body: RawHTTP.json(PullRequest(replica: "other", cursor: 0, limit: 10)))
         let pulled = try SyncJSON.decoder().decode(PullResponse.self, from: pull.body)
-        #expect(pulled.changes.map(\.change.table) == [hostileTable])
-        #expect(pulled.changes.first?.change.columns == [SyncColumnValue(name: hostileColumn, value: .text("v\u{0}alue"))])
+        // Stored as given, but lowercased as every table and column name is (a table is one table in
+        // any case).
+        #expect(pulled.changes.map(\.change.table) == [hostileTable.lowercased()])
+        #expect(pulled.changes.first?.change.columns == [SyncColumnValue(name: hostileColumn.lowercased(), value: .text("v\u{0}alue"))])
         #expect(try await Self.logged(server, tenant: hostileTenant) == 1)
         #expect(try await Self.stillServing(server), "the store's tables are all still there")
         await server.stop()
