@@ -62,7 +62,7 @@ public struct SyncSpace: Hashable, Sendable, Codable, RawRepresentable, Comparab
 
     public func hash(into hasher: inout Hasher) {
         // The same bytes fed the same way whether the string is stored contiguously or not.
-        let hashed = rawValue.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        let hashed: Void? = rawValue.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         if hashed == nil { Array(rawValue.utf8).withUnsafeBytes { hasher.combine(bytes: $0) } }
         hasher.combine(rawValue.utf8.count)
     }
