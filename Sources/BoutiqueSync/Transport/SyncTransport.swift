@@ -9,7 +9,9 @@
 /// ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when no reply came; any other error it throws is
 /// reported as that too.
 public protocol SyncTransport: Sendable {
-    /// Names the server, so that a database's progress with one server is kept apart from another's.
+    /// Names the server's address, so that a database's progress with one server is kept apart from
+    /// another's until a reply names the server itself (``SyncServerID``): the progress is kept under
+    /// that name from then on, and this one points there.
     var serverIdentifier: String { get }
     /// Sends a ``PushRequest``.
     func push(_ request: PushRequest) async throws -> PushResponse

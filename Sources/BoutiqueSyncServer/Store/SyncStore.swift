@@ -48,7 +48,7 @@ public protocol SyncStore: Sendable {
     func releaseMemory() async
 
     /// The store's identity, made once when it was created and the same for every server instance on
-    /// it: the ``SyncServerID/store`` of every reply. The default, `nil`, leaves replies without one
+    /// it: the ``/BoutiqueSync/SyncServerID/store`` of every reply. The default, `nil`, leaves replies without one
     /// (devices then know the server by its address).
     func identity() async throws -> String?
 }
