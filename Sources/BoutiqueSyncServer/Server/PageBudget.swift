@@ -11,6 +11,17 @@ struct PageBudget {
 
     init(maximumBytes: Int) { self.maximumBytes = maximumBytes }
 
+    /// Counts `size` more bytes when they fit, or when `firstItem` (the page holds nothing yet: it must
+    /// move forward); `false`, with nothing counted and the page marked full, otherwise.
+    mutating func spend(_ size: Int, firstItem: Bool) -> Bool {
+        guard firstItem || used + size <= maximumBytes else {
+            isSpent = true
+            return false
+        }
+        used += size
+        return true
+    }
+
     /// How many of `sizes`, from the first, fit; those are counted as used. `continuing`: the first is
     /// the rest of an item the page already holds part of (a server transaction), which it must finish.
     mutating func take(_ sizes: [Int], continuing: Bool = false) -> Int {

@@ -10,8 +10,11 @@
 /// rest of a transaction it cut), visible or not, so a request's cost is bounded whatever the other
 /// spaces hold; and at most `maximumBytes` of visible changes, counted per whole server transaction
 /// before they are read (the page ends after the last transaction that fits, the first however large:
-/// the cursor then stands at a transaction's end, where the next page resumes). Rows moving in are
-/// counted by their change, not their whole state.
+/// the cursor then stands at a transaction's end, where the next page resumes). Rows moving in carry
+/// their whole state, which counts against the same bytes once the transaction that moves them is
+/// read: the page ends before a transaction whose arrivals do not fit (unless the page holds nothing
+/// yet), and a row that arrives several times in one page (moved back and forth) carries its state
+/// once, with its last arrival: the state is the row's current one each time.
 struct SpacePull {
     let store: any SyncStoreTransaction
     let user: String
@@ -22,8 +25,22 @@ struct SpacePull {
         var events: [SpaceEvent] = []
         var next: Int64
         var hasMore: Bool
-        /// The bytes counted for the page's changes.
+        /// The bytes counted for the page's changes and the states of its arrivals.
         var bytes = 0
+        /// Each row arriving in the page, with the index in ``events`` of its latest arrival: an earlier
+        /// one carries the same state and is left out when the page is done.
+        var arrivals: [SnapshotPosition: Int] = [:]
+
+        var isEmpty: Bool { changes.isEmpty && events.isEmpty }
+
+        /// The page as sent: each row's state once, at its last arrival.
+        mutating func finish() {
+            guard arrivals.count < events.count(where: { $0.kind == .rowArrived }) else { return }
+            events = events.enumerated().compactMap { index, event in
+                guard event.kind == .rowArrived, let row = event.row else { return event }
+                return arrivals[SnapshotPosition(table: row.table, key: row.key)] == index ? event : nil
+            }
+        }
     }
 
     func page(after cursor: Int64, limit: Int, maximumBytes: Int, latest: Int64) throws -> Page {
@@ -52,15 +69,19 @@ struct SpacePull {
             from = max(from, end)
             if end < upper || bytes.isSpent {
                 // The budget ends the page, on a whole server transaction, as a device applies it.
+                let start = from
                 if let last = logged.last {
                     let rest = try store.changes(after: end, through: upper, visibleIn: spaces.sorted(), batch: last.batch)
                     logged += rest
                     from = max(from, rest.last?.entry.sequence ?? from)
                 }
-                for entry in logged { try deliver(entry, seeing: spaces, into: &page) }
+                if let through = try deliver(logged, after: start, seeing: spaces, into: &page, bytes: &bytes) { from = through }
                 break
             }
-            for entry in logged { try deliver(entry, seeing: spaces, into: &page) }
+            if let through = try deliver(logged, after: from, seeing: spaces, into: &page, bytes: &bytes) {
+                from = through
+                break
+            }
             guard let membership, membership.sequence <= latest else { break }
             if membership.joined, try createdSpace(at: membership) {
                 // The user created the space at this point (inserted its root row): every row of it is
@@ -74,7 +95,10 @@ struct SpacePull {
                 spaces.insert(membership.space)
                 let created = try store.changes(
                     after: from, through: membership.sequence, visibleIn: spaces.sorted(), batch: nil)
-                for entry in created { try deliver(entry, seeing: spaces, into: &page) }
+                if let through = try deliver(created, after: from, seeing: spaces, into: &page, bytes: &bytes) {
+                    from = through
+                    break
+                }
                 from = membership.sequence
                 continue
             }
@@ -85,7 +109,37 @@ struct SpacePull {
         page.next = from
         page.hasMore = from < latest
         page.bytes = bytes.used
+        page.finish()
         return page
+    }
+
+    /// Delivers `logged` (read after `start`) a server transaction at a time, the states of the rows it
+    /// moves in counted against `bytes`. Stops before a transaction whose arrivals do not fit, unless
+    /// the page holds nothing else, and returns the sequence number the page then ends at (the last
+    /// transaction delivered, or `start`); `nil` when everything was delivered.
+    private func deliver(
+        _ logged: [LoggedChange], after start: Int64, seeing spaces: Set<SyncSpace>, into page: inout Page, bytes: inout PageBudget
+    ) throws -> Int64? {
+        var through = start
+        var index = logged.startIndex
+        while index < logged.endIndex {
+            let batch = logged[index].batch
+            var end = index
+            while end < logged.endIndex, logged[end].batch == batch { end += 1 }
+            let wasEmpty = page.isEmpty
+            let kept = (changes: page.changes.count, events: page.events.count, arrivals: page.arrivals)
+            var arriving = 0
+            for entry in logged[index..<end] { arriving += try deliver(entry, seeing: spaces, into: &page) }
+            if arriving > 0, !bytes.spend(arriving, firstItem: wasEmpty) {
+                page.changes.removeLast(page.changes.count - kept.changes)
+                page.events.removeLast(page.events.count - kept.events)
+                page.arrivals = kept.arrivals
+                return through
+            }
+            through = logged[end - 1].entry.sequence
+            index = end
+        }
+        return nil
     }
 
     /// Whether the user joined at the sequence number of the space's root row's insert (its creator
@@ -94,14 +148,15 @@ struct SpacePull {
         try !store.changes(after: membership.sequence - 1, through: membership.sequence, visibleIn: [membership.space], batch: nil).isEmpty
     }
 
-    /// What a log entry is for a user who sees `spaces`.
-    private func deliver(_ entry: LoggedChange, seeing spaces: Set<SyncSpace>, into page: inout Page) throws {
+    /// What a log entry is for a user who sees `spaces`. Returns the bytes of the row state it adds to
+    /// the page (a row arriving for the first time in it), 0 otherwise.
+    private func deliver(_ entry: LoggedChange, seeing spaces: Set<SyncSpace>, into page: inout Page) throws -> Int {
         let change = entry.entry.change
         let isOwn = entry.origin == replica
         guard let from = entry.movedFrom else {
             // The device's own changes are not sent back to it (it has them).
             if !isOwn { page.changes.append(entry.entry) }
-            return
+            return 0
         }
         let row = SnapshotPosition(table: change.table, key: change.key)
         switch (spaces.contains(from), spaces.contains(entry.space)) {
@@ -112,16 +167,20 @@ struct SpacePull {
             // later entry says where it went).
             guard let placement = try store.placement(table: row.table, key: row.key), spaces.contains(placement.space),
                 let state = try store.rowState(table: row.table, key: row.key)
-            else { return }
+            else { return 0 }
+            let first = page.arrivals[row] == nil
+            page.arrivals[row] = page.events.count
             page.events.append(SpaceEvent(
                 sequence: entry.entry.sequence, kind: .rowArrived, space: placement.space,
                 row: SnapshotRow(table: row.table, key: row.key, state: state, space: placement.space)))
+            return first ? state.record().count : 0
         case (true, false):
             page.events.append(SpaceEvent(
                 sequence: entry.entry.sequence, kind: .rowLeft, space: from,
                 row: SnapshotRow(table: row.table, key: row.key, state: RowRegister())))
+            return 0
         case (false, false):
-            return
+            return 0
         }
     }
 }

@@ -34,10 +34,10 @@ struct SharedReminders {
     let server: SyncServer
     private(set) var devices: [String: (database: DatabaseActor, sync: BoutiqueSync)] = [:]
 
-    init(store: (any SyncStore)? = nil, rules: SyncRules? = nil) async throws {
+    init(store: (any SyncStore)? = nil, rules: SyncRules? = nil, limits: SyncServerLimits = SyncServerLimits()) async throws {
         let chosen: any SyncStore
         if let store { chosen = store } else { chosen = try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL()) }
-        server = SyncServer(store: chosen, rules: try rules ?? SpacesSchema.rules())
+        server = SyncServer(store: chosen, rules: try rules ?? SpacesSchema.rules(), limits: limits)
     }
 
     /// Opens a device for `user`.
