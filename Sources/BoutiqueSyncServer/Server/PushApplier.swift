@@ -11,6 +11,11 @@ struct PushApplier {
     var user: String?
     /// The most bytes a row's merged state may grow to (``SyncServerLimits/maximumRowStateBytes``).
     var maximumRowStateBytes = Int.max
+    /// The most bytes of row states the refusals of one answer carry (``SyncServerLimits/maximumPageBytes``):
+    /// the push is handled up to the refused transaction that would pass it, and the device pushes the
+    /// rest again, as for any acknowledgement short of its last transaction. The first refused
+    /// transaction always goes, however large: a push must move forward.
+    var maximumRefusalBytes = Int.max
 
     /// Thrown when a change would grow a row's state past ``maximumRowStateBytes``: the caller's store
     /// transaction rolls back, and the push is refused whole.
@@ -76,7 +81,8 @@ struct PushApplier {
         var memo = PlacementMemo(remembering: { placer?.resolve($0).isParent ?? false })
         if placer != nil { memo.reserveCapacity(request.transactions.reduce(0) { $0 + $1.changes.count }) }
         var rights = user.map { SpaceRights(store: store, user: $0) }
-        for transaction in request.transactions where transaction.id > record.appliedThrough {
+        var refusedBytes = 0
+        handling: for transaction in request.transactions where transaction.id > record.appliedThrough {
             // The role check comes first; the app's own hook (whose denial `denials` may hold) after it.
             var plan: [SpaceCheck.Step]?
             if let placer, var checking = rights {
@@ -91,6 +97,13 @@ struct PushApplier {
                 rights = checking
             }
             if let denial = denials[transaction.id] {
+                // The rows the refusal sends back, counted before it is recorded: one that passes the
+                // answer's bytes is left to the device's next push.
+                let answer = try transaction.changes.reduce(0) { sum, change in
+                    sum + (try store.rowState(table: change.table, key: change.key)?.record().count ?? 0)
+                }
+                if refusedBytes > 0, refusedBytes + answer > maximumRefusalBytes { break handling }
+                refusedBytes += answer
                 try store.recordRefusal(
                     RefusedTransaction(
                         transactionID: transaction.id, table: denial.change.table, key: denial.change.key, reason: denial.reason),
@@ -186,7 +199,7 @@ struct PushApplier {
         try store.setClock(clock.last)
         var response = PushResponse(
             outcome: .accepted, appliedThrough: record.appliedThrough, digest: record.digest, serverTime: clock.last,
-            refusals: try refusals(of: request, denials))
+            refusals: try refusals(of: request, denials, through: record.appliedThrough))
         if !memo.placed.isEmpty { response.spaces = memo.placed }
         return response
     }
@@ -249,14 +262,15 @@ struct PushApplier {
         }
     }
 
-    /// The refusals of the push's denied transactions, each with the server's state of its rows: the
-    /// rows the user may read; a row they may not read is sent as absent, so the device drops it.
-    private func refusals(of request: PushRequest, _ denials: [Int64: Denial]) throws -> [PushRefusal]? {
+    /// The refusals of the push's denied transactions handled `through` the watermark, each with the
+    /// server's state of its rows: the rows the user may read; a row they may not read is sent as
+    /// absent, so the device drops it.
+    private func refusals(of request: PushRequest, _ denials: [Int64: Denial], through watermark: Int64) throws -> [PushRefusal]? {
         guard !denials.isEmpty else { return nil }
         var rights = placer == nil ? nil : user.map { SpaceRights(store: store, user: $0) }
         try rights?.loadMemberships()
-        return try request.transactions.compactMap { transaction in
-            guard let denial = denials[transaction.id] else { return nil }
+        let answered = try request.transactions.compactMap { transaction -> PushRefusal? in
+            guard transaction.id <= watermark, let denial = denials[transaction.id] else { return nil }
             var rows: [SnapshotRow] = []
             var absent: [SnapshotPosition] = []
             for change in transaction.changes {
@@ -278,5 +292,6 @@ struct PushApplier {
                 transactionID: transaction.id, table: denial.change.table, key: denial.change.key, reason: .forbidden,
                 message: denial.reason, rows: rows, absentRows: absent)
         }
+        return answered.isEmpty ? nil : answered
     }
 }

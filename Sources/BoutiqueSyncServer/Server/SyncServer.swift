@@ -128,6 +128,7 @@ public actor SyncServer: SyncEndpoint {
         let pushed = request.tables == lastPushedShapes ? nil : request.tables
         let known = shapes
         let maximumRowStateBytes = limits.maximumRowStateBytes
+        let maximumRefusalBytes = limits.maximumPageBytes
         let response: PushResponse
         let updatedShapes: [String: SyncTableShape]?
         do {
@@ -137,6 +138,7 @@ public actor SyncServer: SyncEndpoint {
                 applier.placer = rules.map { SpacePlacer(rules: $0, shapes: current ?? known ?? [:]) }
                 applier.user = user
                 applier.maximumRowStateBytes = maximumRowStateBytes
+                applier.maximumRefusalBytes = maximumRefusalBytes
                 return (try applier.apply(request, refusing: refusing), current)
             }
         } catch let oversized as PushApplier.RowTooLarge {
