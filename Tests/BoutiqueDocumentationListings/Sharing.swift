@@ -35,7 +35,9 @@ public enum Sharing {
             follows: ["reminder": "listID", "reminderTag": "reminderID"],
             private: ["tag"])
         let server = SyncServer(store: store, rules: rules)
-        try await server.checkRules()   // at start: every table and column named exists on the devices
+        for (tenant, problem) in try await server.checkRules() {   // at start: what a tenant's devices lack
+            print("tenant \(tenant): \(problem)")
+        }
         return server
     }
 

@@ -105,6 +105,18 @@ public enum PostgreSQLStoreSchema {
             "CREATE TABLE boutique_sync_server_identity(singleton boolean PRIMARY KEY CHECK (singleton), identity text NOT NULL)",
             "INSERT INTO boutique_sync_server_identity VALUES (true, gen_random_uuid()::text)",
         ]),
+        // Table shapes per tenant, as in the SQLite store: the shared ones become each tenant's own.
+        Migration(version: 6, name: "boutique_sync_server_v6_tenant_shapes", statements: [
+            """
+            CREATE TABLE boutique_sync_server_tenant_shape(
+                tenant text COLLATE "C" NOT NULL, tbl bytea NOT NULL, shape text NOT NULL, PRIMARY KEY (tenant, tbl))
+            """,
+            """
+            INSERT INTO boutique_sync_server_tenant_shape(tenant, tbl, shape)
+                SELECT tenant.tenant, shape.tbl, shape.shape FROM boutique_sync_server_tenant AS tenant CROSS JOIN boutique_sync_server_shape AS shape
+            """,
+            "DROP TABLE boutique_sync_server_shape",
+        ]),
     ]
 
     /// The advisory lock the migrations run under: the two-integer form ("Bout", "Sync"), whose keys

@@ -300,9 +300,10 @@ extension PostgreSQLStoreTransaction {
 
     // MARK: Shapes
 
-    /// Shared by every tenant: the statements bind no tenant.
+    /// The tenant's own: what one tenant's devices describe places only that tenant's rows.
     func tableShapes() throws -> [SyncTableShape] {
-        let found = try connection.execute("SELECT shape FROM boutique_sync_server_shape ORDER BY tbl")
+        let found = try connection.execute(
+            "SELECT shape FROM boutique_sync_server_tenant_shape WHERE tenant = $1 ORDER BY tbl", [.text(tenant)])
         var shapes: [SyncTableShape] = []
         for row in 0..<found.rowCount {
             // A shape this code cannot read (a newer server's) is left out, as the SQLite store does.
@@ -313,13 +314,15 @@ extension PostgreSQLStoreTransaction {
     }
 
     func setTableShapes(_ shapes: [SyncTableShape]) throws {
-        // Tenants' transactions do not exclude each other here: written in table order, two pushes
-        // describing the same tables wait for each other instead of deadlocking.
+        // Under the tenant's lock: another tenant's pushes write rows of their own.
         for shape in shapes.sorted(by: { Array($0.table.utf8).lexicographicallyPrecedes($1.table.utf8) }) {
             let json = String(decoding: try JSONEncoder().encode(shape), as: UTF8.self)
             try connection.execute(
-                "INSERT INTO boutique_sync_server_shape(tbl, shape) VALUES ($1, $2) ON CONFLICT (tbl) DO UPDATE SET shape = excluded.shape",
-                [Self.name(shape.table), .text(json)])
+                """
+                INSERT INTO boutique_sync_server_tenant_shape(tenant, tbl, shape) VALUES ($1, $2, $3)
+                ON CONFLICT (tenant, tbl) DO UPDATE SET shape = excluded.shape
+                """,
+                [.text(tenant), Self.name(shape.table), .text(json)])
         }
     }
 

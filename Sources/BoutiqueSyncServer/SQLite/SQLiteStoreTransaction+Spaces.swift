@@ -269,7 +269,7 @@ extension SQLiteStoreTransaction {
     // MARK: Shapes
 
     func tableShapes() throws -> [SyncTableShape] {
-        try rows("SELECT shape FROM boutique_sync_server_shape ORDER BY tbl", []).compactMap { row in
+        try rows("SELECT shape FROM boutique_sync_server_tenant_shape WHERE tenant = ? ORDER BY tbl", [.text(tenant)]).compactMap { row in
             guard case .text(let json) = row[0] else { return nil }
             return try? JSONDecoder().decode(SyncTableShape.self, from: Data(json.utf8))
         }
@@ -278,7 +278,9 @@ extension SQLiteStoreTransaction {
     func setTableShapes(_ shapes: [SyncTableShape]) throws {
         for shape in shapes {
             let json = String(decoding: try JSONEncoder().encode(shape), as: UTF8.self)
-            try run("INSERT OR REPLACE INTO boutique_sync_server_shape(tbl, shape) VALUES (?, ?)", [.text(shape.table), .text(json)])
+            try run(
+                "INSERT OR REPLACE INTO boutique_sync_server_tenant_shape(tenant, tbl, shape) VALUES (?, ?, ?)",
+                [.text(tenant), .text(shape.table), .text(json)])
         }
     }
 

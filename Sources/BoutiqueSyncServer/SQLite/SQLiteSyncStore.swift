@@ -160,5 +160,16 @@ public enum SQLiteSyncStoreSchema {
                 INSERT INTO boutique_sync_server_identity VALUES (1, lower(hex(randomblob(16))));
                 """)
         }
+        // Table shapes per tenant: what one tenant's devices describe places only that tenant's rows.
+        // The shapes every tenant shared until now become each tenant's own.
+        BoutiqueMigration("boutique_sync_server_v6_tenant_shapes") { conn in
+            try conn.execute("""
+                CREATE TABLE boutique_sync_server_tenant_shape(tenant TEXT NOT NULL, tbl TEXT NOT NULL, shape TEXT NOT NULL,
+                    PRIMARY KEY(tenant, tbl)) WITHOUT ROWID;
+                INSERT INTO boutique_sync_server_tenant_shape(tenant, tbl, shape)
+                    SELECT tenant.tenant, shape.tbl, shape.shape FROM boutique_sync_server_tenant AS tenant, boutique_sync_server_shape AS shape;
+                DROP TABLE boutique_sync_server_shape;
+                """)
+        }
     }
 }

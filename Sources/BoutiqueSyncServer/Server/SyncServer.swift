@@ -41,11 +41,9 @@ public actor SyncServer: SyncEndpoint {
     private var observingStore = false
     /// Set by ``endLongPolls()``: pulls answer at once.
     private var longPollsEnded = false
-    /// The synced tables' shapes as the store last had them, read once and kept up to date with
-    /// what devices push (a server with rules places followers by them).
-    var shapes: [String: SyncTableShape]?
-    /// The shapes of the latest push: a push describing the same tables again costs no store access.
-    private var lastPushedShapes: [SyncTableShape]?
+    /// Each tenant's synced tables' shapes as the store last had them, kept up to date with what its
+    /// devices push (a server with rules places followers by them).
+    var shapes = TenantShapes()
     /// How far known replicas pulled, not written yet.
     private var acknowledgements = PullAcknowledgements()
     /// The store's identity once read (it never changes); `.some(nil)` for a store without one.
@@ -125,8 +123,8 @@ public actor SyncServer: SyncEndpoint {
         let resolver = self.resolver
         let refusing = denials
         let rules = self.rules
-        let pushed = request.tables == lastPushedShapes ? nil : request.tables
-        let known = shapes
+        let pushed = request.tables == shapes[tenant]?.lastPushed ? nil : request.tables
+        let known = shapes[tenant]?.shapes
         let maximumRowStateBytes = limits.maximumRowStateBytes
         let maximumRefusalBytes = limits.maximumPageBytes
         let response: PushResponse
@@ -144,9 +142,10 @@ public actor SyncServer: SyncEndpoint {
         } catch let oversized as PushApplier.RowTooLarge {
             // The store transaction rolled back: nothing of the push is stored.
             return try await refusal(of: request, tenant: tenant, wall: wall, kind: .tooLarge, reason: oversized.reason)
+        } catch let tooMany as TooManyShapes {
+            return try await refusal(of: request, tenant: tenant, wall: wall, kind: .invalid, reason: tooMany.reason)
         }
-        if let updatedShapes { shapes = updatedShapes }
-        if request.tables != nil { lastPushedShapes = request.tables }
+        shapes.update(tenant, shapes: updatedShapes, pushed: request.tables)
         if response.outcome == .accepted, !request.transactions.isEmpty { didCommit(tenant: tenant) }
         return response
     }
@@ -292,7 +291,7 @@ public actor SyncServer: SyncEndpoint {
         let wall = wallClock()
         let spaced = rules != nil ? user : nil
         let rules = self.rules
-        let known = shapes
+        let known = shapes[tenant]?.shapes
         let limits = self.limits
         let maximumBytes = limits.maximumPageBytes
         return try await store.read(tenant: tenant) { store in

@@ -97,15 +97,32 @@ extension SyncServer {
         didCommit(tenant: tenant)
     }
 
-    /// Checks the rules against the tables devices described (every one the store has seen), as a
-    /// server should when it starts: a rule naming a table or column no device has, or followers that
-    /// form a cycle, are refused with a message naming them.
+    /// Checks the rules against the tables each tenant's devices described, as a server should when it
+    /// starts, and returns what does not match, by tenant: a rule naming a table or column a tenant's
+    /// devices do not have, or followers that form a cycle in its schema.
     ///
-    /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)``.
-    public func checkRules() async throws {
-        guard let rules else { return }
-        let shapes = try await store.transaction(tenant: "") { store in try store.tableShapes() }
-        try rules.check(against: shapes)
+    /// ```swift
+    /// for (tenant, problem) in try await server.checkRules() { print("tenant \(tenant): \(problem)") }
+    /// ```
+    ///
+    /// Shapes are what a tenant's devices sent, so a mismatch is that tenant's, and the server serves
+    /// every other one as before: the check reports, it does not stop the server (`boutique serve`
+    /// prints each problem when it starts).
+    ///
+    /// - Throws: the store's errors.
+    @discardableResult
+    public func checkRules() async throws -> [String: String] {
+        guard let rules else { return [:] }
+        var problems: [String: String] = [:]
+        for tenant in (try? await store.tenants()) ?? [] {
+            let shapes = try await store.read(tenant: tenant) { store in try store.tableShapes() }
+            do {
+                try rules.check(against: shapes)
+            } catch let error as BoutiqueError {
+                if case .invalidArgument(let reason) = error { problems[tenant] = reason } else { throw error }
+            }
+        }
+        return problems
     }
 
     /// Owner first, then by user.
@@ -115,16 +132,29 @@ extension SyncServer {
 
     /// Records the shapes of a push that differ from the store's. Returns the store's shapes after
     /// it when it read them (a push that described tables, or `readingAnyway`), `nil` otherwise.
+    ///
+    /// - Throws: ``TooManyShapes`` when the tenant's shapes would pass ``/BoutiqueSync/SyncRules/maximumTables``.
     static func record(
         _ pushed: [SyncTableShape]?, readingAnyway: Bool, in store: any SyncStoreTransaction
     ) throws -> [String: SyncTableShape]? {
         guard pushed != nil || readingAnyway else { return nil }
         var current = Dictionary(try store.tableShapes().map { ($0.table, $0) }, uniquingKeysWith: { first, _ in first })
         let changed = (pushed ?? []).filter { current[$0.table] != $0 }
+        let added = Set(changed.map(\.table)).subtracting(current.keys).count
+        guard current.count + added <= SyncRules.maximumTables else {
+            throw TooManyShapes(
+                reason: "the push describes \(added) new tables; a tenant's devices may describe at most \(SyncRules.maximumTables)")
+        }
         if !changed.isEmpty {
             try store.setTableShapes(changed)
             for shape in changed { current[shape.table] = shape }
         }
         return current
     }
+}
+
+/// Thrown when a push would make its tenant's table shapes more than ``/BoutiqueSync/SyncRules/maximumTables``:
+/// the push is refused (``/BoutiqueSync/SyncRefusal/Reason/invalid``) and nothing of it stored.
+struct TooManyShapes: Error {
+    let reason: String
 }

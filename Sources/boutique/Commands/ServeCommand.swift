@@ -109,7 +109,11 @@ enum ServeCommand: Command {
         let housekeeping: SyncHousekeeping
         do {
             let server = SyncServer(store: store.store, rules: rules)
-            try await server.checkRules()
+            // A tenant whose devices describe tables the rules do not match is that tenant's problem,
+            // said here; the others are served as before.
+            for (tenant, problem) in try await server.checkRules().sorted(by: { $0.key < $1.key }) {
+                Output.error("warning: tenant '\(tenant)': \(problem)")
+            }
             let log = SyncRequestLog.standardError(format: logFormat.format)
             http = try SyncHTTPServer(server: server, signer: signer, host: host, port: port, options: limits.options, log: log)
             housekeeping = SyncHousekeeping(server: server, retention: retention) { event in

@@ -230,17 +230,21 @@ extension SyncStoreContractTests {
     // MARK: Shapes
 
     @Test(arguments: StoreKind.allCases)
-    func tableShapesAreSharedByTenantsAndReplacedByTable(_ kind: StoreKind) async throws {
+    func tableShapesAreEachTenantsOwnAndReplacedByTable(_ kind: StoreKind) async throws {
         try await kind.withStore { store in
             let item = SyncTableShape(table: "item", columns: ["id", "listID", "title"], references: ["listID": "list"])
             let list = SyncTableShape(table: "list", columns: ["id", "name"])
             let nul = SyncTableShape(table: "odd\u{0}name", columns: ["id"])
             #expect(try await store.transaction(tenant: "a") { store in try store.tableShapes() }.isEmpty)
             try await store.transaction(tenant: "a") { store in try store.setTableShapes([list, nul, item]) }
-            let first = try await store.transaction(tenant: "b") { store in try store.tableShapes() }
-            #expect(first == [item, list, nul], "by table, whichever tenant recorded them")
+            #expect(try await store.transaction(tenant: "a") { store in try store.tableShapes() } == [item, list, nul], "by table")
+            #expect(try await store.read(tenant: "b") { store in try store.tableShapes() }.isEmpty, "tenant a's shapes are its own")
+            // Another tenant describing a table of the same name changes nothing of a's.
+            let junk = SyncTableShape(table: "item", columns: ["id"])
+            try await store.transaction(tenant: "b") { store in try store.setTableShapes([junk]) }
+            #expect(try await store.read(tenant: "b") { store in try store.tableShapes() } == [junk])
             let renamed = SyncTableShape(table: "list", columns: ["id", "name", "colour"])
-            try await store.transaction(tenant: "b") { store in try store.setTableShapes([renamed]) }
+            try await store.transaction(tenant: "a") { store in try store.setTableShapes([renamed]) }
             #expect(try await store.transaction(tenant: "a") { store in try store.tableShapes() } == [item, renamed, nul])
         }
     }

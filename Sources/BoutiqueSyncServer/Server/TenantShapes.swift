@@ -1,0 +1,37 @@
+/// Each tenant's synced tables' shapes as its store rows last had them, and the shapes its latest
+/// push described, for the tenants seen most recently.
+///
+/// Shapes are a tenant's own: what one tenant's devices describe places only that tenant's followers.
+/// A push describing the same tables as the tenant's last one costs no store access; the cache holds
+/// at most ``capacity`` tenants (each at most ``/BoutiqueSync/SyncRules/maximumTables`` shapes, the
+/// store's bound), and a tenant it let go is read from the store again.
+struct TenantShapes {
+    struct Entry {
+        /// The shapes as the store has them, by lowercased table name.
+        var shapes: [String: SyncTableShape]
+        /// What the tenant's latest push described.
+        var lastPushed: [SyncTableShape]?
+    }
+
+    /// The most tenants kept.
+    let capacity: Int
+    private var entries: [String: Entry] = [:]
+    /// Tenants by last use, oldest first: the one let go when a new tenant comes in a full cache.
+    private var order: [String] = []
+
+    init(capacity: Int = 1_024) { self.capacity = max(1, capacity) }
+
+    subscript(tenant: String) -> Entry? { entries[tenant] }
+
+    /// Records what the store holds for `tenant` (when it was read), and what its push described.
+    mutating func update(_ tenant: String, shapes: [String: SyncTableShape]?, pushed: [SyncTableShape]?) {
+        var entry = entries[tenant]
+        if let shapes { entry = Entry(shapes: shapes, lastPushed: entry?.lastPushed) }
+        guard var entry else { return }
+        if let pushed { entry.lastPushed = pushed }
+        if entries[tenant] == nil, entries.count >= capacity, !order.isEmpty { entries[order.removeFirst()] = nil }
+        entries[tenant] = entry
+        order.removeAll { $0 == tenant }
+        order.append(tenant)
+    }
+}
