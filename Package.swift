@@ -207,10 +207,14 @@ let package = Package(
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
         .target(name: "BoutiqueSQLite", dependencies: ["CSQLite"]),
+        // Each of the plugin's files sees only the modules it imports itself. Otherwise one file's import
+        // lends its module's members to every file: the message connection's `import Foundation` once did
+        // so, and the plugin built against the swift-syntax package (as Xcode builds it), which leaves
+        // that file out, failed to compile where the build against the toolchain's SwiftSyntax passed.
         .macro(
             name: "BoutiqueMacros",
             dependencies: macroSyntax.dependencies,
-            swiftSettings: macroSyntax.swift,
+            swiftSettings: macroSyntax.swift + [.enableUpcomingFeature("MemberImportVisibility")],
             linkerSettings: macroSyntax.linker
         ),
         .target(name: "BoutiqueQueries", dependencies: ["BoutiqueSQLite", "BoutiqueMacros"]),

@@ -75,6 +75,9 @@ import Testing
         } else {
             #expect(Self.remoteDependencies(package) == ["https://github.com/swiftlang/swift-syntax.git"])
         }
+        // A plugin file that leans on another file's import fails here too, not only in Xcode's build.
+        let macros = try #require((package["targets"] as? [[String: Any]])?.first { $0["name"] as? String == "BoutiqueMacros" })
+        #expect("\(macros["settings"] ?? "")".contains("MemberImportVisibility"), "each file imports what it uses")
     }
 
     @Test func aHostFolderWithoutSwiftSyntaxChoosesTheSwiftSyntaxPackage() throws {
@@ -94,6 +97,7 @@ import Testing
         let macros = try #require((package["targets"] as? [[String: Any]])?.first { $0["name"] as? String == "BoutiqueMacros" })
         #expect("\(macros["dependencies"] ?? "")".contains("SwiftCompilerPlugin"), "the package's plugin entry point")
         #expect(!"\(macros["settings"] ?? "")".contains("unsafeFlags"), "no toolchain paths")
+        #expect("\(macros["settings"] ?? "")".contains("MemberImportVisibility"), "each file imports what it uses")
     }
 
     @Test func theHTTPFrontEndFollowsTheMachineAndTheSwitch() throws {
