@@ -219,7 +219,8 @@ let package = Package(
         ),
         .target(name: "BoutiqueQueries", dependencies: ["BoutiqueSQLite", "BoutiqueMacros"]),
         .target(name: "BoutiqueDB", dependencies: ["BoutiqueSQLite", "BoutiqueQueries"]),
-        // What devices and the server share: the clock, the merge rule, the protocol's messages.
+        // What devices and the server share: the merge rule, the protocol's messages, the sharing rules
+        // and roles, tokens. (The clock is BoutiqueDB's, which stamps every commit.)
         .target(name: "BoutiqueSyncCore", dependencies: ["BoutiqueDB"]),
         .target(name: "BoutiqueSync", dependencies: ["BoutiqueSyncCore", "BoutiqueDB"]),
         .target(
