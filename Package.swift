@@ -79,13 +79,14 @@ let packageDependencies: [Package.Dependency] =
 
 /// The macro target's SwiftSyntax: flags for the toolchain's modules, or the package's products (with
 /// `SwiftCompilerPlugin`, which the toolchain does not ship; the plugin's entry point uses it where it
-/// can be imported).
+/// can be imported). With the toolchain's, `BOUTIQUE_TOOLCHAIN_SWIFT_SYNTAX` is defined, so that the
+/// macro tests know the plugin runs its own message connection.
 func swiftSyntax(_ modules: [String]) -> (dependencies: [Target.Dependency], swift: [SwiftSetting], linker: [LinkerSetting]) {
     guard let host = toolchainHostLibraries else {
         return (modules.map { .product(name: $0, package: "swift-syntax") }, [], [])
     }
     return (
-        [], [.unsafeFlags(["-I", host])],
+        [], [.unsafeFlags(["-I", host]), .define("BOUTIQUE_TOOLCHAIN_SWIFT_SYNTAX")],
         [.unsafeFlags(["-L", host, "-Xlinker", "-rpath", "-Xlinker", host])] + swiftSyntaxModules.map { .linkedLibrary($0) }
     )
 }

@@ -70,13 +70,15 @@ import Testing
 
     @Test func theDefaultUsesTheToolchainsSwiftSyntaxAndNeedsNoNetworkWhereItCan() throws {
         let package = try Self.dump()
+        let macros = try #require((package["targets"] as? [[String: Any]])?.first { $0["name"] as? String == "BoutiqueMacros" })
         if Self.toolchainHasSwiftSyntax {
             #expect(Self.remoteDependencies(package) == [], "a toolchain with SwiftSyntax builds offline")
+            // What tells the plugin protocol tests that the plugin runs its own message connection.
+            #expect("\(macros["settings"] ?? "")".contains("BOUTIQUE_TOOLCHAIN_SWIFT_SYNTAX"))
         } else {
             #expect(Self.remoteDependencies(package) == ["https://github.com/swiftlang/swift-syntax.git"])
         }
         // A plugin file that leans on another file's import fails here too, not only in Xcode's build.
-        let macros = try #require((package["targets"] as? [[String: Any]])?.first { $0["name"] as? String == "BoutiqueMacros" })
         #expect("\(macros["settings"] ?? "")".contains("MemberImportVisibility"), "each file imports what it uses")
     }
 
@@ -97,6 +99,7 @@ import Testing
         let macros = try #require((package["targets"] as? [[String: Any]])?.first { $0["name"] as? String == "BoutiqueMacros" })
         #expect("\(macros["dependencies"] ?? "")".contains("SwiftCompilerPlugin"), "the package's plugin entry point")
         #expect(!"\(macros["settings"] ?? "")".contains("unsafeFlags"), "no toolchain paths")
+        #expect(!"\(macros["settings"] ?? "")".contains("BOUTIQUE_TOOLCHAIN_SWIFT_SYNTAX"), "swift-syntax's own entry point")
         #expect("\(macros["settings"] ?? "")".contains("MemberImportVisibility"), "each file imports what it uses")
     }
 
