@@ -79,13 +79,14 @@ let packageDependencies: [Package.Dependency] =
 
 /// The macro target's SwiftSyntax: flags for the toolchain's modules, or the package's products (with
 /// `SwiftCompilerPlugin`, which the toolchain does not ship; the plugin's entry point uses it where it
-/// can be imported).
+/// can be imported). With the toolchain's, `BOUTIQUE_TOOLCHAIN_SWIFT_SYNTAX` is defined, so that the
+/// macro tests know the plugin runs its own message connection.
 func swiftSyntax(_ modules: [String]) -> (dependencies: [Target.Dependency], swift: [SwiftSetting], linker: [LinkerSetting]) {
     guard let host = toolchainHostLibraries else {
         return (modules.map { .product(name: $0, package: "swift-syntax") }, [], [])
     }
     return (
-        [], [.unsafeFlags(["-I", host])],
+        [], [.unsafeFlags(["-I", host]), .define("BOUTIQUE_TOOLCHAIN_SWIFT_SYNTAX")],
         [.unsafeFlags(["-L", host, "-Xlinker", "-rpath", "-Xlinker", host])] + swiftSyntaxModules.map { .linkedLibrary($0) }
     )
 }
@@ -207,15 +208,20 @@ let package = Package(
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
         .target(name: "BoutiqueSQLite", dependencies: ["CSQLite"]),
+        // Each of the plugin's files sees only the modules it imports itself. Otherwise one file's import
+        // lends its module's members to every file: the message connection's `import Foundation` once did
+        // so, and the plugin built against the swift-syntax package (as Xcode builds it), which leaves
+        // that file out, failed to compile where the build against the toolchain's SwiftSyntax passed.
         .macro(
             name: "BoutiqueMacros",
             dependencies: macroSyntax.dependencies,
-            swiftSettings: macroSyntax.swift,
+            swiftSettings: macroSyntax.swift + [.enableUpcomingFeature("MemberImportVisibility")],
             linkerSettings: macroSyntax.linker
         ),
         .target(name: "BoutiqueQueries", dependencies: ["BoutiqueSQLite", "BoutiqueMacros"]),
         .target(name: "BoutiqueDB", dependencies: ["BoutiqueSQLite", "BoutiqueQueries"]),
-        // What devices and the server share: the clock, the merge rule, the protocol's messages.
+        // What devices and the server share: the merge rule, the protocol's messages, the sharing rules
+        // and roles, tokens. (The clock is BoutiqueDB's, which stamps every commit.)
         .target(name: "BoutiqueSyncCore", dependencies: ["BoutiqueDB"]),
         .target(name: "BoutiqueSync", dependencies: ["BoutiqueSyncCore", "BoutiqueDB"]),
         .target(

@@ -34,13 +34,32 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
+    /// The remote URLs the manifest declares. A URL that SwiftPM's mirror settings of the checkout
+    /// replace with a local copy (`swift package config set-mirror`, for building offline against the
+    /// swift-syntax package) counts as declared: `dump-package` shows the copy's path in its place.
     static func remoteDependencies(_ package: [String: Any]) -> [String] {
         let dependencies = package["dependencies"] as? [[String: Any]] ?? []
         return dependencies.compactMap { dependency in
             let control = (dependency["sourceControl"] as? [[String: Any]])?.first
-            let location = (control?["location"] as? [String: Any])?["remote"] as? [[String: Any]]
-            return location?.first?["urlString"] as? String
+            let location = control?["location"] as? [String: Any]
+            if let local = (location?["local"] as? [String])?.first, let original = mirroredURLs[local] { return original }
+            return (location?["remote"] as? [[String: Any]])?.first?["urlString"] as? String
         }
+    }
+
+    /// The checkout's mirror settings (`.swiftpm/configuration/mirrors.json`): each original URL by the
+    /// mirror that replaces it.
+    static var mirroredURLs: [String: String] {
+        let file = root.appendingPathComponent(".swiftpm/configuration/mirrors.json")
+        guard let data = try? Data(contentsOf: file),
+            let settings = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let mirrors = settings["object"] as? [[String: String]]
+        else { return [:] }
+        var urls: [String: String] = [:]
+        for entry in mirrors {
+            if let mirror = entry["mirror"], let original = entry["original"] { urls[mirror] = original }
+        }
+        return urls
     }
 
     static func targets(_ package: [String: Any]) -> [String] {
@@ -70,11 +89,16 @@ import Testing
 
     @Test func theDefaultUsesTheToolchainsSwiftSyntaxAndNeedsNoNetworkWhereItCan() throws {
         let package = try Self.dump()
+        let macros = try #require((package["targets"] as? [[String: Any]])?.first { $0["name"] as? String == "BoutiqueMacros" })
         if Self.toolchainHasSwiftSyntax {
             #expect(Self.remoteDependencies(package) == [], "a toolchain with SwiftSyntax builds offline")
+            // What tells the plugin protocol tests that the plugin runs its own message connection.
+            #expect("\(macros["settings"] ?? "")".contains("BOUTIQUE_TOOLCHAIN_SWIFT_SYNTAX"))
         } else {
             #expect(Self.remoteDependencies(package) == ["https://github.com/swiftlang/swift-syntax.git"])
         }
+        // A plugin file that leans on another file's import fails here too, not only in Xcode's build.
+        #expect("\(macros["settings"] ?? "")".contains("MemberImportVisibility"), "each file imports what it uses")
     }
 
     @Test func aHostFolderWithoutSwiftSyntaxChoosesTheSwiftSyntaxPackage() throws {
@@ -94,6 +118,8 @@ import Testing
         let macros = try #require((package["targets"] as? [[String: Any]])?.first { $0["name"] as? String == "BoutiqueMacros" })
         #expect("\(macros["dependencies"] ?? "")".contains("SwiftCompilerPlugin"), "the package's plugin entry point")
         #expect(!"\(macros["settings"] ?? "")".contains("unsafeFlags"), "no toolchain paths")
+        #expect(!"\(macros["settings"] ?? "")".contains("BOUTIQUE_TOOLCHAIN_SWIFT_SYNTAX"), "swift-syntax's own entry point")
+        #expect("\(macros["settings"] ?? "")".contains("MemberImportVisibility"), "each file imports what it uses")
     }
 
     @Test func theHTTPFrontEndFollowsTheMachineAndTheSwitch() throws {

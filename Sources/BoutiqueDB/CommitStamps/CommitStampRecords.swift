@@ -7,8 +7,10 @@ import BoutiqueSQLite
 /// try TransactionStamp.insert { TransactionStamp(transactionID: id, stamp: raw, writer: writer, mark: .local) }.execute(conn)
 /// ```
 ///
-/// One definition of the table for BoutiqueDB, which stamps, and for the sync engine, which reads the
-/// stamps back and marks what it applies: the SQL is rendered from here, never spelled out again.
+/// One definition of the table's rows for BoutiqueDB, which stamps, and for the sync engine, which reads
+/// the stamps back and marks what it applies: their statements are rendered from here. The table's SQL
+/// is also spelled out in two places, which must change with it: sync's migration that creates it
+/// (`SyncMetadataSchema`) and the outbox reader, which joins it to `turso_cdc` (`LocalLogReader`).
 @Table("boutique_sync_txn")
 package struct TransactionStamp: Sendable, Equatable {
     /// What a transaction is to sync.

@@ -10,13 +10,15 @@ import Musl
 import Darwin
 #endif
 
-import Foundation
-
 /// The compiler's plugin wire format over standard input and output: each message is an 8-byte
 /// little-endian length followed by that many bytes of JSON.
 ///
 /// Standard output is moved to a private descriptor first, so that a stray `print` inside a macro
 /// cannot corrupt the protocol stream (it goes to standard error instead).
+///
+/// The JSON is swift-syntax's own coder, as in the package's `CompilerPlugin`: the plugin links no
+/// Foundation, which makes it smaller and quicker to start, and keeps the module building the same way
+/// against the toolchain's SwiftSyntax and against the swift-syntax package.
 final class StandardIOMessageConnection: MessageConnection {
     private let input: Int32
     private let output: Int32
@@ -39,7 +41,7 @@ final class StandardIOMessageConnection: MessageConnection {
     }
 
     func sendMessage<TX: Encodable>(_ message: TX) throws {
-        let payload = try JSONEncoder().encode(message)
+        let payload = try JSON.encode(message)
         var header = UInt64(payload.count).littleEndian
         try withUnsafeBytes(of: &header) { try writeAll($0) }
         try payload.withUnsafeBytes { try writeAll($0) }
@@ -56,10 +58,10 @@ final class StandardIOMessageConnection: MessageConnection {
         guard length < 1 << 32, let count = Int(exactly: length) else {
             throw ProtocolError(description: "message of \(length) bytes")
         }
-        var payload = Data(count: count)
+        var payload = [UInt8](repeating: 0, count: count)
         let complete = try payload.withUnsafeMutableBytes { try readAll(into: $0) }
         guard complete else { throw ProtocolError(description: "stream ended inside a message") }
-        return try JSONDecoder().decode(RX.self, from: payload)
+        return try payload.withUnsafeBufferPointer { try JSON.decode(RX.self, from: $0) }
     }
 
     private func writeAll(_ buffer: UnsafeRawBufferPointer) throws {

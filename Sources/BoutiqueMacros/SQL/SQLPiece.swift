@@ -1,3 +1,4 @@
+import SwiftParser
 import SwiftSyntax
 
 /// One part of a `#sql` string literal: literal text, or an interpolation and what it will insert.
@@ -48,7 +49,7 @@ enum SQLPiece {
         guard source.contains(escape) else { return source }
         var result = ""
         var rest = Substring(source)
-        while let range = rest.range(of: escape) {
+        while let range = rest.firstRange(of: escape) {
             result += rest[..<range.lowerBound]
             rest = rest[range.upperBound...]
             guard let next = rest.first else { break }

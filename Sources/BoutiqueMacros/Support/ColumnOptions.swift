@@ -1,4 +1,5 @@
 import SwiftDiagnostics
+import SwiftParser
 import SwiftSyntax
 
 /// What a `@Column(…)` attribute says, read from its arguments.

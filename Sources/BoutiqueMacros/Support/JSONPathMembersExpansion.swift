@@ -21,14 +21,19 @@ enum JSONPathMembersExpansion {
     /// `true` when the declaration's inheritance clause names `Codable` (alone, qualified, or in a
     /// composition such as `Codable & Sendable`), or both `Encodable` and `Decodable`.
     static func isDeclaredCodable(_ structDecl: StructDeclSyntax) -> Bool {
-        var names: Set<String> = []
-        for inherited in structDecl.inheritanceClause?.inheritedTypes ?? [] {
-            for part in inherited.type.trimmedDescription.split(separator: "&") {
-                let name = part.trimmingCharacters(in: .whitespaces)
-                names.insert(String(name.split(separator: ".").last ?? Substring(name)))
-            }
-        }
+        let names = Set((structDecl.inheritanceClause?.inheritedTypes ?? []).flatMap { protocolNames($0.type) })
         return names.contains("Codable") || (names.contains("Encodable") && names.contains("Decodable"))
+    }
+
+    /// The unqualified names an inheritance clause entry lists: `Codable` for `Codable` and
+    /// `Swift.Codable`, both names for `Codable & Sendable`, none for other spellings.
+    private static func protocolNames(_ type: TypeSyntax) -> [String] {
+        if let composition = type.as(CompositionTypeSyntax.self) {
+            return composition.elements.flatMap { protocolNames($0.type) }
+        }
+        if let member = type.as(MemberTypeSyntax.self) { return [member.name.text] }
+        if let identifier = type.as(IdentifierTypeSyntax.self) { return [identifier.name.text] }
+        return []
     }
 
     /// The extension conforming `typeName` to `JSONPathObject`, or nothing when the struct is not

@@ -1,3 +1,5 @@
+import SwiftSyntax
+
 /// The Swift source `@Table` generates for one struct, member by member.
 ///
 /// ```swift

@@ -6,9 +6,9 @@
 /// let server = SyncServer(store: store)
 /// ```
 ///
-/// The server's logic (``SyncServer``) runs every request as one store transaction, so a push's
-/// changes and the replica's watermark are written together or not at all. Table and column names are
-/// values here, never SQL: a store keeps them as data.
+/// The server's logic (``SyncServer``) runs each push as one store transaction, so its changes and the
+/// replica's watermark are written together or not at all; pulls and snapshots read through
+/// ``read(tenant:_:)``. Table and column names are values here, never SQL: a store keeps them as data.
 public protocol SyncStore: Sendable {
     /// Runs `body` in one transaction over `tenant`'s data; commits when it returns, rolls back when
     /// it throws.

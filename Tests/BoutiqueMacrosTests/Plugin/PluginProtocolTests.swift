@@ -29,6 +29,18 @@ import Testing
         return (exit.status, exit.errors)
     }
 
+    /// Whether the plugin speaks through its own message connection, as it does when built against the
+    /// toolchain's SwiftSyntax. Built against the swift-syntax package (Xcode), its entry point is that
+    /// package's `CompilerPlugin`, whose connection stops on broken input too, with messages of its own
+    /// ("read(2) reached end-of-file"), and traps on a length past `Int`'s range.
+    static let hasOwnConnection: Bool = {
+        #if BOUTIQUE_TOOLCHAIN_SWIFT_SYNTAX
+        return true
+        #else
+        return false
+        #endif
+    }()
+
     @Test func aClosedPipeStopsThePluginQuietly() async throws {
         let result = try await Self.run(input: [])
         #expect(result.status == 0)
@@ -42,11 +54,13 @@ import Testing
         #expect(result.errors.isEmpty)
     }
 
-    /// A length no message can have is an error the plugin reports, not a crash.
+    /// A length no message can have is an error the plugin's own connection reports, not a crash.
     @Test func anImpossibleLengthIsAnError() async throws {
         let result = try await Self.run(input: Array(repeating: 0xFF, count: 8))
         #expect(result.status != 0)
-        #expect(result.errors.contains("message of 18446744073709551615 bytes"))
+        if Self.hasOwnConnection {
+            #expect(result.errors.contains("message of 18446744073709551615 bytes"))
+        }
     }
 
     @Test func aMessageCutShortIsAnError() async throws {
@@ -54,6 +68,8 @@ import Testing
         input += Array("{\"a\"".utf8)
         let result = try await Self.run(input: input)
         #expect(result.status != 0)
-        #expect(result.errors.contains("stream ended inside a message"))
+        if Self.hasOwnConnection {
+            #expect(result.errors.contains("stream ended inside a message"))
+        }
     }
 }
