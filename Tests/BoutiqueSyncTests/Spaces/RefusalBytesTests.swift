@@ -31,8 +31,8 @@ import Testing
         }
     }
 
-    static let pageBytes = 300_000
-    static let bigTitle = String(repeating: "y", count: 100_000)
+    static let pageBytes = 30_000
+    static let bigTitle = String(repeating: "y", count: 10_000)
 
     @Test(arguments: StoreKind.allCases) func aViewersManyRefusedEditsAreAnsweredAPageAtATime(_ kind: StoreKind) async throws {
         try await kind.withStore { store in
@@ -60,7 +60,7 @@ import Testing
             _ = try await app.sync("bob").synchronize()
 
             let answers = measuring.answers.withLock { $0 }
-            #expect(answers.count >= 4, "ten states of 100 kB take four answers of 300 kB: \(answers)")
+            #expect(answers.count >= 4, "ten states of 10 kB take four answers of 30 kB: \(answers)")
             for bytes in answers { #expect(bytes < Self.pageBytes + Self.bigTitle.utf8.count, "\(answers)") }
             #expect(try await app.rows("bob", "reminder").allSatisfy { $0[2] == Self.bigTitle }, "every edit was put back")
             #expect(await app.sync("bob").status.pendingCount == 0)
