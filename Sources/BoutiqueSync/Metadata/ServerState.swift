@@ -26,17 +26,20 @@ struct ServerState: Sendable, Hashable {
         try sql.value("SELECT 1 FROM boutique_sync_server WHERE server = ?", [.text(server)]) != nil
     }
 
-    /// Moves what the file keeps of its progress with a server from the key `old` to `new`: the
-    /// progress itself and a bootstrap's notes under way.
+    /// The tables that keep a file's progress with a server, by the server's key: the progress itself
+    /// and a bootstrap's notes under way.
+    private static let keyedTables = ["boutique_sync_server", "boutique_sync_snapshot_seen", "boutique_sync_snapshot_waiting"]
+
+    /// Moves what the file keeps of its progress with a server from the key `old` to `new`.
     static func rekey(from old: String, to new: String, _ sql: SQLRunner) throws {
-        for table in ["boutique_sync_server", "boutique_sync_snapshot_seen", "boutique_sync_snapshot_waiting"] {
+        for table in keyedTables {
             try sql.run("UPDATE \(table) SET server = ? WHERE server = ?", [.text(new), .text(old)])
         }
     }
 
     /// Forgets what the file keeps of its progress under the key `server`.
     static func forget(server: String, _ sql: SQLRunner) throws {
-        for table in ["boutique_sync_server", "boutique_sync_snapshot_seen", "boutique_sync_snapshot_waiting"] {
+        for table in keyedTables {
             try sql.run("DELETE FROM \(table) WHERE server = ?", [.text(server)])
         }
     }
