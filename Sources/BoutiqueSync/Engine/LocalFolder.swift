@@ -13,10 +13,10 @@ enum LocalFolder {
         let states = try RowStates(sql: sql)
         while true {
             let (transactions, readThrough) = try LocalLogReader.transactions(
-                after: through, rowLimit: 4_096, tables: tables, on: connection)
-            for transaction in transactions where !transaction.isRemote && !transaction.isRefused && !transaction.changes.isEmpty {
+                after: through, rowLimit: 4_096, limits: .standard, tables: tables, on: connection)
+            for transaction in transactions where !transaction.isRemote && !transaction.isRefused && transaction.hasChanges {
                 let stamp = try transaction.stamp ?? assignStamp(to: transaction, replica: replica, sql)
-                for change in transaction.syncChanges(stamp: stamp) {
+                try forEachChange(of: transaction, stamp: stamp, tables: tables, sql) { change in
                     var state = try states.state(table: change.table, key: change.key) ?? RowRegister()
                     let before = state
                     MergeRule.apply(change, to: &state)
@@ -40,6 +40,22 @@ enum LocalFolder {
         if through != start {
             let folded = through
             try ReplicaRecordRow.change(sql) { $0.foldedThrough = folded }
+        }
+    }
+
+    /// Calls `body` with each of `transaction`'s changes as the wire carries them: netted in memory,
+    /// or (an oversized transaction) a slice at a time from ``NettedTransactions``.
+    static func forEachChange(
+        of transaction: LocalTransaction, stamp: SyncStamp, tables: [String: SyncedTable], _ sql: SQLRunner,
+        _ body: (SyncChange) throws -> Void
+    ) throws {
+        guard transaction.isOversized else {
+            for change in transaction.syncChanges(stamp: stamp) { try body(change) }
+            return
+        }
+        try NettedTransactions.prepare(transaction, tables: tables, sql)
+        try NettedTransactions.forEachSlice(of: transaction.id, stamp: stamp, tables: tables, sql) { changes in
+            for change in changes { try body(change) }
         }
     }
 

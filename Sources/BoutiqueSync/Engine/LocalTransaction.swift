@@ -13,8 +13,17 @@ struct LocalTransaction: Sendable {
     let isRemote: Bool
     /// Whether the server refused it (it was undone locally): neither pushed nor folded again.
     var isRefused = false
-    /// Its changes to synced tables, in order.
+    /// Its changes to synced tables, in order; none when it is oversized.
     let changes: [LoggedRowChange]
+    /// Whether it is too large to be read whole (``LocalLogReader/Limits``): its changes are read a
+    /// slice at a time from the log rows after ``firstChangeID`` - 1 and before ``commitID``, and sent
+    /// in parts (``NettedTransactions``).
+    var isOversized = false
+    /// Its first log row's `change_id`.
+    var firstChangeID: Int64 = 0
+
+    /// Whether it changed a synced table (an oversized one is taken to).
+    var hasChanges: Bool { isOversized || !changes.isEmpty }
 
     /// One logged row change of a synced table.
     struct LoggedRowChange: Sendable {
@@ -34,36 +43,41 @@ struct LocalTransaction: Sendable {
     func syncChanges(stamp: SyncStamp) -> [SyncChange] {
         var rows = NetRows(capacity: changes.count)
         for change in changes {
-            let table = change.table
-            switch change.kind {
-            case .insert:
-                guard let after = change.after, let key = Self.key(after, table) else { continue }
-                rows.set(table, key, .insert(after))
-            case .delete:
-                guard let before = change.before, let key = Self.key(before, table) else { continue }
-                rows.set(table, key, .delete)
-            case .update:
-                guard let after = change.after, let newKey = Self.key(after, table) else { continue }
-                if let before = change.before, let oldKey = Self.key(before, table), oldKey != newKey {
-                    rows.set(table, oldKey, .delete)
-                    rows.set(table, newKey, .insert(after))
-                    continue
-                }
-                let positions = table.rowLevel || change.assigned == nil ? Array(after.indices) : change.assigned ?? []
-                var columns: [Int: DatabaseValue] = [:]
-                switch rows.net(table, newKey) {
-                case .insert?:
-                    rows.set(table, newKey, .insert(after))
-                    continue
-                case .update(let earlier)?: columns = earlier
-                case .delete?: continue
-                case nil: break
-                }
-                for position in positions where after.indices.contains(position) { columns[position] = after[position] }
-                rows.set(table, newKey, .update(columns))
-            }
+            for (key, net) in Self.netting(change, current: { rows.net(change.table, $0) }) { rows.set(change.table, key, net) }
         }
         return rows.rows.compactMap { $0.syncChange(stamp: stamp) }
+    }
+
+    /// What `change` makes of the net changes of the rows it touches, given each row's net change so
+    /// far (`current`): the rows' new net changes, in order (a key change deletes one row and inserts
+    /// another).
+    static func netting(
+        _ change: LoggedRowChange, current: (DatabaseValue) throws -> NetChange.Net?
+    ) rethrows -> [(key: DatabaseValue, net: NetChange.Net)] {
+        let table = change.table
+        switch change.kind {
+        case .insert:
+            guard let after = change.after, let key = key(after, table) else { return [] }
+            return [(key, .insert(after))]
+        case .delete:
+            guard let before = change.before, let key = key(before, table) else { return [] }
+            return [(key, .delete)]
+        case .update:
+            guard let after = change.after, let newKey = key(after, table) else { return [] }
+            if let before = change.before, let oldKey = key(before, table), oldKey != newKey {
+                return [(oldKey, .delete), (newKey, .insert(after))]
+            }
+            let positions = table.rowLevel || change.assigned == nil ? Array(after.indices) : change.assigned ?? []
+            var columns: [Int: DatabaseValue] = [:]
+            switch try current(newKey) {
+            case .insert?: return [(newKey, .insert(after))]
+            case .update(let earlier)?: columns = earlier
+            case .delete?: return []
+            case nil: break
+            }
+            for position in positions where after.indices.contains(position) { columns[position] = after[position] }
+            return [(newKey, .update(columns))]
+        }
     }
 
     /// The rows a transaction changed, in first-seen order, each with its net change so far: one array
@@ -94,7 +108,7 @@ struct LocalTransaction: Sendable {
     }
 
     /// A row as the log's changes to it net out so far.
-    private struct NetChange {
+    struct NetChange {
         enum Net {
             case insert([DatabaseValue])
             case update([Int: DatabaseValue])

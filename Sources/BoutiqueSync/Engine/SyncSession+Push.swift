@@ -1,21 +1,33 @@
 import Foundation
 
 extension SyncSession {
-    /// Pushes every local transaction after the acknowledged one, in batches of whole transactions.
-    /// Returns the number of row changes the server newly acknowledged.
+    /// The most bytes of row images (as the change log keeps them) one push carries: a transaction
+    /// larger than this, or than ``SyncOptions/pushRowLimit`` rows, goes in parts. A push's JSON is
+    /// larger than the images (names, stamps, base64), well within a server's usual 16 MiB limit.
+    static let pushByteLimit = 4 << 20
+
+    /// Pushes every local transaction after the acknowledged one, in batches of whole transactions;
+    /// a transaction too large for one request goes in parts (``PushPart``), to a server that takes
+    /// them. Returns the number of row changes the server newly acknowledged.
     func pushAll() async throws -> Int {
         var pushed = 0
         var attempts = 0
         var restamped = false
         while true {
             attempts += 1
-            // Each round moves forward (an acknowledgement, a new replica id); many rounds mean a
-            // server that keeps answering without moving, which must not spin for ever.
+            // Each round moves forward (an acknowledgement, a new replica id, a part kept); many rounds
+            // without either mean a server that keeps answering without moving, which must not spin
+            // for ever. A transaction in parts takes a round per part.
             guard attempts < 1_000 else { throw BoutiqueError.syncRefused(reason: "the server keeps answering pushes without progress") }
             let server = serverID
             let from = scannedThrough
             let tables = self.tables
             let rowLimit = options.pushRowLimit
+            // Whether a transaction can go in parts: only to a server that said it takes them (an
+            // older one gets every transaction whole, as before).
+            // Before the session's first answer a large transaction waits for it (an empty push goes).
+            let limits = handshaken && !acceptsTransactionParts
+                ? LocalLogReader.Limits.none : LocalLogReader.Limits(changes: max(rowLimit, 1), bytes: Self.pushByteLimit)
             // One read for what a round needs: the progress with the server, the id given up, the outbox.
             let (read, current, retired, retiredSecret) = try await database.read { conn in
                 let sql = SQLRunner(conn)
@@ -24,33 +36,46 @@ extension SyncSession {
                 // The proof that the id given up is this file's: the server retires it only with it.
                 let retiredSecret = try retired.flatMap { try ReplicaSecrets.existingSecret(for: $0, sql) }
                 let read = try LocalLogReader.transactions(
-                    after: max(state.acknowledged, from), rowLimit: rowLimit, tables: tables, on: conn.connection)
+                    after: max(state.acknowledged, from), rowLimit: rowLimit, limits: limits, tables: tables, on: conn.connection)
                 return (read, state, retired, retiredSecret)
             }
             var state = current
-            let local = read.transactions.filter { !$0.isRemote && !$0.isRefused && !$0.changes.isEmpty }
+            let local = read.transactions.filter { !$0.isRemote && !$0.isRefused && $0.hasChanges }
             if local.contains(where: { $0.stamp == nil }) {
                 try await stampUnstamped(local.filter { $0.stamp == nil })
                 continue
             }
-            let outbox = local.compactMap { transaction -> SyncTransaction? in
-                guard let stamp = transaction.stamp else { return nil }
-                let changes = transaction.syncChanges(stamp: stamp)
-                return changes.isEmpty ? nil : SyncTransaction(id: transaction.id, stamp: stamp, changes: changes)
+            // A transaction in parts goes alone, and only once the session knows the server takes parts.
+            var inParts: (transaction: SyncTransaction, part: PushPart, rows: Int)?
+            var outbox: [SyncTransaction]
+            if let large = local.first, large.isOversized, let stamp = large.stamp, handshaken {
+                let part = try await nextPart(of: large, stamp: stamp)
+                inParts = part
+                outbox = [part.transaction]
+            } else {
+                outbox = local.prefix { !$0.isOversized }.compactMap { transaction -> SyncTransaction? in
+                    guard let stamp = transaction.stamp else { return nil }
+                    let changes = transaction.syncChanges(stamp: stamp)
+                    return changes.isEmpty ? nil : SyncTransaction(id: transaction.id, stamp: stamp, changes: changes)
+                }
             }
             let exhausted = read.readThrough == max(state.acknowledged, from)
+            // Everything read goes out this round, unless a large transaction waits behind it.
+            let sendsAllRead = !local.contains { $0.isOversized } || inParts != nil
             if outbox.isEmpty {
-                scannedThrough = max(scannedThrough, read.readThrough)
-                if !exhausted { continue }
+                if sendsAllRead { scannedThrough = max(scannedThrough, read.readThrough) }
+                if !exhausted, sendsAllRead { continue }
                 // Nothing to push; the first push of a session still goes out, empty: its answer is
-                // what tells a restored or cloned file from the original.
-                if handshaken { return pushed }
+                // what tells a restored or cloned file from the original (and whether the server takes
+                // transactions in parts).
+                if handshaken, sendsAllRead { return pushed }
             }
             var request = PushRequest(
                 replica: replica, baseTransactionID: state.acknowledged, baseDigest: state.digest, schemaVersion: schemaVersion,
                 transactions: outbox, retiredReplica: retired, tables: handshaken ? nil : tableShapes)
             request.replicaSecret = try await currentReplicaSecret()
             request.retiredReplicaSecret = retiredSecret
+            request.part = inParts?.part
             let response = try await during(outbox.isEmpty ? nil : .pushing) { [request] in try await send { try await transport.push(request) } }
             // The reply named a server whose progress the file keeps under that name (reached before
             // through another address), or another server than the one it knew here: the round was
@@ -66,24 +91,45 @@ extension SyncSession {
                 guard response.appliedThrough >= state.acknowledged else {
                     throw BoutiqueError.syncRefused(reason: "the server acknowledged \(response.appliedThrough), before \(state.acknowledged)")
                 }
+                let firstAnswer = !handshaken
                 handshaken = true
+                acceptsTransactionParts = response.acceptsTransactionParts ?? false
                 let refused = Set((response.refusals ?? []).map(\.transactionID))
-                let newly = outbox.filter { $0.id > state.acknowledged && $0.id <= response.appliedThrough && !refused.contains($0.id) }
-                pushed += newly.reduce(0) { $0 + $1.changes.count }
+                if let inParts {
+                    if response.appliedThrough >= inParts.transaction.id {
+                        partSent = nil
+                        if !refused.contains(inParts.transaction.id) { pushed += inParts.rows }
+                    } else {
+                        // A part kept (or one sent again): the next one goes from where the server holds it.
+                        let through = response.receivedThrough ?? 0
+                        if through > inParts.part.from { attempts = 0 }
+                        partSent = (inParts.transaction.id, through)
+                    }
+                } else {
+                    let newly = outbox.filter { $0.id > state.acknowledged && $0.id <= response.appliedThrough && !refused.contains($0.id) }
+                    pushed += newly.reduce(0) { $0 + $1.changes.count }
+                }
                 // Undone before the acknowledgement is recorded: a crash in between leaves the refused
                 // transactions marked, and the next push takes the server's watermark as a lost answer.
                 try await undoRefused(response.refusals ?? [])
+                // A refusal without its rows asks for a snapshot (``undoRefused(_:)`` marked it): the
+                // progress written next must not say bootstrapped again.
+                if response.refusals?.contains(where: \.rowsLeftOut) == true { state.bootstrapped = false }
                 state.acknowledged = response.appliedThrough
                 state.digest = response.digest
                 try await writeServerState(state, clearRetired: retired != nil, spaces: response.spaces ?? [])
-                if let last = outbox.last, response.appliedThrough >= last.id {
+                if let last = outbox.last, response.appliedThrough >= last.id, sendsAllRead {
                     scannedThrough = max(scannedThrough, read.readThrough)
                 }
-                if outbox.isEmpty { return pushed }
+                // The first answer may tell that the server takes parts: the transaction that could
+                // not go whole goes now.
+                if outbox.isEmpty, !(firstAnswer && !sendsAllRead) { return pushed }
             case .mismatch:
+                partSent = nil
                 try await resolveMismatch(watermark: response.appliedThrough, digest: response.digest, state: state)
                 scannedThrough = 0
             case .refused:
+                partSent = nil
                 // Stamps too far ahead of the server's clock: taken again at the corrected time, once.
                 if response.refusal == .clockSkew, !restamped {
                     restamped = true
@@ -98,6 +144,7 @@ extension SyncSession {
                 }
                 throw await refused(response.refusal, response.reason, fallback: "push refused")
             case .forbidden where response.refusal == .replicaTaken:
+                partSent = nil
                 // The id is bound to another secret (this file was restored from a backup made before it
                 // had one): a new id, as after a mismatch, and the push again from the file's own base.
                 try await resolveMismatch(watermark: 0, digest: nil, state: state)
@@ -108,21 +155,56 @@ extension SyncSession {
         }
     }
 
+    /// The next part of a transaction too large for one request: netted first (once), then the rows
+    /// after the position the server said it holds, a push's worth.
+    private func nextPart(of transaction: LocalTransaction, stamp: SyncStamp) async throws -> (
+        transaction: SyncTransaction, part: PushPart, rows: Int
+    ) {
+        let tables = self.tables
+        let after = partSent.flatMap { $0.transaction == transaction.id ? $0.through : nil } ?? 0
+        let rowLimit = max(options.pushRowLimit, 1)
+        // The whole transaction's digest goes with every part: taken once per transaction and stamp.
+        let known = nettedDigest.flatMap { $0.transaction == transaction.id && $0.stamp == stamp ? $0.digest : nil }
+        try await database.write { conn in try NettedTransactions.prepare(transaction, tables: tables, SQLRunner(conn)) }
+        let next: (transaction: SyncTransaction, part: PushPart, rows: Int) = try await database.read { conn in
+            let sql = SQLRunner(conn)
+            let slice = try NettedTransactions.slice(
+                of: transaction.id, stamp: stamp, after: after, limit: rowLimit, byteLimit: Self.pushByteLimit, tables: tables, sql)
+            let digest = try known ?? NettedTransactions.digest(of: transaction.id, stamp: stamp, tables: tables, sql)
+            let rows = slice.isLast ? try NettedTransactions.rowCount(of: transaction.id, sql) : 0
+            // A part always moves the position on, even one whose rows all net to nothing.
+            let through = slice.through > after ? slice.through : after + 1
+            return (
+                SyncTransaction(id: transaction.id, stamp: stamp, changes: slice.changes),
+                PushPart(from: after, through: through, isLast: slice.isLast, transactionDigest: digest), rows
+            )
+        }
+        nettedDigest = (transaction.id, stamp, next.part.transactionDigest)
+        return next
+    }
+
     /// The server's watermark is not this file's history. When the file holds the watermark's
     /// transaction with the same digest, an acknowledgement was lost: take it. Otherwise the file was
     /// restored from a backup or copied to another device: take a new replica id, so that nothing
     /// written under the old one is skipped, and push again from the file's own acknowledged id.
     func resolveMismatch(watermark: Int64, digest: UInt64?, state: ServerState) async throws {
         let tables = self.tables
-        let held = try await database.read { conn -> SyncTransaction? in
+        // The digest of the file's transaction at the watermark, if it has one it pushed.
+        let held = try await database.write { conn -> UInt64? in
             guard watermark > 0 else { return nil }
-            let read = try LocalLogReader.transactions(after: watermark - 1, rowLimit: 1, tables: tables, on: conn.connection)
+            let sql = SQLRunner(conn)
+            let read = try LocalLogReader.transactions(
+                after: watermark - 1, rowLimit: 1, limits: .standard, tables: tables, on: conn.connection)
             guard let transaction = read.transactions.first, transaction.id == watermark, !transaction.isRemote || transaction.isRefused,
                 let stamp = transaction.stamp
             else { return nil }
-            return SyncTransaction(id: transaction.id, stamp: stamp, changes: transaction.syncChanges(stamp: stamp))
+            guard transaction.isOversized else {
+                return SyncTransaction(id: transaction.id, stamp: stamp, changes: transaction.syncChanges(stamp: stamp)).digest
+            }
+            try NettedTransactions.prepare(transaction, tables: tables, sql)
+            return try NettedTransactions.digest(of: transaction.id, stamp: stamp, tables: tables, sql)
         }
-        if let held, held.digest == digest, watermark > state.acknowledged {
+        if let held, held == digest, watermark > state.acknowledged {
             var updated = state
             updated.acknowledged = watermark
             updated.digest = digest
@@ -167,6 +249,8 @@ extension SyncSession {
             current.cursor = max(current.cursor, state.cursor)
             current.bootstrapped = current.bootstrapped || state.bootstrapped
             try current.write(server: server, sql)
+            try NettedTransactions.removeHandled(
+                acknowledged: current.acknowledged, foldedThrough: try ReplicaRecordRow.read(sql)?.foldedThrough ?? 0, sql)
             if clearRetired { try ReplicaRecordRow.change(sql) { $0.retired = nil } }
         }
     }
@@ -179,9 +263,9 @@ extension SyncSession {
         while true {
             let from = after
             let read = try await database.read { conn in
-                try LocalLogReader.transactions(after: from, rowLimit: 4_096, tables: tables, on: conn.connection)
+                try LocalLogReader.transactions(after: from, rowLimit: 4_096, limits: .standard, tables: tables, on: conn.connection)
             }
-            let unstamped = read.transactions.filter { !$0.isRemote && !$0.isRefused && !$0.changes.isEmpty && $0.stamp == nil }
+            let unstamped = read.transactions.filter { !$0.isRemote && !$0.isRefused && $0.hasChanges && $0.stamp == nil }
             if !unstamped.isEmpty { try await stampUnstamped(unstamped) }
             guard read.readThrough > after else { return }
             after = read.readThrough

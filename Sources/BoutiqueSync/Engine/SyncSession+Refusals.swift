@@ -12,7 +12,9 @@ extension SyncSession {
         let tables = self.tables
         let replica = self.replica
         let foreignKeys = self.foreignKeys
+        let server = serverID
         let orphans = try await database.write(origin: .remote) { conn -> [OrphanRow] in
+            var leftOut = false
             try conn.execute("PRAGMA defer_foreign_keys = ON")
             let sql = SQLRunner(conn)
             try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
@@ -32,7 +34,15 @@ extension SyncSession {
                     try sql.run("DELETE FROM boutique_sync_row WHERE tbl = ? AND key = ?", [.text(row.table.lowercased()), row.key])
                     touched.append((table, row.key))
                 }
+                if refusal.rowsLeftOut {
+                    // Too many rows for the answer (a transaction sent in parts): every row it touched
+                    // starts again from this device's later work alone, and a snapshot brings the
+                    // server's version of each.
+                    try forgetRows(of: refusal.transactionID, tables: tables, sql) { touched.append(($0, $1)) }
+                    leftOut = true
+                }
             }
+            if leftOut { try sql.run("UPDATE boutique_sync_server SET bootstrapped = 0 WHERE server = ?", [.text(server)]) }
             if let first = refusals.map(\.transactionID).min() {
                 if let folded = try ReplicaRecordRow.read(sql)?.foldedThrough, folded > first - 1 {
                     try ReplicaRecordRow.change(sql) { $0.foldedThrough = first - 1 }
@@ -64,6 +74,28 @@ extension SyncSession {
                 key: refusal.key)
             self.refusals.send(report)
             await reporter?.refusal(report)
+        }
+    }
+
+    /// Removes the state of every row refused transaction `id` touched (netted first, when it was
+    /// not), calling `body` with each.
+    private nonisolated func forgetRows(
+        of id: Int64, tables: [String: SyncedTable], _ sql: SQLRunner, _ body: (SyncedTable, DatabaseValue) -> Void
+    ) throws {
+        let read = try LocalLogReader.transactions(after: id - 1, rowLimit: 1, limits: .standard, tables: tables, on: sql.connection)
+        guard let transaction = read.transactions.first, transaction.id == id else { return }
+        if transaction.isOversized {
+            try NettedTransactions.prepare(transaction, tables: tables, sql)
+            try NettedTransactions.forEachRow(of: id, tables: tables, sql) { table, key in
+                try sql.run("DELETE FROM boutique_sync_row WHERE tbl = ? AND key = ?", [.text(table.lowercasedName), key])
+                body(table, key)
+            }
+        } else if let stamp = transaction.stamp {
+            for change in transaction.syncChanges(stamp: stamp) {
+                guard let table = tables[change.table] else { continue }
+                try sql.run("DELETE FROM boutique_sync_row WHERE tbl = ? AND key = ?", [.text(change.table), change.key])
+                body(table, change.key)
+            }
         }
     }
 }

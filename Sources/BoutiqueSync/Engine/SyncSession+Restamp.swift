@@ -29,10 +29,11 @@ extension SyncSession {
                 let id = stamped.transactionID
                 let old = SyncStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: stamped.stamp)), replica: stamped.writer)
                 let new = SyncStamp(time: clock.tick(now: corrected.milliseconds), replica: stamped.writer)
-                let read = try LocalLogReader.transactions(after: id - 1, rowLimit: 1, tables: tables, on: conn.connection)
+                let read = try LocalLogReader.transactions(
+                    after: id - 1, rowLimit: 1, limits: .standard, tables: tables, on: conn.connection)
                 if let transaction = read.transactions.first, transaction.id == id {
-                    for change in transaction.syncChanges(stamp: old) {
-                        guard var state = try states.state(table: change.table, key: change.key) else { continue }
+                    try LocalFolder.forEachChange(of: transaction, stamp: old, tables: tables, sql) { change in
+                        guard var state = try states.state(table: change.table, key: change.key) else { return }
                         state.replaceStamp(old, with: new)
                         try states.setState(state, table: change.table, key: change.key)
                     }

@@ -21,6 +21,12 @@ actor SyncSession {
     let tableShapes: [SyncTableShape]
     /// Whether this session has pushed once: the push that finds a restored or cloned file.
     var handshaken = false
+    /// Whether the server said it takes transactions in parts (``PushPart``), at the session's first push.
+    var acceptsTransactionParts = false
+    /// The transaction being sent in parts, and the position through which the server holds it.
+    var partSent: (transaction: Int64, through: Int64)?
+    /// The digest of the transaction being sent in parts, with the stamp it was taken for.
+    var nettedDigest: (transaction: Int64, stamp: SyncStamp, digest: UInt64)?
     /// Whether the schema check passed in this session.
     private var schemaChecked = false
     /// The change log was read through here with nothing local after the acknowledged id.

@@ -35,6 +35,8 @@
 /// - `boutique_sync_replica_secret`: the secret each replica id of the file goes with (``ReplicaSecrets``).
 /// - `boutique_sync_server_alias`: the server (its ``SyncServerID/key``) each address was last found to
 ///   reach (``ServerAlias``): progress is kept by server, not by address.
+/// - `boutique_sync_netted` and `boutique_sync_netted_txn`: local transactions too large to read whole,
+///   netted to one change per row, until pushed and folded (``NettedTransactions``).
 enum SyncMetadataSchema {
     static let migrations: [(id: String, sql: String)] = [
         ("v1_sync_metadata", """
@@ -77,6 +79,12 @@ enum SyncMetadataSchema {
             """),
         ("v7_server_aliases", """
             CREATE TABLE boutique_sync_server_alias(address TEXT PRIMARY KEY NOT NULL, server TEXT NOT NULL) WITHOUT ROWID;
+            """),
+        ("v8_netted_transactions", """
+            CREATE TABLE boutique_sync_netted(txn INTEGER NOT NULL, position INTEGER NOT NULL, tbl TEXT NOT NULL, key NOT NULL,
+                net BLOB NOT NULL, PRIMARY KEY(txn, position)) WITHOUT ROWID;
+            CREATE UNIQUE INDEX boutique_sync_netted_row ON boutique_sync_netted(txn, tbl, key);
+            CREATE TABLE boutique_sync_netted_txn(txn INTEGER PRIMARY KEY, commit_id INTEGER NOT NULL, positions INTEGER NOT NULL);
             """),
     ]
 

@@ -33,6 +33,12 @@ public struct PushRequest: Hashable, Sendable, Codable {
     /// server binds the replica id to it at the first push that carries one, and refuses pushes and
     /// pulls under that id without it. `nil` from devices that predate it.
     public var replicaSecret: String?
+    /// Set when the request carries one part of a transaction too large for one request: then
+    /// ``transactions`` holds that transaction alone, with this part's changes. The server keeps the
+    /// parts and applies the transaction, whole, when the last one comes. `nil` for a push of whole
+    /// transactions. Sent only to a server that said it takes parts
+    /// (``PushResponse/acceptsTransactionParts``).
+    public var part: PushPart?
 
     /// A push of `transactions` after `baseTransactionID`.
     public init(
@@ -91,6 +97,13 @@ public struct PushResponse: Hashable, Sendable, Codable, SyncServerIdentified {
     /// went, so that leaving a space takes them too. A row changed twice is there twice, its latest
     /// space last.
     public var spaces: [SnapshotPosition]?
+    /// Whether the server takes transactions in parts (``PushRequest/part``); `nil` from servers that
+    /// do not, to which a device sends every transaction whole.
+    public var acceptsTransactionParts: Bool?
+    /// For a part of a transaction (``PushRequest/part``) that the server kept: the position through
+    /// which it holds the transaction's changes. The device sends the part after it next, whatever it
+    /// sent before (a part sent again is not kept twice; one sent past a gap is not kept at all).
+    public var receivedThrough: Int64?
 
     /// An answer to a push.
     public init(

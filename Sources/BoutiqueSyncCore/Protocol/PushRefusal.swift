@@ -25,12 +25,17 @@ public struct PushRefusal: Hashable, Sendable, Codable {
     /// The rows the transaction touched that the server has never had (a refused insert): the device
     /// removes them.
     public var absentRows: [SnapshotPosition]
+    /// Whether the rows were left out (``rows`` and ``absentRows`` are empty): a transaction sent in
+    /// parts (``PushPart``) touches more rows than an answer carries. The device takes the server's
+    /// version of every row it touched from a snapshot instead.
+    public var rowsLeftOut: Bool
 
     /// A refusal of transaction `transactionID`.
     public init(
         transactionID: Int64, table: String, key: DatabaseValue, reason: SyncRefusal.Reason, message: String, rows: [SnapshotRow],
-        absentRows: [SnapshotPosition]
+        absentRows: [SnapshotPosition], rowsLeftOut: Bool = false
     ) {
+        self.rowsLeftOut = rowsLeftOut
         self.transactionID = transactionID
         self.table = table
         self.key = key
@@ -40,7 +45,7 @@ public struct PushRefusal: Hashable, Sendable, Codable {
         self.absentRows = absentRows
     }
 
-    private enum CodingKeys: String, CodingKey { case transactionID, table, key, reason, message, rows, absentRows }
+    private enum CodingKeys: String, CodingKey { case transactionID, table, key, reason, message, rows, absentRows, rowsLeftOut }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -51,6 +56,7 @@ public struct PushRefusal: Hashable, Sendable, Codable {
         message = try container.decode(String.self, forKey: .message)
         rows = try container.decode([SnapshotRow].self, forKey: .rows)
         absentRows = try container.decode([SnapshotPosition].self, forKey: .absentRows)
+        rowsLeftOut = try container.decodeIfPresent(Bool.self, forKey: .rowsLeftOut) ?? false
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -62,5 +68,6 @@ public struct PushRefusal: Hashable, Sendable, Codable {
         try container.encode(message, forKey: .message)
         try container.encode(rows, forKey: .rows)
         try container.encode(absentRows, forKey: .absentRows)
+        if rowsLeftOut { try container.encode(rowsLeftOut, forKey: .rowsLeftOut) }
     }
 }

@@ -35,29 +35,68 @@ public struct SyncTransaction: Hashable, Sendable, Codable {
 public enum SyncDigest {
     /// The digest of a transaction's id, stamp (time and writer) and changes.
     public static func of(id: Int64, stamp: SyncStamp, changes: [SyncChange]) -> UInt64 {
-        var hasher = FNV(seed: of(id: id, time: stamp.time, changes: changes))
-        hasher.add(.text(stamp.replica))
-        return hasher.value
+        var running = Running(id: id, time: stamp.time)
+        running.add(changes)
+        return running.finished(writer: stamp.replica)
     }
-
 
     /// The digest of a transaction's id, stamp time and changes, without its writer: what app versions
     /// before the writer was digested sent, which a server still accepts.
     public static func of(id: Int64, time: HybridTimestamp, changes: [SyncChange]) -> UInt64 {
-        var hasher = FNV()
-        hasher.add(.integer(id))
-        hasher.add(.integer(Int64(bitPattern: time.rawValue)))
-        for change in changes {
-            hasher.add(.text(change.table))
-            hasher.add(change.key)
-            hasher.add(.text(change.kind.rawValue))
-            hasher.add(.integer(Int64(change.columns.count)))
-            for column in change.columns {
-                hasher.add(.text(column.name))
-                hasher.add(column.value)
-            }
+        var running = Running(id: id, time: time)
+        running.add(changes)
+        return running.state
+    }
+
+    /// A transaction's digest taken over its changes a slice at a time (a transaction sent in parts:
+    /// ``PushPart``), equal to ``of(id:stamp:changes:)`` of the whole. ``state`` is what to keep
+    /// between slices.
+    ///
+    /// ```swift
+    /// var running = SyncDigest.Running(id: 9, time: stamp.time)
+    /// running.add(firstSlice)
+    /// running.add(secondSlice)
+    /// running.finished(writer: stamp.replica) == SyncDigest.of(id: 9, stamp: stamp, changes: firstSlice + secondSlice)
+    /// ```
+    public struct Running: Hashable, Sendable {
+        /// The digest of what was added so far, writer left out.
+        public private(set) var state: UInt64
+
+        /// A digest of transaction `id`'s changes, none added yet.
+        public init(id: Int64, time: HybridTimestamp) {
+            var hasher = FNV()
+            hasher.add(.integer(id))
+            hasher.add(.integer(Int64(bitPattern: time.rawValue)))
+            state = hasher.value
         }
-        return hasher.value
+
+        /// Goes on from a ``state`` kept before.
+        public init(resuming state: UInt64) {
+            self.state = state
+        }
+
+        /// Adds the next changes, in the transaction's order.
+        public mutating func add(_ changes: some Sequence<SyncChange>) {
+            var hasher = FNV(seed: state)
+            for change in changes {
+                hasher.add(.text(change.table))
+                hasher.add(change.key)
+                hasher.add(.text(change.kind.rawValue))
+                hasher.add(.integer(Int64(change.columns.count)))
+                for column in change.columns {
+                    hasher.add(.text(column.name))
+                    hasher.add(column.value)
+                }
+            }
+            state = hasher.value
+        }
+
+        /// The whole transaction's digest, once every change was added.
+        public func finished(writer: String) -> UInt64 {
+            var hasher = FNV(seed: state)
+            hasher.add(.text(writer))
+            return hasher.value
+        }
     }
 
     /// FNV-1a over each value's type tag, length and bytes (so that `"ab", "c"` and `"a", "bc"` differ).

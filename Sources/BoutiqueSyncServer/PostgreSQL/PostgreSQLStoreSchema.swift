@@ -117,6 +117,22 @@ public enum PostgreSQLStoreSchema {
             """,
             "DROP TABLE boutique_sync_server_shape",
         ]),
+        // Transactions devices send in parts, as in the SQLite store: the unique index is what refuses
+        // a transaction that changes one row in two parts.
+        Migration(version: 7, name: "boutique_sync_server_v7_staged_transactions", statements: [
+            """
+            CREATE TABLE boutique_sync_server_staged(
+                tenant text COLLATE "C" NOT NULL, replica bytea NOT NULL, txn bigint NOT NULL, stamp_time bigint NOT NULL,
+                stamp_writer bytea NOT NULL, received_through bigint NOT NULL, change_count bigint NOT NULL, digest bigint NOT NULL,
+                updated bigint NOT NULL, PRIMARY KEY (tenant, replica))
+            """,
+            """
+            CREATE TABLE boutique_sync_server_staged_change(
+                tenant text COLLATE "C" NOT NULL, replica bytea NOT NULL, position bigint NOT NULL, tbl bytea NOT NULL,
+                key bytea NOT NULL, change bytea NOT NULL, PRIMARY KEY (tenant, replica, position))
+            """,
+            "CREATE UNIQUE INDEX boutique_sync_server_staged_row ON boutique_sync_server_staged_change(tenant, replica, tbl, key)",
+        ]),
     ]
 
     /// The advisory lock the migrations run under: the two-integer form ("Bout", "Sync"), whose keys

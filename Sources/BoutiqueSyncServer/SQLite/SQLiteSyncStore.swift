@@ -171,5 +171,18 @@ public enum SQLiteSyncStoreSchema {
                 DROP TABLE boutique_sync_server_shape;
                 """)
         }
+        // Transactions devices send in parts, until the last part comes (see `StagedTransaction`): the
+        // unique index is what refuses a transaction that changes one row in two parts.
+        BoutiqueMigration("boutique_sync_server_v7_staged_transactions") { conn in
+            try conn.execute("""
+                CREATE TABLE boutique_sync_server_staged(tenant TEXT NOT NULL, replica TEXT NOT NULL, txn INTEGER NOT NULL,
+                    stamp_time INTEGER NOT NULL, stamp_writer TEXT NOT NULL, received_through INTEGER NOT NULL,
+                    change_count INTEGER NOT NULL, digest INTEGER NOT NULL, updated INTEGER NOT NULL,
+                    PRIMARY KEY(tenant, replica)) WITHOUT ROWID;
+                CREATE TABLE boutique_sync_server_staged_change(tenant TEXT NOT NULL, replica TEXT NOT NULL, position INTEGER NOT NULL,
+                    tbl TEXT NOT NULL, key NOT NULL, change BLOB NOT NULL, PRIMARY KEY(tenant, replica, position)) WITHOUT ROWID;
+                CREATE UNIQUE INDEX boutique_sync_server_staged_row ON boutique_sync_server_staged_change(tenant, replica, tbl, key);
+                """)
+        }
     }
 }

@@ -38,14 +38,46 @@ struct PushApplier {
     /// notes the space it left, if it moved, and the rows that follow it move with it), and the user who
     /// inserts a root row owns its space from that point of the sequence.
     func apply(_ request: PushRequest, refusing denials: [Int64: Denial] = [:]) throws -> PushResponse {
+        var round: Round
+        switch try open(request) {
+        case .answered(let response): return response
+        case .open(let opened): round = opened
+        }
+        round.denials = denials
+        // The device acknowledged through its base, so it heard of the refusals up to there.
+        try store.forgetRefusals(replica: request.replica, through: request.baseTransactionID)
+        try recallRefusals(of: request, handledThrough: round.record.appliedThrough, into: &round.denials)
+        // The rows the new transactions change, read in one go where the store can.
+        let changed = request.transactions.filter { $0.id > round.record.appliedThrough }.flatMap(\.changes)
+        if !changed.isEmpty { try store.prefetchRowStates(changed.map { SnapshotPosition(table: $0.table, key: $0.key) }) }
+        if placer != nil { round.memo.reserveCapacity(changed.count) }
+        for transaction in request.transactions where transaction.id > round.record.appliedThrough {
+            round.batch = nil
+            guard try round.handle(transaction, applier: self) != .stop else { break }
+            round.record.appliedThrough = transaction.id
+            round.record.digest = transaction.digest
+        }
+        return try close(round, request: request, refusals: try refusals(of: request, round.denials, through: round.record.appliedThrough))
+    }
+
+    /// What a push finds before it handles any transaction: the replica's record and the server's
+    /// clock, or the answer that ends the push there.
+    enum Opening {
+        case open(Round)
+        case answered(PushResponse)
+    }
+
+    /// The checks every push passes first: the replica's secret, and that the device's base is the
+    /// server's watermark for it (or a resent transaction shows the same history).
+    func open(_ request: PushRequest) throws -> Opening {
         var clock = HybridLogicalClock(last: try store.clock())
         let serverTime = clock.tick(now: wall)
         let known = try store.replica(request.replica)
         if try ReplicaSecret.check(request.replicaSecret, against: known) == .wrong {
             // Another device's replica id: nothing is applied, and nothing of its record is told.
-            return PushResponse(
+            return .answered(PushResponse(
                 outcome: .forbidden, appliedThrough: 0, digest: nil, reason: ReplicaSecret.refusal(request.replica), refusal: .replicaTaken,
-                serverTime: serverTime)
+                serverTime: serverTime))
         }
         var record = known
             ?? ReplicaRecord(
@@ -56,8 +88,10 @@ struct PushApplier {
         if let known, request.baseTransactionID != record.appliedThrough || request.baseDigest != record.digest {
             // The device's base is not the server's watermark. A lost acknowledgement makes the device
             // push the watermark's transaction again: then its digest shows it is the same history.
+            // (A transaction sent in parts is told by its last part's digest of the whole.)
             let resent = request.transactions.first { $0.id == record.appliedThrough }
-            guard let resent, resent.digest == record.digest else {
+            let resentDigest = request.part?.transactionDigest ?? resent?.digest
+            guard resent != nil, resentDigest == record.digest else {
                 if known.secretHash == nil, record.secretHash != nil {
                     // An id from before secrets is bound by its first use with one, the 409 included:
                     // the answer tells the watermark, and from now on only to this secret's holder,
@@ -67,22 +101,71 @@ struct PushApplier {
                     try store.setReplica(bound)
                 }
                 try store.setClock(serverTime)
-                return PushResponse(outcome: .mismatch, appliedThrough: record.appliedThrough, digest: record.digest, serverTime: serverTime)
+                return .answered(PushResponse(
+                    outcome: .mismatch, appliedThrough: record.appliedThrough, digest: record.digest, serverTime: serverTime))
             }
         }
-        var denials = denials
-        // The device acknowledged through its base, so it heard of the refusals up to there.
-        try store.forgetRefusals(replica: request.replica, through: request.baseTransactionID)
-        try recallRefusals(of: request, handledThrough: record.appliedThrough, into: &denials)
-        // The rows the new transactions change, read in one go where the store can.
-        let changed = request.transactions.filter { $0.id > record.appliedThrough }.flatMap(\.changes)
-        if !changed.isEmpty { try store.prefetchRowStates(changed.map { SnapshotPosition(table: $0.table, key: $0.key) }) }
         let placer = self.placer
-        var memo = PlacementMemo(remembering: { placer?.resolve($0).isParent ?? false })
-        if placer != nil { memo.reserveCapacity(request.transactions.reduce(0) { $0 + $1.changes.count }) }
-        var rights = user.map { SpaceRights(store: store, user: $0) }
+        return .open(Round(
+            record: record, clock: clock, memo: PlacementMemo(remembering: { placer?.resolve($0).isParent ?? false }),
+            rights: user.map { SpaceRights(store: store, user: $0) }))
+    }
+
+    /// The end of every push that was open: the replica's record and the clock stored, the id the
+    /// device gave up retired, the answer made.
+    func close(_ round: Round, request: PushRequest, refusals: [PushRefusal]?) throws -> PushResponse {
+        var record = round.record
+        record.lastSeen = wall
+        try store.setReplica(record)
+        // Retiring an id takes its secret: otherwise any device of the tenant could retire another's,
+        // which garbage collection then stops waiting for (it is sent back to bootstrap). An id bound
+        // to no secret cannot be proved, and is left as it is: its own device binds it at its next
+        // push (a 409 included), and then retires it with the secret.
+        if let retired = request.retiredReplica, retired != request.replica, var old = try store.replica(retired), !old.isRetired,
+            try ReplicaSecret.check(request.retiredReplicaSecret, against: old) == .matches
+        {
+            old.isRetired = true
+            try store.setReplica(old)
+        }
+        try store.setClock(round.clock.last)
+        var response = PushResponse(
+            outcome: .accepted, appliedThrough: record.appliedThrough, digest: record.digest, serverTime: round.clock.last,
+            refusals: refusals)
+        if !round.memo.placed.isEmpty { response.spaces = round.memo.placed }
+        response.acceptsTransactionParts = true
+        return response
+    }
+
+    /// What handling a push's transactions carries from one to the next: the replica's record, the
+    /// clock, where rows were placed, the user's rights, the refusals so far.
+    struct Round {
+        var record: ReplicaRecord
+        var clock: HybridLogicalClock
+        var memo: PlacementMemo
+        var rights: SpaceRights?
+        var denials: [Int64: Denial] = [:]
         var refusedBytes = 0
-        handling: for transaction in request.transactions where transaction.id > record.appliedThrough {
+        /// The log batch of the transaction being applied (the sequence number of its first change):
+        /// one for the whole of a transaction sent in parts. `nil` before a transaction's first change.
+        var batch: Int64?
+
+        /// What became of a transaction (or a slice of one sent in parts).
+        enum Outcome: Equatable {
+            /// Applied.
+            case applied
+            /// Refused, and recorded as handled.
+            case refused
+            /// Refused, but its refusal would pass the answer's bytes: left, with every later one, to
+            /// the device's next push.
+            case stop
+        }
+
+        /// Checks and applies `transaction` (all of it, or the slice of a transaction sent in parts
+        /// that `countsRefusedRows` leaves out of the answer's bytes: its refusal carries no rows).
+        /// The caller moves the record's watermark.
+        mutating func handle(_ transaction: SyncTransaction, applier: PushApplier, countsRefusedRows: Bool = true) throws -> Outcome {
+            let store = applier.store
+            let placer = applier.placer
             // The role check comes first; the app's own hook (whose denial `denials` may hold) after it.
             var plan: [SpaceCheck.Step]?
             if let placer, var checking = rights {
@@ -97,22 +180,30 @@ struct PushApplier {
                 rights = checking
             }
             if let denial = denials[transaction.id] {
-                // The rows the refusal sends back, counted before it is recorded: one that passes the
-                // answer's bytes is left to the device's next push.
-                let answer = try transaction.changes.reduce(0) { sum, change in
-                    sum + (try store.rowState(table: change.table, key: change.key)?.record().count ?? 0)
+                if countsRefusedRows {
+                    // The rows the refusal sends back, counted before it is recorded: one that passes the
+                    // answer's bytes is left to the device's next push.
+                    let answer = try transaction.changes.reduce(0) { sum, change in
+                        sum + (try store.rowState(table: change.table, key: change.key)?.record().count ?? 0)
+                    }
+                    if refusedBytes > 0, refusedBytes + answer > applier.maximumRefusalBytes { return .stop }
+                    refusedBytes += answer
                 }
-                if refusedBytes > 0, refusedBytes + answer > maximumRefusalBytes { break handling }
-                refusedBytes += answer
                 try store.recordRefusal(
                     RefusedTransaction(
                         transactionID: transaction.id, table: denial.change.table, key: denial.change.key, reason: denial.reason),
-                    replica: request.replica)
-                record.appliedThrough = transaction.id
-                record.digest = transaction.digest
-                continue
+                    replica: record.replica)
+                return .refused
             }
-            var batch: Int64?
+            try apply(transaction, plan: plan, applier: applier, origin: record.replica)
+            return .applied
+        }
+
+        /// Merges, logs and places each change of an allowed transaction.
+        private mutating func apply(_ transaction: SyncTransaction, plan: [SpaceCheck.Step]?, applier: PushApplier, origin: String) throws {
+            let store = applier.store
+            let resolver = applier.resolver
+            let user = applier.user
             // Rows a move in this transaction carried: their placement is the store's, not the check's.
             var carried: Set<RowAddress> = []
             for (index, change) in transaction.changes.enumerated() {
@@ -121,7 +212,7 @@ struct PushApplier {
                 // The check played the change already: its merge and placement are the applier's, unless
                 // a resolver may change the row after the merge.
                 let planned = resolver == nil ? step : nil
-                let previous = try planned.map { $0.previous ?? RowRegister() } ?? heldState(address, step: step)
+                let previous = try planned.map { $0.previous ?? RowRegister() } ?? applier.heldState(address, step: step)
                 var state = previous
                 if let planned { state = planned.merged } else { MergeRule.apply(change, to: &state) }
                 // A change the row already holds (the same write pushed again by a file that took a new
@@ -131,11 +222,11 @@ struct PushApplier {
                     clock.observe(change.stamp.time)
                     continue
                 }
-                guard let placer else {
-                    let logged = try store.appendChange(change, origin: request.replica, batch: batch)
+                guard let placer = applier.placer else {
+                    let logged = try store.appendChange(change, origin: origin, batch: batch)
                     batch = logged.batch
-                    let sequence = try resolve(change, previous: previous, merged: &state, batch: batch, clock: &clock) ?? logged.sequence
-                    try checkSize(of: state, previous: previous, change: change, transaction: transaction.id)
+                    let sequence = try applier.resolve(change, previous: previous, merged: &state, batch: batch, clock: &clock) ?? logged.sequence
+                    try applier.checkSize(of: state, previous: previous, change: change, transaction: transaction.id)
                     try store.setRowState(state, table: change.table, key: change.key, sequence: sequence)
                     clock.observe(change.stamp.time)
                     continue
@@ -155,18 +246,18 @@ struct PushApplier {
                 if let planned, carried.isEmpty, held == planned.previousPlacement {
                     placement = planned.placement
                 } else {
-                    placement = try place(change.table, change.key, state, previous: held, placer: placer, memo: &memo)
+                    placement = try applier.place(change.table, change.key, state, previous: held, placer: placer, memo: &memo)
                 }
                 let logged = try store.appendChange(
-                    change, origin: request.replica, batch: batch, space: placement.space,
+                    change, origin: origin, batch: batch, space: placement.space,
                     movedFrom: held.flatMap { $0.space == placement.space ? nil : $0.space })
                 batch = logged.batch
                 var sequence = logged.sequence
-                if let resolved = try resolve(change, previous: previous, merged: &state, batch: batch, clock: &clock) {
+                if let resolved = try applier.resolve(change, previous: previous, merged: &state, batch: batch, clock: &clock) {
                     sequence = resolved
-                    placement = try place(change.table, change.key, state, previous: held, placer: placer, memo: &memo)
+                    placement = try applier.place(change.table, change.key, state, previous: held, placer: placer, memo: &memo)
                 }
-                try checkSize(of: state, previous: previous, change: change, transaction: transaction.id)
+                try applier.checkSize(of: state, previous: previous, change: change, transaction: transaction.id)
                 try store.setRowState(state, table: change.table, key: change.key, sequence: sequence, placement: placement)
                 memo.note(placement, of: address, byChange: true)
                 if step?.isRoot ?? (placer.resolve(change.table).placement == .root), !wasHeld, let user, state.isVisible,
@@ -176,37 +267,17 @@ struct PushApplier {
                     try store.setMember(user, role: .owner, in: placement.space, sequence: sequence)
                 }
                 if let held, held.space != placement.space {
-                    carried.formUnion(try SpaceMoves(store: store, origin: request.replica).carry(
+                    carried.formUnion(try SpaceMoves(store: store, origin: origin).carry(
                         children: address, to: placement.space, stamp: change.stamp, batch: batch, memo: &memo))
                 }
                 clock.observe(change.stamp.time)
             }
-            record.appliedThrough = transaction.id
-            record.digest = transaction.digest
         }
-        record.lastSeen = wall
-        try store.setReplica(record)
-        // Retiring an id takes its secret: otherwise any device of the tenant could retire another's,
-        // which garbage collection then stops waiting for (it is sent back to bootstrap). An id bound
-        // to no secret cannot be proved, and is left as it is: its own device binds it at its next
-        // push (a 409 included), and then retires it with the secret.
-        if let retired = request.retiredReplica, retired != request.replica, var old = try store.replica(retired), !old.isRetired,
-            try ReplicaSecret.check(request.retiredReplicaSecret, against: old) == .matches
-        {
-            old.isRetired = true
-            try store.setReplica(old)
-        }
-        try store.setClock(clock.last)
-        var response = PushResponse(
-            outcome: .accepted, appliedThrough: record.appliedThrough, digest: record.digest, serverTime: clock.last,
-            refusals: try refusals(of: request, denials, through: record.appliedThrough))
-        if !memo.placed.isEmpty { response.spaces = memo.placed }
-        return response
     }
 
     /// Refuses a change that grows a row's state past the limit. A row stored larger before the limit
     /// was set may still shrink or stay as it is.
-    private func checkSize(of state: RowRegister, previous: RowRegister, change: SyncChange, transaction: Int64) throws {
+    func checkSize(of state: RowRegister, previous: RowRegister, change: SyncChange, transaction: Int64) throws {
         guard maximumRowStateBytes < Int.max else { return }
         let size = state.record().count
         guard size > maximumRowStateBytes, size > previous.record().count else { return }
@@ -230,14 +301,14 @@ struct PushApplier {
 
     /// The state the store holds for a row before the change: as the transaction's check read it,
     /// or read now.
-    private func heldState(_ address: RowAddress, step: SpaceCheck.Step?) throws -> RowRegister {
+    func heldState(_ address: RowAddress, step: SpaceCheck.Step?) throws -> RowRegister {
         if let step { return step.previous ?? RowRegister() }
         return try store.rowState(table: address.table, key: address.key) ?? RowRegister()
     }
 
     /// Runs the resolver on a merged insert or update, logging and merging what it returns; the
     /// resolution's sequence number, `nil` when it changed nothing.
-    private func resolve(
+    func resolve(
         _ change: SyncChange, previous: RowRegister, merged state: inout RowRegister, batch: Int64?, clock: inout HybridLogicalClock
     ) throws -> Int64? {
         guard let resolver, change.kind != .delete,
@@ -253,7 +324,7 @@ struct PushApplier {
 
     /// Where a row goes after a change, its parent looked up in the store (which holds the
     /// transaction's earlier changes already).
-    private func place(
+    func place(
         _ table: String, _ key: DatabaseValue, _ state: RowRegister, previous: RowPlacement?, placer: SpacePlacer,
         memo: inout PlacementMemo
     ) throws -> RowPlacement {

@@ -25,6 +25,10 @@ enum PushValidation {
             return "schema version \(request.schemaVersion) is older than the server's minimum \(minimumSchemaVersion); update the app"
         }
         guard request.baseTransactionID >= 0 else { return "a negative base transaction id" }
+        if let part = request.part {
+            guard request.transactions.count == 1 else { return "a part of a transaction carries \(request.transactions.count) transactions, not one" }
+            guard part.from >= 0, part.through > part.from else { return "a part of a transaction goes from \(part.from) through \(part.through)" }
+        }
         if let problem = problem(in: request.tables ?? []) { return problem }
         var previous = request.baseTransactionID
         let (limit, overflow) = wall.addingReportingOverflow(maximumSkew)

@@ -127,6 +127,7 @@ public actor SyncServer: SyncEndpoint {
         let known = shapes[tenant]?.shapes
         let maximumRowStateBytes = limits.maximumRowStateBytes
         let maximumRefusalBytes = limits.maximumPageBytes
+        let maximumTransactionChanges = limits.maximumTransactionChanges
         let response: PushResponse
         let updatedShapes: [String: SyncTableShape]?
         do {
@@ -137,13 +138,28 @@ public actor SyncServer: SyncEndpoint {
                 applier.user = user
                 applier.maximumRowStateBytes = maximumRowStateBytes
                 applier.maximumRefusalBytes = maximumRefusalBytes
-                return (try applier.apply(request, refusing: refusing), current)
+                guard let part = request.part else { return (try applier.apply(request, refusing: refusing), current) }
+                return (
+                    try applier.applyPart(request, part: part, refusing: refusing, maximumChanges: maximumTransactionChanges), current
+                )
             }
         } catch let oversized as PushApplier.RowTooLarge {
             // The store transaction rolled back: nothing of the push is stored.
             return try await refusal(of: request, tenant: tenant, wall: wall, kind: .tooLarge, reason: oversized.reason)
         } catch let tooMany as TooManyShapes {
             return try await refusal(of: request, tenant: tenant, wall: wall, kind: .invalid, reason: tooMany.reason)
+        } catch let refused as PushApplier.PartRefused {
+            return try await refusal(of: request, tenant: tenant, wall: wall, kind: refused.kind, reason: refused.reason)
+        } catch let refused as PushApplier.StagedSliceRefused {
+            // A later slice of a transaction sent in parts was refused: what the slices before it
+            // applied rolled back, and the refusal is recorded alone.
+            let denial = refused.denial
+            response = try await store.transaction(tenant: tenant) { store in
+                var applier = PushApplier(store: store, wall: wall, resolver: resolver)
+                applier.user = user
+                return try applier.refuseStaged(request, denial: denial)
+            }
+            updatedShapes = nil
         }
         shapes.update(tenant, shapes: updatedShapes, pushed: request.tables)
         if response.outcome == .accepted, !request.transactions.isEmpty { didCommit(tenant: tenant) }
@@ -375,6 +391,8 @@ public actor SyncServer: SyncEndpoint {
                 guard let limit = inactiveAfterMilliseconds else { return true }
                 return wall < limit || replica.lastSeen >= wall - limit
             }
+            // Transactions a device stopped sending in parts are forgotten with the devices that went away.
+            if let limit = inactiveAfterMilliseconds, wall >= limit { _ = try store.removeStagedTransactions(updatedThrough: wall - limit) }
             let latest = try store.latestSequence()
             let horizon = active.map(\.cursor).min() ?? latest
             guard horizon > (try store.logHorizon()) else {

@@ -38,12 +38,18 @@ public struct SyncServerLimits: Hashable, Sendable {
     /// The most bytes of a row's primary-key value (a text's UTF-8 or a blob's bytes): 1 KiB by default,
     /// far more than a UUID or a natural text key needs.
     public var maximumKeyBytes: Int
+    /// The most rows one pushed transaction may change: 2,000,000 by default. A transaction too large
+    /// for one request comes in parts (``/BoutiqueSyncCore/PushPart``), which the store keeps until
+    /// the last one; this bounds what one device's parts can make it keep.
+    public var maximumTransactionChanges: Int
 
     /// Limits, each defaulting to the value its property describes.
     public init(
         maximumPageBytes: Int = 4 << 20, maximumValueBytes: Int = 1 << 20, maximumRowStateBytes: Int = 4 << 20,
-        maximumReplicaIDBytes: Int = 128, maximumNameBytes: Int = 256, maximumKeyBytes: Int = 1_024
+        maximumReplicaIDBytes: Int = 128, maximumNameBytes: Int = 256, maximumKeyBytes: Int = 1_024,
+        maximumTransactionChanges: Int = 2_000_000
     ) {
+        self.maximumTransactionChanges = maximumTransactionChanges
         self.maximumPageBytes = maximumPageBytes
         self.maximumValueBytes = maximumValueBytes
         self.maximumRowStateBytes = maximumRowStateBytes

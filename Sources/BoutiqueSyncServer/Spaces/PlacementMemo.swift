@@ -15,6 +15,10 @@ struct PlacementMemo {
     /// Where the push's changes placed their rows, in order: a row placed twice is there twice, the
     /// latest last.
     private(set) var placed: [SnapshotPosition] = []
+    /// The most rows ``placed`` lists: past it, it lists none (an answer carries the list, and a
+    /// device that is not told where rows went keeps what it knew).
+    var placedLimit = Int.max
+    private var placedOverflowed = false
 
     /// A memo that remembers the rows of the tables `remembers` says.
     init(remembering remembers: @escaping (String) -> Bool) { self.remembers = remembers }
@@ -45,6 +49,13 @@ struct PlacementMemo {
             known[address] = .some(placement)
             if last?.address == address { last = (address, placement) }
         }
-        if byChange { placed.append(SnapshotPosition(table: address.table, key: address.key, space: placement.space)) }
+        if byChange, !placedOverflowed {
+            if placed.count < placedLimit {
+                placed.append(SnapshotPosition(table: address.table, key: address.key, space: placement.space))
+            } else {
+                placedOverflowed = true
+                placed = []
+            }
+        }
     }
 }

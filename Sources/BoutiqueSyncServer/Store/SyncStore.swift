@@ -135,7 +135,7 @@ public struct LoggedChange: Hashable, Sendable {
 }
 
 /// One transaction over a tenant's data, handed to ``SyncStore/transaction(tenant:_:)``'s body.
-public protocol SyncStoreTransaction: SyncSpaceStoreTransaction, SyncRefusalStoreTransaction {
+public protocol SyncStoreTransaction: SyncSpaceStoreTransaction, SyncRefusalStoreTransaction, SyncStagingStoreTransaction {
     /// The replica's record, `nil` for a replica never seen.
     func replica(_ id: String) throws -> ReplicaRecord?
     /// Every replica of the tenant.
