@@ -295,7 +295,21 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
             ORDER BY sequence
             """,
             [.int8(sequence), .int8(Int64(max(limit, 1) - 1))])
-        return try (0..<found.rowCount).map { row throws(BoutiqueError) in
+        return try Self.loggedChanges(found)
+    }
+
+    func changes(after sequence: Int64, through: Int64) throws -> [LoggedChange] {
+        try Self.loggedChanges(run(
+            """
+            SELECT sequence, batch, tbl, key, change, origin FROM boutique_sync_server_log
+            WHERE tenant = $1 AND sequence > $2 AND sequence <= $3 ORDER BY sequence
+            """,
+            [.int8(sequence), .int8(through)]))
+    }
+
+    /// Log rows (`sequence, batch, tbl, key, change, origin`) as changes.
+    private static func loggedChanges(_ found: PostgreSQLResult) throws(BoutiqueError) -> [LoggedChange] {
+        try (0..<found.rowCount).map { row throws(BoutiqueError) in
             let change = try ChangeRecord.decode(
                 try found.bytes(row, 4), table: try found.string(row, 2), key: try PostgreSQLKey.decode(try found.bytes(row, 3)))
             return LoggedChange(

@@ -206,7 +206,21 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
             """,
             [.text(tenant), .integer(sequence), .text(tenant), .integer(sequence),
              .integer(Int64(max(limit, 1) - 1))])
-        return try found.map { row in
+        return try Self.loggedChanges(found)
+    }
+
+    func changes(after sequence: Int64, through: Int64) throws -> [LoggedChange] {
+        try Self.loggedChanges(rows(
+            """
+            SELECT sequence, batch, tbl, key, change, origin FROM boutique_sync_server_log
+            WHERE tenant = ? AND sequence > ? AND sequence <= ? ORDER BY sequence
+            """,
+            [.text(tenant), .integer(sequence), .integer(through)]))
+    }
+
+    /// Log rows (`sequence, batch, tbl, key, change, origin`) as changes.
+    private static func loggedChanges(_ found: [[DatabaseValue]]) throws -> [LoggedChange] {
+        try found.map { row in
             guard case .integer(let seq) = row[0], case .integer(let batch) = row[1], case .text(let table) = row[2],
                 case .blob(let bytes) = row[4], case .text(let origin) = row[5]
             else {

@@ -112,6 +112,16 @@ struct PullReading {
         return Page(response: response, acknowledged: moved ? next : nil, bytes: bytes)
     }
 
+    /// How many of a server transaction's changes (after the cursor) one page carries when the
+    /// transaction is larger than a page, by number (`limit`) or by bytes (at their average size);
+    /// `nil` when it fits a page whole.
+    static func share(of batch: LogBatchSize, limit: Int, maximumBytes: Int) -> Int? {
+        let byBytes = batch.bytes > maximumBytes
+            ? max(1, Int(Double(batch.changes) * Double(maximumBytes) / Double(max(batch.bytes, 1)))) : batch.changes
+        let share = min(max(limit, 1), byBytes)
+        return share < batch.changes ? share : nil
+    }
+
     /// The server's time for the answers: its clock read at `wall`, once.
     private mutating func serverTime() throws -> HybridTimestamp {
         if let time { return time }
@@ -137,8 +147,16 @@ struct PullReading {
         if let page = logPages[key] { return page }
         let batches = try store.batchSizes(after: cursor, limit: limit)
         var budget = PageBudget(maximumBytes: limits.maximumPageBytes)
-        let count = batches.prefix(budget.take(batches.map(\.bytes))).reduce(0) { $0 + $1.changes }
-        let logged = count > 0 ? try store.changes(after: cursor, limit: count) : []
+        let taken = budget.take(batches.map(\.bytes))
+        let count = batches.prefix(taken).reduce(0) { $0 + $1.changes }
+        let logged: [LoggedChange]
+        if taken == 1, let first = batches.first, let share = Self.share(of: first, limit: limit, maximumBytes: limits.maximumPageBytes) {
+            // A transaction larger than a page (one a device sent in parts): a page's share of its
+            // changes, the rest in the pages after it. Devices apply it in those pieces.
+            logged = try store.changes(after: cursor, through: cursor + Int64(share))
+        } else {
+            logged = count > 0 ? try store.changes(after: cursor, limit: count) : []
+        }
         let next = logged.last?.entry.sequence ?? cursor
         let page = LogPage(logged: logged, next: next, hasMore: next < latest, bytes: budget.used)
         logPages[key] = page

@@ -167,6 +167,9 @@ public protocol SyncStoreTransaction: SyncSpaceStoreTransaction, SyncRefusalStor
     func appendChange(_ change: SyncChange, origin: String, batch: Int64?) throws -> (sequence: Int64, batch: Int64)
     /// Changes after `sequence`, at least `limit` of them when there are, ending with a whole batch.
     func changes(after sequence: Int64, limit: Int) throws -> [LoggedChange]
+    /// The changes in (`sequence`, `through`], whatever their batch: part of a server transaction too
+    /// large for one pull page (a transaction a device sent in parts).
+    func changes(after sequence: Int64, through: Int64) throws -> [LoggedChange]
     /// The server transactions ``changes(after:limit:)`` would return, in order, with the stored size of
     /// their changes: a pull page counts them before it reads any change.
     func batchSizes(after sequence: Int64, limit: Int) throws -> [LogBatchSize]

@@ -169,6 +169,64 @@ import Testing
         }
     }
 
+    @Test(arguments: StoreKind.allCases) func aTransactionLargerThanAPullPageArrivesOverSeveralPages(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let server = SyncServer(store: store)
+            let writer = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
+            let sync = try await BoutiqueSync(database: writer, tables: ["note"], server: .inProcess(server), options: Self.options)
+            try await Self.importNotes(400, into: writer)
+            _ = try await sync.synchronize()
+
+            // Pages of 60 changes: the one server transaction goes in pieces of a page each.
+            let page = try await server.pull(PullRequest(replica: "observer", cursor: 0, limit: 60), tenant: "default")
+            #expect(page.changes.count == 60 && page.hasMore, "a page's share of the transaction, not all of it")
+            let reader = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
+            let readerSync = try await BoutiqueSync(database: reader, tables: ["note"], server: .inProcess(server), options: Self.options)
+            _ = try await readerSync.synchronize()
+            try await writer.write { conn in try conn.execute("UPDATE note SET title = 'again' WHERE id LIKE 'n001%'") }
+            _ = try await sync.synchronize()
+            let pulling = try await BoutiqueSync(
+                database: reader, tables: ["note"], server: .inProcess(server), options: SyncOptions(pushRowLimit: 50, pullLimit: 30))
+            #expect(try await pulling.synchronize().applied == 100)
+            #expect(try await reader.rows("note") == writer.rows("note"))
+            await reader.close()
+            await writer.close()
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func anImportIntoASharedListReachesTheOtherUserInPages(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            var app = try await SharedReminders(store: store)
+            try await app.add("ana", options: Self.options)
+            try await app.add("bob", options: SyncOptions(pullLimit: 40))
+            try await app.write("ana", "INSERT INTO remindersList(id, title) VALUES ('L1', 'Groceries')")
+            _ = try await app.sync("ana").synchronize()
+            _ = try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .editor)
+            _ = try await app.sync("bob").synchronize()
+            try await app.database("ana").write { conn in
+                for index in 0..<300 {
+                    try conn.execute("INSERT INTO reminder(id, listID, title) VALUES (?, 'L1', 'item')", [.text("r\(index)")])
+                }
+            }
+            #expect(try await app.sync("ana").synchronize().pushed == 300)
+            // Bob's pages hold a page's share of the import, not the whole transaction.
+            var cursor: Int64 = 0
+            var largest = 0
+            while true {
+                let page = try await app.server.pull(PullRequest(replica: "bob-reader", cursor: cursor, limit: 40), tenant: "default", user: "bob")
+                largest = max(largest, page.changes.count)
+                guard page.hasMore else { break }
+                cursor = page.nextCursor
+            }
+            // At most the limit, and the rest of the transaction when that rest is within the limit too.
+            #expect(largest <= 2 * 40, "\(largest) changes in one page")
+            _ = try await app.sync("bob").synchronize()
+            #expect(try await app.rows("bob", "reminder").count == 300)
+            #expect(try await app.rows("bob", "reminder") == app.rows("ana", "reminder"))
+            await app.close()
+        }
+    }
+
     @Test func aServerThatTakesNoPartsGetsTheTransactionWhole() async throws {
         let server = try await makeServer()
         let watching = WatchingTransport(server, hidesParts: true)

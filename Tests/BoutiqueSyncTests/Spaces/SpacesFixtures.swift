@@ -41,14 +41,14 @@ struct SharedReminders {
     }
 
     /// Opens a device for `user`.
-    mutating func add(_ user: String) async throws {
-        try await add(user, through: .inProcess(server, user: user))
+    mutating func add(_ user: String, options: SyncOptions = SyncOptions()) async throws {
+        try await add(user, through: .inProcess(server, user: user), options: options)
     }
 
     /// Opens a device for `user` that reaches the server through `transport`.
-    mutating func add(_ user: String, through transport: some SyncTransport) async throws {
+    mutating func add(_ user: String, through transport: some SyncTransport, options: SyncOptions = SyncOptions()) async throws {
         let database = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SpacesSchema.plan)
-        let sync = try await BoutiqueSync(database: database, tables: SpacesSchema.tables, server: transport)
+        let sync = try await BoutiqueSync(database: database, tables: SpacesSchema.tables, server: transport, options: options)
         devices[user] = (database, sync)
     }
 
