@@ -40,7 +40,9 @@ extension SyncSession {
                 return (read, state, retired, retiredSecret)
             }
             var state = current
-            let local = read.transactions.filter { !$0.isRemote && !$0.isRefused && $0.hasChanges }
+            // The read starts at the acknowledged transaction's first row, so its other rows come back
+            // as a transaction of the same id: the server has it.
+            let local = read.transactions.filter { $0.id > state.acknowledged && !$0.isRemote && !$0.isRefused && $0.hasChanges }
             if local.contains(where: { $0.stamp == nil }) {
                 try await stampUnstamped(local.filter { $0.stamp == nil })
                 continue
