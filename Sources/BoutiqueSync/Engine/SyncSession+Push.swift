@@ -1,10 +1,14 @@
 import Foundation
 
 extension SyncSession {
-    /// The most bytes of row images (as the change log keeps them) one push carries: a transaction
-    /// larger than this, or than ``SyncOptions/pushRowLimit`` rows, goes in parts. A push's JSON is
-    /// larger than the images (names, stamps, base64), well within a server's usual 16 MiB limit.
+    /// The most bytes of row images (as the change log keeps them) one push carries at first: a
+    /// transaction larger than this, or than ``SyncOptions/pushRowLimit`` rows, goes in parts. A
+    /// push's JSON is larger than the images (names, stamps, base64), well within a server's usual
+    /// 16 MiB limit; a server that answers 413 gets pushes half as large, down to
+    /// ``smallestPushBytes``.
     static let pushByteLimit = 4 << 20
+    /// The smallest ``pushByteLimit`` a 413 brings pushes down to.
+    static let smallestPushBytes = 16 << 10
 
     /// Pushes every local transaction after the acknowledged one, in batches of whole transactions;
     /// a transaction too large for one request goes in parts (``PushPart``), to a server that takes
@@ -27,7 +31,8 @@ extension SyncSession {
             // older one gets every transaction whole, as before).
             // Before the session's first answer a large transaction waits for it (an empty push goes).
             let limits = handshaken && !acceptsTransactionParts
-                ? LocalLogReader.Limits.none : LocalLogReader.Limits(changes: max(rowLimit, 1), bytes: Self.pushByteLimit)
+                ? LocalLogReader.Limits.none : LocalLogReader.Limits(changes: max(rowLimit, 1), bytes: pushBytes)
+            let ahead = largeAhead
             // One read for what a round needs: the progress with the server, the id given up, the outbox.
             let (read, current, retired, retiredSecret) = try await database.read { conn in
                 let sql = SQLRunner(conn)
@@ -35,8 +40,13 @@ extension SyncSession {
                 let retired = try ReplicaRecordRow.read(sql)?.retired
                 // The proof that the id given up is this file's: the server retires it only with it.
                 let retiredSecret = try retired.flatMap { try ReplicaSecrets.existingSecret(for: $0, sql) }
-                let read = try LocalLogReader.transactions(
-                    after: max(state.acknowledged, from), rowLimit: rowLimit, limits: limits, tables: tables, on: conn.connection)
+                let after = max(state.acknowledged, from)
+                // A transaction going in parts was found from here before: its log rows are not read
+                // again for each part (an import's hundreds of thousands).
+                if let ahead, ahead.after == after {
+                    return ((transactions: [ahead.transaction], readThrough: ahead.readThrough), state, retired, retiredSecret)
+                }
+                let read = try LocalLogReader.transactions(after: after, rowLimit: rowLimit, limits: limits, tables: tables, on: conn.connection)
                 return (read, state, retired, retiredSecret)
             }
             var state = current
@@ -51,6 +61,7 @@ extension SyncSession {
             var inParts: (transaction: SyncTransaction, part: PushPart, rows: Int)?
             var outbox: [SyncTransaction]
             if let large = local.first, large.isOversized, let stamp = large.stamp, handshaken {
+                largeAhead = (max(state.acknowledged, from), large, read.readThrough)
                 let part = try await nextPart(of: large, stamp: stamp)
                 inParts = part
                 outbox = [part.transaction]
@@ -78,7 +89,23 @@ extension SyncSession {
             request.replicaSecret = try await currentReplicaSecret()
             request.retiredReplicaSecret = retiredSecret
             request.part = inParts?.part
-            let response = try await during(outbox.isEmpty ? nil : .pushing) { [request] in try await send { try await transport.push(request) } }
+            let response: PushResponse
+            do {
+                response = try await during(outbox.isEmpty ? nil : .pushing) { [request] in
+                    try await send(reporting: false) { try await transport.push(request) }
+                }
+            } catch let refusal as SyncRefusal {
+                // A body larger than the server takes (its limit is the server's to choose): smaller
+                // pushes, down to a floor, before it is a refusal.
+                if refusal.reason == .tooLarge, pushBytes > Self.smallestPushBytes {
+                    pushBytes /= 2
+                    largeAhead = nil
+                    continue
+                }
+                refusals.send(refusal)
+                await reporter?.refusal(refusal)
+                throw refusal
+            }
             // The reply named a server whose progress the file keeps under that name (reached before
             // through another address), or another server than the one it knew here: the round was
             // made from progress that is not this server's, and nothing of its answer may be recorded
@@ -100,6 +127,7 @@ extension SyncSession {
                 if let inParts {
                     if response.appliedThrough >= inParts.transaction.id {
                         partSent = nil
+                        largeAhead = nil
                         if !refused.contains(inParts.transaction.id) { pushed += inParts.rows }
                     } else {
                         // A part kept (or one sent again): the next one goes from where the server holds it.
@@ -128,10 +156,12 @@ extension SyncSession {
                 if outbox.isEmpty, !(firstAnswer && !sendsAllRead) { return pushed }
             case .mismatch:
                 partSent = nil
+                largeAhead = nil
                 try await resolveMismatch(watermark: response.appliedThrough, digest: response.digest, state: state)
                 scannedThrough = 0
             case .refused:
                 partSent = nil
+                largeAhead = nil
                 // Stamps too far ahead of the server's clock: taken again at the corrected time, once.
                 if response.refusal == .clockSkew, !restamped {
                     restamped = true
@@ -147,6 +177,7 @@ extension SyncSession {
                 throw await refused(response.refusal, response.reason, fallback: "push refused")
             case .forbidden where response.refusal == .replicaTaken:
                 partSent = nil
+                largeAhead = nil
                 // The id is bound to another secret (this file was restored from a backup made before it
                 // had one): a new id, as after a mismatch, and the push again from the file's own base.
                 try await resolveMismatch(watermark: 0, digest: nil, state: state)
@@ -165,13 +196,14 @@ extension SyncSession {
         let tables = self.tables
         let after = partSent.flatMap { $0.transaction == transaction.id ? $0.through : nil } ?? 0
         let rowLimit = max(options.pushRowLimit, 1)
+        let byteLimit = pushBytes
         // The whole transaction's digest goes with every part: taken once per transaction and stamp.
         let known = nettedDigest.flatMap { $0.transaction == transaction.id && $0.stamp == stamp ? $0.digest : nil }
         try await database.write { conn in try NettedTransactions.prepare(transaction, tables: tables, SQLRunner(conn)) }
         let next: (transaction: SyncTransaction, part: PushPart, rows: Int) = try await database.read { conn in
             let sql = SQLRunner(conn)
             let slice = try NettedTransactions.slice(
-                of: transaction.id, stamp: stamp, after: after, limit: rowLimit, byteLimit: Self.pushByteLimit, tables: tables, sql)
+                of: transaction.id, stamp: stamp, after: after, limit: rowLimit, byteLimit: byteLimit, tables: tables, sql)
             let digest = try known ?? NettedTransactions.digest(of: transaction.id, stamp: stamp, tables: tables, sql)
             let rows = slice.isLast ? try NettedTransactions.rowCount(of: transaction.id, sql) : 0
             // A part always moves the position on, even one whose rows all net to nothing.

@@ -25,6 +25,11 @@ actor SyncSession {
     var acceptsTransactionParts = false
     /// The transaction being sent in parts, and the position through which the server holds it.
     var partSent: (transaction: Int64, through: Int64)?
+    /// The most bytes of row images one push carries (``pushByteLimit``, halved at each 413).
+    var pushBytes = SyncSession.pushByteLimit
+    /// The transaction being sent in parts as the log read found it, with where that read started
+    /// and ended: the next part's round does not read its log rows again.
+    var largeAhead: (after: Int64, transaction: LocalTransaction, readThrough: Int64)?
     /// The digest of the transaction being sent in parts, with the stamp it was taken for.
     var nettedDigest: (transaction: Int64, stamp: SyncStamp, digest: UInt64)?
     /// Whether the schema check passed in this session.

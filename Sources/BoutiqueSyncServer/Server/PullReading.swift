@@ -113,13 +113,15 @@ struct PullReading {
     }
 
     /// How many of a server transaction's changes (after the cursor) one page carries when the
-    /// transaction is larger than a page, by number (`limit`) or by bytes (at their average size);
-    /// `nil` when it fits a page whole.
+    /// transaction is much larger than a page — more changes than `limit`, or more than four pages'
+    /// bytes (a transaction a device sent in parts) — by number and by bytes (at their average size);
+    /// `nil` when the page carries it whole, as a device applies it best.
     static func share(of batch: LogBatchSize, limit: Int, maximumBytes: Int) -> Int? {
+        let limit = max(limit, 1)
+        guard batch.changes > limit || batch.bytes / 4 > maximumBytes else { return nil }
         let byBytes = batch.bytes > maximumBytes
             ? max(1, Int(Double(batch.changes) * Double(maximumBytes) / Double(max(batch.bytes, 1)))) : batch.changes
-        let share = min(max(limit, 1), byBytes)
-        return share < batch.changes ? share : nil
+        return min(limit, byBytes, batch.changes)
     }
 
     /// The server's time for the answers: its clock read at `wall`, once.

@@ -64,10 +64,14 @@ extension PushApplier {
             response.receivedThrough = kept.receivedThrough
             return response
         }
-        guard kept.changeCount + transaction.changes.count <= maximumChanges else {
-            throw PartRefused(
-                kind: .tooLarge,
-                reason: "transaction \(transaction.id) changes more than \(maximumChanges) rows; the server takes transactions of at most \(maximumChanges) changed rows")
+        if kept.changeCount + transaction.changes.count > maximumChanges, let first = transaction.changes.first {
+            // Refused alone, as any transaction over a limit: the device undoes it and goes on.
+            try store.removeStagedTransaction(replica: request.replica)
+            let denial = Denial(
+                change: first,
+                reason: "transaction \(transaction.id) changes more than \(maximumChanges) rows; the server takes transactions of at most \(maximumChanges) changed rows",
+                kind: .tooLarge)
+            return try refuse(transaction, denial: denial, round: &round, request: request)
         }
         guard try store.stageChanges(transaction.changes, replica: request.replica, startingAt: kept.changeCount) else {
             throw PartRefused(kind: .invalid, reason: "transaction \(transaction.id) changes one row in two of its parts")
@@ -114,7 +118,8 @@ extension PushApplier {
                 // Slices before this one are applied: the caller's store transaction rolls them back.
                 guard index == 0 else { throw StagedSliceRefused(denial: denial) }
                 return Self.refusalWithoutRows(
-                    transactionID: staged.transactionID, table: denial.change.table, key: denial.change.key, message: denial.reason)
+                    transactionID: staged.transactionID, table: denial.change.table, key: denial.change.key, message: denial.reason,
+                    reason: denial.kind)
             }
             index += slice.count
         }
@@ -144,15 +149,18 @@ extension PushApplier {
         round.record.appliedThrough = transaction.id
         round.record.digest = request.part?.transactionDigest
         return try close(round, request: request, refusals: [
-            Self.refusalWithoutRows(transactionID: transaction.id, table: denial.change.table, key: denial.change.key, message: denial.reason),
+            Self.refusalWithoutRows(
+                transactionID: transaction.id, table: denial.change.table, key: denial.change.key, message: denial.reason, reason: denial.kind),
         ])
     }
 
     /// A refusal of a transaction sent in parts: its rows are more than an answer carries, so none go
     /// (the device takes the server's version of them from a snapshot).
-    static func refusalWithoutRows(transactionID: Int64, table: String, key: DatabaseValue, message: String) -> PushRefusal {
+    static func refusalWithoutRows(
+        transactionID: Int64, table: String, key: DatabaseValue, message: String, reason: SyncRefusal.Reason = .forbidden
+    ) -> PushRefusal {
         PushRefusal(
-            transactionID: transactionID, table: table, key: key, reason: .forbidden, message: message, rows: [], absentRows: [],
+            transactionID: transactionID, table: table, key: key, reason: reason, message: message, rows: [], absentRows: [],
             rowsLeftOut: true)
     }
 }

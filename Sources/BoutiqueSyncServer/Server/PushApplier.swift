@@ -18,15 +18,19 @@ struct PushApplier {
     var maximumRefusalBytes = Int.max
 
     /// Thrown when a change would grow a row's state past ``maximumRowStateBytes``: the caller's store
-    /// transaction rolls back, and the push is refused whole.
+    /// transaction rolls back, and the push is handled again with that transaction refused.
     struct RowTooLarge: Error {
+        let transactionID: Int64
+        let change: SyncChange
         let reason: String
     }
 
-    /// Why a pushed transaction is refused: the first change the user may not make.
+    /// Why a pushed transaction is refused: the first change the user may not make (or that passes a
+    /// limit: ``kind`` ``/BoutiqueSyncCore/SyncRefusal/Reason/tooLarge``).
     struct Denial: Sendable {
         let change: SyncChange
         let reason: String
+        var kind: SyncRefusal.Reason = .forbidden
     }
 
     /// Applies `request`, except the transactions `refusing` names and (on a server with rules) those
@@ -282,6 +286,7 @@ struct PushApplier {
         let size = state.record().count
         guard size > maximumRowStateBytes, size > previous.record().count else { return }
         throw RowTooLarge(
+            transactionID: transaction, change: change,
             reason: "transaction \(transaction) would grow row \(String(describing: change.key).prefix(80)) of '\(change.table.prefix(100))' to \(size) bytes; the server keeps rows of at most \(maximumRowStateBytes) bytes")
     }
 
@@ -360,7 +365,7 @@ struct PushApplier {
                 }
             }
             return PushRefusal(
-                transactionID: transaction.id, table: denial.change.table, key: denial.change.key, reason: .forbidden,
+                transactionID: transaction.id, table: denial.change.table, key: denial.change.key, reason: denial.kind,
                 message: denial.reason, rows: rows, absentRows: absent)
         }
         return answered.isEmpty ? nil : answered

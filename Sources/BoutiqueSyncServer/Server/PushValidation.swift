@@ -4,7 +4,6 @@ enum PushValidation {
     static func problem(
         in request: PushRequest, wall: UInt64, maximumSkew: UInt64, minimumSchemaVersion: Int, limits: SyncServerLimits = SyncServerLimits()
     ) -> (kind: SyncRefusal.Reason, reason: String)? {
-        if let reason = oversized(request, limits: limits) { return (.tooLarge, reason) }
         guard let reason = reason(refusing: request, wall: wall, maximumSkew: maximumSkew, minimumSchemaVersion: minimumSchemaVersion)
             ?? misnamed(request, limits: limits)
         else { return nil }
@@ -75,16 +74,21 @@ enum PushValidation {
         return nil
     }
 
-    /// The first value larger than the limit, named.
-    private static func oversized(_ request: PushRequest, limits: SyncServerLimits) -> String? {
+    /// The transactions setting a value larger than the limit, each with its first such change and
+    /// why: each is refused alone, as a change the user may not make is.
+    static func oversizedValues(in request: PushRequest, limits: SyncServerLimits) -> [Int64: PushApplier.Denial] {
+        var denials: [Int64: PushApplier.Denial] = [:]
         for transaction in request.transactions {
             for change in transaction.changes {
-                for column in change.columns where RequestLimits.bytes(of: column.value) > limits.maximumValueBytes {
-                    return "transaction \(transaction.id) sets column '\(column.name.prefix(100))' of '\(change.table.prefix(100))' to \(RequestLimits.bytes(of: column.value)) bytes; the server takes values of at most \(limits.maximumValueBytes) bytes"
-                }
+                guard let column = change.columns.first(where: { RequestLimits.bytes(of: $0.value) > limits.maximumValueBytes }) else { continue }
+                denials[transaction.id] = PushApplier.Denial(
+                    change: change,
+                    reason: "transaction \(transaction.id) sets column '\(column.name.prefix(100))' of '\(change.table.prefix(100))' to \(RequestLimits.bytes(of: column.value)) bytes; the server takes values of at most \(limits.maximumValueBytes) bytes",
+                    kind: .tooLarge)
+                break
             }
         }
-        return nil
+        return denials
     }
 
     /// The first replica id, table or column name, or key longer than the limits, named.

@@ -112,25 +112,29 @@ public actor SyncServer: SyncEndpoint {
         let request = PushNames.folded(request)
         // Each transaction with a change the user may not make is refused alone: recorded as handled,
         // not applied, and answered with the server's version of its rows.
-        var denials: [Int64: PushApplier.Denial] = [:]
+        // A transaction over a limit is refused alone too: the device undoes it and its later work goes on.
+        var denials = PushValidation.oversizedValues(in: request, limits: limits)
         if let authorize, let user {
-            for transaction in request.transactions {
+            for transaction in request.transactions where denials[transaction.id] == nil {
                 guard let denied = transaction.changes.first(where: { !authorize(user, $0) }) else { continue }
                 denials[transaction.id] = PushApplier.Denial(
                     change: denied, reason: "user '\(user)' may not \(denied.kind) rows of '\(denied.table)'")
             }
         }
         let resolver = self.resolver
-        let refusing = denials
         let rules = self.rules
         let pushed = request.tables == shapes[tenant]?.lastPushed ? nil : request.tables
         let known = shapes[tenant]?.shapes
         let maximumRowStateBytes = limits.maximumRowStateBytes
         let maximumRefusalBytes = limits.maximumPageBytes
         let maximumTransactionChanges = limits.maximumTransactionChanges
-        let response: PushResponse
-        let updatedShapes: [String: SyncTableShape]?
-        do {
+        var response: PushResponse?
+        var updatedShapes: [String: SyncTableShape]?
+        // A transaction growing a row past its limit is found while the push is applied: the store
+        // transaction rolls back, and the push is applied again with it refused (each time one more).
+        while response == nil {
+          let refusing = denials
+          do {
             (response, updatedShapes) = try await store.transaction(tenant: tenant) { store in
                 let current = try Self.record(pushed, readingAnyway: rules != nil && known == nil, in: store)
                 var applier = PushApplier(store: store, wall: wall, resolver: resolver)
@@ -144,8 +148,11 @@ public actor SyncServer: SyncEndpoint {
                 )
             }
         } catch let oversized as PushApplier.RowTooLarge {
-            // The store transaction rolled back: nothing of the push is stored.
-            return try await refusal(of: request, tenant: tenant, wall: wall, kind: .tooLarge, reason: oversized.reason)
+            // The store transaction rolled back: nothing of the push is stored yet.
+            guard denials[oversized.transactionID] == nil else {
+                return try await refusal(of: request, tenant: tenant, wall: wall, kind: .tooLarge, reason: oversized.reason)
+            }
+            denials[oversized.transactionID] = PushApplier.Denial(change: oversized.change, reason: oversized.reason, kind: .tooLarge)
         } catch let tooMany as TooManyShapes {
             return try await refusal(of: request, tenant: tenant, wall: wall, kind: .invalid, reason: tooMany.reason)
         } catch let refused as PushApplier.PartRefused {
@@ -160,7 +167,9 @@ public actor SyncServer: SyncEndpoint {
                 return try applier.refuseStaged(request, denial: denial)
             }
             updatedShapes = nil
+          }
         }
+        guard let response else { preconditionFailure("a push ends with an answer") }
         shapes.update(tenant, shapes: updatedShapes, pushed: request.tables)
         if response.outcome == .accepted, !request.transactions.isEmpty { didCommit(tenant: tenant) }
         return response

@@ -43,11 +43,12 @@ final class SyncWorkspace: Sendable {
     /// Starts `boutique serve` on the store `file` (or the PostgreSQL database `postgres`) and
     /// returns it with its address.
     func serve(
-        port: Int = 0, postgres: String? = nil, rules: String? = nil, store file: String = "server.db"
+        port: Int = 0, postgres: String? = nil, rules: String? = nil, store file: String = "server.db", options: [String] = []
     ) async throws -> (process: ChildProcess, url: String) {
         let store = postgres.map { ["--postgres", $0] } ?? ["--store", file]
         let process = try ChildProcess(
-            "boutique", ["serve", "--port", String(port), "--secret-file", "secret"] + store + (rules.map { ["--rules", $0] } ?? []),
+            "boutique",
+            ["serve", "--port", String(port), "--secret-file", "secret"] + store + (rules.map { ["--rules", $0] } ?? []) + options,
             in: url)
         let line = try await process.line(startingWith: "listening on ")
         return (process, String(line.dropFirst("listening on ".count)))

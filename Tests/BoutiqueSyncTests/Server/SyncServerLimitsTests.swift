@@ -123,41 +123,43 @@ import Testing
     // MARK: Values, rows and names
 
     @Test(arguments: StoreKind.allCases)
-    func anOversizedValueIsRefusedWholeAndNothingIsStored(_ kind: StoreKind) async throws {
+    func anOversizedValueRefusesItsTransactionAloneAndStoresNothingOfIt(_ kind: StoreKind) async throws {
         try await kind.withStore { store in
             let server = Self.server(store)
             let answer = try await Self.push(server, [Self.transaction(1, keys: ["a"], size: 10), Self.transaction(2, keys: ["b"], size: 4_001)])
-            #expect(answer.outcome == .refused && answer.refusal == .tooLarge && answer.appliedThrough == 0)
-            #expect(answer.reason?.contains("4001 bytes") == true && answer.reason?.contains("4000") == true, "\(answer.reason ?? "")")
+            // Handled (the device's later pushes go on), not applied: refused with the reason.
+            #expect(answer.outcome == .accepted && answer.appliedThrough == 2)
+            let refusal = try #require(answer.refusals?.first)
+            #expect(answer.refusals?.count == 1 && refusal.transactionID == 2 && refusal.reason == .tooLarge)
+            #expect(refusal.message.contains("4001 bytes") && refusal.message.contains("4000"), "\(refusal.message)")
+            #expect(refusal.absentRows.map(\.key) == [.text("b")], "the device removes the row the server never had")
             let stored = try await store.transaction(tenant: "t") { store in
-                (try store.latestSequence(), try store.replicas(), try store.rows(after: nil, limit: 10))
+                (try store.latestSequence(), try store.rows(after: nil, limit: 10).map(\.key))
             }
-            #expect(stored.0 == 0 && stored.1.isEmpty && stored.2.isEmpty)
+            #expect(stored.0 == 1 && stored.1 == [.text("a")], "only the first transaction is stored")
         }
     }
 
     @Test(arguments: StoreKind.allCases)
-    func aRowGrowingPastItsLimitIsRefusedAndKeepsItsState(_ kind: StoreKind) async throws {
+    func aRowGrowingPastItsLimitRefusesItsTransactionAndKeepsItsState(_ kind: StoreKind) async throws {
         try await kind.withStore { store in
             let server = Self.server(store)
             var digest: UInt64?
             var base: Int64 = 0
-            var refused: PushResponse?
+            var refused: [PushRefusal] = []
             // Each push adds a new 3,000-byte column to the same row.
             for id in Int64(1)...5 {
                 let answer = try await Self.push(
                     server, [Self.transaction(id, keys: ["k"], column: "c\(id)", size: 3_000)], base: base, digest: digest)
-                guard answer.outcome == .accepted else {
-                    refused = answer
-                    break
-                }
+                #expect(answer.outcome == .accepted && answer.appliedThrough == id, "every push is handled")
+                refused += answer.refusals ?? []
                 (base, digest) = (answer.appliedThrough, answer.digest)
             }
-            #expect(base == 3, "three columns fit 12,000 bytes, the fourth does not")
-            #expect(refused?.outcome == .refused && refused?.refusal == .tooLarge && refused?.appliedThrough == 3)
+            #expect(refused.map(\.transactionID) == [4, 5], "three columns fit 12,000 bytes, the fourth and fifth do not")
+            #expect(refused.allSatisfy { $0.reason == .tooLarge && $0.rows.map(\.key) == [.text("k")] })
             let state = try await store.transaction(tenant: "t") { store in try store.rowState(table: "note", key: .text("k")) }
             #expect(state?.cells.keys.sorted() == ["c1", "c2", "c3"])
-            #expect(try await store.transaction(tenant: "t") { store in try store.latestSequence() } == 3, "nothing of it logged")
+            #expect(try await store.transaction(tenant: "t") { store in try store.latestSequence() } == 3, "nothing of them logged")
         }
     }
 
