@@ -51,7 +51,14 @@ extension SyncSession {
                 transactions: outbox, retiredReplica: retired, tables: handshaken ? nil : tableShapes)
             request.replicaSecret = try await currentReplicaSecret()
             request.retiredReplicaSecret = retiredSecret
-            let response = try await during(outbox.isEmpty ? nil : .pushing) { [request] in try await send { try await transport.push(request) } }
+            let response: PushResponse
+            do {
+                response = try await during(outbox.isEmpty ? nil : .pushing) { [request] in try await send { try await transport.push(request) } }
+            } catch {
+                // Over HTTP a push the rules cannot place comes as the transport's refusal (a 503).
+                if (error as? SyncRefusal)?.reason == .rulesMismatch { handshaken = true }
+                throw error
+            }
             // The reply named a server whose progress the file keeps under that name (reached before
             // through another address), or another server than the one it knew here: the round was
             // made from progress that is not this server's, and nothing of its answer may be recorded
@@ -96,6 +103,10 @@ extension SyncSession {
                         continue
                     }
                 }
+                // A push the server's rules cannot place was refused after its base was checked (a
+                // restored or cloned file hears of it first) and its tables described: this session
+                // has shaken hands, and may pull while its changes wait.
+                if response.refusal == .rulesMismatch { handshaken = true }
                 throw await refused(response.refusal, response.reason, fallback: "push refused")
             case .forbidden where response.refusal == .replicaTaken:
                 // The id is bound to another secret (this file was restored from a backup made before it

@@ -95,12 +95,25 @@ public struct SyncRules: Hashable, Sendable, Codable {
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` naming the tables and columns at fault.
     public func check(against shapes: [SyncTableShape]) throws {
-        guard !shapes.isEmpty else { return }
+        let problems = mismatches(with: shapes)
+        guard problems.isEmpty else { throw BoutiqueError.invalidArgument("sync rules: " + problems.joined(separator: "; ")) }
+    }
+
+    /// What does not match between the rules and the tables devices described, one sentence each:
+    /// a table the rules name that no device describes (a misspelt name cannot be told from a table
+    /// devices do not sync), a follower's column its table lacks or that is not a foreign key, a chain
+    /// of followers that comes back to where it started. Empty when everything matches, or when
+    /// `shapes` is empty (nothing described yet, so nothing to check against).
+    ///
+    /// A server places no row by rules that do not match: a rule whose table is not found would put
+    /// that table's rows in the common space, where every user of the tenant sees them.
+    public func mismatches(with shapes: [SyncTableShape]) -> [String] {
+        guard !shapes.isEmpty else { return [] }
         let byName = Dictionary(shapes.map { ($0.table, $0) }, uniquingKeysWith: { first, _ in first })
         var problems: [String] = []
         let named = (roots + follows.keys.sorted() + privateTables)
         for table in named where byName[table.lowercased()] == nil {
-            problems.append("table '\(table)' is not a synced table of any device")
+            problems.append("the rules name table '\(table)', which the devices do not describe")
         }
         for (table, column) in follows.sorted(by: { $0.key < $1.key }) {
             guard let shape = byName[table.lowercased()] else { continue }
@@ -116,7 +129,7 @@ public struct SyncRules: Hashable, Sendable, Codable {
                 break
             }
         }
-        guard problems.isEmpty else { throw BoutiqueError.invalidArgument("sync rules: " + problems.joined(separator: "; ")) }
+        return problems
     }
 
     /// The table a follower's column points to, by the devices' schema.

@@ -124,20 +124,25 @@ public actor SyncServer: SyncEndpoint {
         let refusing = denials
         let rules = self.rules
         let pushed = request.tables == shapes[tenant]?.lastPushed ? nil : request.tables
-        let known = shapes[tenant]?.shapes
+        let known = shapes[tenant]
         let maximumRowStateBytes = limits.maximumRowStateBytes
         let maximumRefusalBytes = limits.maximumPageBytes
         let response: PushResponse
         let updatedShapes: [String: SyncTableShape]?
+        let mismatches: [String]
         do {
-            (response, updatedShapes) = try await store.transaction(tenant: tenant) { store in
+            (response, updatedShapes, mismatches) = try await store.transaction(tenant: tenant) { store in
                 let current = try Self.record(pushed, readingAnyway: rules != nil && known == nil, in: store)
+                // Worked out again only when the shapes were read: a push describing what the tenant
+                // described before costs nothing more.
+                let mismatches = current.map { current in rules?.mismatches(with: Array(current.values)) ?? [] } ?? known?.mismatches ?? []
                 var applier = PushApplier(store: store, wall: wall, resolver: resolver)
-                applier.placer = rules.map { SpacePlacer(rules: $0, shapes: current ?? known ?? [:]) }
+                applier.placer = rules.map { SpacePlacer(rules: $0, shapes: current ?? known?.shapes ?? [:]) }
+                applier.rulesMismatch = mismatches.isEmpty ? nil : Self.rulesMismatch(mismatches, tenant: tenant)
                 applier.user = user
                 applier.maximumRowStateBytes = maximumRowStateBytes
                 applier.maximumRefusalBytes = maximumRefusalBytes
-                return (try applier.apply(request, refusing: refusing), current)
+                return (try applier.apply(request, refusing: refusing), current, mismatches)
             }
         } catch let oversized as PushApplier.RowTooLarge {
             // The store transaction rolled back: nothing of the push is stored.
@@ -145,7 +150,7 @@ public actor SyncServer: SyncEndpoint {
         } catch let tooMany as TooManyShapes {
             return try await refusal(of: request, tenant: tenant, wall: wall, kind: .invalid, reason: tooMany.reason)
         }
-        shapes.update(tenant, shapes: updatedShapes, pushed: request.tables)
+        shapes.update(tenant, shapes: updatedShapes, mismatches: mismatches, pushed: request.tables)
         if response.outcome == .accepted, !request.transactions.isEmpty { didCommit(tenant: tenant) }
         return response
     }
