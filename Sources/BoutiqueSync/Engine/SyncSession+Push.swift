@@ -7,6 +7,9 @@ extension SyncSession {
         var pushed = 0
         var attempts = 0
         var restamped = false
+        // The refusal of a push the server's rules could not place (``SyncRefusal/Reason/rulesMismatch``),
+        // thrown once the session has shaken hands with a push of nothing.
+        var unplaced: SyncRefusal?
         while true {
             attempts += 1
             // Each round moves forward (an acknowledgement, a new replica id); many rounds mean a
@@ -33,13 +36,18 @@ extension SyncSession {
                 try await stampUnstamped(local.filter { $0.stamp == nil })
                 continue
             }
-            let outbox = local.compactMap { transaction -> SyncTransaction? in
+            var outbox = local.compactMap { transaction -> SyncTransaction? in
                 guard let stamp = transaction.stamp else { return nil }
                 let changes = transaction.syncChanges(stamp: stamp)
                 return changes.isEmpty ? nil : SyncTransaction(id: transaction.id, stamp: stamp, changes: changes)
             }
-            let exhausted = read.readThrough == max(state.acknowledged, from)
-            if outbox.isEmpty {
+            if unplaced != nil {
+                // The server's rules could not place the transactions, and the session has not shaken
+                // hands: a push of none does (it is answered as usual, and names the server), so that
+                // pulls may go on while the transactions wait. The scan stays where it was.
+                outbox = []
+            } else if outbox.isEmpty {
+                let exhausted = read.readThrough == max(state.acknowledged, from)
                 scannedThrough = max(scannedThrough, read.readThrough)
                 if !exhausted { continue }
                 // Nothing to push; the first push of a session still goes out, empty: its answer is
@@ -56,8 +64,9 @@ extension SyncSession {
                 response = try await during(outbox.isEmpty ? nil : .pushing) { [request] in try await send { try await transport.push(request) } }
             } catch {
                 // Over HTTP a push the rules cannot place comes as the transport's refusal (a 503).
-                if (error as? SyncRefusal)?.reason == .rulesMismatch { handshaken = true }
-                throw error
+                guard let refusal = error as? SyncRefusal, refusal.reason == .rulesMismatch, unplaced == nil, !handshaken else { throw error }
+                unplaced = refusal
+                continue
             }
             // The reply named a server whose progress the file keeps under that name (reached before
             // through another address), or another server than the one it knew here: the round was
@@ -86,7 +95,10 @@ extension SyncSession {
                 if let last = outbox.last, response.appliedThrough >= last.id {
                     scannedThrough = max(scannedThrough, read.readThrough)
                 }
-                if outbox.isEmpty { return pushed }
+                if outbox.isEmpty {
+                    if let unplaced { throw unplaced }
+                    return pushed
+                }
             case .mismatch:
                 try await resolveMismatch(watermark: response.appliedThrough, digest: response.digest, state: state)
                 scannedThrough = 0
@@ -103,11 +115,14 @@ extension SyncSession {
                         continue
                     }
                 }
-                // A push the server's rules cannot place was refused after its base was checked (a
-                // restored or cloned file hears of it first) and its tables described: this session
-                // has shaken hands, and may pull while its changes wait.
-                if response.refusal == .rulesMismatch { handshaken = true }
-                throw await refused(response.refusal, response.reason, fallback: "push refused")
+                let refusal = await refused(response.refusal, response.reason, fallback: "push refused")
+                // A push the server's rules cannot place: its transactions wait on the device. The
+                // session shakes hands first if it has not (above), so that pulls go on meanwhile.
+                if refusal.reason == .rulesMismatch, unplaced == nil, !handshaken {
+                    unplaced = refusal
+                    continue
+                }
+                throw refusal
             case .forbidden where response.refusal == .replicaTaken:
                 // The id is bound to another secret (this file was restored from a backup made before it
                 // had one): a new id, as after a mismatch, and the push again from the file's own base.

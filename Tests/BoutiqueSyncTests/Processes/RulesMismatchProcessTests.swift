@@ -69,9 +69,9 @@ import Testing
         #expect(try rows("bob", "reminder").isEmpty)
         if postgres == nil { #expect(try workspace.serverLog(tenant: tenant).changes == 0) }
         // Alice keeps pulling: her next sync is refused again, after it pulled.
-        let pulls = Self.lines(of: server, with: ["/v1/pull 200", "user=alice"])
+        let pulls = Self.lines(of: server, with: ["path=/v1/pull", "status=200", "user=alice"])
         #expect(try await sync("alice").status != 0)
-        try await Self.waitFor(server) { Self.lines(of: server, with: ["/v1/pull 200", "user=alice"]) > pulls }
+        try await Self.waitFor(server) { Self.lines(of: server, with: ["path=/v1/pull", "status=200", "user=alice"]) > pulls }
 
         // Started again with the rules fixed: the waiting push goes to alice's own space.
         server.send(SIGTERM)
