@@ -110,6 +110,9 @@ import Testing
         }
         let listed = try await members()
         #expect(listed.status == 0 && listed.output == "alice owner\n", "\(listed.output) \(listed.errors)")
+        // The store's only tenant needs no naming.
+        let only = try await workspace.attempt(["members"] + store + ["--table", "remindersList", "--key", "L1"])
+        #expect(only.status == 0 && only.output == "alice owner\n", "\(only.output) \(only.errors)")
 
         // Mistakes change nothing, and say what is wrong.
         let mistakes: [([String], String)] = [
