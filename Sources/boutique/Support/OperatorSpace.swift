@@ -34,7 +34,7 @@ struct OperatorSpace {
         }
         // Opening a SQLite store creates it: a mistyped path must not become a new, empty store.
         if let storePath, postgres == nil, !FileManager.default.fileExists(atPath: storePath) {
-            throw BoutiqueError.invalidArgument("there is no store at \(storePath)")
+            throw UsageError("no such store: \(storePath)")
         }
         let opened = try await ServerStore.open(sqlite: storePath, postgres: postgres)
         do {
