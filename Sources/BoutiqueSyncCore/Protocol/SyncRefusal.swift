@@ -39,9 +39,9 @@ public struct SyncRefusal: Error, Sendable, Hashable, CustomStringConvertible {
         /// file restored from a backup made before its secret, say. The device takes a new replica id,
         /// as after a mismatch, and sync goes on.
         case replicaTaken
-        /// The server's sync rules do not match the tables this tenant's devices sync (a rule names a
-        /// table they do not describe, or a column its table lacks), so it cannot tell which space the
-        /// pushed rows belong in, and places none (HTTP 503 with the code `rules-mismatch`). Nothing of
+        /// The server's sync rules do not match the tables this tenant's devices sync (a follower's
+        /// column its table lacks, or a misspelt table name), so it cannot tell which space the pushed
+        /// rows belong in, and places none (HTTP 503 with the code `rules-mismatch`). Nothing of
         /// the push was applied: the changes stay pending on the device, which keeps pulling and pushes
         /// them again later, once the server's operator has fixed the rules.
         case rulesMismatch

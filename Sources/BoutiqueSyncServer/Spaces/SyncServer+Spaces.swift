@@ -98,8 +98,9 @@ extension SyncServer {
     }
 
     /// Checks the rules against the tables each tenant's devices described, as a server should when it
-    /// starts, and returns what does not match, by tenant: a rule naming a table or column a tenant's
-    /// devices do not have, or followers that form a cycle in its schema.
+    /// starts, and returns what does not match, by tenant (``/BoutiqueSync/SyncRules/mismatches(with:)``):
+    /// a follower's column a tenant's devices do not have, followers that form a cycle in its schema,
+    /// or a table no device describes beside one no rule names.
     ///
     /// ```swift
     /// for (tenant, problem) in try await server.checkRules() { print("tenant \(tenant): \(problem)") }

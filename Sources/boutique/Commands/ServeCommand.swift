@@ -49,10 +49,10 @@ enum ServeCommand: Command {
           {"roots": ["remindersList"], "follows": {"reminder": "listID"}, "private": ["tag"]}
         (each remindersList row is a space its creator shares with `boutique share`; reminders live in
         their list's space; tags are private to their writer; other tables are the tenant's). Rules are
-        checked against the tables each tenant's devices describe: when they name a table those devices
-        do not sync (a misspelt name, say) or a column its table lacks, or their followers form a cycle,
-        the server places none of that tenant's pushed rows (rather than put them in the space every
-        user of the tenant sees). Such a push is answered 503 with the code rules-mismatch and logged
+        checked against the tables each tenant's devices describe: when a follower's column is not in its
+        table, followers form a cycle, or the rules name a table those devices do not sync while they
+        sync one no rule names (a misspelt name, say), the server places none of that tenant's pushed
+        rows (rather than put them in the space every user of the tenant sees). Such a push is answered 503 with the code rules-mismatch and logged
         (event rules-mismatch, with the tenant and what does not match); devices keep their changes,
         keep pulling and push again later. Other tenants are served as usual, and a start prints a
         warning for each tenant the rules do not match. Fix the rules and start again: the waiting
