@@ -59,7 +59,7 @@ struct SyncHTTPRoutes: Sendable {
         }
         do {
             switch endpoint {
-            case .push: return try await push(request.body, claims: claims)
+            case .push: return try await push(request.body, claims: claims, requestID: request.requestID)
             case .pull: return try await pull(request.body, claims: claims)
             case .snapshot: return try await snapshot(request.body, claims: claims)
             case .share: return try await membership(.share, request.body, claims: claims)
@@ -82,7 +82,7 @@ struct SyncHTTPRoutes: Sendable {
 
     // MARK: Endpoints
 
-    private func push(_ body: [UInt8], claims: SyncToken) async throws -> HTTPResponse {
+    private func push(_ body: [UInt8], claims: SyncToken, requestID: String) async throws -> HTTPResponse {
         let request = try decode(PushRequest.self, body)
         try checkVersion(request.protocolVersion)
         guard request.schemaVersion >= server.minimumSchemaVersion else {
@@ -95,6 +95,15 @@ struct SyncHTTPRoutes: Sendable {
         case .mismatch: return try encode(response, status: 409)
         case .refused:
             if response.refusal == .tooLarge { return .error(413, "too-large", response.reason ?? "the push is larger than the server takes") }
+            if response.refusal == .rulesMismatch {
+                // The operator's problem, in the operator's log: which rule names what. The device
+                // keeps its changes and comes back later.
+                log?.rulesMismatch(tenant: claims.tenant, reason: response.reason ?? "", requestID: requestID)
+                return .error(
+                    503, "rules-mismatch",
+                    "the server's sync rules do not match this app's tables, so it cannot place these changes yet (request id \(requestID)); they stay on the device and are sent again later",
+                    retryAfterSeconds: 60)
+            }
             return .error(400, response.refusal == .clockSkew ? "clock-skew" : "malformed", response.reason ?? "the push was refused")
         case .forbidden:
             let code = response.refusal == .replicaTaken ? "replica-taken" : "forbidden"

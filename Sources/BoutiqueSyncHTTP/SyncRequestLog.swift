@@ -1,7 +1,8 @@
 import Foundation
 
 /// Where a ``SyncHTTPServer`` reports what it does: one line per request, one per authentication
-/// failure, and one per store failure with the error the client was not shown.
+/// failure, one per store failure with the error the client was not shown, and one per push whose
+/// rows the sync rules could not place, with what of them does not match the tenant's tables.
 ///
 /// ```swift
 /// let log = SyncRequestLog(format: .json) { line in print(line) }
@@ -104,6 +105,12 @@ public struct SyncRequestLog: Sendable {
         emit(Date(), event: "store-failure", [
             ("client", .text(client)), ("path", .text(path)), ("error", .text(error)), ("id", .text(requestID)),
         ])
+    }
+
+    /// A push not placed because the sync rules do not match the tenant's tables, with what does not
+    /// match (the device is told only that it must try again later).
+    func rulesMismatch(tenant: String, reason: String, requestID: String) {
+        emit(Date(), event: "rules-mismatch", [("tenant", .text(tenant)), ("reason", .text(reason)), ("id", .text(requestID))])
     }
 
     /// An event of the server's own (what housekeeping collected, say), as one line in the log's

@@ -5,7 +5,7 @@ enum Tool {
     static let commands: [any Command.Type] = [
         DemoCommand.self, SQLCommand.self, WatchCommand.self, ChangesCommand.self, MigrationsCommand.self,
         CheckCommand.self, ServeCommand.self, TokenCommand.self, SyncCommand.self, ShareCommand.self, UnshareCommand.self,
-        MembersCommand.self,
+        MembersCommand.self, OwnerCommand.self,
     ]
 
     static var usage: String {

@@ -17,6 +17,9 @@ extension SyncSession {
         var pushed = 0
         var attempts = 0
         var restamped = false
+        // The refusal of a push the server's rules could not place (``SyncRefusal/Reason/rulesMismatch``),
+        // thrown once the session has shaken hands with a push of nothing.
+        var unplaced: SyncRefusal?
         while true {
             attempts += 1
             // Each round moves forward (an acknowledgement, a new replica id, a part kept); many rounds
@@ -60,7 +63,12 @@ extension SyncSession {
             // A transaction in parts goes alone, and only once the session knows the server takes parts.
             var inParts: (transaction: SyncTransaction, part: PushPart, rows: Int)?
             var outbox: [SyncTransaction]
-            if let large = local.first, large.isOversized, let stamp = large.stamp, handshaken {
+            if unplaced != nil {
+                // The server's rules could not place the transactions, and the session has not shaken
+                // hands: a push of none does (it is answered as usual, and names the server), so that
+                // pulls may go on while the transactions wait. The scan stays where it was.
+                outbox = []
+            } else if let large = local.first, large.isOversized, let stamp = large.stamp, handshaken {
                 largeAhead = (max(state.acknowledged, from), large, read.readThrough)
                 let part = try await nextPart(of: large, stamp: stamp)
                 inParts = part
@@ -75,7 +83,7 @@ extension SyncSession {
             let exhausted = read.readThrough == max(state.acknowledged, from)
             // Everything read goes out this round, unless a large transaction waits behind it.
             let sendsAllRead = !local.contains { $0.isOversized } || inParts != nil
-            if outbox.isEmpty {
+            if unplaced == nil, outbox.isEmpty {
                 if sendsAllRead { scannedThrough = max(scannedThrough, read.readThrough) }
                 if !exhausted, sendsAllRead { continue }
                 // Nothing to push; the first push of a session still goes out, empty: its answer is
@@ -104,7 +112,10 @@ extension SyncSession {
                 }
                 refusals.send(refusal)
                 await reporter?.refusal(refusal)
-                throw refusal
+                // Over HTTP a push the rules cannot place comes as the transport's refusal (a 503).
+                guard refusal.reason == .rulesMismatch, unplaced == nil, !handshaken else { throw refusal }
+                unplaced = refusal
+                continue
             }
             // The reply named a server whose progress the file keeps under that name (reached before
             // through another address), or another server than the one it knew here: the round was
@@ -153,7 +164,10 @@ extension SyncSession {
                 }
                 // The first answer may tell that the server takes parts: the transaction that could
                 // not go whole goes now.
-                if outbox.isEmpty, !(firstAnswer && !sendsAllRead) { return pushed }
+                if outbox.isEmpty, !(firstAnswer && !sendsAllRead && unplaced == nil) {
+                    if let unplaced { throw unplaced }
+                    return pushed
+                }
             case .mismatch:
                 partSent = nil
                 largeAhead = nil
@@ -174,7 +188,14 @@ extension SyncSession {
                         continue
                     }
                 }
-                throw await refused(response.refusal, response.reason, fallback: "push refused")
+                let refusal = await refused(response.refusal, response.reason, fallback: "push refused")
+                // A push the server's rules cannot place: its transactions wait on the device. The
+                // session shakes hands first if it has not (above), so that pulls go on meanwhile.
+                if refusal.reason == .rulesMismatch, unplaced == nil, !handshaken {
+                    unplaced = refusal
+                    continue
+                }
+                throw refusal
             case .forbidden where response.refusal == .replicaTaken:
                 partSent = nil
                 largeAhead = nil

@@ -141,12 +141,21 @@ actor SyncSession {
 
     // MARK: Synchronize
 
-    /// Pushes everything local, then pulls until caught up.
+    /// Pushes everything local, then pulls until caught up. A push the server's sync rules cannot
+    /// place (``SyncRefusal/Reason/rulesMismatch``) does not stop the pull: its changes stay pending,
+    /// and the refusal is thrown once the pull is done.
     func synchronize() async throws -> SyncReport {
         try await exclusively {
             try await checkSchemaOnce()
             bootstraps = 0
-            let pushed = try await pushAll()
+            var pushed = 0
+            var unplaced: (any Error)?
+            do {
+                pushed = try await pushAll()
+            } catch {
+                guard (error as? SyncRefusal)?.reason == .rulesMismatch else { throw error }
+                unplaced = error
+            }
             var applied = 0
             while true {
                 let step = try await pullOnce(wait: .zero)
@@ -154,6 +163,7 @@ actor SyncSession {
                 if !step.hasMore { break }
             }
             try await pruneAcknowledged()
+            if let unplaced { throw unplaced }
             defer { newServer = nil }
             return SyncReport(pushed: pushed, applied: applied, newServer: newServer)
         }

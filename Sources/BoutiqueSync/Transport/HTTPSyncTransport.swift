@@ -182,7 +182,9 @@ public struct HTTPSyncTransport: SyncTransport {
                     renewed = true
                     continue
                 }
-                guard Self.isTransient(status) else {
+                // A push the server's rules cannot place: waiting a few seconds changes nothing, so
+                // it is not retried here; the engine pulls meanwhile and pushes again later.
+                guard Self.isTransient(status), error?.code != "rules-mismatch" else {
                     throw SyncRefusal(
                         reason: Self.refusalReason(status: status, code: error?.code, reason: reason),
                         message: "the server answered \(status) to \(path): \(reason)")
@@ -211,6 +213,7 @@ public struct HTTPSyncTransport: SyncTransport {
         case 401: .unauthorized
         case 403: code == "replica-taken" ? .replicaTaken : .forbidden
         case 413: .tooLarge
+        case 503 where code == "rules-mismatch": .rulesMismatch
         case 426: reason.contains("protocol version") ? .protocolMismatch : .appTooOld
         default: code == "clock-skew" ? .clockSkew : .invalid
         }

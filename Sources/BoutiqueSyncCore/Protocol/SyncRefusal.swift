@@ -16,7 +16,8 @@ import Foundation
 /// transaction as handled, the device puts the server's version of the rows it touched back (live
 /// queries see it), and sync goes on. A refusal of the device itself (``Reason/unauthorized``,
 /// ``Reason/appTooOld``, ``Reason/protocolMismatch``) stops background sync, pulls included, until the
-/// app acts (new credentials, an update) and starts it again. The others are retried.
+/// app acts (new credentials, an update) and starts it again. The others are retried; a push the
+/// server could not place (``Reason/rulesMismatch``) keeps its changes pending, and pulls go on.
 public struct SyncRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// Why the server refused.
     public enum Reason: String, Sendable, Hashable, Codable {
@@ -38,6 +39,12 @@ public struct SyncRefusal: Error, Sendable, Hashable, CustomStringConvertible {
         /// file restored from a backup made before its secret, say. The device takes a new replica id,
         /// as after a mismatch, and sync goes on.
         case replicaTaken
+        /// The server's sync rules do not match the tables this tenant's devices sync (a follower's
+        /// column its table lacks, or a misspelt table name), so it cannot tell which space the pushed
+        /// rows belong in, and places none (HTTP 503 with the code `rules-mismatch`). Nothing of
+        /// the push was applied: the changes stay pending on the device, which keeps pulling and pushes
+        /// them again later, once the server's operator has fixed the rules.
+        case rulesMismatch
 
         /// Whether the refusal is of the device itself, not of one change: sync stops until the app acts.
         public var stopsSync: Bool { self == .unauthorized || self == .appTooOld || self == .protocolMismatch }

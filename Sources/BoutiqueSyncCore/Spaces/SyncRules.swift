@@ -89,18 +89,40 @@ public struct SyncRules: Hashable, Sendable, Codable {
 
     // MARK: Checking against the schema
 
-    /// Checks the rules against the tables devices described: every table they name exists, every
-    /// follower's column exists and is a foreign key, and no chain of followers comes back to where it
-    /// started. `shapes` empty (a server that has seen no device yet) passes.
+    /// Checks the rules against the tables devices described: what ``mismatches(with:)`` finds.
+    /// `shapes` empty (a server that has seen no device yet) passes.
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` naming the tables and columns at fault.
     public func check(against shapes: [SyncTableShape]) throws {
-        guard !shapes.isEmpty else { return }
+        let problems = mismatches(with: shapes)
+        guard problems.isEmpty else { throw BoutiqueError.invalidArgument("sync rules: " + problems.joined(separator: "; ")) }
+    }
+
+    /// What does not match between the rules and the tables devices described, one sentence each.
+    /// Empty when everything matches, or when `shapes` is empty (nothing described yet, so nothing to
+    /// check against).
+    ///
+    /// - A follower whose table the devices describe must have its column there, as a foreign key.
+    /// - Followers must not form a cycle.
+    /// - A table the rules name that no device describes is a mismatch when some table the devices
+    ///   describe is not named by the rules: it may be that table misspelt, and that table's rows
+    ///   would be in the common space, where every user of the tenant sees them. When every described
+    ///   table is named, it is a table these devices do not sync (yet), and no mismatch: rules may
+    ///   name more tables than a tenant's devices sync, as long as they name all those they do.
+    ///
+    /// A server places no pushed row by rules that do not match.
+    public func mismatches(with shapes: [SyncTableShape]) -> [String] {
+        guard !shapes.isEmpty else { return [] }
         let byName = Dictionary(shapes.map { ($0.table, $0) }, uniquingKeysWith: { first, _ in first })
         var problems: [String] = []
         let named = (roots + follows.keys.sorted() + privateTables)
-        for table in named where byName[table.lowercased()] == nil {
-            problems.append("table '\(table)' is not a synced table of any device")
+        let common = byName.keys.filter { placements[$0] == nil }.sorted()
+        if !common.isEmpty {
+            let described = common.prefix(5).map { "'\($0)'" }.joined(separator: ", ") + (common.count > 5 ? ", …" : "")
+            for table in named where byName[table.lowercased()] == nil {
+                problems.append(
+                    "they name table '\(table)', which no device describes, while the devices' \(described) (named by no rule) would be in the common space")
+            }
         }
         for (table, column) in follows.sorted(by: { $0.key < $1.key }) {
             guard let shape = byName[table.lowercased()] else { continue }
@@ -116,7 +138,7 @@ public struct SyncRules: Hashable, Sendable, Codable {
                 break
             }
         }
-        guard problems.isEmpty else { throw BoutiqueError.invalidArgument("sync rules: " + problems.joined(separator: "; ")) }
+        return problems
     }
 
     /// The table a follower's column points to, by the devices' schema.

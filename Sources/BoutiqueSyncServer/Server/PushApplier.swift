@@ -9,6 +9,10 @@ struct PushApplier {
     var placer: SpacePlacer?
     /// The pushing user (`nil`: trusted code): checked against the rules' roles.
     var user: String?
+    /// Why rows cannot be placed now (the rules name a table or column the tenant's devices do not
+    /// describe): a push with transactions to apply is refused whole, ``/BoutiqueSync/SyncRefusal/Reason/rulesMismatch``,
+    /// rather than its rows placed where a rule that was not found leaves them (the common space).
+    var rulesMismatch: String?
     /// The most bytes a row's merged state may grow to (``SyncServerLimits/maximumRowStateBytes``).
     var maximumRowStateBytes = Int.max
     /// The most bytes of row states the refusals of one answer carry (``SyncServerLimits/maximumPageBytes``):
@@ -109,6 +113,13 @@ struct PushApplier {
                     outcome: .mismatch, appliedThrough: record.appliedThrough, digest: record.digest, serverTime: serverTime))
             }
         }
+        // Checked after the replica's base, so that the device hears of a restored or cloned file
+        // first; a push with nothing new (the first of a session, say) is answered as usual.
+        if let rulesMismatch, request.transactions.contains(where: { $0.id > record.appliedThrough }) {
+            return .answered(PushResponse(
+                outcome: .refused, appliedThrough: known?.appliedThrough ?? 0, digest: known?.digest, reason: rulesMismatch,
+                refusal: .rulesMismatch, serverTime: serverTime))
+        }
         let placer = self.placer
         return .open(Round(
             record: record, clock: clock, memo: PlacementMemo(remembering: { placer?.resolve($0).isParent ?? false }),
@@ -170,7 +181,8 @@ struct PushApplier {
         mutating func handle(_ transaction: SyncTransaction, applier: PushApplier, countsRefusedRows: Bool = true) throws -> Outcome {
             let store = applier.store
             let placer = applier.placer
-            // The role check comes first; the app's own hook (whose denial `denials` may hold) after it.
+            // The role check's reason comes first; the app's own hook (asked about every change before
+            // the store transaction began; `denials` holds what it denied) after it.
             var plan: [SpaceCheck.Step]?
             if let placer, var checking = rights {
                 let saved = checking.saved

@@ -124,27 +124,33 @@ public actor SyncServer: SyncEndpoint {
         let resolver = self.resolver
         let rules = self.rules
         let pushed = request.tables == shapes[tenant]?.lastPushed ? nil : request.tables
-        let known = shapes[tenant]?.shapes
+        let known = shapes[tenant]
         let maximumRowStateBytes = limits.maximumRowStateBytes
         let maximumRefusalBytes = limits.maximumPageBytes
         let maximumTransactionChanges = limits.maximumTransactionChanges
         var response: PushResponse?
         var updatedShapes: [String: SyncTableShape]?
+        var mismatches: [String] = []
         // A transaction growing a row past its limit is found while the push is applied: the store
         // transaction rolls back, and the push is applied again with it refused (each time one more).
         while response == nil {
           let refusing = denials
           do {
-            (response, updatedShapes) = try await store.transaction(tenant: tenant) { store in
+            (response, updatedShapes, mismatches) = try await store.transaction(tenant: tenant) { store in
                 let current = try Self.record(pushed, readingAnyway: rules != nil && known == nil, in: store)
+                // Worked out again only when the shapes were read: a push describing what the tenant
+                // described before costs nothing more.
+                let mismatches = current.map { current in rules?.mismatches(with: Array(current.values)) ?? [] } ?? known?.mismatches ?? []
                 var applier = PushApplier(store: store, wall: wall, resolver: resolver)
-                applier.placer = rules.map { SpacePlacer(rules: $0, shapes: current ?? known ?? [:]) }
+                applier.placer = rules.map { SpacePlacer(rules: $0, shapes: current ?? known?.shapes ?? [:]) }
+                applier.rulesMismatch = mismatches.isEmpty ? nil : Self.rulesMismatch(mismatches, tenant: tenant)
                 applier.user = user
                 applier.maximumRowStateBytes = maximumRowStateBytes
                 applier.maximumRefusalBytes = maximumRefusalBytes
-                guard let part = request.part else { return (try applier.apply(request, refusing: refusing), current) }
+                guard let part = request.part else { return (try applier.apply(request, refusing: refusing), current, mismatches) }
                 return (
-                    try applier.applyPart(request, part: part, refusing: refusing, maximumChanges: maximumTransactionChanges), current
+                    try applier.applyPart(request, part: part, refusing: refusing, maximumChanges: maximumTransactionChanges), current,
+                    mismatches
                 )
             }
         } catch let oversized as PushApplier.RowTooLarge {
@@ -170,7 +176,7 @@ public actor SyncServer: SyncEndpoint {
           }
         }
         guard let response else { preconditionFailure("a push ends with an answer") }
-        shapes.update(tenant, shapes: updatedShapes, pushed: request.tables)
+        shapes.update(tenant, shapes: updatedShapes, mismatches: mismatches, pushed: request.tables)
         if response.outcome == .accepted, !request.transactions.isEmpty { didCommit(tenant: tenant) }
         return response
     }

@@ -11,6 +11,9 @@ struct TenantShapes {
         var shapes: [String: SyncTableShape]
         /// What the tenant's latest push described.
         var lastPushed: [SyncTableShape]?
+        /// What of the server's rules does not match ``shapes`` (``/BoutiqueSync/SyncRules/mismatches(with:)``),
+        /// worked out when the shapes change: while there is any, none of the tenant's pushed rows is placed.
+        var mismatches: [String] = []
     }
 
     /// The most tenants kept.
@@ -23,10 +26,11 @@ struct TenantShapes {
 
     subscript(tenant: String) -> Entry? { entries[tenant] }
 
-    /// Records what the store holds for `tenant` (when it was read), and what its push described.
-    mutating func update(_ tenant: String, shapes: [String: SyncTableShape]?, pushed: [SyncTableShape]?) {
+    /// Records what the store holds for `tenant` (when it was read) with what of the rules does not
+    /// match it, and what its push described.
+    mutating func update(_ tenant: String, shapes: [String: SyncTableShape]?, mismatches: [String] = [], pushed: [SyncTableShape]?) {
         var entry = entries[tenant]
-        if let shapes { entry = Entry(shapes: shapes, lastPushed: entry?.lastPushed) }
+        if let shapes { entry = Entry(shapes: shapes, lastPushed: entry?.lastPushed, mismatches: mismatches) }
         guard var entry else { return }
         if let pushed { entry.lastPushed = pushed }
         if entries[tenant] == nil, entries.count >= capacity, !order.isEmpty { entries[order.removeFirst()] = nil }

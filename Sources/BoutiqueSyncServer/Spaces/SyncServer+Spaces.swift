@@ -98,8 +98,9 @@ extension SyncServer {
     }
 
     /// Checks the rules against the tables each tenant's devices described, as a server should when it
-    /// starts, and returns what does not match, by tenant: a rule naming a table or column a tenant's
-    /// devices do not have, or followers that form a cycle in its schema.
+    /// starts, and returns what does not match, by tenant (``/BoutiqueSync/SyncRules/mismatches(with:)``):
+    /// a follower's column a tenant's devices do not have, followers that form a cycle in its schema,
+    /// or a table no device describes beside one no rule names.
     ///
     /// ```swift
     /// for (tenant, problem) in try await server.checkRules() { print("tenant \(tenant): \(problem)") }
@@ -107,7 +108,9 @@ extension SyncServer {
     ///
     /// Shapes are what a tenant's devices sent, so a mismatch is that tenant's, and the server serves
     /// every other one as before: the check reports, it does not stop the server (`boutique serve`
-    /// prints each problem when it starts).
+    /// prints each problem when it starts). The server places no pushed row of a tenant whose tables
+    /// the rules do not match: such a push is refused whole (``/BoutiqueSync/SyncRefusal/Reason/rulesMismatch``),
+    /// its changes stay pending on the device, and the tenant's pulls go on, until the rules match.
     ///
     /// - Throws: the store's errors.
     @discardableResult
@@ -123,6 +126,13 @@ extension SyncServer {
             }
         }
         return problems
+    }
+
+    /// Why a push of `tenant` is not placed while the rules do not match its devices' tables: the
+    /// push refusal's reason (``/BoutiqueSync/SyncRefusal/Reason/rulesMismatch``), for the server's log.
+    static func rulesMismatch(_ mismatches: [String], tenant: String) -> String {
+        "the sync rules do not match the tables of tenant '\(tenant)': " + mismatches.joined(separator: "; ")
+            + "; none of its pushed rows is placed until they do (nothing of this push was applied: the device sends it again later)"
     }
 
     /// Owner first, then by user.

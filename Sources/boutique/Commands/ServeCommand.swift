@@ -48,9 +48,16 @@ enum ServeCommand: Command {
         --rules FILE shares rows between users by the sync rules in the JSON file FILE, for example
           {"roots": ["remindersList"], "follows": {"reminder": "listID"}, "private": ["tag"]}
         (each remindersList row is a space its creator shares with `boutique share`; reminders live in
-        their list's space; tags are private to their writer; other tables are the tenant's). Rules
-        naming a table or column the devices' tables lack, or followers that form a cycle, are refused
-        at start. Without rules every user of a tenant sees every row.
+        their list's space; tags are private to their writer; other tables are the tenant's). Rules are
+        checked against the tables each tenant's devices describe: when a follower's column is not in its
+        table, followers form a cycle, or the rules name a table those devices do not sync while they
+        sync one no rule names (a misspelt name, say), the server places none of that tenant's pushed
+        rows (rather than put them in the space every user of the tenant sees). Such a push is answered 503 with the code rules-mismatch and logged
+        (event rules-mismatch, with the tenant and what does not match); devices keep their changes,
+        keep pulling and push again later. Other tenants are served as usual, and a start prints a
+        warning for each tenant the rules do not match. Fix the rules and start again: the waiting
+        changes are placed then. A root row whose space has no owner (one inserted by trusted code)
+        gets one with `boutique owner`. Without rules every user of a tenant sees every row.
 
         --retain DURATION (90m, 12h, 30d, 2w, or seconds; default 30d) is how long a device may stay away
         and still resume where it was: ten minutes after start and then hourly, the server removes the log
@@ -112,7 +119,7 @@ enum ServeCommand: Command {
             // A tenant whose devices describe tables the rules do not match is that tenant's problem,
             // said here; the others are served as before.
             for (tenant, problem) in try await server.checkRules().sorted(by: { $0.key < $1.key }) {
-                Output.error("warning: tenant '\(tenant)': \(problem)")
+                Output.error("warning: tenant '\(tenant)': \(problem); its devices' pushes are not placed until the rules match (its pulls are served)")
             }
             let log = SyncRequestLog.standardError(format: logFormat.format)
             http = try SyncHTTPServer(server: server, signer: signer, host: host, port: port, options: limits.options, log: log)

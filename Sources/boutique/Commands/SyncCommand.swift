@@ -104,7 +104,7 @@ enum SyncCommand: Command {
             let status = await sync.status
             if case .refused(let refusal) = status.activity, !refused {
                 refused = true
-                Output.error("refused: \(refusal.message); sync stopped")
+                Output.error("refused: \(refusal.message); \(refusal.reason.stopsSync ? "sync stopped" : "retrying")")
             }
             if status.isOffline != offline {
                 offline = status.isOffline

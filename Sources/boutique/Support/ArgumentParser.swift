@@ -31,6 +31,11 @@ struct ArgumentParser {
         return value
     }
 
+    /// Whether option `name` is given (as `--name VALUE` or `--name=VALUE`), without taking it.
+    func has(_ name: String) -> Bool {
+        remaining.contains { $0 == name || $0.hasPrefix(name + "=") }
+    }
+
     /// Removes and returns the next positional argument, failing with `what` in the message when missing.
     mutating func takePositional(_ what: String) throws -> String {
         guard let index = remaining.firstIndex(where: { !$0.hasPrefix("--") || $0 == "--" }) else {

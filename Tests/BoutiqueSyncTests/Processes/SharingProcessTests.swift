@@ -126,7 +126,9 @@ import Testing
         }
     }
 
-    @Test func rulesNamingATableNoDeviceHasAreRefusedAtStart() async throws {
+    /// Rules naming a table the devices do not sync start the server with a warning (the tenants they
+    /// match are served), and place none of that tenant's pushed rows; rules that cannot be read stop it.
+    @Test func rulesNamingATableNoDeviceHasAreWarnedAboutAndPlaceNothing() async throws {
         let workspace = try SyncWorkspace()
         let token = try await workspace.token()
         let (server, url) = try await workspace.serve()
@@ -135,9 +137,15 @@ import Testing
         server.send(SIGTERM)
         _ = await server.wait(timeout: .seconds(20))
         try Data(#"{"roots": ["folder"]}"#.utf8).write(to: workspace.directory.file("wrong.json"))
-        let refused = try await workspace.attempt(["serve", "--port", "0", "--secret-file", "secret", "--store", "server.db", "--rules", "wrong.json"])
-        #expect(refused.status != 0)
-        #expect(refused.errors.contains("'folder'"), "\(refused.errors)")
+        let (warned, warnedURL) = try await workspace.serve(rules: "wrong.json")
+        try await RulesMismatchProcessTests.waitFor(warned) { warned.errors.contains("warning: tenant 'acme'") }
+        #expect(warned.errors.contains("'folder'"), "\(warned.errors)")
+        try await workspace.tool(["sql", "a.db", "INSERT INTO remindersList VALUES ('L1', 'Groceries')"])
+        let refused = try await workspace.attempt(["sync", "a.db", "--server", warnedURL, "--token", token, "--tables", Self.tables])
+        #expect(refused.status != 0 && refused.errors.contains("sync rules do not match"), "\(refused.errors)")
+        #expect(try workspace.serverLog().changes == 0)
+        warned.send(SIGTERM)
+        #expect(await warned.wait(timeout: .seconds(20)).status == 0)
         try Data(#"{"roots": ["remindersList"], "shared": true}"#.utf8).write(to: workspace.directory.file("hostile.json"))
         let hostile = try await workspace.attempt(["serve", "--port", "0", "--secret-file", "secret", "--store", "server.db", "--rules", "hostile.json"])
         #expect(hostile.status != 0)

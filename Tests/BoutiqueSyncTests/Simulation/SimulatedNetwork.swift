@@ -35,13 +35,14 @@ final class SimulatedNetwork: SyncTransport {
         var events: [SpaceEvent.Kind: Int] = [:]
     }
 
-    let server: SyncServer
+    /// The server's logic (a ``RestartableServer`` where a run starts it again with other rules).
+    let server: any SyncEndpoint
     let tenant: String
     /// The user the device's requests are made as (from its token, on a real server).
     let user: String
     private let state: Lock<State>
 
-    init(server: SyncServer, tenant: String, seed: UInt64, user: String = SyncSimulation.user) {
+    init(server: any SyncEndpoint, tenant: String, seed: UInt64, user: String = SyncSimulation.user) {
         self.server = server
         self.tenant = tenant
         self.user = user

@@ -23,6 +23,10 @@ struct SpacesCounts: Sendable {
     var waiting = 0
     var crashes = 0
     var restores = 0
+    /// Runs that served a while with rules that did not match the devices' tables, and the pushes
+    /// the server did not place meanwhile.
+    var mismatchedRuns = 0
+    var unplacedPushes = 0
 
     mutating func add(_ other: SpacesCounts) {
         seeds += other.seeds
@@ -40,6 +44,8 @@ struct SpacesCounts: Sendable {
         waiting += other.waiting
         crashes += other.crashes
         restores += other.restores
+        mismatchedRuns += other.mismatchedRuns
+        unplacedPushes += other.unplacedPushes
     }
 
     var description: String {
@@ -48,6 +54,7 @@ struct SpacesCounts: Sendable {
         return "\(seeds) seeds, \(steps) steps, \(writes) writes; \(shares) shares, \(roleChanges) role changes, \(unshares) unshares, "
             + "\(membershipRefusals) membership changes refused, \(membershipLost) lost; \(refusals) transactions refused; "
             + "\(moves) moves, \(carried) rows carried; events: \(eventList); \(waiting) rows waiting at the end; "
-            + "\(crashes) crashes, \(restores) restores"
+            + "\(crashes) crashes, \(restores) restores; \(mismatchedRuns) runs with mismatched rules for a while, "
+            + "\(unplacedPushes) pushes not placed"
     }
 }

@@ -7,8 +7,11 @@ import Foundation
 /// reminders follow their list, tag links their reminder, tags are private), two or three users with
 /// one or two devices each. Users write what their devices show, move reminders and links, share,
 /// change roles and unshare their lists, and try what they may not; the network drops, duplicates and
-/// delays, devices crash, are restored from backups, and their clocks skew. ``SpacesStepCheck`` runs
-/// after every step; once the network heals and every device synced, ``SpacesConvergence``.
+/// delays, devices crash, are restored from backups, and their clocks skew. In some runs the server
+/// is started again, for a stretch of steps, with rules whose follower column the devices' tables lack:
+/// it places no pushed row then (nothing is logged; devices keep their changes and keep pulling), and
+/// is started again with the right rules before the end. ``SpacesStepCheck`` runs after every step;
+/// once the network heals and every device synced, ``SpacesConvergence``.
 ///
 /// ```swift
 /// let result = try await SpacesSimulation(seed: 7, steps: 60).run()
@@ -32,9 +35,21 @@ struct SpacesSimulation {
         var random = SeededRandom(seed: seed)
         let time = VirtualTime()
         let identifiers = SeededIdentifiers(seed: seed)
-        let server = SyncServer(
-            store: try await SQLiteSyncStore.open(url: directory.file("server.db")), rules: try SpacesSchema.rules(),
-            maximumClockSkewMilliseconds: SyncProtocol.defaultMaximumClockSkewMilliseconds, wallClock: { time.milliseconds })
+        let store = try await SQLiteSyncStore.open(url: directory.file("server.db"))
+        func started(rules: SyncRules) -> SyncServer {
+            SyncServer(
+                store: store, rules: rules, maximumClockSkewMilliseconds: SyncProtocol.defaultMaximumClockSkewMilliseconds,
+                wallClock: { time.milliseconds })
+        }
+        let server = started(rules: try SpacesSchema.rules())
+        let endpoint = RestartableServer(server)
+        // The stretch of steps served with rules that do not match, drawn apart from the run's other
+        // choices so that a seed's run is otherwise what it was.
+        var stretchRandom = SeededRandom(seed: seed &* 7_919 &+ 13)
+        let mismatched: Range<Int>? = stretchRandom.chance(30)
+            ? { let start = stretchRandom.int(in: 0...max(0, steps - 2)); return start..<min(steps, start + stretchRandom.int(in: 3...20)) }()
+            : nil
+        var loggedBeforeMismatch: Int64?
         let users = Array(Self.allUsers.prefix(random.chance(50) ? 2 : 3))
         let prefixes = users.map { String($0.prefix(1)) }
         let listKeys = SpacesWrites.listKeys(prefixes: prefixes)
@@ -47,7 +62,7 @@ struct SpacesSimulation {
             let index = devices.count
             let device = SimulatedDevice(
                 name: "d\(index)", url: directory.file("device\(index).db"),
-                network: SimulatedNetwork(server: server, tenant: Self.tenant, seed: seed &* 31 &+ UInt64(index), user: user),
+                network: SimulatedNetwork(server: endpoint, tenant: Self.tenant, seed: seed &* 31 &+ UInt64(index), user: user),
                 skew: Int64(random.int(in: -2...2)) * 60_000, upgraded: false, pullLimit: random.int(in: 2...30), app: .reminders)
             try await device.open(time: time, identifiers: identifiers)
             devices.append(device)
@@ -73,7 +88,27 @@ struct SpacesSimulation {
             rolesBefore = try await view.roles()
         }
 
+        /// Starts the server again with rules that do not match, or with the right ones after them:
+        /// while they do not match, nothing of any push may be logged.
+        func restart(mismatching: Bool, at step: Int) async throws {
+            let latest = try await store.read(tenant: Self.tenant) { try $0.latestSequence() }
+            if mismatching {
+                endpoint.restart(started(rules: try RulesMismatchTests.rules(RulesMismatchTests.wrongColumn)))
+                loggedBeforeMismatch = latest
+                counts.mismatchedRuns += 1
+            } else {
+                endpoint.restart(started(rules: try SpacesSchema.rules()))
+                if let before = loggedBeforeMismatch {
+                    let logged = try await store.read(tenant: Self.tenant) { try $0.changes(after: before, limit: 10) }
+                    if !logged.isEmpty { failures.append("step \(step): rules that do not match placed \(logged.map(\.entry.change))") }
+                }
+                loggedBeforeMismatch = nil
+            }
+        }
+
         for step in 0..<steps {
+            if step == mismatched?.lowerBound { try await restart(mismatching: true, at: step) }
+            if step == mismatched?.upperBound { try await restart(mismatching: false, at: step) }
             time.advance(by: random.chance(30) ? 0 : UInt64(random.int(in: 1...3_000)))
             let device = random.pick(devices)
             let roll = random.below(100)
@@ -86,7 +121,7 @@ struct SpacesSimulation {
                     deliberate[device.name, default: []].formUnion(deleted)
                     counts.writes += 1
                 case 38..<60:
-                    let report = try await synchronize(device, failures: &failures)
+                    let report = try await synchronize(device, failures: &failures, unplacedAllowed: loggedBeforeMismatch != nil)
                     if trace { print("SYNC \(device.name) pushed \(report.pushed) applied \(report.applied) cursor \(device.lastCursor)") }
                 case 60..<70:
                     switch try await SpacesSharing.byOwner(on: device, view: view, random: &random, failures: &failures) {
@@ -131,7 +166,7 @@ struct SpacesSimulation {
                 case 85..<89:
                     for device in devices {
                         for request in device.network.takeDelayed() {
-                            _ = try? await server.push(request, tenant: Self.tenant, user: device.network.user)
+                            _ = try? await endpoint.push(request, tenant: Self.tenant, user: device.network.user)
                         }
                     }
                 default:
@@ -145,10 +180,12 @@ struct SpacesSimulation {
             if failures.count > 5 { break }
         }
 
-        // Heal: the network works, late pushes arrive, every device syncs until a round moves nothing.
+        // Heal: the rules are right again, the network works, late pushes arrive, every device syncs
+        // until a round moves nothing.
+        if loggedBeforeMismatch != nil { try await restart(mismatching: false, at: steps) }
         for device in devices {
             device.network.faults = .none
-            for request in device.network.takeDelayed() { _ = try? await server.push(request, tenant: Self.tenant, user: device.network.user) }
+            for request in device.network.takeDelayed() { _ = try? await endpoint.push(request, tenant: Self.tenant, user: device.network.user) }
         }
         var quiet = false
         for _ in 0..<10 where !quiet {
@@ -170,6 +207,7 @@ struct SpacesSimulation {
                 for refusal in push.response.refusals ?? [] { refused.insert("\(push.request.replica)#\(refusal.transactionID)") }
             }
             counts.refusals += refused.count
+            counts.unplacedPushes += device.network.deliveredPushes.count { $0.response.refusal == .rulesMismatch }
             counts.events.merge(device.network.deliveredEvents, uniquingKeysWith: +)
             if let database = device.database {
                 let waiting = try await database.read { conn in try conn.fetchValue("SELECT count(*) FROM boutique_sync_waiting") }
@@ -191,7 +229,9 @@ struct SpacesSimulation {
     }
 
     @discardableResult
-    private func synchronize(_ device: SimulatedDevice, failures: inout [String], mustSucceed: Bool = false) async throws -> SyncReport {
+    private func synchronize(
+        _ device: SimulatedDevice, failures: inout [String], mustSucceed: Bool = false, unplacedAllowed: Bool = false
+    ) async throws -> SyncReport {
         guard let sync = device.sync else { return SyncReport() }
         let outcome: Swift.Result<SyncReport, any Error>
         do {
@@ -207,6 +247,9 @@ struct SpacesSimulation {
             return report
         case .failure(let error):
             if case BoutiqueError.syncUnavailable = error, !mustSucceed { return SyncReport() }
+            // Rules that do not match: the push waits, and the pull went on (the step check sees
+            // what the device holds).
+            if (error as? SyncRefusal)?.reason == .rulesMismatch, !mustSucceed, unplacedAllowed { return SyncReport() }
             failures.append("\(device.name) synchronize: \(error)")
             return SyncReport()
         }
