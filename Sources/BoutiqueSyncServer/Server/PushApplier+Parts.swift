@@ -44,7 +44,6 @@ extension PushApplier {
             })
         }
         if let denial = denials[transaction.id] {
-            try store.removeStagedTransaction(replica: request.replica)
             return try refuse(transaction, denial: denial, round: &round, request: request)
         }
         var staged = try store.stagedTransaction(replica: request.replica)
@@ -66,7 +65,6 @@ extension PushApplier {
         }
         if kept.changeCount + transaction.changes.count > maximumChanges, let first = transaction.changes.first {
             // Refused alone, as any transaction over a limit: the device undoes it and goes on.
-            try store.removeStagedTransaction(replica: request.replica)
             let denial = Denial(
                 change: first,
                 reason: "transaction \(transaction.id) changes more than \(maximumChanges) rows; the server takes transactions of at most \(maximumChanges) changed rows",
@@ -117,9 +115,7 @@ extension PushApplier {
                 guard let denial = round.denials[staged.transactionID] else { break }
                 // Slices before this one are applied: the caller's store transaction rolls them back.
                 guard index == 0 else { throw StagedSliceRefused(denial: denial) }
-                return Self.refusalWithoutRows(
-                    transactionID: staged.transactionID, table: denial.change.table, key: denial.change.key, message: denial.reason,
-                    reason: denial.kind)
+                return try refusal(of: staged, replica: replica, denial: denial)
             }
             index += slice.count
         }
@@ -137,21 +133,44 @@ extension PushApplier {
         guard let transaction = request.transactions.first else {
             throw PartRefused(kind: .invalid, reason: "a part of a transaction carries no transaction")
         }
-        try store.removeStagedTransaction(replica: request.replica)
         return try refuse(transaction, denial: denial, round: &round, request: request)
     }
 
-    /// Records `transaction` (sent in parts) as refused and handled, and answers with its refusal.
+    /// Records `transaction` (sent in parts) as refused and handled, and answers with its refusal: with
+    /// the rows it touched when the server holds them all (its last part came) and they fit an answer.
     private func refuse(_ transaction: SyncTransaction, denial: Denial, round: inout Round, request: PushRequest) throws -> PushResponse {
+        var answer = Self.refusalWithoutRows(
+            transactionID: transaction.id, table: denial.change.table, key: denial.change.key, message: denial.reason, reason: denial.kind)
+        if request.part?.isLast == true, let staged = try store.stagedTransaction(replica: request.replica),
+            staged.transactionID == transaction.id, staged.receivedThrough == request.part?.through
+        {
+            answer = try refusal(of: staged, replica: request.replica, denial: denial)
+        }
+        try store.removeStagedTransaction(replica: request.replica)
         try store.recordRefusal(
             RefusedTransaction(transactionID: transaction.id, table: denial.change.table, key: denial.change.key, reason: denial.reason),
             replica: request.replica)
         round.record.appliedThrough = transaction.id
         round.record.digest = request.part?.transactionDigest
-        return try close(round, request: request, refusals: [
-            Self.refusalWithoutRows(
-                transactionID: transaction.id, table: denial.change.table, key: denial.change.key, message: denial.reason, reason: denial.kind),
-        ])
+        return try close(round, request: request, refusals: [answer])
+    }
+
+    /// The refusal of a staged transaction whose every part the server holds: with the server's version
+    /// of the rows it touched, as any refusal, while they fit an answer (the rows, and their bytes, of
+    /// a page); without them past that.
+    private func refusal(of staged: StagedTransaction, replica: String, denial: Denial) throws -> PushRefusal {
+        let withoutRows = Self.refusalWithoutRows(
+            transactionID: staged.transactionID, table: denial.change.table, key: denial.change.key, message: denial.reason,
+            reason: denial.kind)
+        guard staged.changeCount <= Self.stagedSliceChanges else { return withoutRows }
+        var rights = try refusalRights()
+        var answer = RefusalRows()
+        try answer.add(
+            try store.stagedChanges(replica: replica, from: 0, limit: Self.stagedSliceChanges), store: store, rights: &rights)
+        guard answer.bytes <= maximumRefusalBytes else { return withoutRows }
+        return PushRefusal(
+            transactionID: staged.transactionID, table: denial.change.table, key: denial.change.key, reason: denial.kind,
+            message: denial.reason, rows: answer.rows, absentRows: answer.absent)
     }
 
     /// A refusal of a transaction sent in parts: its rows are more than an answer carries, so none go

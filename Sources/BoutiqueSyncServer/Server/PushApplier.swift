@@ -355,13 +355,35 @@ struct PushApplier {
     /// absent, so the device drops it.
     private func refusals(of request: PushRequest, _ denials: [Int64: Denial], through watermark: Int64) throws -> [PushRefusal]? {
         guard !denials.isEmpty else { return nil }
-        var rights = placer == nil ? nil : user.map { SpaceRights(store: store, user: $0) }
-        try rights?.loadMemberships()
+        var rights = try refusalRights()
         let answered = try request.transactions.compactMap { transaction -> PushRefusal? in
             guard transaction.id <= watermark, let denial = denials[transaction.id] else { return nil }
-            var rows: [SnapshotRow] = []
-            var absent: [SnapshotPosition] = []
-            for change in transaction.changes {
+            var answer = RefusalRows()
+            try answer.add(transaction.changes, store: store, rights: &rights)
+            return PushRefusal(
+                transactionID: transaction.id, table: denial.change.table, key: denial.change.key, reason: denial.kind,
+                message: denial.reason, rows: answer.rows, absentRows: answer.absent)
+        }
+        return answered.isEmpty ? nil : answered
+    }
+
+    /// The user's rights to tell which rows a refusal may show (`nil`: trusted code, or no rules).
+    func refusalRights() throws -> SpaceRights? {
+        var rights = placer == nil ? nil : user.map { SpaceRights(store: store, user: $0) }
+        try rights?.loadMemberships()
+        return rights
+    }
+
+    /// The rows a refusal answers with: the server's state of each row the refused transaction
+    /// touched that the user may read, the others as absent.
+    struct RefusalRows {
+        var rows: [SnapshotRow] = []
+        var absent: [SnapshotPosition] = []
+        /// The bytes of the states in ``rows``.
+        var bytes = 0
+
+        mutating func add(_ changes: [SyncChange], store: any SyncStoreTransaction, rights: inout SpaceRights?) throws {
+            for change in changes {
                 var state = try store.rowState(table: change.table, key: change.key)
                 var space: SyncSpace?
                 // The placement is read for a row the store does not hold too: a row the user cannot
@@ -371,15 +393,12 @@ struct PushApplier {
                     if try rights?.role(in: placement.space) == nil { state = nil }
                 }
                 if let state {
+                    bytes += state.record().count
                     rows.append(SnapshotRow(table: change.table, key: change.key, state: state, space: space))
                 } else {
                     absent.append(SnapshotPosition(table: change.table, key: change.key))
                 }
             }
-            return PushRefusal(
-                transactionID: transaction.id, table: denial.change.table, key: denial.change.key, reason: denial.kind,
-                message: denial.reason, rows: rows, absentRows: absent)
         }
-        return answered.isEmpty ? nil : answered
     }
 }

@@ -42,15 +42,6 @@ enum LocalWrites {
              try conn.fetchAll("SELECT id FROM tag ORDER BY id").map { $0.values[0] })
         }
         var statements: [(String, [DatabaseValue])] = []
-        if random.chance(4), !notes.isEmpty {
-            // An import-like transaction: every row changed several times, more log rows than a push
-            // carries, so it goes in parts, netted to one change per row.
-            for round in 0..<3 {
-                let value = DatabaseValue.text("\(device.name)-\(step)-bulk\(round)")
-                statements.append(("UPDATE note SET title = ?, rank = coalesce(rank, 0) + 1", [value]))
-                statements.append(("UPDATE tag SET label = ?", [value]))
-            }
-        }
         let count = random.chance(20) ? random.int(in: 2...3) : 1
         var localNotes = notes
         var localTags = tags

@@ -64,8 +64,8 @@ final class SimulatedDevice {
         let skew = self.skew
         let made = madeIdentifiers
         let options = SyncOptions(
-            // Small pushes: a transaction of more than eight log rows goes in parts.
-            pushRowLimit: 8, pullLimit: pullLimit,
+            // Pushes of two log rows: a transaction of more goes in parts.
+            pushRowLimit: 2, pullLimit: pullLimit,
             prunesAcknowledgedChanges: !SimulationTrace.isOn,
             wallClock: { UInt64(max(0, Int64(time.milliseconds) + skew.value.load(ordering: .relaxed))) },
             makeIdentifier: {
