@@ -5,7 +5,8 @@ import Foundation
 
 /// Where a bootstrap's time goes, phase by phase, measured in this process on the server file the
 /// tool bootstraps from: the server reading its pages (``SyncServer/snapshot(_:tenant:)``, the store's
-/// reads and the page's state decoding), the pages' JSON encoding and decoding, and a device merging
+/// reads and the page's state decoding), the pages' packing and JSON encoding, their decoding and
+/// unpacking, and a device merging
 /// them (an in-process bootstrap into a new file, less the server's share). What the HTTP run takes
 /// beyond their sum is the transfer and the two processes' framing.
 struct BootstrapPhases {
@@ -17,7 +18,8 @@ struct BootstrapPhases {
     var rows = 0
 
     /// Measures the phases of bootstrapping `tenant` from `store`; `folder` takes the device file.
-    static func measure(store: any SyncStore, tenant: String, folder: URL) async throws -> BootstrapPhases {
+    /// `packs`: the rows travel packed (``PackedSnapshotRows``), as `boutique sync` asks for them.
+    static func measure(store: any SyncStore, tenant: String, folder: URL, packs: Bool = true) async throws -> BootstrapPhases {
         var phases = BootstrapPhases()
         let server = SyncServer(store: store)
         let encoder = SyncJSON.encoder()
@@ -26,13 +28,16 @@ struct BootstrapPhases {
         repeat {
             let request = SnapshotRequest(replica: "phases", after: after, limit: pageSize)
             var start = SyncNetworkWorkloads.now()
-            let page = try await server.snapshot(request, tenant: tenant)
+            var page = try await server.snapshot(request, tenant: tenant)
             phases.serverSeconds += SyncNetworkWorkloads.now() - start
+            // As the HTTP front end and transport do it: packed and encoded, decoded and unpacked.
             start = SyncNetworkWorkloads.now()
+            if packs { page.packRows() }
             let body = try encoder.encode(page)
             phases.encodeSeconds += SyncNetworkWorkloads.now() - start
             start = SyncNetworkWorkloads.now()
-            let decoded = try decoder.decode(SnapshotResponse.self, from: body)
+            var decoded = try decoder.decode(SnapshotResponse.self, from: body)
+            try decoded.unpackRows()
             phases.decodeSeconds += SyncNetworkWorkloads.now() - start
             phases.bytes += body.count
             phases.rows += decoded.rows.count
