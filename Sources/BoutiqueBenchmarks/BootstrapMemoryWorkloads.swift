@@ -46,12 +46,17 @@ enum BootstrapMemoryWorkloads {
             await created.close()
             let token = try SyncNetworkWorkloads.token(tenant: "bootstrap-\(size)", user: "bench")
             let start = SyncNetworkWorkloads.now()
+            let serverCPU = server.cpuSeconds()
+            let toolCPU = childrenCPUSeconds()
             let (peak, output) = try runMeasured(tool, ["sync", database.path, "--server", url.absoluteString, "--token", token, "--tables", "note"])
             let seconds = SyncNetworkWorkloads.now() - start
+            // CPU time a row, of each process: what the figures come to on a machine busy with other work.
+            let toolMicroseconds = (childrenCPUSeconds() - toolCPU) / Double(size) * 1e6
+            let serverMicroseconds = (server.cpuSeconds() - serverCPU) / Double(size) * 1e6
             let bytes = wireBytes(in: output).map { String(format: "%.0f", Double($0) / Double(size)) } ?? "?"
             print(String(
-                format: "  %7d rows: %.2f s, %7.0f rows/s, %@ bytes a row on the wire, peak %5.1f MB", size, seconds,
-                Double(size) / seconds, bytes, Double(peak) / 1_048_576))
+                format: "  %7d rows: %.2f s, %7.0f rows/s, %@ bytes a row on the wire, peak %5.1f MB; CPU a row: tool %.1f µs, server %.1f µs",
+                size, seconds, Double(size) / seconds, bytes, Double(peak) / 1_048_576, toolMicroseconds, serverMicroseconds))
             if let phases = phases[size] { print("           " + phases.line(httpSeconds: seconds)) }
         }
     }
@@ -112,4 +117,15 @@ enum BootstrapMemoryWorkloads {
     }
 
     static func highWaterMark(of pid: Int32) -> Int { ProcessUsage.peakBytes(of: pid) }
+
+    /// The user and system CPU time of this process's children that ended and were waited for.
+    static func childrenCPUSeconds() -> Double {
+        var usage = rusage()
+        #if canImport(Glibc)
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        #else
+        getrusage(RUSAGE_CHILDREN, &usage)
+        #endif
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
 }
