@@ -3,16 +3,20 @@ import BoutiqueSync
 import BoutiqueSyncServer
 import Foundation
 
-/// The peak memory of a new device's bootstrap: `boutique sync` (the command-line tool, a child
-/// process) bootstraps 10,000, 40,000 and 160,000 notes from a server process on 127.0.0.1, and its
-/// peak resident memory (`VmHWM`) is printed for each. A bootstrap that commits page by page holds
-/// one page at a time, so the figure should not grow with the rows.
+/// A new device's bootstrap: `boutique sync` (the command-line tool, a child process) bootstraps
+/// 10,000, 40,000 and 160,000 notes (and 640,000 with `--bootstrap-large`) from a server process on
+/// 127.0.0.1; printed for each are the rows a second, the bytes a row on the wire, and the tool's peak
+/// resident memory (`VmHWM`). A bootstrap that commits page by page holds one page at a time, so the
+/// memory should not grow with the rows, nor the time a row. A second line splits each into phases
+/// (``BootstrapPhases``).
 ///
 ///     swift build -c release --product boutique && swift run -c release boutique-benchmarks --bootstrap-memory
 ///
 /// The tool is looked for beside this executable (`BOUTIQUE_CLI` names another).
 enum BootstrapMemoryWorkloads {
     static let sizes = [10_000, 40_000, 160_000]
+    /// The sizes with `--bootstrap-large`: seeding 640,000 rows takes minutes.
+    static let largeSizes = sizes + [640_000]
 
     static func run(sizes: [Int] = sizes) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("boutique-bootstrap-\(UUID().uuidString)")
@@ -22,23 +26,38 @@ enum BootstrapMemoryWorkloads {
         // The server's rows are written in this process, through the server's logic, before the server
         // process opens the file: seeding over HTTP would take longer than the measurement.
         let store = try await SQLiteSyncStore.open(url: storePath)
-        for size in sizes { try await seed(SyncServer(store: store), tenant: "bootstrap-\(size)", rows: size) }
+        var phases: [Int: BootstrapPhases] = [:]
+        for size in sizes {
+            let start = SyncNetworkWorkloads.now()
+            try await seed(SyncServer(store: store), tenant: "bootstrap-\(size)", rows: size)
+            print(String(format: "  seeded %d rows in %.1f s", size, SyncNetworkWorkloads.now() - start))
+            phases[size] = try await BootstrapPhases.measure(store: store, tenant: "bootstrap-\(size)", folder: folder)
+        }
         await store.close()
 
         let server = try ServerProcess(store: "sqlite:" + storePath.path)
         defer { server.stop() }
         let url = try await server.url()
         let tool = cliPath()
-        print("\nbootstrap of a new device with `boutique sync` (\(tool)) — peak resident memory of the tool")
+        print("\nbootstrap of a new device with `boutique sync` (\(tool))")
         for size in sizes {
             let database = folder.appendingPathComponent("device-\(size).db")
             let created = try await DatabaseActor.open(url: database, migrations: SyncNetworkWorkloads.schema)
             await created.close()
             let token = try SyncNetworkWorkloads.token(tenant: "bootstrap-\(size)", user: "bench")
             let start = SyncNetworkWorkloads.now()
-            let peak = try runMeasured(tool, ["sync", database.path, "--server", url.absoluteString, "--token", token, "--tables", "note"])
+            let serverCPU = server.cpuSeconds()
+            let toolCPU = childrenCPUSeconds()
+            let (peak, output) = try runMeasured(tool, ["sync", database.path, "--server", url.absoluteString, "--token", token, "--tables", "note"])
             let seconds = SyncNetworkWorkloads.now() - start
-            print(String(format: "  %7d rows: peak %6.1f MB, %.1f s", size, Double(peak) / 1_048_576, seconds))
+            // CPU time a row, of each process: what the figures come to on a machine busy with other work.
+            let toolMicroseconds = (childrenCPUSeconds() - toolCPU) / Double(size) * 1e6
+            let serverMicroseconds = (server.cpuSeconds() - serverCPU) / Double(size) * 1e6
+            let bytes = wireBytes(in: output).map { String(format: "%.0f", Double($0) / Double(size)) } ?? "?"
+            print(String(
+                format: "  %7d rows: %.2f s, %7.0f rows/s, %@ bytes a row on the wire, peak %5.1f MB; CPU a row: tool %.1f µs, server %.1f µs",
+                size, seconds, Double(size) / seconds, bytes, Double(peak) / 1_048_576, toolMicroseconds, serverMicroseconds))
+            if let phases = phases[size] { print("           " + phases.line(httpSeconds: seconds)) }
         }
     }
 
@@ -64,23 +83,49 @@ enum BootstrapMemoryWorkloads {
     }
 
     /// Runs `tool` to its end and returns its peak memory in bytes (``ProcessUsage/peakBytes(of:)``
-    /// only grows, so the last reading before the exit is the peak up to then; readings are 5 ms apart).
-    static func runMeasured(_ tool: String, _ arguments: [String]) throws -> Int {
+    /// only grows, so the last reading before the exit is the peak up to then; readings are 5 ms apart)
+    /// and what it printed.
+    static func runMeasured(_ tool: String, _ arguments: [String]) throws -> (peak: Int, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("boutique-bootstrap-output-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let handle = try FileHandle(forWritingTo: file)
+        process.standardOutput = handle
         try process.run()
         var peak = 0
         while process.isRunning {
             peak = max(peak, highWaterMark(of: process.processIdentifier))
             usleep(5_000)
         }
+        try handle.close()
+        let output = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
         guard process.terminationStatus == 0 else {
-            throw BoutiqueError.syncUnavailable(reason: "boutique sync ended with status \(process.terminationStatus)")
+            throw BoutiqueError.syncUnavailable(reason: "boutique sync ended with status \(process.terminationStatus): \(output.suffix(500))")
         }
-        return peak
+        return (peak, output)
+    }
+
+    /// The bytes the tool's summary says the bootstrap moved (`…, 1234567 bytes on the wire, …`),
+    /// `nil` from a tool that does not say.
+    static func wireBytes(in output: String) -> Int? {
+        guard let range = output.range(of: " bytes on the wire") else { return nil }
+        let digits = output[..<range.lowerBound].reversed().prefix { $0.isNumber }
+        return Int(String(digits.reversed()))
     }
 
     static func highWaterMark(of pid: Int32) -> Int { ProcessUsage.peakBytes(of: pid) }
+
+    /// The user and system CPU time of this process's children that ended and were waited for.
+    static func childrenCPUSeconds() -> Double {
+        var usage = rusage()
+        #if canImport(Glibc)
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        #else
+        getrusage(RUSAGE_CHILDREN, &usage)
+        #endif
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
 }

@@ -6,6 +6,7 @@
 //   swift run -c release boutique-benchmarks --changes   change-capture cost, live-query latency
 //   swift run -c release boutique-benchmarks --sync      sync's cost: writes with sync on, pulls, pushes
 //   swift run -c release boutique-benchmarks --network   sync over HTTP: live latency, many pushers, idle polls
+//   swift run -c release boutique-benchmarks --bootstrap-memory  a new device's bootstrap: rows/s, bytes, memory, phases (--bootstrap-large adds 640,000 rows)
 //   swift run -c release boutique-benchmarks --traffic   the bytes 2,000 pushed notes cost up and back
 //   swift run -c release boutique-benchmarks --spaces    sharing: tenant size, moving in, rules on pushes, live share
 //   swift run -c release boutique-benchmarks --push-throughput  one-change pushes on PostgreSQL against pgbench
@@ -55,6 +56,7 @@ func run() async throws {
         case "--sync": groups.insert("sync")
         case "--network": groups.insert("network")
         case "--bootstrap-memory": groups.insert("bootstrap-memory")
+        case "--bootstrap-large": groups.formUnion(["bootstrap-memory", "bootstrap-large"])
         case "--traffic": groups.insert("traffic")
         case "--spaces": groups.insert("spaces")
         case "--push-throughput": groups.insert("push-throughput")
@@ -65,7 +67,7 @@ func run() async throws {
         case "--serve-for-benchmark": try await ServerProcess.serve(store: arguments.next() ?? "sqlite")
         case "--all": groups.formUnion(["core", "database", "changes", "sync", "network"])
         default:
-            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--traffic] [--spaces] [--push-throughput] [--server-memory] [--long-polls] [--isolation] [--functions] [--all] [--once WORKLOAD.VARIANT]")
+            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--bootstrap-large] [--traffic] [--spaces] [--push-throughput] [--server-memory] [--long-polls] [--isolation] [--functions] [--all] [--once WORKLOAD.VARIANT]")
             exit(2)
         }
     }
@@ -134,7 +136,10 @@ func run() async throws {
         if groups.contains("changes") { try await ChangeBenchmarks.run(rounds: rounds) }
         if groups.contains("sync") { try await SyncWorkloads.run(rounds: rounds) }
         if groups.contains("network") { try await SyncNetworkWorkloads.run() }
-        if groups.contains("bootstrap-memory") { try await BootstrapMemoryWorkloads.run() }
+        if groups.contains("bootstrap-memory") {
+            try await BootstrapMemoryWorkloads.run(
+                sizes: groups.contains("bootstrap-large") ? BootstrapMemoryWorkloads.largeSizes : BootstrapMemoryWorkloads.sizes)
+        }
         if groups.contains("traffic") { try await SyncTrafficWorkloads.run() }
         if groups.contains("spaces") { try await SpacesWorkloads.run(rounds: rounds) }
         if groups.contains("push-throughput") { try await PushThroughputWorkloads.run() }

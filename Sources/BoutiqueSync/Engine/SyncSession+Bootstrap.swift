@@ -29,17 +29,19 @@ extension SyncSession {
         var done = progress?.rowsDone ?? 0
         var total = progress?.totalRows
         var received = 0
-        var firstRequest = true
+        // A resumed bootstrap asks for the count again: the server may hold more rows by now.
+        var coming = requestPage(after: after, includeTotal: after != nil ? true : nil)
+        defer { coming.cancel() }
         repeat {
-            // A resumed bootstrap asks for the count again: the server may hold more rows by now.
-            let request = SnapshotRequest(
-                replica: replica, after: after, limit: Self.snapshotPageSize, includeTotal: firstRequest && after != nil ? true : nil)
             let server = serverID
-            let page = try await send { try await transport.snapshot(request) }
+            let page = try await send { try await coming.reply() }
             // Another server answers at this address now: its pages do not continue the old one's.
             guard serverID == server else { throw BoutiqueError.syncUnavailable(reason: "another server answered during the bootstrap") }
             try await observeServerTime(page.serverTime)
             if let reason = page.reason { throw await refused(page.refusal, reason, fallback: "snapshot refused") }
+            // The next page is asked for while this one merges: the server reads and sends it while
+            // the device writes, instead of each waiting for the other. Memory holds two pages at most.
+            if let position = page.next { coming = requestPage(after: position, includeTotal: nil) }
             if let count = page.totalRows { total = count }
             let snapshotCursor = cursor ?? page.cursor
             done += page.rows.count
@@ -52,9 +54,15 @@ extension SyncSession {
             await reporter?.progress(BootstrapProgress(rowsDone: done, totalRows: total))
             after = page.next
             cursor = snapshotCursor
-            firstRequest = false
         } while after != nil
         return received
+    }
+
+    /// Sends the request for the page after `after` at once, to be awaited later.
+    private func requestPage(after: SnapshotPosition?, includeTotal: Bool?) -> SnapshotPageRequest {
+        let request = SnapshotRequest(replica: replica, after: after, limit: Self.snapshotPageSize, includeTotal: includeTotal)
+        let transport = self.transport
+        return SnapshotPageRequest(task: Task { try await transport.snapshot(request) })
     }
 
     /// Merges one page in one local transaction marked remote, with foreign keys checked at its end,
@@ -112,6 +120,19 @@ extension SyncSession {
         report(losses)
         if !orphans.isEmpty { try await repairOrphans(orphans) }
     }
+}
+
+/// A snapshot page asked for and not awaited yet.
+struct SnapshotPageRequest: Sendable {
+    let task: Task<SnapshotResponse, any Error>
+
+    /// The page; cancelling the caller cancels the request.
+    func reply() async throws -> SnapshotResponse {
+        try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+    }
+
+    /// Abandons the request (a bootstrap that failed or ended does not wait for it).
+    func cancel() { task.cancel() }
 }
 
 /// A row of a snapshot by table and key.

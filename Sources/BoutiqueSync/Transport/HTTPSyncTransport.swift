@@ -134,9 +134,15 @@ public struct HTTPSyncTransport: SyncTransport {
         }
     }
 
-    /// Asks for a snapshot page.
+    /// Asks for a snapshot page, its rows packed (``PackedSnapshotRows``: a tenth of the bytes of their
+    /// JSON, and read in a fraction of the time); a server that predates packed rows sends them as
+    /// JSON, which is read as well.
     public func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse {
-        try await send(request, to: "v1/snapshot", answers: [200], wait: .zero)
+        var request = request
+        request.packsRows = true
+        var response: SnapshotResponse = try await send(request, to: "v1/snapshot", answers: [200], wait: .zero)
+        try response.unpackRows()
+        return response
     }
 
     /// Sends a share, unshare or members request; a refusal (403 for a user who may not) is thrown as a

@@ -15,11 +15,16 @@ public struct SnapshotRequest: Hashable, Sendable, Codable {
     /// Only this space's rows: a device moving in a space it joined. The server answers with nothing
     /// unless the user is a member.
     public var space: SyncSpace?
+    /// Whether the answer should carry its rows packed (``SnapshotResponse/packedRows``) instead of as
+    /// ``SnapshotResponse/rows``: a transport that serializes asks (``HTTPSyncTransport`` does), an
+    /// in-process one need not. `nil` from devices that predate packed rows, which get rows; a server
+    /// that predates them ignores the field and sends rows, which such a device reads as before.
+    public var packsRows: Bool?
 
     /// A request for the page after `after`.
     public init(
         replica: String, after: SnapshotPosition?, limit: Int, includeTotal: Bool? = nil, space: SyncSpace? = nil,
-        protocolVersion: Int = SyncProtocol.version
+        packsRows: Bool? = nil, protocolVersion: Int = SyncProtocol.version
     ) {
         self.protocolVersion = protocolVersion
         self.replica = replica
@@ -27,6 +32,7 @@ public struct SnapshotRequest: Hashable, Sendable, Codable {
         self.limit = limit
         self.includeTotal = includeTotal
         self.space = space
+        self.packsRows = packsRows
     }
 }
 
@@ -104,8 +110,11 @@ public struct SnapshotRow: Hashable, Sendable, Codable {
 
 /// The answer to a ``SnapshotRequest``.
 public struct SnapshotResponse: Hashable, Sendable, Codable, SyncServerIdentified {
-    /// The page's rows, in (table, key) order.
+    /// The page's rows, in (table, key) order; empty when they travel as ``packedRows``.
     public var rows: [SnapshotRow]
+    /// The page's rows packed (``PackedSnapshotRows``), when the request asked for them so
+    /// (``SnapshotRequest/packsRows``); ``rows`` is then empty. ``unpackRows()`` moves them back.
+    public var packedRows: PackedSnapshotRows?
     /// Where the next page starts; `nil` after the last page.
     public var next: SnapshotPosition?
     /// The log position the state includes at least: pull from here once every page is applied.
@@ -135,5 +144,23 @@ public struct SnapshotResponse: Hashable, Sendable, Codable, SyncServerIdentifie
         self.refusal = refusal
         self.serverTime = serverTime
         self.totalRows = totalRows
+    }
+}
+
+extension SnapshotResponse {
+    /// Moves ``rows`` into ``packedRows``, for the wire.
+    public mutating func packRows() {
+        packedRows = PackedSnapshotRows(rows)
+        rows = []
+    }
+
+    /// Moves ``packedRows``, when there are, back into ``rows``.
+    ///
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncRefused(reason:)`` for packed rows that do not unpack:
+    ///   they came from the network.
+    public mutating func unpackRows() throws(BoutiqueError) {
+        guard let packedRows else { return }
+        rows += try packedRows.rows()
+        self.packedRows = nil
     }
 }

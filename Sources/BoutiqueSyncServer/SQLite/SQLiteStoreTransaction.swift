@@ -125,15 +125,18 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
             [.text(tenant), .text(table), key, .blob(state.record()), .integer(state.isVisible ? 1 : 0), .integer(sequence)])
     }
 
+    /// The row value `(tbl, key) > (?, ?)` is a range of the primary key, so a page costs the rows it
+    /// returns; spelled as `tbl > ? OR (tbl = ? AND key > ?)`, SQLite scanned the tenant's rows from
+    /// the first for every page, and a bootstrap took time growing with the square of the rows.
     func rows(after position: SnapshotPosition?, limit: Int) throws -> [SnapshotRow] {
         let found: [[DatabaseValue]]
         if let position {
             found = try rows(
                 """
-                SELECT tbl, key, state FROM boutique_sync_server_row WHERE tenant = ? AND (tbl > ? OR (tbl = ? AND key > ?))
+                SELECT tbl, key, state FROM boutique_sync_server_row WHERE tenant = ? AND (tbl, key) > (?, ?)
                 ORDER BY tbl, key LIMIT ?
                 """,
-                [.text(tenant), .text(position.table), .text(position.table), position.key, .integer(Int64(limit))])
+                [.text(tenant), .text(position.table), position.key, .integer(Int64(limit))])
         } else {
             found = try rows(
                 "SELECT tbl, key, state FROM boutique_sync_server_row WHERE tenant = ? ORDER BY tbl, key LIMIT ?",
@@ -148,16 +151,17 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
         }
     }
 
-    /// `length(state)` reads a record's header only, not the state's pages.
+    /// `length(state)` reads a record's header only, not the state's pages; the position is a range of
+    /// the primary key, as in ``rows(after:limit:)``.
     func rowSizes(after position: SnapshotPosition?, limit: Int) throws -> [Int] {
         let found: [[DatabaseValue]]
         if let position {
             found = try rows(
                 """
-                SELECT length(state) FROM boutique_sync_server_row WHERE tenant = ? AND (tbl > ? OR (tbl = ? AND key > ?))
+                SELECT length(state) FROM boutique_sync_server_row WHERE tenant = ? AND (tbl, key) > (?, ?)
                 ORDER BY tbl, key LIMIT ?
                 """,
-                [.text(tenant), .text(position.table), .text(position.table), position.key, .integer(Int64(limit))])
+                [.text(tenant), .text(position.table), position.key, .integer(Int64(limit))])
         } else {
             found = try rows(
                 "SELECT length(state) FROM boutique_sync_server_row WHERE tenant = ? ORDER BY tbl, key LIMIT ?",

@@ -315,7 +315,10 @@ public actor SyncServer: SyncEndpoint {
     /// A page of the state `user` may see (on a server with rules, the rows of the spaces they are in
     /// now); `nil` for trusted code, which sees all.
     public func snapshot(_ request: SnapshotRequest, tenant: String, user: String?) async throws -> SnapshotResponse {
-        try await identified(snapshotPage(request, tenant: tenant, user: user), tenant: tenant)
+        var page = try await snapshotPage(request, tenant: tenant, user: user)
+        // Packed after the store's read has ended: the read holds the tenant's snapshot open.
+        if request.packsRows == true, page.reason == nil { page.packRows() }
+        return try await identified(page, tenant: tenant)
     }
 
     private func snapshotPage(_ request: SnapshotRequest, tenant: String, user: String?) async throws -> SnapshotResponse {

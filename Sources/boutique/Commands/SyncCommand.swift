@@ -62,8 +62,15 @@ enum SyncCommand: Command {
             Output.line("set up sync of \(tables.joined(separator: ", ")) with \(server.absoluteString) (replica \(await sync.replicaID))")
         }
         guard follow else {
+            let start = ContinuousClock.now
             let report = try await sync.synchronize()
+            let elapsed = (ContinuousClock.now - start).components
             progress.finishLine()
+            // The rows a second of a bootstrap (a new device's first run, or one the server asked for):
+            // what a user waits on when a device joins.
+            if let summary = progress.bootstrapSummary(seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18) {
+                Output.line(summary)
+            }
             if let newServer = report.newServer {
                 Output.line(
                     "\(server.absoluteString) is not the server this file last synced with there (now \(newServer)): downloaded its data anew")

@@ -29,9 +29,12 @@ struct CountingTransport: SyncTransport {
     }
 
     func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse {
+        let before = base.traffic.sent + base.traffic.received
         let response = try await base.snapshot(request)
+        let after = base.traffic.sent + base.traffic.received
         if let total = response.totalRows { progress.setBootstrapTotal(total) }
-        progress.record(.bootstrap, changes: response.rows.count, bytes: base.traffic.sent + base.traffic.received)
+        progress.addBootstrapBytes(after - before)
+        progress.record(.bootstrap, changes: response.rows.count, bytes: after)
         return response
     }
 }
@@ -54,6 +57,8 @@ final class SyncProgress: Sendable {
         var bootstrapBase = 0
         /// How many rows the server holds, once a snapshot page said.
         var bootstrapTotal: Int?
+        /// The bytes snapshot pages moved, requests and answers (retries included).
+        var bootstrapBytes = 0
         /// The pushed transactions the server refused, by transaction id (a push sent again after a
         /// lost answer is refused again).
         var refusals: [Int64: PushRefusal] = [:]
@@ -91,6 +96,21 @@ final class SyncProgress: Sendable {
 
     /// Notes how many rows the server holds.
     func setBootstrapTotal(_ total: Int) { totals.withLock { $0.bootstrapTotal = total } }
+
+    /// Counts the bytes of a snapshot page's request and answer.
+    func addBootstrapBytes(_ bytes: Int) { totals.withLock { $0.bootstrapBytes += bytes } }
+
+    /// What this run's bootstrap moved, for the summary line: `nil` when it moved no rows.
+    ///
+    ///     bootstrapped 160000 rows in 2.9 s: 55172 rows/s, 16480000 bytes on the wire (103 a row)
+    func bootstrapSummary(seconds: Double) -> String? {
+        let (rows, bytes) = totals.withLock { ($0.changes[.bootstrap, default: 0], $0.bootstrapBytes) }
+        guard rows > 0 else { return nil }
+        let rate = seconds > 0 ? Int((Double(rows) / seconds).rounded()) : rows
+        return String(
+            format: "bootstrapped %@ in %.1f s: %d rows/s, %d bytes on the wire (%d a row)", Plural.count(rows, "row"), seconds, rate,
+            bytes, Int((Double(bytes) / Double(rows)).rounded()))
+    }
 
     /// Ends the in-place line on a terminal.
     func finishLine() {

@@ -18,8 +18,9 @@ import Testing
         _ = try await workspace.sync("a.db", server: url, token: token)
 
         let device = try ChildProcess("boutique", ["sync", "b.db", "--server", url, "--token", token, "--tables", "note"], in: workspace.url)
-        // The second page arrived: the first is committed (pages merge one after the other).
-        _ = try await device.line(startingWith: "bootstrapping: 2000 of 20000 rows")
+        // The third page arrived: the first is committed. Pages merge one after the other, and a page is
+        // asked for while the one before it merges, so the third was asked for once the first had merged.
+        _ = try await device.line(startingWith: "bootstrapping: 3000 of 20000 rows")
         device.send(SIGKILL)
         #expect(await device.wait().signalled, "killed before the bootstrap ended")
         let kept = try workspace.notes("b.db").count
@@ -27,6 +28,9 @@ import Testing
 
         let output = try await workspace.sync("b.db", server: url, token: token)
         #expect(output.contains("resuming the bootstrap after \(kept) rows"), "\(output)")
+        // The run's own rows, their rate and their bytes.
+        #expect(output.contains("bootstrapped \(20_000 - kept) rows in ") && output.contains(" rows/s, ") && output.contains(" bytes on the wire ("),
+                "\(output)")
         let a = try workspace.notes("a.db")
         #expect(a.count == 20_000)
         #expect(try workspace.notes("b.db") == a, "every row arrived, once")
