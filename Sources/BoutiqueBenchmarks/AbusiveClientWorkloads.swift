@@ -92,7 +92,8 @@ enum AbusiveClientWorkloads {
         print("\n\(clients) stalled readers (of \(wanted) wanted; open-file limit \(files)) from \(addresses) addresses, each a pull of a full page, never read")
         print(String(format: "  server memory %.1f MB idle, %.1f MB with the readers stalled (%.1f MB a reader), peak %.1f MB; %.1f s",
                      mb(idle), mb(held), mb(held - idle) / Double(max(clients, 1)), mb(server.peakBytes()), seconds))
-        print("  answers begun: \(statuses.map { "\($0.key) × \($0.value)" }.sorted().joined(separator: ", ")); \(refused) connections refused")
+        print("  answers begun: \(statuses.counts.map { "\($0.key) × \($0.value)" }.sorted().joined(separator: ", ")); "
+              + "the largest \(statuses.largestBody) bytes; \(refused) connections refused")
         print("  a normal pull meanwhile: \(normal.map { "\($0.status) in \(String(format: "%.0f", $0.seconds * 1_000)) ms" } ?? "no answer within 10 s")")
         print(String(format: "  target: under 512 MB with the readers stalled: %@", held < 512 << 20 ? "met" : "NOT met"))
     }
@@ -265,16 +266,24 @@ enum LoopbackSocket {
     }
 
     /// How many of `sockets` have an answer begun, by its status ("none" for no answer, "closed" for a
-    /// connection closed without one), peeked at without reading it.
-    static func statuses(_ sockets: [Int32]) -> [String: Int] {
+    /// connection closed without one), and the largest body they announce, peeked at without reading
+    /// them.
+    static func statuses(_ sockets: [Int32]) -> (counts: [String: Int], largestBody: Int) {
         var counts: [String: Int] = [:]
-        var buffer = [UInt8](repeating: 0, count: 12)
+        var largest = 0
+        var buffer = [UInt8](repeating: 0, count: 1_024)
         for socket in sockets {
-            let count = recv(socket, &buffer, 12, Int32(MSG_PEEK | MSG_DONTWAIT))
-            let key = count == 12 ? String(decoding: buffer[9..<12], as: UTF8.self) : count == 0 ? "closed" : "none"
+            let count = recv(socket, &buffer, buffer.count, Int32(MSG_PEEK | MSG_DONTWAIT))
+            let key = count >= 12 ? String(decoding: buffer[9..<12], as: UTF8.self) : count == 0 ? "closed" : "none"
             counts[key, default: 0] += 1
+            guard count > 0 else { continue }
+            let head = String(decoding: buffer[0..<count], as: UTF8.self).lowercased()
+            if let range = head.range(of: "content-length: "),
+                let length = Int(head[range.upperBound...].prefix { $0.isNumber }) {
+                largest = max(largest, length)
+            }
         }
-        return counts
+        return (counts, largest)
     }
 }
 #endif
