@@ -360,6 +360,10 @@ final class ServerProcess: @unchecked Sendable {
         // Every benchmark client but the abusive ones comes from 127.0.0.1: there the per-address cap
         // is the whole limit.
         if !settings.defaultAddressLimits { options.connectionsPerAddress = settings.connectionLimit }
+        // Another budget of answers waiting to be read, to see what each costs without one.
+        if let bytes = ProcessInfo.processInfo.environment["BOUTIQUE_BENCH_SERVER_QUEUED_RESPONSE_BYTES"].flatMap(Int.init) {
+            options.maximumQueuedResponseBytes = bytes
+        }
         let http = try SyncHTTPServer(
             server: server, signer: try SyncTokenSigner(secret: SyncNetworkWorkloads.secret), port: 0, options: options)
         let housekeeping = SyncHousekeeping(server: server)
