@@ -263,12 +263,16 @@ final class ServerProcess: @unchecked Sendable {
         var postgresConnections = 4
         /// Whether the server runs housekeeping (garbage collection, freed memory handed back).
         var housekeeping = true
+        /// Whether the server keeps its default limits per client address; otherwise one address may
+        /// hold every connection (every benchmark client but the abusive ones comes from 127.0.0.1).
+        var defaultAddressLimits = false
 
         var environment: [String: String] {
             ["BOUTIQUE_BENCH_SERVER_CONNECTION_LIMIT": String(connectionLimit),
              "BOUTIQUE_BENCH_SERVER_MAXIMUM_WAIT": String(maximumWaitMilliseconds),
              "BOUTIQUE_BENCH_SERVER_POSTGRES_CONNECTIONS": String(postgresConnections),
-             "BOUTIQUE_BENCH_SERVER_HOUSEKEEPING": housekeeping ? "1" : "0"]
+             "BOUTIQUE_BENCH_SERVER_HOUSEKEEPING": housekeeping ? "1" : "0",
+             "BOUTIQUE_BENCH_SERVER_DEFAULT_ADDRESS_LIMITS": defaultAddressLimits ? "1" : "0"]
         }
 
         /// The settings the server mode was started with.
@@ -279,6 +283,7 @@ final class ServerProcess: @unchecked Sendable {
             if let wait = environment["BOUTIQUE_BENCH_SERVER_MAXIMUM_WAIT"].flatMap(Int.init) { settings.maximumWaitMilliseconds = wait }
             if let count = environment["BOUTIQUE_BENCH_SERVER_POSTGRES_CONNECTIONS"].flatMap(Int.init) { settings.postgresConnections = count }
             settings.housekeeping = environment["BOUTIQUE_BENCH_SERVER_HOUSEKEEPING"] != "0"
+            settings.defaultAddressLimits = environment["BOUTIQUE_BENCH_SERVER_DEFAULT_ADDRESS_LIMITS"] == "1"
             return settings
         }
     }
@@ -351,12 +356,16 @@ final class ServerProcess: @unchecked Sendable {
         #if BOUTIQUE_SYNC_HTTP
         FileLimit.raise()
         let server = SyncServer(store: syncStore)
+        var options = SyncHTTPOptions(maximumWaitMilliseconds: settings.maximumWaitMilliseconds, connectionLimit: settings.connectionLimit)
+        // Every benchmark client but the abusive ones comes from 127.0.0.1: there the per-address cap
+        // is the whole limit.
+        if !settings.defaultAddressLimits { options.connectionsPerAddress = settings.connectionLimit }
+        // Another budget of answers waiting to be read, to see what each costs without one.
+        if let bytes = ProcessInfo.processInfo.environment["BOUTIQUE_BENCH_SERVER_QUEUED_RESPONSE_BYTES"].flatMap(Int.init) {
+            options.maximumQueuedResponseBytes = bytes
+        }
         let http = try SyncHTTPServer(
-            server: server, signer: try SyncTokenSigner(secret: SyncNetworkWorkloads.secret), port: 0,
-            // Every benchmark client comes from 127.0.0.1: the per-address cap is the whole limit here.
-            options: SyncHTTPOptions(
-                maximumWaitMilliseconds: settings.maximumWaitMilliseconds, connectionLimit: settings.connectionLimit,
-                connectionsPerAddress: settings.connectionLimit))
+            server: server, signer: try SyncTokenSigner(secret: SyncNetworkWorkloads.secret), port: 0, options: options)
         let housekeeping = SyncHousekeeping(server: server)
         if settings.housekeeping { await housekeeping.start() }
         FileHandle.standardOutput.write(Data("listening on \(http.url.absoluteString)\n".utf8))

@@ -10,7 +10,9 @@
 //   swift run -c release boutique-benchmarks --traffic   the bytes 2,000 pushed notes cost up and back
 //   swift run -c release boutique-benchmarks --spaces    sharing: tenant size, moving in, rules on pushes, live share
 //   swift run -c release boutique-benchmarks --push-throughput  one-change pushes on PostgreSQL against pgbench
-//   swift run -c release boutique-benchmarks --server-memory    a server's memory at rest after a load spike
+//   swift run -c release boutique-benchmarks --server-memory    a server's memory at rest after a load spike,
+//                                                                under stalled readers, and slow connections
+//   swift run -c release boutique-benchmarks --once server-memory.clients   the stalled readers and slow connections only
 //   swift run -c release boutique-benchmarks --long-polls       10,000 waiting long polls woken by one push
 //   swift run -c release boutique-benchmarks --isolation another tenant's push and pull under one tenant's heavy load
 //   swift run -c release boutique-benchmarks --functions  a Swift database function's cost per call
@@ -99,6 +101,10 @@ func run() async throws {
             exit(2)
         }
         print(try await CDCWorkloads.insertOnce(mode: mode))
+        return
+    }
+    if once == "server-memory.clients" {
+        try await AbusiveClientWorkloads.run()
         return
     }
     if let once, once.hasPrefix("sync.") {

@@ -10,10 +10,12 @@ import Foundation
 /// long-polling pull holds a socket and a suspended task, not a thread: hundreds of idle devices cost
 /// little.
 ///
-/// A client must send its whole request within the request deadline, and no address may hold more
-/// than its share of connections (``ConnectionDeadlines``); a request whose head frames its body in
-/// more than one way is refused with its connection closed (``RequestFraming``), and so is one whose
-/// path holds a NUL byte or another control character (``RequestTarget``).
+/// A client must send its whole request within the request deadline and read its whole answer within
+/// the response deadline (``ConnectionDeadlines``); connections that have not sent a whole request
+/// are kept to a budget, in all and per address (``UnfinishedRequests``); the answers waiting to be
+/// read are kept to a budget of bytes (``QueuedResponseBytes``); a request whose head frames its body
+/// in more than one way is refused with its connection closed (``RequestFraming``), and so is one
+/// whose path holds a NUL byte or another control character (``RequestTarget``).
 ///
 /// ``shutdown(gracePeriod:)`` stops accepting connections at once, lets the requests already in
 /// flight finish (up to the grace period), then closes everything.
@@ -37,6 +39,7 @@ final class HTTPListener: Sendable {
     private let handler: Handler
     private let log: SyncRequestLog?
     private let deadlines: ConnectionDeadlines
+    private let queuedResponses: QueuedResponseBytes
     private let daemon: Lock<Daemon?>
     private let context: Box
     private let state = Lock(ListenerState())
@@ -82,6 +85,10 @@ final class HTTPListener: Sendable {
         var connectionLimit: Int
         var connectionsPerAddress: Int
         var requestDeadline: Duration
+        var responseDeadline: Duration
+        var unfinishedRequestLimit: Int
+        var unfinishedRequestsPerAddress: Int
+        var maximumQueuedResponseBytes: Int
     }
 
     /// Starts listening on `host:port` (IPv4; port 0 picks a free one).
@@ -92,17 +99,24 @@ final class HTTPListener: Sendable {
     ) throws -> HTTPListener {
         guard (0...65_535).contains(port) else { throw BoutiqueError.syncUnavailable(reason: "port \(port) is not 0…65535") }
         let box = Box()
+        let connections = FileDescriptorLimit.connections(limits.connectionLimit, softLimit: FileDescriptorLimit.current())
+        let deadlines = ConnectionDeadlines(
+            requestDeadline: limits.requestDeadline, responseDeadline: limits.responseDeadline,
+            idleTimeout: .seconds(idleTimeoutSeconds),
+            // Half the connections at most, so that the other half are there for requests being
+            // handled and answered: libmicrohttpd refuses a connection past its limit before the
+            // budget can make room by closing an unfinished one.
+            unfinishedLimit: min(limits.unfinishedRequestLimit, max(1, connections / 2)),
+            unfinishedPerAddress: limits.unfinishedRequestsPerAddress, log: log)
         let listener = HTTPListener(
-            context: box, maximumBodyBytes: limits.maximumBodyBytes, log: log,
-            deadlines: ConnectionDeadlines(requestDeadline: limits.requestDeadline, idleTimeout: .seconds(idleTimeoutSeconds), log: log),
-            handler: handler)
+            context: box, maximumBodyBytes: limits.maximumBodyBytes, log: log, deadlines: deadlines,
+            queuedResponses: QueuedResponseBytes(limit: limits.maximumQueuedResponseBytes), handler: handler)
         // Set before the daemon starts: its polling thread only ever sees the box filled in.
         box.listener = listener
-        let connections = FileDescriptorLimit.connections(limits.connectionLimit, softLimit: FileDescriptorLimit.current())
         guard let started = boutique_mhd_start(
-            host, UInt16(port), HTTPListener.access, Unmanaged.passUnretained(box).toOpaque(), HTTPListener.completed,
-            HTTPListener.connectionChanged, HTTPListener.requestStarted,
-            UInt32(clamping: max(1, connections)), UInt32(clamping: max(1, limits.connectionsPerAddress)),
+            host, UInt16(port), HTTPListener.admit, HTTPListener.access, Unmanaged.passUnretained(box).toOpaque(),
+            HTTPListener.completed, HTTPListener.connectionChanged, HTTPListener.requestStarted,
+            UInt32(clamping: max(1, connections)), UInt32(clamping: max(1, min(limits.connectionsPerAddress, connections))),
             UInt32(idleTimeoutSeconds))
         else {
             throw BoutiqueError.syncUnavailable(reason: "cannot listen on \(host):\(port) (in use, or not an IPv4 address)")
@@ -115,7 +129,8 @@ final class HTTPListener: Sendable {
     }
 
     private init(
-        context: Box, maximumBodyBytes: Int, log: SyncRequestLog?, deadlines: ConnectionDeadlines, handler: @escaping Handler
+        context: Box, maximumBodyBytes: Int, log: SyncRequestLog?, deadlines: ConnectionDeadlines,
+        queuedResponses: QueuedResponseBytes, handler: @escaping Handler
     ) {
         self.daemon = Lock(nil)
         self.context = context
@@ -124,6 +139,7 @@ final class HTTPListener: Sendable {
         self.drainedBodyBytes = overflows ? .max : drained
         self.log = log
         self.deadlines = deadlines
+        self.queuedResponses = queuedResponses
         self.handler = handler
     }
 
@@ -139,6 +155,9 @@ final class HTTPListener: Sendable {
 
     /// How many requests are being read, handled or answered.
     var requestsInFlight: Int { state.withLock { $0.inFlight } }
+
+    /// The bytes of answers queued and not yet sent.
+    var queuedResponseBytes: Int { queuedResponses.current }
 
     /// Stops accepting connections, waits up to `gracePeriod` for the requests in flight to be
     /// answered, then stops the daemon (closing idle keep-alive connections).
@@ -212,6 +231,15 @@ final class HTTPListener: Sendable {
             self.client = client
             self.requestID = requestID
         }
+    }
+
+    /// A connection is about to open: it may when the unfinished connections leave room for it.
+    private static let admit: MHD_AcceptPolicyCallback = { context, address, _ in
+        guard let context, let listener = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().listener else { return .NO }
+        var text = [CChar](repeating: 0, count: 64)
+        boutique_address_text(address, &text, text.count)
+        let client = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return listener.deadlines.admit(client: client) ? .YES : .NO
     }
 
     private static let access: MHD_AccessHandlerCallback = { context, connection, url, method, _, uploadData, uploadSize, slot in
@@ -350,11 +378,15 @@ final class HTTPListener: Sendable {
             uploadSize.pointee = 0
             return .YES
         }
-        if let response = exchange.response.withLock({ $0 }) { return respond(connection, exchange, response) }
+        // The handler's answer, taken: the exchange lives until the connection is done with the
+        // request, and must not hold the answer's bytes all that time.
+        if let response = exchange.response.withLock({ response in defer { response = nil }; return response }) {
+            return respond(connection, exchange, response)
+        }
+        guard !exchange.handlerStarted else { return .YES }
         // The whole request is in: its deadline no longer runs (a long poll may wait past it).
         deadlines.handling(connection)
         if exchange.tooLarge { return respond(connection, exchange, tooLarge()) }
-        guard !exchange.handlerStarted else { return .YES }
         exchange.handlerStarted = true
         let request = HTTPRequest(
             method: exchange.method, path: exchange.path, authorization: exchange.authorization, body: exchange.body,
@@ -390,19 +422,35 @@ final class HTTPListener: Sendable {
         let exchange: Exchange
     }
 
+    /// The answer in place of one that the answers waiting to be read leave no room for.
+    private static let busy = HTTPResponse.error(
+        503, "unavailable", "the server holds as many answers waiting to be read as it keeps; try again", retryAfterSeconds: 1)
+
     private func tooLarge() -> HTTPResponse {
         .error(413, "too-large", "the request body is larger than the server's limit of \(maximumBodyBytes) bytes")
     }
 
     /// Queues `response` with the exchange's request id, and notes it for the request's log line.
     /// `closing` closes the connection once it is sent, reading nothing more from it.
+    ///
+    /// Its bytes count against the budget of answers waiting to be read until they are sent (a
+    /// ``HTTPResponse/repeatable`` answer that does not fit is replaced with a 503), and its client has
+    /// the response deadline to read them.
     private func respond(_ connection: OpaquePointer, _ exchange: Exchange, _ response: HTTPResponse, closing: Bool = false) -> MHD_Result {
-        exchange.answered = (response.status, response.body.count, response.tenant, response.user)
-        return response.body.withUnsafeBytes { body in
-            boutique_mhd_respond(
-                connection, UInt32(response.status), body.baseAddress, body.count, response.contentType,
-                UInt32(max(0, response.retryAfterSeconds)), exchange.requestID, closing ? 1 : 0)
+        var response = response
+        if !queuedResponses.take(response.body.count, mayRefuse: response.repeatable) {
+            var busy = Self.busy
+            (busy.tenant, busy.user) = (response.tenant, response.user)
+            response = busy
+            _ = queuedResponses.take(response.body.count, mayRefuse: false)
         }
+        exchange.answered = (response.status, response.body.count, response.tenant, response.user)
+        deadlines.answering(connection)
+        let body = QueuedBody(response.body, budget: queuedResponses)
+        return boutique_mhd_respond(
+            connection, UInt32(response.status), body.bytes.baseAddress, body.count, QueuedBody.release,
+            Unmanaged.passRetained(body).toOpaque(), response.contentType, UInt32(max(0, response.retryAfterSeconds)),
+            exchange.requestID, closing ? 1 : 0)
     }
 
     /// The client's address, as text.

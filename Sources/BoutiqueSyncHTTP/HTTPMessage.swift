@@ -24,6 +24,17 @@ struct HTTPResponse: Sendable {
     /// Whose request it answered, from its verified token, for the request log: `nil` before one.
     var tenant: String? = nil
     var user: String? = nil
+    /// Whether its request changed nothing, so that a 503 may take this answer's place when the answers
+    /// waiting to be read already take their whole budget (``QueuedResponseBytes``): the client asks
+    /// again and loses nothing.
+    var repeatable = false
+
+    /// The same answer, marked ``repeatable``.
+    func markedRepeatable() -> HTTPResponse {
+        var response = self
+        response.repeatable = true
+        return response
+    }
 
     /// A JSON error body (``/BoutiqueSync/SyncHTTPErrorBody``) with `status`.
     static func error(_ status: Int, _ code: String, _ reason: String, retryAfterSeconds: Int = 0) -> HTTPResponse {

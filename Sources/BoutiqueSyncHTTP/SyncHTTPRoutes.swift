@@ -60,8 +60,10 @@ struct SyncHTTPRoutes: Sendable {
         do {
             switch endpoint {
             case .push: return try await push(request.body, claims: claims, requestID: request.requestID)
-            case .pull: return try await pull(request.body, claims: claims)
-            case .snapshot: return try await snapshot(request.body, claims: claims)
+            // A pull or snapshot changes nothing a device could miss: when the answers waiting to be
+            // read leave no room for its answer, a 503 takes its place and the device asks again.
+            case .pull: return try await pull(request.body, claims: claims).markedRepeatable()
+            case .snapshot: return try await snapshot(request.body, claims: claims).markedRepeatable()
             case .share: return try await membership(.share, request.body, claims: claims)
             case .unshare: return try await membership(.unshare, request.body, claims: claims)
             case .members: return try await membership(.members, request.body, claims: claims)

@@ -62,7 +62,10 @@ public final class SyncHTTPServer: Sendable {
             host: host, port: port,
             limits: HTTPListener.Limits(
                 maximumBodyBytes: options.maximumBodyBytes, connectionLimit: options.connectionLimit,
-                connectionsPerAddress: options.connectionsPerAddress, requestDeadline: options.requestDeadline),
+                connectionsPerAddress: options.connectionsPerAddress, requestDeadline: options.requestDeadline,
+                responseDeadline: options.responseDeadline, unfinishedRequestLimit: options.unfinishedRequestLimit,
+                unfinishedRequestsPerAddress: options.unfinishedRequestsPerAddress,
+                maximumQueuedResponseBytes: options.maximumQueuedResponseBytes),
             log: log, handler: { request in await routes.respond(to: request) })
         // `host` parsed as an IPv4 address, so the URL is well formed.
         url = URL(string: "http://\(host):\(listener.port)") ?? URL(fileURLWithPath: "/")

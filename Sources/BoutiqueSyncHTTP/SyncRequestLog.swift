@@ -100,6 +100,19 @@ public struct SyncRequestLog: Sendable {
         ])
     }
 
+    /// A connection closed because its client did not read its whole answer within the deadline.
+    func responseTimeout(client: String, deadline: Duration) {
+        emit(Date(), event: "response-timeout", [
+            ("client", .text(client)), ("deadline_s", .number(Double(deadline.components.seconds))),
+        ])
+    }
+
+    /// A connection that had not sent a whole request, closed to make room for a new one: the server
+    /// had as many such connections as it keeps (in all, or from the new one's address).
+    func unfinishedDisplaced(client: String) {
+        emit(Date(), event: "unfinished-request-closed", [("client", .text(client))])
+    }
+
     /// A request the store failed, with the error its client was not shown.
     func storeFailure(client: String, path: String, error: String, requestID: String) {
         emit(Date(), event: "store-failure", [

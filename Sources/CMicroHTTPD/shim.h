@@ -34,12 +34,13 @@ static inline size_t boutique_mhd_keep_escapes(void *context, struct MHD_Connect
 
 /// Starts a daemon listening on `host:port` (an IPv4 address; port 0 picks a free one) with one
 /// internal polling thread (epoll on Linux; elsewhere the best the library has, as epoll is Linux's
-/// alone), suspendable connections (the handlers answer asynchronously), a completion callback per
-/// request, a callback when a connection opens and closes, and one when a request's first line has
-/// arrived. At most `connection_limit` connections, `per_address_limit` of them from one client
-/// address. NULL when the address is not IPv4 or the port is taken.
+/// alone), suspendable connections (the handlers answer asynchronously), a policy that admits or
+/// refuses each new connection by its client's address, a completion callback per request, a callback
+/// when a connection opens and closes, and one when a request's first line has arrived. At most
+/// `connection_limit` connections, `per_address_limit` of them from one client address (both checked
+/// before the policy). NULL when the address is not IPv4 or the port is taken.
 static inline struct MHD_Daemon *boutique_mhd_start(
-    const char *host, uint16_t port, MHD_AccessHandlerCallback handler, void *context,
+    const char *host, uint16_t port, MHD_AcceptPolicyCallback admit, MHD_AccessHandlerCallback handler, void *context,
     MHD_RequestCompletedCallback completed, MHD_NotifyConnectionCallback connection_changed,
     void *(*request_started)(void *context, const char *uri, struct MHD_Connection *connection),
     unsigned int connection_limit, unsigned int per_address_limit, unsigned int idle_timeout_seconds)
@@ -55,7 +56,7 @@ static inline struct MHD_Daemon *boutique_mhd_start(
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;
 #endif
     return MHD_start_daemon(
-        flags, port, NULL, NULL, handler, context,
+        flags, port, admit, context, handler, context,
         MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)&address,
         MHD_OPTION_NOTIFY_COMPLETED, completed, context,
         MHD_OPTION_NOTIFY_CONNECTION, connection_changed, context,
@@ -69,18 +70,25 @@ static inline struct MHD_Daemon *boutique_mhd_start(
         MHD_OPTION_END);
 }
 
-/// The client's address as text (IPv4 or IPv6) into `out`; an empty string when unknown.
-static inline void boutique_mhd_client_address(struct MHD_Connection *connection, char *out, size_t size)
+/// `address` as text (IPv4 or IPv6) into `out`; an empty string when it is of another family.
+static inline void boutique_address_text(const struct sockaddr *address, char *out, size_t size)
 {
     out[0] = 0;
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (info == NULL || info->client_addr == NULL) return;
-    const struct sockaddr *address = info->client_addr;
+    if (address == NULL) return;
     if (address->sa_family == AF_INET) {
         inet_ntop(AF_INET, &((const struct sockaddr_in *)address)->sin_addr, out, (socklen_t)size);
     } else if (address->sa_family == AF_INET6) {
         inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, out, (socklen_t)size);
     }
+}
+
+/// The client's address as text (IPv4 or IPv6) into `out`; an empty string when unknown.
+static inline void boutique_mhd_client_address(struct MHD_Connection *connection, char *out, size_t size)
+{
+    out[0] = 0;
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL) return;
+    boutique_address_text(info->client_addr, out, size);
 }
 
 /// The connection's socket, -1 when unknown.
@@ -193,16 +201,22 @@ static inline uint16_t boutique_mhd_port(struct MHD_Daemon *daemon)
     return info == NULL ? 0 : info->port;
 }
 
-/// Queues a response whose body is copied from `body`, with a Content-Type, an X-Request-Id when
-/// `request_id` is not NULL, a Retry-After header when `retry_after` is positive, and
-/// `Connection: close` when `close_connection` is set (libmicrohttpd then closes the connection once
-/// it is sent, reading nothing more from it). MHD_YES when queued.
+/// Queues a response whose body is `body`, sent from where it is (not copied) and handed to
+/// `release(owner)` once the library is done with it — sent, or dropped with its connection — or at
+/// once when no response can be made. With a Content-Type, an X-Request-Id when `request_id` is not
+/// NULL, a Retry-After header when `retry_after` is positive, and `Connection: close` when
+/// `close_connection` is set (libmicrohttpd then closes the connection once it is sent, reading
+/// nothing more from it). MHD_YES when queued.
 static inline enum MHD_Result boutique_mhd_respond(
-    struct MHD_Connection *connection, unsigned int status, const void *body, size_t length,
+    struct MHD_Connection *connection, unsigned int status, void *body, size_t length,
+    MHD_ContentReaderFreeCallback release, void *owner,
     const char *content_type, unsigned int retry_after, const char *request_id, int close_connection)
 {
-    struct MHD_Response *response = MHD_create_response_from_buffer(length, (void *)body, MHD_RESPMEM_MUST_COPY);
-    if (response == NULL) return MHD_NO;
+    struct MHD_Response *response = MHD_create_response_from_buffer_with_free_callback_cls(length, body, release, owner);
+    if (response == NULL) {
+        release(owner);
+        return MHD_NO;
+    }
     MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
     if (request_id != NULL) MHD_add_response_header(response, "X-Request-Id", request_id);
     if (retry_after > 0) {

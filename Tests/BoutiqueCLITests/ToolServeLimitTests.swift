@@ -40,7 +40,9 @@ struct ToolServeLimitTests {
             let serve = ["serve", "--port", "0", "--secret-file", "secret", "--store", "server.db"]
             for flags in [
                 ["--connections-per-address", "0"], ["--connection-limit", "many"], ["--max-body-bytes", "-1"],
-                ["--request-deadline", "soon"], ["--max-wait", "0"],
+                ["--request-deadline", "soon"], ["--max-wait", "0"], ["--response-deadline", "later"],
+                ["--unfinished-request-limit", "0"], ["--unfinished-requests-per-address", "none"],
+                ["--max-queued-response-bytes", "-5"],
             ] {
                 let refused = try await ToolProcess.run(serve + flags, in: directory)
                 #expect(refused.status == 2 && refused.errorOutput.contains(flags[0]), "\(flags): \(refused.errorOutput)")

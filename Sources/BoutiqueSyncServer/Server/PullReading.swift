@@ -112,12 +112,17 @@ struct PullReading {
         return Page(response: response, acknowledged: moved ? next : nil, bytes: bytes)
     }
 
+    /// The fewest changes of a transaction a page carries when it cuts one: a transaction of at most
+    /// this many changes (and four pages' bytes) goes whole, whatever the request's limit.
+    static let largeTransactionChanges = 256
+
     /// How many of a server transaction's changes (after the cursor) one page carries when the
-    /// transaction is much larger than a page — more changes than `limit`, or more than four pages'
-    /// bytes (a transaction a device sent in parts) — by number and by bytes (at their average size);
-    /// `nil` when the page carries it whole, as a device applies it best.
+    /// transaction is much larger than a page — more changes than `limit` and
+    /// ``largeTransactionChanges``, or more than four pages' bytes (a transaction a device sent in
+    /// parts) — by number and by bytes (at their average size); `nil` when the page carries it
+    /// whole, as a device applies it best.
     static func share(of batch: LogBatchSize, limit: Int, maximumBytes: Int) -> Int? {
-        let limit = max(limit, 1)
+        let limit = max(limit, largeTransactionChanges)
         guard batch.changes > limit || batch.bytes / 4 > maximumBytes else { return nil }
         let byBytes = batch.bytes > maximumBytes
             ? max(1, Int(Double(batch.changes) * Double(maximumBytes) / Double(max(batch.bytes, 1)))) : batch.changes

@@ -7,8 +7,8 @@
 /// (``/BoutiqueSync/SpaceEvent/Kind/joined`` or ``/BoutiqueSync/SpaceEvent/Kind/left``), which the
 /// device handles before pulling on — except a space the user created, whose rows are all in the log
 /// from that point: the page goes on with it. A page reads at most `limit` sequence numbers (plus the
-/// rest of a transaction it cut, unless that rest is itself more than `limit`: a transaction a device
-/// sent in parts then goes over several pages), visible or not, so a request's cost is bounded whatever the other
+/// rest of a transaction it cut, unless that rest is itself more than `limit` and 256 changes: a
+/// transaction a device sent in parts then goes over several pages), visible or not, so a request's cost is bounded whatever the other
 /// spaces hold; and at most `maximumBytes` of visible changes, counted per whole server transaction
 /// before they are read (the page ends after the last transaction that fits, the first however large:
 /// the cursor then stands at a transaction's end, where the next page resumes). Rows moving in carry
@@ -74,7 +74,7 @@ struct SpacePull {
                 // The rest of a transaction the page cut, unless that rest is more than a page reads
                 // (a transaction a device sent in parts): then the next pages carry it.
                 if let last = logged.last, let whole = try store.batchSizes(after: end, through: end + 1, visibleIn: spaces.sorted()).first,
-                    whole.batch != last.batch || whole.last - end <= Int64(max(limit, 1))
+                    whole.batch != last.batch || whole.last - end <= Int64(max(limit, PullReading.largeTransactionChanges))
                 {
                     let rest = try store.changes(after: end, through: upper, visibleIn: spaces.sorted(), batch: last.batch)
                     logged += rest

@@ -16,6 +16,8 @@ enum ServeCommand: Command {
                               --secret-file FILE [--host ADDRESS] [--rules FILE] [--log-format text|json]
                               [--max-body-bytes N] [--max-wait DURATION] [--connection-limit N]
                               [--connections-per-address N] [--request-deadline DURATION]
+                              [--response-deadline DURATION] [--unfinished-request-limit N]
+                              [--unfinished-requests-per-address N] [--max-queued-response-bytes N]
                               [--retain DURATION]
 
         Serves the sync protocol over HTTP on ADDRESS:PORT (127.0.0.1 when --host is left out; 0.0.0.0
@@ -42,8 +44,15 @@ enum ServeCommand: Command {
         Limits (defaults in brackets): --max-body-bytes N, the largest request body [16777216];
         --max-wait DURATION, the longest a pull waits for changes [30s]; --connection-limit N, the most
         connections open at once [1000, at most the open-file limit less 64]; --connections-per-address N,
-        the most from one client address [64; behind a proxy all come from its address]; and
-        --request-deadline DURATION, the time a client has to send a whole request, head and body [60s].
+        the most from one client address [1000; behind a proxy all come from its address];
+        --request-deadline DURATION, the time a client has to send a whole request, head and body [60s];
+        --response-deadline DURATION, the time a client has to read a whole answer [60s];
+        --unfinished-request-limit N, the most connections that have not sent a whole request (opening,
+        sending slowly, or idle between requests) [500, at most half the connection limit; a new one past
+        it closes the oldest of the address holding the most]; --unfinished-requests-per-address N, the
+        most of those from one address [32; a new one past it closes that address's oldest]; and
+        --max-queued-response-bytes N, the most bytes of answers waiting for their clients to read them
+        [134217728; a pull whose answer would pass it is answered 503, to be asked again].
 
         --rules FILE shares rows between users by the sync rules in the JSON file FILE, for example
           {"roots": ["remindersList"], "follows": {"reminder": "listID"}, "private": ["tag"]}

@@ -18,9 +18,14 @@ struct ServeLimits {
     var connectionLimit: Int?
     var connectionsPerAddress: Int?
     var requestDeadlineSeconds: Int64?
+    var responseDeadlineSeconds: Int64?
+    var unfinishedRequestLimit: Int?
+    var unfinishedRequestsPerAddress: Int?
+    var maximumQueuedResponseBytes: Int?
 
     /// Reads `--max-body-bytes N --max-wait DURATION --connection-limit N --connections-per-address N
-    /// --request-deadline DURATION`, each optional.
+    /// --request-deadline DURATION --response-deadline DURATION --unfinished-request-limit N
+    /// --unfinished-requests-per-address N --max-queued-response-bytes N`, each optional.
     init(_ arguments: inout ArgumentParser) throws {
         maximumBodyBytes = try Self.count(&arguments, "--max-body-bytes")
         maximumWaitSeconds = try arguments.takeOption("--max-wait").map { try DurationText.seconds($0, option: "--max-wait") }
@@ -29,6 +34,12 @@ struct ServeLimits {
         requestDeadlineSeconds = try arguments.takeOption("--request-deadline").map {
             try DurationText.seconds($0, option: "--request-deadline")
         }
+        responseDeadlineSeconds = try arguments.takeOption("--response-deadline").map {
+            try DurationText.seconds($0, option: "--response-deadline")
+        }
+        unfinishedRequestLimit = try Self.count(&arguments, "--unfinished-request-limit")
+        unfinishedRequestsPerAddress = try Self.count(&arguments, "--unfinished-requests-per-address")
+        maximumQueuedResponseBytes = try Self.count(&arguments, "--max-queued-response-bytes")
     }
 
     private static func count(_ arguments: inout ArgumentParser, _ option: String) throws -> Int? {
@@ -46,6 +57,10 @@ struct ServeLimits {
         if let connectionLimit { options.connectionLimit = connectionLimit }
         if let connectionsPerAddress { options.connectionsPerAddress = connectionsPerAddress }
         if let requestDeadlineSeconds { options.requestDeadline = .seconds(requestDeadlineSeconds) }
+        if let responseDeadlineSeconds { options.responseDeadline = .seconds(responseDeadlineSeconds) }
+        if let unfinishedRequestLimit { options.unfinishedRequestLimit = unfinishedRequestLimit }
+        if let unfinishedRequestsPerAddress { options.unfinishedRequestsPerAddress = unfinishedRequestsPerAddress }
+        if let maximumQueuedResponseBytes { options.maximumQueuedResponseBytes = maximumQueuedResponseBytes }
         return options
     }
     #endif

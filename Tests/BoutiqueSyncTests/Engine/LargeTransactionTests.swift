@@ -177,17 +177,18 @@ import Testing
             try await Self.importNotes(400, into: writer)
             _ = try await sync.synchronize()
 
-            // Pages of 60 changes: the one server transaction goes in pieces of a page each.
+            // Pages of 60 changes: the one server transaction of 399 goes in pieces of 256 (a
+            // transaction of fewer would go whole, whatever the limit).
             let page = try await server.pull(PullRequest(replica: "observer", cursor: 0, limit: 60), tenant: "default")
-            #expect(page.changes.count == 60 && page.hasMore, "a page's share of the transaction, not all of it")
+            #expect(page.changes.count == 256 && page.hasMore, "a page's share of the transaction, not all of it")
             let reader = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
             let readerSync = try await BoutiqueSync(database: reader, tables: ["note"], server: .inProcess(server), options: Self.options)
             _ = try await readerSync.synchronize()
-            try await writer.write { conn in try conn.execute("UPDATE note SET title = 'again' WHERE id LIKE 'n001%'") }
+            try await writer.write { conn in try conn.execute("UPDATE note SET title = 'again' WHERE id LIKE 'n00%'") }
             _ = try await sync.synchronize()
             let pulling = try await BoutiqueSync(
                 database: reader, tables: ["note"], server: .inProcess(server), options: SyncOptions(pushRowLimit: 50, pullLimit: 30))
-            #expect(try await pulling.synchronize().applied == 100)
+            #expect(try await pulling.synchronize().applied == 399)
             #expect(try await reader.rows("note") == writer.rows("note"))
             await reader.close()
             await writer.close()
@@ -204,11 +205,11 @@ import Testing
             _ = try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .editor)
             _ = try await app.sync("bob").synchronize()
             try await app.database("ana").write { conn in
-                for index in 0..<300 {
+                for index in 0..<600 {
                     try conn.execute("INSERT INTO reminder(id, listID, title) VALUES (?, 'L1', 'item')", [.text("r\(index)")])
                 }
             }
-            #expect(try await app.sync("ana").synchronize().pushed == 300)
+            #expect(try await app.sync("ana").synchronize().pushed == 600)
             // Bob's pages hold a page's share of the import, not the whole transaction.
             var cursor: Int64 = 0
             var largest = 0
@@ -218,10 +219,10 @@ import Testing
                 guard page.hasMore else { break }
                 cursor = page.nextCursor
             }
-            // At most the limit, and the rest of the transaction when that rest is within the limit too.
-            #expect(largest <= 2 * 40, "\(largest) changes in one page")
+            // At most the limit, and the rest of the transaction when that rest is 256 changes or fewer.
+            #expect(largest <= 40 + 256, "\(largest) changes in one page")
             _ = try await app.sync("bob").synchronize()
-            #expect(try await app.rows("bob", "reminder").count == 300)
+            #expect(try await app.rows("bob", "reminder").count == 600)
             #expect(try await app.rows("bob", "reminder") == app.rows("ana", "reminder"))
             await app.close()
         }

@@ -20,14 +20,18 @@ final class RawConnection: @unchecked Sendable {
     let descriptor: Int32
 
     /// Connects from `source` to 127.0.0.1:`port`; receives wait at most `timeout` (times the run's
-    /// timeout scale).
-    init(port: Int, from source: String = "127.0.0.1", timeout: Duration = .seconds(10)) throws {
+    /// timeout scale). With `receiveBuffer`, the socket's receive buffer is that small (the system's
+    /// least at most), so that a client that does not read leaves its answer with the server.
+    init(port: Int, from source: String = "127.0.0.1", timeout: Duration = .seconds(10), receiveBuffer: Int? = nil) throws {
         #if canImport(Glibc)
             descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
             descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw Failure(call: "socket", code: errno) }
+        if var size = receiveBuffer.map(Int32.init) {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var local = sockaddr_in()
         local.sin_family = sa_family_t(AF_INET)
         local.sin_addr.s_addr = inet_addr(source)
@@ -89,6 +93,13 @@ final class RawConnection: @unchecked Sendable {
             answer += buffer.prefix(count)
         }
         return String(decoding: answer, as: UTF8.self)
+    }
+
+    /// Whether the server has sent something, or closed the connection, without waiting or reading it.
+    var hasSomethingToRead: Bool {
+        var byte: UInt8 = 0
+        let count = recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return count >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)
     }
 
     /// Whether the server has closed (or reset) the connection, without waiting.

@@ -19,7 +19,7 @@ import Testing
     static func run(postgres: String?) async throws {
         let workspace = try SyncWorkspace()
         // Requests of at most 1 MiB: the import below is about twice that as one push.
-        let (server, url) = try await workspace.serve(postgres: postgres, options: ["--max-body-bytes", "1048576"])
+        let (server, url) = try await workspace.serve(postgres: postgres, flags: ["--max-body-bytes", "1048576"])
         let token = try await workspace.token()
         for device in ["a.db", "b.db"] { try await workspace.makeDevice(device) }
         _ = try await workspace.sync("a.db", server: url, token: token)

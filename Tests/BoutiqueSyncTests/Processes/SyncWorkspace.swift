@@ -40,16 +40,24 @@ final class SyncWorkspace: Sendable {
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Starts `boutique serve` on the store `file` (or the PostgreSQL database `postgres`) and
-    /// returns it with its address.
+    /// Starts `boutique serve` on the store `file` (or the PostgreSQL database `postgres`), with
+    /// `flags` besides, and returns it with its address. With `environment`, those variables are set
+    /// for it (through `/bin/sh`, which then runs it in its place).
     func serve(
-        port: Int = 0, postgres: String? = nil, rules: String? = nil, store file: String = "server.db", options: [String] = []
+        port: Int = 0, postgres: String? = nil, rules: String? = nil, store file: String = "server.db", flags: [String] = [],
+        environment: [String: String] = [:]
     ) async throws -> (process: ChildProcess, url: String) {
         let store = postgres.map { ["--postgres", $0] } ?? ["--store", file]
-        let process = try ChildProcess(
-            "boutique",
-            ["serve", "--port", String(port), "--secret-file", "secret"] + store + (rules.map { ["--rules", $0] } ?? []) + options,
-            in: url)
+        let arguments = ["serve", "--port", String(port), "--secret-file", "secret"] + store + (rules.map { ["--rules", $0] } ?? []) + flags
+        let process: ChildProcess
+        if environment.isEmpty {
+            process = try ChildProcess("boutique", arguments, in: url)
+        } else {
+            let settings = environment.sorted { $0.key < $1.key }.map { "export \($0.key)='\($0.value)'; " }.joined()
+            process = try ChildProcess(
+                executable: URL(fileURLWithPath: "/bin/sh"),
+                ["-c", settings + #"exec "$0" "$@""#, ChildProcess.executable("boutique").path] + arguments, in: url)
+        }
         let line = try await process.line(startingWith: "listening on ")
         return (process, String(line.dropFirst("listening on ".count)))
     }
