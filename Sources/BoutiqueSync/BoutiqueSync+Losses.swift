@@ -12,4 +12,18 @@ extension BoutiqueSync {
     /// }
     /// ```
     public var losses: AsyncStream<SyncLoss> { session.losses.stream() }
+
+    /// The rows that left what this user sees because someone else moved them to a space the user is
+    /// not in, as the device takes them off (see ``SyncDeparture``).
+    ///
+    /// Kept like ``losses`` while nobody reads (up to a thousand), for the first reader.
+    ///
+    /// ```swift
+    /// Task {
+    ///     for await departure in sync.departures {
+    ///         log.info("\(departure.table) \(departure.key) was moved away")
+    ///     }
+    /// }
+    /// ```
+    public var departures: AsyncStream<SyncDeparture> { session.departures.stream() }
 }

@@ -25,7 +25,14 @@ extension SyncSession {
                 let retiredSecret = try retired.flatMap { try ReplicaSecrets.existingSecret(for: $0, sql) }
                 let read = try LocalLogReader.transactions(
                     after: max(state.acknowledged, from), rowLimit: rowLimit, tables: tables, on: conn.connection)
-                return (read, state, retired, retiredSecret)
+                // How far the file had pulled when it made each write: a device whose edit it
+                // overwrites learns whether the writer had that edit.
+                var seen: [Int64: Int64] = [:]
+                for transaction in read.transactions where !transaction.isRemote && !transaction.isRefused {
+                    guard let stamp = transaction.stamp else { continue }
+                    seen[transaction.id] = try PullMarks.seen(server: server, stamp: stamp, sql)
+                }
+                return ((transactions: read.transactions, readThrough: read.readThrough, seen: seen), state, retired, retiredSecret)
             }
             var state = current
             let local = read.transactions.filter { !$0.isRemote && !$0.isRefused && !$0.changes.isEmpty }
@@ -35,7 +42,10 @@ extension SyncSession {
             }
             let outbox = local.compactMap { transaction -> SyncTransaction? in
                 guard let stamp = transaction.stamp else { return nil }
-                let changes = transaction.syncChanges(stamp: stamp)
+                var changes = transaction.syncChanges(stamp: stamp)
+                if let seen = read.seen[transaction.id] {
+                    for index in changes.indices { changes[index].seen = seen }
+                }
                 return changes.isEmpty ? nil : SyncTransaction(id: transaction.id, stamp: stamp, changes: changes)
             }
             let exhausted = read.readThrough == max(state.acknowledged, from)

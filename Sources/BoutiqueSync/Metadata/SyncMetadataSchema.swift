@@ -35,6 +35,10 @@
 /// - `boutique_sync_replica_secret`: the secret each replica id of the file goes with (``ReplicaSecrets``).
 /// - `boutique_sync_server_alias`: the server (its ``SyncServerID/key``) each address was last found to
 ///   reach (``ServerAlias``): progress is kept by server, not by address.
+/// - `boutique_sync_pull_mark`: per server, the pull cursor each time it moved, with the file's clock
+///   then (``PullMarks``): how far the file had pulled when each local write was made.
+/// - `boutique_sync_logged`: per server, where this file's own transactions are in the server's log,
+///   by stamp (``OwnLogPositions``): whether another device's change was made knowing them.
 enum SyncMetadataSchema {
     static let migrations: [(id: String, sql: String)] = [
         ("v1_sync_metadata", """
@@ -77,6 +81,12 @@ enum SyncMetadataSchema {
             """),
         ("v7_server_aliases", """
             CREATE TABLE boutique_sync_server_alias(address TEXT PRIMARY KEY NOT NULL, server TEXT NOT NULL) WITHOUT ROWID;
+            """),
+        ("v8_write_knowledge", """
+            CREATE TABLE boutique_sync_pull_mark(server TEXT NOT NULL, clock INTEGER NOT NULL, cursor INTEGER NOT NULL,
+                PRIMARY KEY(server, clock)) WITHOUT ROWID;
+            CREATE TABLE boutique_sync_logged(server TEXT NOT NULL, time INTEGER NOT NULL, writer TEXT NOT NULL, sequence INTEGER NOT NULL,
+                PRIMARY KEY(server, time, writer)) WITHOUT ROWID;
             """),
     ]
 
