@@ -7,8 +7,8 @@ import BoutiqueSQLite
 /// connection and read with the type's own decoder, so every representation (UUIDs, dates, JSON,
 /// enums) reads as it does from the table. Names are matched whatever their case; a column without a
 /// value takes its declared default, or NULL when it may hold one, and is otherwise an error.
-enum SyncRowValues {
-    static func decode<T: Table>(_ values: [String: DatabaseValue], as type: T.Type, source: String) throws -> T {
+package enum SyncRowValues {
+    package static func decode<T: Table>(_ values: [String: DatabaseValue], as type: T.Type, source: String) throws -> T {
         var byName: [String: DatabaseValue] = [:]
         for (name, value) in values { byName[name.lowercased()] = value }
         let schema = T.schema
