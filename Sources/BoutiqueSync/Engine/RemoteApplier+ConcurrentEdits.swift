@@ -7,7 +7,7 @@ extension RemoteApplier {
     /// column was made by a device whose pull had not brought it (``SyncChange/seen`` before the edit's
     /// place in the log, or the edit not in the log at all); knowingly when one was made after pulling
     /// it. An edit both overwrote knowingly and concurrently was read and changed by someone, and is no
-    /// loss; a writer that did not say how far it had pulled decides nothing, and neither reports.
+    /// loss, nor is one whose value the row keeps anyway; a writer that did not say how far it had pulled decides nothing, and neither reports.
     ///
     /// The edit leaves the row's state here, so it is reported once: with the columns of one write
     /// together, as that write set them, and the row as this device showed it.
@@ -16,7 +16,9 @@ extension RemoteApplier {
     ) throws {
         var lost: [SyncStamp: [String: DatabaseValue]] = [:]
         for (name, cell) in before.cells where before.isCurrent(cell) {
-            guard let winner = after.cells[name], winner.stamp != cell.stamp, after.isCurrent(winner), try ownWrites.contains(cell.stamp)
+            // A write replaced by the same value lost nothing (two devices repairing one row alike).
+            guard let winner = after.cells[name], winner.stamp != cell.stamp, winner.value != cell.value, after.isCurrent(winner),
+                try ownWrites.contains(cell.stamp)
             else { continue }
             var concurrent = false
             var settled = false

@@ -1,0 +1,150 @@
+import BoutiqueSync
+import BoutiqueSyncServer
+import Foundation
+import Testing
+
+/// A reminder as the shared-lists schema declares it (`reminder.listID`), for decoding what sync reports.
+@Table("reminder")
+struct ListReminder: Sendable, Equatable {
+    @Column(primaryKey: true) let id: String
+    var listID: String
+    var title: String
+}
+
+/// Two devices editing the same column: the edit overwritten by one made without knowing it is
+/// reported to its device once, with its values; one overwritten knowingly is not.
+@Suite struct ConcurrentEditLossTests {
+    @Test(arguments: [false, true])
+    func aConcurrentEditOfTheSameColumnIsReportedOnceToTheLoser(loserPushesFirst: Bool) async throws {
+        let devices = try await FolderDevices.make()
+        try await devices.a.write { conn in try conn.execute("UPDATE folderNote SET title = 'Plans from a' WHERE id = 'n1'") }
+        // Both clocks read the wall clock: a later millisecond makes b's edit the later write.
+        try await Task.sleep(for: .milliseconds(3))
+        try await devices.b.write { conn in try conn.execute("UPDATE folderNote SET title = 'Plans from b' WHERE id = 'n1'") }
+        if loserPushesFirst {
+            _ = try await devices.syncA.synchronize()
+            _ = try await devices.syncB.synchronize()
+        }
+        try await devices.settle()
+
+        #expect(try await devices.notes(devices.a) == [["n1", "f1", "Plans from b", "years of them"]])
+        #expect(try await devices.notes(devices.b) == [["n1", "f1", "Plans from b", "years of them"]])
+        let losses = await devices.syncA.takeReportedLosses()
+        #expect(losses.map(\.kind) == [.editBeatenByConcurrentEdit])
+        #expect(losses.first?.table == "foldernote")
+        #expect(losses.first?.key == .text("n1"))
+        #expect(losses.first?.values == ["title": .text("Plans from a")])
+        #expect(try losses.first?.values(as: FolderNote.self)
+            == FolderNote(id: "n1", folderID: "f1", title: "Plans from a", body: "years of them"))
+        #expect(await devices.syncB.takeReportedLosses().isEmpty, "the winner lost nothing")
+        await devices.close()
+    }
+
+    @Test func anEditOverwrittenByOneMadeAfterPullingItIsNoLoss() async throws {
+        let devices = try await FolderDevices.make()
+        try await devices.a.write { conn in try conn.execute("UPDATE folderNote SET title = 'Plans from a' WHERE id = 'n1'") }
+        _ = try await devices.syncA.synchronize()
+        _ = try await devices.syncB.synchronize()
+        #expect(try await devices.notes(devices.b).first?[2] == "Plans from a", "b has a's edit")
+        try await devices.b.write { conn in try conn.execute("UPDATE folderNote SET title = 'Plans from b' WHERE id = 'n1'") }
+        try await devices.settle()
+
+        #expect(try await devices.notes(devices.a).first?[2] == "Plans from b")
+        #expect(await devices.syncA.takeReportedLosses().isEmpty, "b overwrote a's edit knowing it")
+        #expect(await devices.syncB.takeReportedLosses().isEmpty)
+        await devices.close()
+    }
+
+    @Test func anEditMadeOfflineAndPushedAfterAPullStillDidNotSeeWhatThePullBrought() async throws {
+        let devices = try await FolderDevices.make()
+        // b edits first (offline), a edits later but pushes first; b then pulls a's edit before pushing
+        // its own, which loses: b's edit is the one discarded, and b never saw a's when it made it.
+        try await devices.b.write { conn in try conn.execute("UPDATE folderNote SET body = 'b, earlier' WHERE id = 'n1'") }
+        try await Task.sleep(for: .milliseconds(3))
+        try await devices.a.write { conn in try conn.execute("UPDATE folderNote SET body = 'a, later' WHERE id = 'n1'") }
+        _ = try await devices.syncA.synchronize()
+        try await devices.settle(startingWithB: true)
+
+        #expect(try await devices.notes(devices.b).first?[3] == "a, later")
+        let losses = await devices.syncB.takeReportedLosses()
+        #expect(losses.map(\.kind) == [.editBeatenByConcurrentEdit])
+        #expect(losses.first?.values == ["body": .text("b, earlier")])
+        #expect(await devices.syncA.takeReportedLosses().isEmpty)
+        await devices.close()
+    }
+
+    @Test func lossValuesAreNamedAsTheTableDeclaresItsColumns() async throws {
+        let devices = try await FolderDevices.make()
+        try await devices.b.write { conn in try conn.execute("DELETE FROM noteFolder WHERE id = 'f2'") }
+        _ = try await devices.syncB.synchronize()
+        try await devices.a.write { conn in try conn.execute("UPDATE folderNote SET folderID = 'f2' WHERE id = 'n1'") }
+        try await devices.settle()
+        let losses = await devices.syncA.takeReportedLosses()
+        #expect(losses.map(\.kind) == [.moveIntoDeletedParent])
+        #expect(losses.first?.values == ["folderID": .text("f2")], "the schema's spelling, not lowercased")
+        await devices.close()
+    }
+}
+
+/// What the device of a user who loses access reports: the values of refused offline work, and rows
+/// others moved away.
+@Suite struct AccessLossReportTests {
+    @Test(arguments: StoreKind.allCases) func workRefusedAfterAnUnshareCarriesItsValues(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            var app = try await SharedReminders(store: store)
+            try await app.add("ana")
+            try await app.add("bob")
+            try await SharingTests.anasList(app)
+            try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .editor)
+            try await app.syncAll(["ana", "bob"])
+            // Bob works offline while Ana unshares.
+            try await app.write("bob", """
+                INSERT INTO reminder(id, listID, title) VALUES ('r9', 'L1', 'Butter');
+                UPDATE reminder SET title = 'Oat milk' WHERE id = 'r1';
+                """)
+            try await app.sync("ana").unshare("remindersList", key: .text("L1"), with: "bob")
+            _ = try? await app.sync("bob").synchronize()
+            let refusals = await collect(app.sync("bob").refusals, count: 1)
+            let refusal = try #require(refusals.first)
+            #expect(refusal.reason == .forbidden)
+            #expect(refusal.table == "reminder")
+            #expect(refusal.values["title"] != nil, "what Bob wrote comes back with the refusal")
+            let mine = try refusal.values(as: ListReminder.self)
+            #expect(mine.listID == "L1")
+            #expect([ListReminder(id: "r9", listID: "L1", title: "Butter"), ListReminder(id: "r1", listID: "L1", title: "Oat milk")]
+                .contains(mine))
+            await app.close()
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func aRowAnEditorMovesAwayIsReportedToTheOwner(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            var app = try await SharedReminders(store: store)
+            try await app.add("ana")
+            try await app.add("bob")
+            try await SharingTests.anasList(app)
+            try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .editor)
+            try await app.write("bob", "INSERT INTO remindersList(id, title) VALUES ('B1', 'Bob''s')")
+            try await app.syncAll(["ana", "bob"])
+            try await app.write("bob", "UPDATE reminder SET listID = 'B1' WHERE id = 'r1'")
+            _ = try await app.sync("bob").synchronize()
+
+            _ = try await app.sync("ana").synchronize()
+            let departures = await collect(app.sync("ana").departures, count: 1)
+            #expect(try await app.rows("ana", "reminder").map(\.[0]) == ["r2"], "the reminder left Ana's device")
+            #expect(departures.map(\.table) == ["reminder"])
+            #expect(departures.first?.key == .text("r1"))
+            #expect(try departures.first?.row(as: ListReminder.self) == ListReminder(id: "r1", listID: "L1", title: "Milk"),
+                    "the row as Ana had it, not where it went")
+            await app.close()
+        }
+    }
+
+    /// The first `count` elements of `stream` (sync keeps what was reported before anyone read).
+    private func collect<T: Sendable>(_ stream: AsyncStream<T>, count: Int) async -> [T] {
+        var found: [T] = []
+        var iterator = stream.makeAsyncIterator()
+        while found.count < count, let next = await iterator.next() { found.append(next) }
+        return found
+    }
+}
