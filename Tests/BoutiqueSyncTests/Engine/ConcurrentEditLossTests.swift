@@ -1,4 +1,4 @@
-import BoutiqueSync
+@testable import BoutiqueSync
 import BoutiqueSyncServer
 import Foundation
 import Testing
@@ -55,10 +55,10 @@ struct ListReminder: Sendable, Equatable {
         await devices.close()
     }
 
-    @Test func anEditMadeOfflineAndPushedAfterAPullStillDidNotSeeWhatThePullBrought() async throws {
+    @Test func anEditThatLostAtTheServerIsReportedWhenTheWinnerArrives() async throws {
         let devices = try await FolderDevices.make()
-        // b edits first (offline), a edits later but pushes first; b then pulls a's edit before pushing
-        // its own, which loses: b's edit is the one discarded, and b never saw a's when it made it.
+        // b edits first (offline), a edits later and pushes first: b's edit loses at the server and is
+        // never in its log; b learns it lost from a's edit, made without it.
         try await devices.b.write { conn in try conn.execute("UPDATE folderNote SET body = 'b, earlier' WHERE id = 'n1'") }
         try await Task.sleep(for: .milliseconds(3))
         try await devices.a.write { conn in try conn.execute("UPDATE folderNote SET body = 'a, later' WHERE id = 'n1'") }
@@ -70,6 +70,25 @@ struct ListReminder: Sendable, Equatable {
         #expect(losses.map(\.kind) == [.editBeatenByConcurrentEdit])
         #expect(losses.first?.values == ["body": .text("b, earlier")])
         #expect(await devices.syncA.takeReportedLosses().isEmpty)
+        await devices.close()
+    }
+
+    @Test func aWriteMadeBeforeAPullDidNotSeeWhatThatPullBroughtEvenIfPushedAfterIt() async throws {
+        let devices = try await FolderDevices.make()
+        try await devices.a.write { conn in try conn.execute("UPDATE folderNote SET title = 'Plans from a' WHERE id = 'n1'") }
+        _ = try await devices.syncA.synchronize()
+        try await Task.sleep(for: .milliseconds(3))
+        // b writes without a's edit, then pulls it (its own later edit wins there) and only then pushes:
+        // it made its edit without a's, whatever its cursor was when the edit left.
+        try await devices.b.write { conn in try conn.execute("UPDATE folderNote SET title = 'Plans from b' WHERE id = 'n1'") }
+        _ = try await devices.syncB.session.pullOnce(wait: .zero)
+        #expect(try await devices.notes(devices.b).first?[2] == "Plans from b")
+        try await devices.settle(startingWithB: true)
+
+        #expect(try await devices.notes(devices.a).first?[2] == "Plans from b")
+        let losses = await devices.syncA.takeReportedLosses()
+        #expect(losses.map(\.kind) == [.editBeatenByConcurrentEdit])
+        #expect(losses.first?.values == ["title": .text("Plans from a")])
         await devices.close()
     }
 
@@ -104,7 +123,8 @@ struct ListReminder: Sendable, Equatable {
                 """)
             try await app.sync("ana").unshare("remindersList", key: .text("L1"), with: "bob")
             _ = try? await app.sync("bob").synchronize()
-            let refusals = await collect(app.sync("bob").refusals, count: 1)
+            let refusals = await app.sync("bob").takeReportedRefusals()
+            #expect(refusals.count == 1)
             let refusal = try #require(refusals.first)
             #expect(refusal.reason == .forbidden)
             #expect(refusal.table == "reminder")
@@ -130,7 +150,7 @@ struct ListReminder: Sendable, Equatable {
             _ = try await app.sync("bob").synchronize()
 
             _ = try await app.sync("ana").synchronize()
-            let departures = await collect(app.sync("ana").departures, count: 1)
+            let departures = await app.sync("ana").takeReportedDepartures()
             #expect(try await app.rows("ana", "reminder").map(\.[0]) == ["r2"], "the reminder left Ana's device")
             #expect(departures.map(\.table) == ["reminder"])
             #expect(departures.first?.key == .text("r1"))
@@ -138,13 +158,5 @@ struct ListReminder: Sendable, Equatable {
                     "the row as Ana had it, not where it went")
             await app.close()
         }
-    }
-
-    /// The first `count` elements of `stream` (sync keeps what was reported before anyone read).
-    private func collect<T: Sendable>(_ stream: AsyncStream<T>, count: Int) async -> [T] {
-        var found: [T] = []
-        var iterator = stream.makeAsyncIterator()
-        while found.count < count, let next = await iterator.next() { found.append(next) }
-        return found
     }
 }
