@@ -94,6 +94,9 @@ extension SyncSession {
                 var applier = try RemoteApplier(sql: sql, tables: tables)
                 let positions = OwnLogPositions(server: server, sql: sql)
                 try positions.record(own)
+                // Writes of this file pushed under a replica id it gave up come back as others' changes.
+                try positions.record(try changes.filter { try applier.ownWrites.contains($0.change.stamp) }
+                    .map { LoggedTransaction(stamp: $0.change.stamp, sequence: $0.sequence) })
                 applier.ownLog = positions
                 try applier.apply(changes.lazy.map(\.change), expectedCount: changes.count)
                 try Self.advanceClock(past: changes.lazy.map(\.change.stamp.time).max(), sql)

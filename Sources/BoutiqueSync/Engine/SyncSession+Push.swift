@@ -30,7 +30,7 @@ extension SyncSession {
                 var seen: [Int64: Int64] = [:]
                 for transaction in read.transactions where !transaction.isRemote && !transaction.isRefused {
                     guard let stamp = transaction.stamp else { continue }
-                    seen[transaction.id] = try PullMarks.seen(server: server, stamp: stamp, sql)
+                    seen[transaction.id] = try PullMarks.seen(server: server, stamp: stamp, cursor: state.cursor, sql)
                 }
                 return ((transactions: read.transactions, readThrough: read.readThrough, seen: seen), state, retired, retiredSecret)
             }
@@ -85,7 +85,11 @@ extension SyncSession {
                 try await undoRefused(response.refusals ?? [])
                 state.acknowledged = response.appliedThrough
                 state.digest = response.digest
-                try await writeServerState(state, clearRetired: retired != nil, spaces: response.spaces ?? [])
+                // Writes the server applied without logging them lost everywhere there: nobody pulled them.
+                let logged = response.logged ?? []
+                try await writeServerState(
+                    state, clearRetired: retired != nil, spaces: response.spaces ?? [], logged: logged.filter { $0.sequence > 0 },
+                    notLogged: logged.filter { $0.sequence <= 0 }.map(\.stamp))
                 if let last = outbox.last, response.appliedThrough >= last.id {
                     scannedThrough = max(scannedThrough, read.readThrough)
                 }
@@ -162,13 +166,24 @@ extension SyncSession {
 
     /// Records what the server acknowledged, and (on a server with rules) the spaces it put the pushed
     /// rows in.
-    func writeServerState(_ state: ServerState, clearRetired: Bool, spaces: [SnapshotPosition] = []) async throws {
+    func writeServerState(
+        _ state: ServerState, clearRetired: Bool, spaces: [SnapshotPosition] = [], logged: [LoggedTransaction] = [],
+        notLogged: [SyncStamp] = []
+    ) async throws {
         let server = serverID
         try await database.write { conn in
             let sql = SQLRunner(conn)
+            let positions = OwnLogPositions(server: server, sql: sql)
+            try positions.record(logged)
+            try positions.recordNotLogged(notLogged)
             let labels = SpaceLabels(sql: sql)
             for row in spaces { try labels.set(row.space, table: row.table.lowercased(), key: row.key) }
             var current = try ServerState.read(server: server, sql)
+            // Writes acknowledged by an answer that did not say where they are (a lost answer taken
+            // from a later one) are in the log or lost there: which, is not known.
+            if state.acknowledged > current.acknowledged {
+                try positions.recordUnplaced(after: current.acknowledged, through: state.acknowledged)
+            }
             // Only forward: a late answer never moves the acknowledged id or the cursor back.
             if state.acknowledged >= current.acknowledged {
                 current.acknowledged = state.acknowledged

@@ -31,11 +31,17 @@ enum PullMarks {
             [.text(server), .integer(oldestUnpushed ?? Int64.max)])
     }
 
-    /// The cursor `server`'s pull had reached when the local write stamped `stamp` was made; `nil`
-    /// when the file does not know (it wrote before it kept marks).
-    static func seen(server: String, stamp: SyncStamp, _ sql: SQLRunner) throws -> Int64? {
-        try sql.value(
+    /// The cursor `server`'s pull had reached when the local write stamped `stamp` was made (the file's
+    /// cursor is `cursor` now); `nil` when the file does not know (it wrote before it kept marks).
+    static func seen(server: String, stamp: SyncStamp, cursor: Int64, _ sql: SQLRunner) throws -> Int64? {
+        if let seen = try sql.value(
             "SELECT max(cursor) FROM boutique_sync_pull_mark WHERE server = ? AND clock < ?",
             [.text(server), .integer(Int64(bitPattern: stamp.time.rawValue))])?.integerValue
+        {
+            return seen
+        }
+        // A file that has pulled nothing from the server had seen nothing of it.
+        guard cursor == 0 else { return nil }
+        return 0
     }
 }

@@ -91,6 +91,12 @@ public struct PushResponse: Hashable, Sendable, Codable, SyncServerIdentified {
     /// went, so that leaving a space takes them too. A row changed twice is there twice, its latest
     /// space last.
     public var spaces: [SnapshotPosition]?
+    /// Where the transactions this request applied are in the log (one a transaction, at its last
+    /// change; sequence number 0 for one that changed nothing, having lost everywhere, and so is in no
+    /// log): the device learns where its own writes are, to tell later whether another device's change
+    /// was made knowing them (``SyncChange/seen``). Transactions applied by an earlier try of the same
+    /// push are not there. `nil` from servers that predate it.
+    public var logged: [LoggedTransaction]?
 
     /// An answer to a push.
     public init(

@@ -82,6 +82,7 @@ struct PushApplier {
         if placer != nil { memo.reserveCapacity(request.transactions.reduce(0) { $0 + $1.changes.count }) }
         var rights = user.map { SpaceRights(store: store, user: $0) }
         var refusedBytes = 0
+        var loggedTransactions: [LoggedTransaction] = []
         handling: for transaction in request.transactions where transaction.id > record.appliedThrough {
             // The role check comes first; the app's own hook (whose denial `denials` may hold) after it.
             var plan: [SpaceCheck.Step]?
@@ -113,6 +114,10 @@ struct PushApplier {
                 continue
             }
             var batch: Int64?
+            // Where the transaction's last change went in the log, told back to the device; whether
+            // the store held some of it already (pushed before under another replica id: logged then).
+            var lastLogged: Int64?
+            var alreadyHeld = false
             // Rows a move in this transaction carried: their placement is the store's, not the check's.
             var carried: Set<RowAddress> = []
             for (index, change) in transaction.changes.enumerated() {
@@ -129,11 +134,13 @@ struct PushApplier {
                 // apply it to no effect.
                 guard state != previous else {
                     clock.observe(change.stamp.time)
+                    if previous.holds(change.stamp) { alreadyHeld = true }
                     continue
                 }
                 guard let placer else {
                     let logged = try store.appendChange(change, origin: request.replica, batch: batch)
                     batch = logged.batch
+                    lastLogged = logged.sequence
                     let sequence = try resolve(change, previous: previous, merged: &state, batch: batch, clock: &clock) ?? logged.sequence
                     try checkSize(of: state, previous: previous, change: change, transaction: transaction.id)
                     try store.setRowState(state, table: change.table, key: change.key, sequence: sequence)
@@ -161,6 +168,7 @@ struct PushApplier {
                     change, origin: request.replica, batch: batch, space: placement.space,
                     movedFrom: held.flatMap { $0.space == placement.space ? nil : $0.space })
                 batch = logged.batch
+                lastLogged = logged.sequence
                 var sequence = logged.sequence
                 if let resolved = try resolve(change, previous: previous, merged: &state, batch: batch, clock: &clock) {
                     sequence = resolved
@@ -180,6 +188,11 @@ struct PushApplier {
                         children: address, to: placement.space, stamp: change.stamp, batch: batch, memo: &memo))
                 }
                 clock.observe(change.stamp.time)
+            }
+            if let lastLogged {
+                loggedTransactions.append(LoggedTransaction(stamp: transaction.stamp, sequence: lastLogged))
+            } else if !alreadyHeld {
+                loggedTransactions.append(LoggedTransaction(stamp: transaction.stamp, sequence: 0))
             }
             record.appliedThrough = transaction.id
             record.digest = transaction.digest
@@ -201,6 +214,7 @@ struct PushApplier {
             outcome: .accepted, appliedThrough: record.appliedThrough, digest: record.digest, serverTime: clock.last,
             refusals: try refusals(of: request, denials, through: record.appliedThrough))
         if !memo.placed.isEmpty { response.spaces = memo.placed }
+        if !loggedTransactions.isEmpty { response.logged = loggedTransactions }
         return response
     }
 
