@@ -109,7 +109,7 @@ public struct SyncLoss: Sendable, Hashable {
     /// ```
     ///
     /// A column with no value in either takes its declared default, or `nil` when optional; otherwise
-    /// this throws a ``BoutiqueError`` naming the column (a loss of a row this device did not show).
+    /// this throws a `BoutiqueError` naming the column (a loss of a row this device did not show).
     public func values<T: Table>(as type: T.Type) throws -> T {
         try SyncRowValues.decode(row.merging(values) { _, discarded in discarded }, as: type, source: table)
     }

@@ -26,10 +26,10 @@ public struct SyncChange: Hashable, Sendable, Codable {
     /// The write's stamp (its transaction's).
     public var stamp: SyncStamp
     /// How far the writer had pulled when it made the change: its pull cursor (a sequence number of
-    /// the server's log) at that moment. Every change of the log at or before it was on the writing
-    /// device, so the change was made knowing them; a later one it overwrites was not seen, and was
-    /// beaten by a concurrent write (see ``SyncLoss``). `nil` when not known (changes of devices and
-    /// servers that predate it, and the server's own).
+    /// the server's log) at that moment, not when it pushed. The writer had every change of the log at
+    /// or before it; a write it overwrites that is later in the log, or in no log, it had not, and that
+    /// write was beaten by a concurrent one, which its device reports as a loss. `nil` when not known
+    /// (changes of devices and servers that predate it, and the server's own).
     public var seen: Int64?
 
     /// A change of the row `key` of `table`.

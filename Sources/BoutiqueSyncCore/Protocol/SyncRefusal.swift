@@ -87,7 +87,7 @@ public struct SyncRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// ```
     ///
     /// A column with no value in either takes its declared default, or `nil` when optional; otherwise
-    /// this throws a ``BoutiqueError`` naming the column.
+    /// this throws a `BoutiqueError` naming the column.
     public func values<T: Table>(as type: T.Type) throws -> T {
         try SyncRowValues.decode(row.merging(values) { _, written in written }, as: type, source: table ?? T.tableName)
     }
