@@ -75,7 +75,9 @@ public struct SyncLoss: Sendable, Hashable {
     /// The stamp of this device's discarded write (its hybrid-logical-clock time, and the writer).
     public var stamp: SyncStamp
     /// The whole row as this device showed it just before the loss, the discarded values included, by
-    /// column name as the table declares it; empty when the device did not show the row then.
+    /// column name as the table declares it, for ``Kind/editBeatenByConcurrentEdit`` and
+    /// ``Kind/editBeatenByDelete``; empty for the other kinds (``Kind/removedWithDeletedParent``
+    /// carries the whole row in ``values``) and when the device did not show the row then.
     public var row: [String: DatabaseValue] = [:]
 
     /// A loss.

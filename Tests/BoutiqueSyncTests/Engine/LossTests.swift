@@ -192,6 +192,8 @@ struct FolderDevices {
         let losses = await devices.syncA.takeReportedLosses()
         #expect(losses.map(\.kind) == [.editBeatenByDelete])
         #expect(losses.first?.values == ["title": .text("Plans, revised")])
+        #expect(try losses.first?.values(as: FolderNote.self)
+            == FolderNote(id: "n1", folderID: "f1", title: "Plans, revised", body: "years of them"), "the row as this device had it")
         #expect(losses.first.map { $0.stamp.replica } != nil)
         #expect(await devices.syncB.takeReportedLosses().isEmpty)
         await devices.close()
