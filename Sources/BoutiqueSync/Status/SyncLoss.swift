@@ -34,6 +34,7 @@ public struct SyncLoss: Sendable, Hashable {
     /// ```swift
     /// switch loss.kind {
     /// case .editBeatenByDelete, .removedWithDeletedParent: offerRestore(loss.values)
+    /// case .editBeatenByConcurrentEdit: offerToKeepMine(loss.values)
     /// case .moveIntoDeletedParent, .changedWithDeletedParent: showMovedBack(loss.key)
     /// }
     /// ```
