@@ -118,6 +118,7 @@ public final class BoutiqueSync: Sendable, Observable {
         commitWatchers.withLock { $0.forEach { $0.cancel() } }
         session.refusals.finish()
         session.losses.finish()
+        session.departures.finish()
     }
 
     // MARK: Status

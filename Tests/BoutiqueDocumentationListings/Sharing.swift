@@ -78,6 +78,23 @@ public enum Sharing {
         }
     }
 
+    /// What an app does with refused work it may want to keep.
+    static func offerRefusedWork(_ sync: BoutiqueSync, offerToKeepACopy: (Reminder) -> Void) async {
+        for await refusal in sync.refusals where refusal.reason == .forbidden {
+            if refusal.table == "reminder", let mine = try? refusal.values(as: Reminder.self) {
+                offerToKeepACopy(mine)
+            }
+        }
+    }
+
+    /// What an app does with rows others moved away.
+    static func watchDepartures(_ sync: BoutiqueSync, showBanner: (String) -> Void) async {
+        for await departure in sync.departures {
+            let reminder = try? departure.row(as: Reminder.self)
+            showBanner("\(reminder?.title ?? "A reminder") was moved to a list you don't see")
+        }
+    }
+
     /// Trusted server code giving a list an owner.
     static func giveOwner(_ server: SyncServer, listID: String) async throws {
         try await server.setMember("ana", role: .owner, table: "remindersList", key: .text(listID), tenant: "acme")

@@ -100,6 +100,8 @@ public enum Sync {
                     notify("Your edit of a note deleted on another device was not kept", restoring: loss.values)
                 case .removedWithDeletedParent: // loss.values: the whole row
                     notify("A note you added went with its deleted folder", restoring: loss.values)
+                case .editBeatenByConcurrentEdit: // loss.values: your columns another device changed unseen
+                    notify("Someone else changed this note at the same time; their version was kept", restoring: loss.values)
                 case .moveIntoDeletedParent, .changedWithDeletedParent:  // loss.values: the foreign key you set
                     notify("A note stayed where it was: the folder you moved it to was deleted")
                 }

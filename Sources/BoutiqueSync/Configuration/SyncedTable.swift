@@ -78,6 +78,17 @@ final class SyncedTable: Sendable {
 
     var keyColumn: String { storedColumns[keyPosition] }
 
+    /// `values` by column name as the schema spells it (changes and states carry names lowercased);
+    /// a name the table lacks (a column of a newer app version) stays as it came.
+    func declaredNames(_ values: [String: DatabaseValue]) -> [String: DatabaseValue] {
+        var named: [String: DatabaseValue] = [:]
+        named.reserveCapacity(values.count)
+        for (name, value) in values {
+            named[positions[name.lowercased()].map { storedColumns[$0] } ?? name] = value
+        }
+        return named
+    }
+
     /// The synced columns' names.
     var syncedColumns: [String] { storedColumns.indices.filter { syncs[$0] }.map { storedColumns[$0] } }
 

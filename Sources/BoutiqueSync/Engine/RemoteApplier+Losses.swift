@@ -42,7 +42,9 @@ extension RemoteApplier {
         before: RowRegister?, inserted: SyncStamp?, after: RowRegister, key: DatabaseValue, table name: String, table: SyncedTable?
     ) throws {
         if let edits = try ownWrites.edits(of: after, since: inserted) {
-            losses.append(SyncLoss(table: name, key: key, kind: .editBeatenByDelete, values: edits.values, stamp: edits.latest))
+            let shown = before.map { $0.isVisible ? $0.visibleValues : [:] } ?? [:]
+            losses.append(SyncLoss(
+                table: name, key: key, kind: .editBeatenByDelete, values: edits.values, stamp: edits.latest, row: shown))
             return
         }
         guard let before, let table, !table.foreignKeys.isEmpty, let inserted = before.existence?.stamp, try ownWrites.contains(inserted)

@@ -33,6 +33,9 @@ struct RemoteApplier {
     var losses: [SyncLoss] = []
     /// Which stamps are this file's: losses are reported only to the device that wrote.
     let ownWrites: OwnWrites
+    /// Where this file's own writes are in the server's log, to tell an edit overwritten by a
+    /// concurrent one from one overwritten knowingly; `nil` where the changes are not a pull's.
+    var ownLog: OwnLogPositions?
     /// Rows and moves of this device's the batch undid, judged once the whole batch is merged (their
     /// parents may go later in it).
     var removedRows: [RemovedRow] = []
@@ -125,7 +128,11 @@ struct RemoteApplier {
             let state = row.merged
             for arrival in row.arrivals { parkUnknown(arrival.columnNames, of: row.id.table, in: table) }
             if state != row.before { try writer.write(state, table: row.id.table, key: row.id.key) }
-            if !state.isVisible { try noteDeadRow(row, after: state, table: table) }
+            if !state.isVisible {
+                try noteDeadRow(row, after: state, table: table)
+            } else if let before = row.before, let ownLog {
+                try noteConcurrentOverwrites(row, before: before, after: state, positions: ownLog)
+            }
             guard let table else { continue }
             if !table.foreignKeyColumns.isEmpty, row.before != nil || !row.later.isEmpty {
                 if let before = row.before, state.isVisible { try noteRevertedMoves(before: before, after: state, key: row.id.key, table: table) }

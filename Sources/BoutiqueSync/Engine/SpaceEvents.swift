@@ -9,6 +9,8 @@ enum SpaceEvents {
     struct Outcome {
         var written: Set<String> = []
         var removed: Set<String> = []
+        /// The rows another user's move took out of what this user sees (``SyncDeparture``).
+        var departures: [SyncDeparture] = []
     }
 
     /// Applies `events`.
@@ -35,6 +37,11 @@ enum SpaceEvents {
                 }
             case .rowLeft:
                 guard let row else { continue }
+                // Reported when the device showed the row: the row as it was, not where it went.
+                if let table = tables[row.table], let state = try states.state(table: row.table, key: row.key), state.isVisible {
+                    outcome.departures.append(SyncDeparture(
+                        table: row.table, key: row.key, row: table.declaredNames(state.visibleValues)))
+                }
                 outcome.removed.formUnion(try SpaceExit.remove([row], tables: tables, sql: sql))
             case .left:
                 outcome.removed.formUnion(try SpaceExit.remove(try labels.rows(in: event.space), tables: tables, sql: sql))

@@ -91,6 +91,7 @@ extension SyncSession {
             for row in rows where row.space != nil { try labels.set(row.space, table: RemoteApplier.lowercased(row.table), key: row.key) }
             let merged = try SnapshotParents(tables: tables, sql: sql).sortOut(rows, server: server, last: last, sql: sql)
             var applier = try RemoteApplier(sql: sql, tables: tables)
+            applier.ownLog = OwnLogPositions(server: server, sql: sql)
             try applier.apply(merged)
             var deleted = applier.deletedTables
             var touched = applier.touchedTables.union(try WaitingRows(sql: sql).release(parentsIn: applier.touchedTables, synced: tables))

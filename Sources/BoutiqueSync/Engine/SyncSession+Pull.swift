@@ -46,7 +46,8 @@ extension SyncSession {
             let cursor = joined.map { min(response.nextCursor, $0.sequence - 1) } ?? response.nextCursor
             if !response.changes.isEmpty || !events.isEmpty || response.nextCursor != requestedCursor || !parkedChecked {
                 try await during(response.changes.isEmpty && events.isEmpty ? nil : .pulling) {
-                    try await applyRemote(response.changes, events: events, cursor: max(cursor, requestedCursor))
+                    try await applyRemote(
+                        response.changes, events: events, own: response.ownTransactions ?? [], cursor: max(cursor, requestedCursor))
                 }
                 parkedChecked = true
             }
@@ -73,20 +74,30 @@ extension SyncSession {
 
     /// Applies pulled changes and moves the cursor, in one local transaction marked remote, with
     /// foreign keys checked only at its end (a batch may hold a child before its parent).
-    func applyRemote(_ changes: [ServerChange], events: [SpaceEvent] = [], cursor: Int64) async throws {
+    ///
+    /// `own` says where this file's own transactions the page passes are in the log: with each change's
+    /// ``SyncChange/seen``, whether an edit of this device a change overwrites was one its writer had.
+    func applyRemote(_ changes: [ServerChange], events: [SpaceEvent] = [], own: [LoggedTransaction] = [], cursor: Int64) async throws {
         let tables = self.tables
         let replica = self.replica
         let server = serverID
         let foreignKeys = self.foreignKeys
         let retry = !retriedRefusedRows
         retriedRefusedRows = true
-        let (orphans, losses) = try await database.write(origin: .remote) { conn -> ([OrphanRow], [SyncLoss]) in
+        let (orphans, losses, departures) = try await database.write(origin: .remote) {
+            conn -> ([OrphanRow], [SyncLoss], [SyncDeparture]) in
             try PullPageCache.enlarged(on: conn.connection) {
                 try conn.execute("PRAGMA defer_foreign_keys = ON")
                 let sql = SQLRunner(conn)
                 try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
                 try ParkedValues.apply(tables: tables, retryingRefusedRows: retry, sql: sql)
                 var applier = try RemoteApplier(sql: sql, tables: tables)
+                let positions = OwnLogPositions(server: server, sql: sql)
+                try positions.record(own)
+                // Writes of this file pushed under a replica id it gave up come back as others' changes.
+                try positions.record(try changes.filter { try applier.ownWrites.contains($0.change.stamp) }
+                    .map { LoggedTransaction(stamp: $0.change.stamp, sequence: $0.sequence) })
+                applier.ownLog = positions
                 try applier.apply(changes.lazy.map(\.change), expectedCount: changes.count)
                 try Self.advanceClock(past: changes.lazy.map(\.change.stamp.time).max(), sql)
                 let labels = SpaceLabels(sql: sql)
@@ -102,10 +113,11 @@ extension SyncSession {
                 var state = try ServerState.read(server: server, sql)
                 state.cursor = max(state.cursor, cursor)
                 try state.write(server: server, sql)
-                return (orphans, applier.losses)
+                return (orphans, applier.losses, moved.departures)
             }
         }
         report(losses)
+        for departure in departures { self.departures.send(departure) }
         if !orphans.isEmpty { try await repairOrphans(orphans) }
     }
 
@@ -121,8 +133,14 @@ extension SyncSession {
         report(losses)
     }
 
-    /// Hands committed losses to the app.
+    /// Hands committed losses to the app, their values named as the tables declare their columns.
     func report(_ losses: [SyncLoss]) {
-        for loss in losses { self.losses.send(loss) }
+        for var loss in losses {
+            if let table = tables[loss.table] {
+                loss.values = table.declaredNames(loss.values)
+                loss.row = table.declaredNames(loss.row)
+            }
+            self.losses.send(loss)
+        }
     }
 }

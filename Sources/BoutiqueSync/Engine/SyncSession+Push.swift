@@ -46,11 +46,20 @@ extension SyncSession {
                 let after = max(state.acknowledged, from)
                 // A transaction going in parts was found from here before: its log rows are not read
                 // again for each part (an import's hundreds of thousands).
+                let read: (transactions: [LocalTransaction], readThrough: Int64)
                 if let ahead, ahead.after == after {
-                    return ((transactions: [ahead.transaction], readThrough: ahead.readThrough), state, retired, retiredSecret)
+                    read = ([ahead.transaction], ahead.readThrough)
+                } else {
+                    read = try LocalLogReader.transactions(after: after, rowLimit: rowLimit, limits: limits, tables: tables, on: conn.connection)
                 }
-                let read = try LocalLogReader.transactions(after: after, rowLimit: rowLimit, limits: limits, tables: tables, on: conn.connection)
-                return (read, state, retired, retiredSecret)
+                // How far the file had pulled when it made each write: a device whose edit it
+                // overwrites learns whether the writer had that edit.
+                var seen: [Int64: Int64] = [:]
+                for transaction in read.transactions where !transaction.isRemote && !transaction.isRefused {
+                    guard let stamp = transaction.stamp else { continue }
+                    seen[transaction.id] = try PullMarks.seen(server: server, stamp: stamp, cursor: state.cursor, sql)
+                }
+                return ((transactions: read.transactions, readThrough: read.readThrough, seen: seen), state, retired, retiredSecret)
             }
             var state = current
             // The read starts at the acknowledged transaction's first row, so its other rows come back
@@ -70,13 +79,16 @@ extension SyncSession {
                 outbox = []
             } else if let large = local.first, large.isOversized, let stamp = large.stamp, handshaken {
                 largeAhead = (max(state.acknowledged, from), large, read.readThrough)
-                let part = try await nextPart(of: large, stamp: stamp)
+                let part = try await nextPart(of: large, stamp: stamp, seen: read.seen[large.id])
                 inParts = part
                 outbox = [part.transaction]
             } else {
                 outbox = local.prefix { !$0.isOversized }.compactMap { transaction -> SyncTransaction? in
                     guard let stamp = transaction.stamp else { return nil }
-                    let changes = transaction.syncChanges(stamp: stamp)
+                    var changes = transaction.syncChanges(stamp: stamp)
+                    if let seen = read.seen[transaction.id] {
+                        for index in changes.indices { changes[index].seen = seen }
+                    }
                     return changes.isEmpty ? nil : SyncTransaction(id: transaction.id, stamp: stamp, changes: changes)
                 }
             }
@@ -158,7 +170,11 @@ extension SyncSession {
                 if response.refusals?.contains(where: \.rowsLeftOut) == true { state.bootstrapped = false }
                 state.acknowledged = response.appliedThrough
                 state.digest = response.digest
-                try await writeServerState(state, clearRetired: retired != nil, spaces: response.spaces ?? [])
+                // Writes the server applied without logging them lost everywhere there: nobody pulled them.
+                let logged = response.logged ?? []
+                try await writeServerState(
+                    state, clearRetired: retired != nil, spaces: response.spaces ?? [], logged: logged.filter { $0.sequence > 0 },
+                    notLogged: logged.filter { $0.sequence <= 0 }.map(\.stamp))
                 if let last = outbox.last, response.appliedThrough >= last.id, sendsAllRead {
                     scannedThrough = max(scannedThrough, read.readThrough)
                 }
@@ -211,7 +227,7 @@ extension SyncSession {
 
     /// The next part of a transaction too large for one request: netted first (once), then the rows
     /// after the position the server said it holds, a push's worth.
-    private func nextPart(of transaction: LocalTransaction, stamp: SyncStamp) async throws -> (
+    private func nextPart(of transaction: LocalTransaction, stamp: SyncStamp, seen: Int64?) async throws -> (
         transaction: SyncTransaction, part: PushPart, rows: Int
     ) {
         let tables = self.tables
@@ -229,8 +245,12 @@ extension SyncSession {
             let rows = slice.isLast ? try NettedTransactions.rowCount(of: transaction.id, sql) : 0
             // A part always moves the position on, even one whose rows all net to nothing.
             let through = slice.through > after ? slice.through : after + 1
+            var changes = slice.changes
+            if let seen {
+                for index in changes.indices { changes[index].seen = seen }
+            }
             return (
-                SyncTransaction(id: transaction.id, stamp: stamp, changes: slice.changes),
+                SyncTransaction(id: transaction.id, stamp: stamp, changes: changes),
                 PushPart(from: after, through: through, isLast: slice.isLast, transactionDigest: digest), rows
             )
         }
@@ -289,13 +309,24 @@ extension SyncSession {
 
     /// Records what the server acknowledged, and (on a server with rules) the spaces it put the pushed
     /// rows in.
-    func writeServerState(_ state: ServerState, clearRetired: Bool, spaces: [SnapshotPosition] = []) async throws {
+    func writeServerState(
+        _ state: ServerState, clearRetired: Bool, spaces: [SnapshotPosition] = [], logged: [LoggedTransaction] = [],
+        notLogged: [SyncStamp] = []
+    ) async throws {
         let server = serverID
         try await database.write { conn in
             let sql = SQLRunner(conn)
+            let positions = OwnLogPositions(server: server, sql: sql)
+            try positions.record(logged)
+            try positions.recordNotLogged(notLogged)
             let labels = SpaceLabels(sql: sql)
             for row in spaces { try labels.set(row.space, table: row.table.lowercased(), key: row.key) }
             var current = try ServerState.read(server: server, sql)
+            // Writes acknowledged by an answer that did not say where they are (a lost answer taken
+            // from a later one) are in the log or lost there: which, is not known.
+            if state.acknowledged > current.acknowledged {
+                try positions.recordUnplaced(after: current.acknowledged, through: state.acknowledged)
+            }
             // Only forward: a late answer never moves the acknowledged id or the cursor back.
             if state.acknowledged >= current.acknowledged {
                 current.acknowledged = state.acknowledged

@@ -13,15 +13,22 @@ extension SyncSession {
         let replica = self.replica
         let foreignKeys = self.foreignKeys
         let server = serverID
-        let orphans = try await database.write(origin: .remote) { conn -> [OrphanRow] in
+        let (orphans, written) = try await database.write(origin: .remote) {
+            conn -> ([OrphanRow], [Int64: (values: [String: DatabaseValue], row: [String: DatabaseValue])]) in
             var leftOut = false
             try conn.execute("PRAGMA defer_foreign_keys = ON")
             let sql = SQLRunner(conn)
             try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
+            let states = try RowStates(sql: sql)
+            // What each refused transaction wrote to the row the refusal names, and the row as the
+            // device showed it, read from the file before the server's version goes back.
+            var written: [Int64: (values: [String: DatabaseValue], row: [String: DatabaseValue])] = [:]
+            for refusal in refusals {
+                written[refusal.transactionID] = try Self.refusedValues(refusal, tables: tables, states: states, on: conn.connection)
+            }
             for refusal in refusals {
                 try TransactionStamp.markRefused(refusal.transactionID, sql)
             }
-            let states = try RowStates(sql: sql)
             var touched: [(table: SyncedTable, key: DatabaseValue)] = []
             for refusal in refusals {
                 for row in refusal.rows {
@@ -62,16 +69,20 @@ extension SyncSession {
             // waits for it, rather than being resolved as a child of a deleted parent (and that
             // resolution pushed).
             try WaitingRows(sql: sql).release(parentsIn: names, synced: tables)
-            return try OrphanRepair.detach(
-                touched: names, deleted: names, tables: tables, foreignKeys: foreignKeys, parkingUnseenParents: true, sql: sql)
+            return (try OrphanRepair.detach(
+                touched: names, deleted: names, tables: tables, foreignKeys: foreignKeys, parkingUnseenParents: true, sql: sql), written)
         }
         // Refused transactions are no longer pending, though no new transaction says so.
         await pendingTally.invalidate()
         if !orphans.isEmpty { try await repairOrphans(orphans) }
         for refusal in refusals {
-            let report = SyncRefusal(
+            var report = SyncRefusal(
                 reason: refusal.reason, message: refusal.message, transactionID: refusal.transactionID, table: refusal.table,
                 key: refusal.key)
+            if let written = written[refusal.transactionID] {
+                report.values = written.values
+                report.row = written.row
+            }
             self.refusals.send(report)
             await reporter?.refusal(report)
         }
@@ -97,5 +108,37 @@ extension SyncSession {
                 body(table, change.key)
             }
         }
+    }
+
+    /// What the refused transaction `refusal` names wrote to its row (from the file's own log) and the
+    /// row as the device shows it (its state, the transaction folded in), named as the table declares
+    /// its columns. A refused delete wrote no values; the row is then as the delete found it.
+    static func refusedValues(
+        _ refusal: PushRefusal, tables: [String: SyncedTable], states: RowStates, on connection: Connection
+    ) throws -> (values: [String: DatabaseValue], row: [String: DatabaseValue])? {
+        let name = refusal.table.lowercased()
+        guard let table = tables[name] else { return nil }
+        let read = try LocalLogReader.transactions(
+            after: refusal.transactionID - 1, rowLimit: 1, limits: .standard, tables: tables, on: connection)
+        var values: [String: DatabaseValue] = [:]
+        var row: [String: DatabaseValue] = [:]
+        if let transaction = read.transactions.first(where: { $0.id == refusal.transactionID }) {
+            let stamp = transaction.stamp ?? SyncStamp(time: HybridTimestamp(rawValue: 0), replica: "")
+            // An oversized transaction's changes are read a slice at a time (it is netted: it went in parts).
+            try LocalFolder.forEachChange(of: transaction, stamp: stamp, tables: tables, SQLRunner(connection)) { change in
+                guard change.table == name, change.key == refusal.key else { return }
+                for column in change.columns { values[column.name] = column.value }
+            }
+            // A delete's row: the values the log kept of it before the delete.
+            for logged in transaction.changes where logged.table === table && logged.kind == .delete {
+                guard let before = logged.before, before.indices.contains(table.keyPosition), before[table.keyPosition] == refusal.key
+                else { continue }
+                for (position, value) in before.enumerated() where position < table.lowercasedColumns.count {
+                    row[table.lowercasedColumns[position]] = value
+                }
+            }
+        }
+        if row.isEmpty, let state = try states.state(table: name, key: refusal.key), state.isVisible { row = state.visibleValues }
+        return (table.declaredNames(values), table.declaredNames(row))
     }
 }

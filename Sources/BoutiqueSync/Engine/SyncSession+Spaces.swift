@@ -38,6 +38,7 @@ extension SyncSession {
             for row in rows { try labels.set(row.space, table: RemoteApplier.lowercased(row.table), key: row.key) }
             let merged = try SnapshotParents(tables: tables, sql: sql).sortOut(rows, server: server, last: last, sql: sql)
             var applier = try RemoteApplier(sql: sql, tables: tables)
+            applier.ownLog = OwnLogPositions(server: server, sql: sql)
             try applier.apply(merged)
             let released = try WaitingRows(sql: sql).release(parentsIn: applier.touchedTables, synced: tables)
             var touched = applier.touchedTables.union(released)

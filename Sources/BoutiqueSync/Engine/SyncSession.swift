@@ -56,6 +56,9 @@ actor SyncSession {
     nonisolated let refusals = SyncEventChannel<SyncRefusal>()
     /// The local changes merges discarded, for ``BoutiqueSync/losses``; sent after their transaction commits.
     let losses = SyncEventChannel<SyncLoss>()
+    /// The rows others moved out of what this user sees, for ``BoutiqueSync/departures``; sent after
+    /// the pull that removed them commits.
+    let departures = SyncEventChannel<SyncDeparture>()
     private var busy = false
     private var queue: [CheckedContinuation<Void, Never>] = []
 

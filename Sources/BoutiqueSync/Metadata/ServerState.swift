@@ -28,7 +28,10 @@ struct ServerState: Sendable, Hashable {
 
     /// The tables that keep a file's progress with a server, by the server's key: the progress itself
     /// and a bootstrap's notes under way.
-    private static let keyedTables = ["boutique_sync_server", "boutique_sync_snapshot_seen", "boutique_sync_snapshot_waiting"]
+    private static let keyedTables = [
+        "boutique_sync_server", "boutique_sync_snapshot_seen", "boutique_sync_snapshot_waiting", "boutique_sync_pull_mark",
+        "boutique_sync_logged",
+    ]
 
     /// Moves what the file keeps of its progress with a server from the key `old` to `new`.
     static func rekey(from old: String, to new: String, _ sql: SQLRunner) throws {
@@ -52,5 +55,6 @@ struct ServerState: Sendable, Hashable {
             """,
             [.text(server), .integer(acknowledged), digest.map { .integer(Int64(bitPattern: $0)) } ?? .null, .integer(cursor),
              .integer(bootstrapped ? 1 : 0), try bootstrap.map { .text(try $0.encoded()) } ?? .null])
+        try PullMarks.note(server: server, cursor: cursor, acknowledged: acknowledged, sql)
     }
 }

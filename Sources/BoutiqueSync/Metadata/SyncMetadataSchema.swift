@@ -37,6 +37,10 @@
 ///   reach (``ServerAlias``): progress is kept by server, not by address.
 /// - `boutique_sync_netted` and `boutique_sync_netted_txn`: local transactions too large to read whole,
 ///   netted to one change per row, until pushed and folded (``NettedTransactions``).
+/// - `boutique_sync_pull_mark`: per server, the pull cursor each time it moved, with the file's clock
+///   then (``PullMarks``): how far the file had pulled when each local write was made.
+/// - `boutique_sync_logged`: per server, where this file's own transactions are in the server's log,
+///   by stamp (``OwnLogPositions``): whether another device's change was made knowing them.
 enum SyncMetadataSchema {
     static let migrations: [(id: String, sql: String)] = [
         ("v1_sync_metadata", """
@@ -85,6 +89,12 @@ enum SyncMetadataSchema {
                 net BLOB NOT NULL, PRIMARY KEY(txn, position)) WITHOUT ROWID;
             CREATE UNIQUE INDEX boutique_sync_netted_row ON boutique_sync_netted(txn, tbl, key);
             CREATE TABLE boutique_sync_netted_txn(txn INTEGER PRIMARY KEY, commit_id INTEGER NOT NULL, positions INTEGER NOT NULL);
+            """),
+        ("v9_write_knowledge", """
+            CREATE TABLE boutique_sync_pull_mark(server TEXT NOT NULL, clock INTEGER NOT NULL, cursor INTEGER NOT NULL,
+                PRIMARY KEY(server, clock)) WITHOUT ROWID;
+            CREATE TABLE boutique_sync_logged(server TEXT NOT NULL, time INTEGER NOT NULL, writer TEXT NOT NULL, sequence INTEGER NOT NULL,
+                PRIMARY KEY(server, time, writer)) WITHOUT ROWID;
             """),
     ]
 

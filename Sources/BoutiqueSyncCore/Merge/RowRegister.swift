@@ -43,6 +43,11 @@ public struct RowRegister: Hashable, Sendable, Codable {
         return values
     }
 
+    /// Whether the write stamped `stamp` is in the state: its existence, its latest delete or a cell.
+    public func holds(_ stamp: SyncStamp) -> Bool {
+        existence?.stamp == stamp || lastDelete == stamp || cells.values.contains { $0.stamp == stamp }
+    }
+
     /// The latest stamp anywhere in the row.
     public var latestStamp: SyncStamp? {
         var latest = existence?.stamp

@@ -81,6 +81,11 @@ public struct PullResponse: Hashable, Sendable, Codable, SyncServerIdentified {
     /// Changes of what the pulling user sees (spaces joined or left, rows moved in or out), in log
     /// order with ``changes``; `nil` when there are none.
     public var events: [SpaceEvent]?
+    /// Where the pulling replica's own transactions that the page passes are in the log (they are left
+    /// out of ``changes``): with each change's ``SyncChange/seen`` the device tells whether its writer
+    /// had this device's write when it overwrote it. `nil` when there are none (and from servers that
+    /// predate it).
+    public var ownTransactions: [LoggedTransaction]?
 
     /// An answer to a pull.
     public init(
@@ -94,5 +99,40 @@ public struct PullResponse: Hashable, Sendable, Codable, SyncServerIdentified {
         self.reason = reason
         self.refusal = refusal
         self.serverTime = serverTime
+    }
+}
+
+/// Where a transaction is in the server's log: its stamp, and the sequence number of its last change.
+///
+/// ```swift
+/// for own in response.ownTransactions ?? [] { print(own.stamp, own.sequence) }
+/// ```
+///
+/// A writer whose pull cursor (``SyncChange/seen``) is at or past ``sequence`` had the transaction
+/// when it wrote.
+public struct LoggedTransaction: Hashable, Sendable, Codable {
+    /// The transaction's stamp.
+    public var stamp: SyncStamp
+    /// The sequence number of its last change in the log.
+    public var sequence: Int64
+
+    /// A transaction's place in the log.
+    public init(stamp: SyncStamp, sequence: Int64) {
+        self.stamp = stamp
+        self.sequence = sequence
+    }
+
+    /// The transactions of `entries` (sequence numbers and stamps, in log order), each at its last
+    /// change.
+    public static func transactions(of entries: some Sequence<(sequence: Int64, stamp: SyncStamp)>) -> [LoggedTransaction] {
+        var found: [LoggedTransaction] = []
+        for entry in entries {
+            if let last = found.last, last.stamp == entry.stamp {
+                found[found.count - 1].sequence = max(last.sequence, entry.sequence)
+            } else {
+                found.append(LoggedTransaction(stamp: entry.stamp, sequence: entry.sequence))
+            }
+        }
+        return found
     }
 }

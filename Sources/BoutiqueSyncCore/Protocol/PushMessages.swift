@@ -104,6 +104,12 @@ public struct PushResponse: Hashable, Sendable, Codable, SyncServerIdentified {
     /// which it holds the transaction's changes. The device sends the part after it next, whatever it
     /// sent before (a part sent again is not kept twice; one sent past a gap is not kept at all).
     public var receivedThrough: Int64?
+    /// Where the transactions this request applied are in the log (one a transaction, at its last
+    /// change; sequence number 0 for one that changed nothing, having lost everywhere, and so is in no
+    /// log): the device learns where its own writes are, to tell later whether another device's change
+    /// was made knowing them (``SyncChange/seen``). Transactions applied by an earlier try of the same
+    /// push are not there. `nil` from servers that predate it.
+    public var logged: [LoggedTransaction]?
 
     /// An answer to a push.
     public init(

@@ -25,6 +25,12 @@ public struct SyncChange: Hashable, Sendable, Codable {
     public var columns: [SyncColumnValue]
     /// The write's stamp (its transaction's).
     public var stamp: SyncStamp
+    /// How far the writer had pulled when it made the change: its pull cursor (a sequence number of
+    /// the server's log) at that moment, not when it pushed. The writer had every change of the log at
+    /// or before it; a write it overwrites that is later in the log, or in no log, it had not, and that
+    /// write was beaten by a concurrent one, which its device reports as a loss. `nil` when not known
+    /// (changes of devices and servers that predate it, and the server's own).
+    public var seen: Int64?
 
     /// A change of the row `key` of `table`.
     public init(table: String, key: DatabaseValue, kind: Kind, columns: [SyncColumnValue], stamp: SyncStamp) {
@@ -35,7 +41,7 @@ public struct SyncChange: Hashable, Sendable, Codable {
         self.stamp = stamp
     }
 
-    private enum CodingKeys: String, CodingKey { case table, key, kind, columns, stamp }
+    private enum CodingKeys: String, CodingKey { case table, key, kind, columns, stamp, seen }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -44,6 +50,7 @@ public struct SyncChange: Hashable, Sendable, Codable {
         kind = try container.decode(Kind.self, forKey: .kind)
         columns = try container.decode([SyncColumnValue].self, forKey: .columns)
         stamp = try container.decode(SyncStamp.self, forKey: .stamp)
+        seen = try container.decodeIfPresent(Int64.self, forKey: .seen)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -53,6 +60,7 @@ public struct SyncChange: Hashable, Sendable, Codable {
         try container.encode(kind, forKey: .kind)
         try container.encode(columns, forKey: .columns)
         try container.encode(stamp, forKey: .stamp)
+        try container.encodeIfPresent(seen, forKey: .seen)
     }
 }
 

@@ -60,6 +60,15 @@ public struct SyncRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     public var table: String?
     /// The key of the row whose change was refused, when the server named it.
     public var key: DatabaseValue?
+    /// What the refused transaction wrote to that row, as this device had written it, by column name
+    /// as the table declares it: every column of an insert, the assigned columns of an update, none for
+    /// a delete. The device reads it from its own log (the server sends no values back for it); empty
+    /// for refusals of the device itself.
+    public var values: [String: DatabaseValue] = [:]
+    /// The whole row as this device showed it before sync put the server's version back (after the
+    /// refused change; for a refused delete, the row as it was before it), by column name as the table
+    /// declares it: what the app can offer to restore. Empty when the device did not show the row.
+    public var row: [String: DatabaseValue] = [:]
 
     /// A refusal.
     public init(reason: Reason, message: String, transactionID: Int64? = nil, table: String? = nil, key: DatabaseValue? = nil) {
@@ -72,4 +81,21 @@ public struct SyncRefusal: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The reason and the server's message.
     public var description: String { "sync refused (\(reason.rawValue)): \(message)" }
+
+    /// What this device wrote and the server refused, as a row of the app's `@Table` type: ``row``
+    /// with ``values`` over it.
+    ///
+    /// ```swift
+    /// for await refusal in sync.refusals where refusal.reason == .forbidden {
+    ///     if refusal.table == Reminder.tableName, let mine = try? refusal.values(as: Reminder.self) {
+    ///         offerToKeepACopy(mine)   // the list was unshared while this device was offline
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// A column with no value in either takes its declared default, or `nil` when optional; otherwise
+    /// this throws a `BoutiqueError` naming the column.
+    public func values<T: Table>(as type: T.Type) throws -> T {
+        try SyncRowValues.decode(row.merging(values) { _, written in written }, as: type, source: table ?? T.tableName)
+    }
 }

@@ -85,6 +85,7 @@ struct PullReading {
         let limit = min(max(request.limit, 1), 10_000)
         var changes: [ServerChange]
         var events: [SpaceEvent] = []
+        var own: [LoggedTransaction] = []
         let next: Int64
         let hasMore: Bool
         let bytes: Int
@@ -92,6 +93,7 @@ struct PullReading {
             let page = try SpacePull(store: store, user: user, replica: request.replica).page(
                 after: request.cursor, limit: limit, maximumBytes: limits.maximumPageBytes, latest: latest)
             (changes, events, next, hasMore, bytes) = (page.changes, page.events, page.next, page.hasMore, page.bytes)
+            own = LoggedTransaction.transactions(of: page.own.lazy.map { ($0.sequence, $0.change.stamp) })
         } else {
             let page = try logPage(after: request.cursor, limit: limit, latest: latest)
             (next, hasMore, bytes) = (page.next, page.hasMore, page.bytes)
@@ -99,11 +101,14 @@ struct PullReading {
             // replica id with the original until one of them pushes; the one that then takes a new id
             // bootstraps again, which brings it what was left out under the shared id.
             changes = page.logged.filter { $0.origin != request.replica }.map(\.entry)
+            own = LoggedTransaction.transactions(
+                of: page.logged.lazy.filter { $0.origin == request.replica }.map { ($0.entry.sequence, $0.entry.change.stamp) })
         }
         // Nothing is written: a known replica's new cursor is remembered and written later with
         // others (see `PullAcknowledgements`); an unknown one is not remembered at all.
         var response = PullResponse(outcome: .changes, changes: changes, nextCursor: next, hasMore: hasMore, serverTime: time)
         if !events.isEmpty { response.events = events }
+        if !own.isEmpty { response.ownTransactions = own }
         if let record, record.appliedThrough > 0 {
             response.replicaWatermark = record.appliedThrough
             response.replicaDigest = record.digest

@@ -102,7 +102,7 @@ extension PushApplier {
     /// Applies the kept changes of `staged`, a slice at a time; the refusal when its first slice is
     /// refused (recorded; the rest is not applied), `nil` when it was applied.
     private func applyStaged(_ staged: StagedTransaction, round: inout Round, replica: String) throws -> PushRefusal? {
-        round.batch = nil
+        round.begin()
         // The rows' spaces go back only while they fit an answer.
         round.memo.placedLimit = Self.stagedSliceChanges * 10
         var index = 0
@@ -119,6 +119,7 @@ extension PushApplier {
             }
             index += slice.count
         }
+        round.noteLogged(stamp: staged.stamp)
         return nil
     }
 

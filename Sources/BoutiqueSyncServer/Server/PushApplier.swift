@@ -60,8 +60,10 @@ struct PushApplier {
         if !changed.isEmpty { try store.prefetchRowStates(changed.map { SnapshotPosition(table: $0.table, key: $0.key) }) }
         if placer != nil { round.memo.reserveCapacity(changed.count) }
         for transaction in request.transactions where transaction.id > round.record.appliedThrough {
-            round.batch = nil
-            guard try round.handle(transaction, applier: self) != .stop else { break }
+            round.begin()
+            let outcome = try round.handle(transaction, applier: self)
+            guard outcome != .stop else { break }
+            if outcome == .applied { round.noteLogged(stamp: transaction.stamp) }
             round.record.appliedThrough = transaction.id
             round.record.digest = transaction.digest
         }
@@ -147,6 +149,7 @@ struct PushApplier {
             outcome: .accepted, appliedThrough: record.appliedThrough, digest: record.digest, serverTime: round.clock.last,
             refusals: refusals)
         if !round.memo.placed.isEmpty { response.spaces = round.memo.placed }
+        if !round.loggedTransactions.isEmpty { response.logged = round.loggedTransactions }
         response.acceptsTransactionParts = true
         return response
     }
@@ -163,6 +166,29 @@ struct PushApplier {
         /// The log batch of the transaction being applied (the sequence number of its first change):
         /// one for the whole of a transaction sent in parts. `nil` before a transaction's first change.
         var batch: Int64?
+        /// Where each applied transaction's last change went in the log, told back to the device.
+        var loggedTransactions: [LoggedTransaction] = []
+        /// Where the transaction being applied last went in the log; whether the store held some of it
+        /// already (pushed before under another replica id: logged then).
+        var lastLogged: Int64?
+        var alreadyHeld = false
+
+        /// Starts a transaction (all the slices of one sent in parts are one).
+        mutating func begin() {
+            batch = nil
+            lastLogged = nil
+            alreadyHeld = false
+        }
+
+        /// Notes where the applied transaction stamped `stamp` went in the log (0: nowhere, it
+        /// changed nothing).
+        mutating func noteLogged(stamp: SyncStamp) {
+            if let lastLogged {
+                loggedTransactions.append(LoggedTransaction(stamp: stamp, sequence: lastLogged))
+            } else if !alreadyHeld {
+                loggedTransactions.append(LoggedTransaction(stamp: stamp, sequence: 0))
+            }
+        }
 
         /// What became of a transaction (or a slice of one sent in parts).
         enum Outcome: Equatable {
@@ -236,11 +262,13 @@ struct PushApplier {
                 // apply it to no effect.
                 guard state != previous else {
                     clock.observe(change.stamp.time)
+                    if previous.holds(change.stamp) { alreadyHeld = true }
                     continue
                 }
                 guard let placer = applier.placer else {
                     let logged = try store.appendChange(change, origin: origin, batch: batch)
                     batch = logged.batch
+                    lastLogged = logged.sequence
                     let sequence = try applier.resolve(change, previous: previous, merged: &state, batch: batch, clock: &clock) ?? logged.sequence
                     try applier.checkSize(of: state, previous: previous, change: change, transaction: transaction.id)
                     try store.setRowState(state, table: change.table, key: change.key, sequence: sequence)
@@ -268,6 +296,7 @@ struct PushApplier {
                     change, origin: origin, batch: batch, space: placement.space,
                     movedFrom: held.flatMap { $0.space == placement.space ? nil : $0.space })
                 batch = logged.batch
+                lastLogged = logged.sequence
                 var sequence = logged.sequence
                 if let resolved = try applier.resolve(change, previous: previous, merged: &state, batch: batch, clock: &clock) {
                     sequence = resolved

@@ -24,6 +24,8 @@ struct SpacePull {
     struct Page {
         var changes: [ServerChange] = []
         var events: [SpaceEvent] = []
+        /// The replica's own changes the page passes (not sent as changes: it has them).
+        var own: [ServerChange] = []
         var next: Int64
         var hasMore: Bool
         /// The bytes counted for the page's changes and the states of its arrivals.
@@ -132,12 +134,13 @@ struct SpacePull {
             var end = index
             while end < logged.endIndex, logged[end].batch == batch { end += 1 }
             let wasEmpty = page.isEmpty
-            let kept = (changes: page.changes.count, events: page.events.count, arrivals: page.arrivals)
+            let kept = (changes: page.changes.count, events: page.events.count, own: page.own.count, arrivals: page.arrivals)
             var arriving = 0
             for entry in logged[index..<end] { arriving += try deliver(entry, seeing: spaces, into: &page) }
             if arriving > 0, !bytes.spend(arriving, firstItem: wasEmpty) {
                 page.changes.removeLast(page.changes.count - kept.changes)
                 page.events.removeLast(page.events.count - kept.events)
+                page.own.removeLast(page.own.count - kept.own)
                 page.arrivals = kept.arrivals
                 return through
             }
@@ -158,6 +161,7 @@ struct SpacePull {
     private func deliver(_ entry: LoggedChange, seeing spaces: Set<SyncSpace>, into page: inout Page) throws -> Int {
         let change = entry.entry.change
         let isOwn = entry.origin == replica
+        if isOwn { page.own.append(entry.entry) }
         guard let from = entry.movedFrom else {
             // The device's own changes are not sent back to it (it has them).
             if !isOwn { page.changes.append(entry.entry) }

@@ -14,7 +14,10 @@ enum SyncCommand: Command {
         as the user and tenant TOKEN names (see `boutique token`). The first run sets sync up in the
         file; every run pushes the file's local changes, then pulls until caught up, prints what moved,
         and exits 0 — also when the server refused some of the pushed transactions (a viewer's edit of a
-        shared list, say): it says how many and why, and the file has the server's version back. With
+        shared list, say): it says how many and why, with what the file had written, and the file has
+        the server's version back. It also lists the file's changes that merging discarded (an edit
+        another device overwrote without having seen it, say), with their values, and the rows another
+        user moved to where this user does not see (taken off the file). With
         --follow it keeps going — pushing after each local commit, pulling as other
         devices push — until Ctrl-C. Synced tables need a text or blob primary key (a UUID, say).
 
@@ -77,7 +80,9 @@ enum SyncCommand: Command {
             }
             Output.line(
                 "pushed \(Plural.count(report.pushed, "change")), pulled \(Plural.count(report.applied, "change")); up to date with \(server.absoluteString)")
-            reportRefusals(progress.refusals)
+            let unread = await sync.takeUnreadReports()
+            reportRefusals(progress.refusals, written: unread.refusals)
+            reportLosses(unread.losses, departures: unread.departures)
             return
         }
         sync.start()
@@ -94,12 +99,37 @@ enum SyncCommand: Command {
 
     /// Says how many pushed transactions the server refused, and why: their changes were undone in the
     /// file (the server's version put back), and sync went on.
-    private static func reportRefusals(_ refusals: [PushRefusal]) {
+    /// `written` are the refusals as sync reported them, with what the file had written: each
+    /// transaction's values follow its line.
+    private static func reportRefusals(_ refusals: [PushRefusal], written: [SyncRefusal] = []) {
         guard !refusals.isEmpty else { return }
         Output.line("refused \(Plural.count(refusals.count, "transaction")); undone in the file:")
         for refusal in refusals {
             Output.line("  transaction \(refusal.transactionID) (\(refusal.table) \(refusal.key)): \(refusal.message)")
+            if let values = written.first(where: { $0.transactionID == refusal.transactionID })?.values, !values.isEmpty {
+                Output.line("    written: \(describe(values))")
+            }
         }
+    }
+
+    /// Says which of the file's changes merging discarded (with the values they had) and which rows
+    /// another user moved out of what this user sees.
+    private static func reportLosses(_ losses: [SyncLoss], departures: [SyncDeparture]) {
+        if !losses.isEmpty {
+            Output.line("\(Plural.count(losses.count, "change")) of this file lost while merging:")
+            for loss in losses {
+                Output.line("  \(loss.table) \(loss.key) (\(loss.kind.rawValue)): \(describe(loss.values))")
+            }
+        }
+        if !departures.isEmpty {
+            Output.line("\(Plural.count(departures.count, "row")) moved by another user to where this user does not see:")
+            for departure in departures { Output.line("  \(departure.table) \(departure.key)") }
+        }
+    }
+
+    /// `name = value, …` in name order.
+    private static func describe(_ values: [String: DatabaseValue]) -> String {
+        values.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")
     }
 
     /// Prints a line when the server stops answering and when it answers again, and when it refuses

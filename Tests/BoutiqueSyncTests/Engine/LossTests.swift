@@ -88,7 +88,7 @@ struct FolderDevices {
         #expect(lossesA.map(\.kind) == [.moveIntoDeletedParent])
         #expect(lossesA.first?.table == "foldernote")
         #expect(lossesA.first?.key == .text("n1"))
-        #expect(lossesA.first?.values == ["folderid": .text("f2")])
+        #expect(lossesA.first?.values == ["folderID": .text("f2")])
         #expect(await devices.syncB.takeReportedLosses().isEmpty, "the mover alone hears of its move")
         await devices.close()
     }
@@ -109,7 +109,7 @@ struct FolderDevices {
         #expect(try await devices.notes(devices.b) == kept)
         let losses = await devices.syncA.takeReportedLosses()
         #expect(losses.map(\.kind) == [.moveIntoDeletedParent])
-        #expect(losses.first?.values == ["folderid": .text("f2")])
+        #expect(losses.first?.values == ["folderID": .text("f2")])
         #expect(await devices.syncB.takeReportedLosses().isEmpty)
         await devices.close()
     }
@@ -175,7 +175,7 @@ struct FolderDevices {
         #expect(try await devices.server.visibleRows("foldernote")[.text("n2")]?["folderid"] == .null)
         let losses = await devices.syncA.takeReportedLosses().filter { $0.key == .text("n2") }
         #expect(losses.map(\.kind) == [.changedWithDeletedParent])
-        #expect(losses.first?.values == ["folderid": .text("f1")])
+        #expect(losses.first?.values == ["folderID": .text("f1")])
         await devices.close()
     }
 
@@ -192,6 +192,8 @@ struct FolderDevices {
         let losses = await devices.syncA.takeReportedLosses()
         #expect(losses.map(\.kind) == [.editBeatenByDelete])
         #expect(losses.first?.values == ["title": .text("Plans, revised")])
+        #expect(try losses.first?.values(as: FolderNote.self)
+            == FolderNote(id: "n1", folderID: "f1", title: "Plans, revised", body: "years of them"), "the row as this device had it")
         #expect(losses.first.map { $0.stamp.replica } != nil)
         #expect(await devices.syncB.takeReportedLosses().isEmpty)
         await devices.close()

@@ -11,7 +11,9 @@ enum ConvergenceCheck {
         ("tag", ["id", "noteid", "label"], [:]),
     ]
 
-    static func check(devices: [SimulatedDevice], server: SyncServer, tenant: String) async throws -> [String] {
+    static func check(
+        devices: [SimulatedDevice], server: SyncServer, tenant: String, concurrentLosses: inout ConcurrentEditCheck.Tally
+    ) async throws -> [String] {
         var failures: [String] = []
         // Everything the server accepted, in its order.
         var log: [ServerChange] = []
@@ -63,6 +65,8 @@ enum ConvergenceCheck {
                 failures.append("\(device.name) was told of a loss of \(loss.table) \(loss.key) at \(loss.stamp), a write it did not push")
             }
         }
+
+        failures += ConcurrentEditCheck.check(devices: devices, log: log, model: model, tally: &concurrentLosses)
 
         // The server's state, page by page.
         var state: [String: [DatabaseValue: RowRegister]] = [:]

@@ -6,10 +6,14 @@ struct SimulatedApp: Sendable {
     let plan: BoutiqueMigrationPlan
     let upgraded: BoutiqueMigrationPlan
     let tables: [String]
+    /// The log rows one push carries (``SyncOptions/pushRowLimit``): a transaction of more goes in parts.
+    let pushRowLimit: Int
 
     /// Notes and their tags, with a column added by the upgrade.
-    static let notes = SimulatedApp(plan: SyncTestSchema.plan, upgraded: SyncTestSchema.upgraded, tables: ["note", "tag"])
+    static let notes = SimulatedApp(
+        plan: SyncTestSchema.plan, upgraded: SyncTestSchema.upgraded, tables: ["note", "tag"], pushRowLimit: 64)
 
-    /// Reminders lists shared between users, with no upgrade.
-    static let reminders = SimulatedApp(plan: SpacesSchema.plan, upgraded: SpacesSchema.plan, tables: SpacesSchema.tables)
+    /// Reminders lists shared between users, with no upgrade. Two log rows a push: its transactions of
+    /// more (three writes at once, a move carrying a list's reminders) go in parts, refused ones too.
+    static let reminders = SimulatedApp(plan: SpacesSchema.plan, upgraded: SpacesSchema.plan, tables: SpacesSchema.tables, pushRowLimit: 2)
 }

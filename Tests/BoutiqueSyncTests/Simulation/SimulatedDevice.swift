@@ -64,8 +64,7 @@ final class SimulatedDevice {
         let skew = self.skew
         let made = madeIdentifiers
         let options = SyncOptions(
-            // Pushes of two log rows: a transaction of more goes in parts.
-            pushRowLimit: 2, pullLimit: pullLimit,
+            pushRowLimit: app.pushRowLimit, pullLimit: pullLimit,
             prunesAcknowledgedChanges: !SimulationTrace.isOn,
             wallClock: { UInt64(max(0, Int64(time.milliseconds) + skew.value.load(ordering: .relaxed))) },
             makeIdentifier: {

@@ -33,6 +33,8 @@ final class SimulatedNetwork: SyncTransport {
         var delayed: [PushRequest] = []
         var delivered: [DeliveredPush] = []
         var events: [SpaceEvent.Kind: Int] = [:]
+        var snapshotCells: Set<String> = []
+        var placed: Set<SyncStamp> = []
     }
 
     /// The server's logic (a ``RestartableServer`` where a run starts it again with other rules).
@@ -85,7 +87,10 @@ final class SimulatedNetwork: SyncTransport {
         let response = try await send("push", delaying: { self.state.withLock { $0.delayed.append(request) } }) {
             try await server.push(request, tenant: tenant, user: user)
         }
-        state.withLock { $0.delivered.append(DeliveredPush(request: request, response: response)) }
+        state.withLock { state in
+            state.delivered.append(DeliveredPush(request: request, response: response))
+            for logged in response.logged ?? [] { state.placed.insert(logged.stamp) }
+        }
         return response
     }
 
@@ -95,12 +100,33 @@ final class SimulatedNetwork: SyncTransport {
         let response = try await send("pull") { try await server.pull(request, tenant: tenant, user: user) }
         state.withLock { state in
             for event in response.events ?? [] { state.events[event.kind, default: 0] += 1 }
+            for own in response.ownTransactions ?? [] { state.placed.insert(own.stamp) }
+            for change in response.changes { state.placed.insert(change.change.stamp) }
         }
         return response
     }
 
     func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse {
-        try await send("snapshot") { try await server.snapshot(request, tenant: tenant, user: user) }
+        let response = try await send("snapshot") { try await server.snapshot(request, tenant: tenant, user: user) }
+        state.withLock { state in
+            for row in response.rows {
+                for (name, cell) in row.state.cells { state.snapshotCells.insert(Self.cell(row.table, row.key, name, cell.stamp)) }
+            }
+        }
+        return response
+    }
+
+    /// Whether an answer told the device where its write `stamp` is in the log (or that it is in none).
+    func placed(_ stamp: SyncStamp) -> Bool { state.withLock { $0.placed.contains(stamp) } }
+
+    /// Whether the device got the write `stamp` of the column `name` in a snapshot's row state, which
+    /// says nothing of what its writer had pulled.
+    func gotInSnapshot(_ table: String, _ key: DatabaseValue, _ name: String, _ stamp: SyncStamp) -> Bool {
+        state.withLock { $0.snapshotCells.contains(Self.cell(table, key, name, stamp)) }
+    }
+
+    private static func cell(_ table: String, _ key: DatabaseValue, _ name: String, _ stamp: SyncStamp) -> String {
+        "\(table)|\(key)|\(name)|\(stamp)"
     }
 
     /// Share, unshare and members go through the same faults: an answer lost after the server

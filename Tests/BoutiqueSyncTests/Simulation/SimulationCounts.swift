@@ -9,6 +9,8 @@ struct SimulationCounts: Sendable {
     var refusals = 0
     /// Writes made by another process sharing a device's file, with no sync running there.
     var otherProcessWrites = 0
+    /// Edits overwritten concurrently whose device was due to be told, and how many were not.
+    var concurrentLosses = ConcurrentEditCheck.Tally()
 
     init() {}
 
@@ -37,10 +39,13 @@ struct SimulationCounts: Sendable {
         losses.merge(other.losses, uniquingKeysWith: +)
         refusals += other.refusals
         otherProcessWrites += other.otherProcessWrites
+        concurrentLosses.due += other.concurrentLosses.due
+        concurrentLosses.untold += other.concurrentLosses.untold
     }
 
     var description: String {
         let kinds = SyncLoss.Kind.allCases.map { "\($0.rawValue) \(losses[$0] ?? 0)" }.joined(separator: ", ")
-        return "\(moves) acknowledged moves, \(refusals) transactions refused, \(otherProcessWrites) writes by other processes; losses reported: \(kinds)"
+        return "\(moves) acknowledged moves, \(refusals) transactions refused, \(otherProcessWrites) writes by other processes; losses reported: \(kinds); "
+            + "edits overwritten concurrently: \(concurrentLosses.due) due to be told, \(concurrentLosses.untold) not told"
     }
 }

@@ -166,8 +166,11 @@ struct SyncSimulation {
         if !quiet { failures.append("still pushing after 10 rounds of syncing every device") }
         for device in devices { _ = try await synchronize(device, failures: &failures, mustSucceed: true) }
         for device in devices { await device.collectLosses() }
-        failures += try await ConvergenceCheck.check(devices: devices, server: server, tenant: Self.tenant)
+        var concurrentLosses = ConcurrentEditCheck.Tally()
+        failures += try await ConvergenceCheck.check(
+            devices: devices, server: server, tenant: Self.tenant, concurrentLosses: &concurrentLosses)
         var counts = SimulationCounts(devices: devices)
+        counts.concurrentLosses = concurrentLosses
         counts.otherProcessWrites = otherProcessWrites
         for device in devices { await device.crash() }
         return Result(failures: failures, counts: counts)

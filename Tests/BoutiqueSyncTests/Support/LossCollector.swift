@@ -14,6 +14,28 @@ extension BoutiqueSync {
     }
 }
 
+extension BoutiqueSync {
+    /// The departures reported so far that nobody read, taken at once (as ``takeReportedLosses()``).
+    func takeReportedDepartures() async -> [SyncDeparture] {
+        let channel = await session.departures
+        let stream = channel.stream()
+        channel.finish()
+        var departures: [SyncDeparture] = []
+        for await departure in stream { departures.append(departure) }
+        return departures
+    }
+
+    /// The refusals reported so far that nobody read, taken at once (as ``takeReportedLosses()``).
+    func takeReportedRefusals() async -> [SyncRefusal] {
+        let channel = session.refusals
+        let stream = channel.stream()
+        channel.finish()
+        var refusals: [SyncRefusal] = []
+        for await refusal in stream { refusals.append(refusal) }
+        return refusals
+    }
+}
+
 extension SyncServer {
     /// The visible rows of `table` in the server's state, by key, with their values.
     func visibleRows(_ table: String, tenant: String = "default") async throws -> [DatabaseValue: [String: DatabaseValue]] {
