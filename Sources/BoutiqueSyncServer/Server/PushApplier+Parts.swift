@@ -23,13 +23,10 @@ extension PushApplier {
     /// `denials` are the app's hook's refusals of the part's changes: a refused part refuses the whole
     /// transaction at once.
     func applyPart(_ request: PushRequest, part: PushPart, refusing denials: [Int64: Denial], maximumChanges: Int) throws -> PushResponse {
-        var round: Round
-        switch try open(request) {
+        var (round, transaction): (Round, SyncTransaction)
+        switch try openPart(request) {
         case .answered(let response): return response
-        case .open(let opened): round = opened
-        }
-        guard let transaction = request.transactions.first else {
-            throw PartRefused(kind: .invalid, reason: "a part of a transaction carries no transaction")
+        case .open(let opened, let carried): (round, transaction) = (opened, carried)
         }
         try store.forgetRefusals(replica: request.replica, through: request.baseTransactionID)
         if transaction.id <= round.record.appliedThrough {
@@ -123,16 +120,30 @@ extension PushApplier {
         return nil
     }
 
+    /// A part's push opened (``open(_:)``), with its one transaction.
+    private enum PartOpening {
+        case open(Round, SyncTransaction)
+        case answered(PushResponse)
+    }
+
+    private func openPart(_ request: PushRequest) throws -> PartOpening {
+        switch try open(request) {
+        case .answered(let response): return .answered(response)
+        case .open(let round):
+            guard let transaction = request.transactions.first else {
+                throw PartRefused(kind: .invalid, reason: "a part of a transaction carries no transaction")
+            }
+            return .open(round, transaction)
+        }
+    }
+
     /// Records the refusal of a transaction sent in parts, refused by a slice after its first (in a
     /// new store transaction: the one that applied the slices before it rolled back), and answers it.
     func refuseStaged(_ request: PushRequest, denial: Denial) throws -> PushResponse {
-        var round: Round
-        switch try open(request) {
+        var (round, transaction): (Round, SyncTransaction)
+        switch try openPart(request) {
         case .answered(let response): return response
-        case .open(let opened): round = opened
-        }
-        guard let transaction = request.transactions.first else {
-            throw PartRefused(kind: .invalid, reason: "a part of a transaction carries no transaction")
+        case .open(let opened, let carried): (round, transaction) = (opened, carried)
         }
         return try refuse(transaction, denial: denial, round: &round, request: request)
     }
