@@ -30,7 +30,7 @@ struct PushApplier {
     }
 
     /// Why a pushed transaction is refused: the first change the user may not make (or that passes a
-    /// limit: ``kind`` ``/BoutiqueSyncCore/SyncRefusal/Reason/tooLarge``).
+    /// limit: ``kind`` ``/BoutiqueSync/SyncRefusal/Reason/tooLarge``).
     struct Denial: Sendable {
         let change: SyncChange
         let reason: String

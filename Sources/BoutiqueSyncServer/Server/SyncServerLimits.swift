@@ -39,7 +39,7 @@ public struct SyncServerLimits: Hashable, Sendable {
     /// far more than a UUID or a natural text key needs.
     public var maximumKeyBytes: Int
     /// The most rows one pushed transaction may change: 2,000,000 by default. A transaction too large
-    /// for one request comes in parts (``/BoutiqueSyncCore/PushPart``), which the store keeps until
+    /// for one request comes in parts (``/BoutiqueSync/PushPart``), which the store keeps until
     /// the last one; this bounds what one device's parts can make it keep.
     public var maximumTransactionChanges: Int
 

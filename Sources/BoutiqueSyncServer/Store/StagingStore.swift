@@ -1,15 +1,15 @@
-/// A transaction a device is sending in parts (``PushPart``), as a store keeps it until the last part
+/// A transaction a device is sending in parts (``/BoutiqueSync/PushPart``), as a store keeps it until the last part
 /// comes: its id and stamp, how far its parts reached, and the digest of the changes kept so far.
 public struct StagedTransaction: Hashable, Sendable {
     /// The device's id of the transaction.
     public var transactionID: Int64
     /// Its stamp, which every change carries.
     public var stamp: SyncStamp
-    /// The device's position of the last change kept (``PushPart/through`` of the last part kept).
+    /// The device's position of the last change kept (``/BoutiqueSync/PushPart/through`` of the last part kept).
     public var receivedThrough: Int64
     /// How many changes are kept.
     public var changeCount: Int
-    /// ``SyncDigest/Running/state`` over the changes kept.
+    /// ``/BoutiqueSync/SyncDigest/Running/state`` over the changes kept.
     public var digestState: UInt64
     /// When a part was last kept, in server milliseconds: parts a device stopped sending are removed
     /// after the server's retention period.
