@@ -49,7 +49,7 @@ public struct PackedSnapshotRows: Hashable, Sendable, Codable {
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/syncRefused(reason:)`` naming what is wrong, for bytes that
     ///   are not a packed page: they come from the network.
-    public func rows() throws(BoutiqueError) -> [SnapshotRow] {
+    public func rows() throws -> [SnapshotRow] {
         var frames = Frames(bytes)
         guard let first = try frames.next() else { throw Self.malformed("no dictionary") }
         let dictionary = try PageNames(unpacking: first)

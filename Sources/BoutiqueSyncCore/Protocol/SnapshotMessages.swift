@@ -158,7 +158,7 @@ extension SnapshotResponse {
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/syncRefused(reason:)`` for packed rows that do not unpack:
     ///   they came from the network.
-    public mutating func unpackRows() throws(BoutiqueError) {
+    public mutating func unpackRows() throws {
         guard let packedRows else { return }
         rows += try packedRows.rows()
         self.packedRows = nil

@@ -128,57 +128,57 @@ public actor SyncServer: SyncEndpoint {
         let maximumRowStateBytes = limits.maximumRowStateBytes
         let maximumRefusalBytes = limits.maximumPageBytes
         let maximumTransactionChanges = limits.maximumTransactionChanges
-        var response: PushResponse?
-        var updatedShapes: [String: SyncTableShape]?
-        var mismatches: [String] = []
         // A transaction growing a row past its limit is found while the push is applied: the store
         // transaction rolls back, and the push is applied again with it refused (each time one more).
-        while response == nil {
-          let refusing = denials
-          do {
-            (response, updatedShapes, mismatches) = try await store.transaction(tenant: tenant) { store in
-                let current = try Self.record(pushed, readingAnyway: rules != nil && known == nil, in: store)
-                // Worked out again only when the shapes were read: a push describing what the tenant
-                // described before costs nothing more.
-                let mismatches = current.map { current in rules?.mismatches(with: Array(current.values)) ?? [] } ?? known?.mismatches ?? []
-                var applier = PushApplier(store: store, wall: wall, resolver: resolver)
-                applier.placer = rules.map { SpacePlacer(rules: $0, shapes: current ?? known?.shapes ?? [:]) }
-                applier.rulesMismatch = mismatches.isEmpty ? nil : Self.rulesMismatch(mismatches, tenant: tenant)
-                applier.user = user
-                applier.maximumRowStateBytes = maximumRowStateBytes
-                applier.maximumRefusalBytes = maximumRefusalBytes
-                guard let part = request.part else { return (try applier.apply(request, refusing: refusing), current, mismatches) }
-                return (
-                    try applier.applyPart(request, part: part, refusing: refusing, maximumChanges: maximumTransactionChanges), current,
-                    mismatches
-                )
+        while true {
+            let refusing = denials
+            let response: PushResponse
+            let updatedShapes: [String: SyncTableShape]?
+            var mismatches: [String] = []
+            do {
+                (response, updatedShapes, mismatches) = try await store.transaction(tenant: tenant) { store in
+                    let current = try Self.record(pushed, readingAnyway: rules != nil && known == nil, in: store)
+                    // Worked out again only when the shapes were read: a push describing what the tenant
+                    // described before costs nothing more.
+                    let mismatches = current.map { current in rules?.mismatches(with: Array(current.values)) ?? [] } ?? known?.mismatches ?? []
+                    var applier = PushApplier(store: store, wall: wall, resolver: resolver)
+                    applier.placer = rules.map { SpacePlacer(rules: $0, shapes: current ?? known?.shapes ?? [:]) }
+                    applier.rulesMismatch = mismatches.isEmpty ? nil : Self.rulesMismatch(mismatches, tenant: tenant)
+                    applier.user = user
+                    applier.maximumRowStateBytes = maximumRowStateBytes
+                    applier.maximumRefusalBytes = maximumRefusalBytes
+                    guard let part = request.part else { return (try applier.apply(request, refusing: refusing), current, mismatches) }
+                    return (
+                        try applier.applyPart(request, part: part, refusing: refusing, maximumChanges: maximumTransactionChanges), current,
+                        mismatches
+                    )
+                }
+            } catch let oversized as PushApplier.RowTooLarge {
+                // The store transaction rolled back: nothing of the push is stored yet.
+                guard denials[oversized.transactionID] == nil else {
+                    return try await refusal(of: request, tenant: tenant, wall: wall, kind: .tooLarge, reason: oversized.reason)
+                }
+                denials[oversized.transactionID] = PushApplier.Denial(change: oversized.change, reason: oversized.reason, kind: .tooLarge)
+                continue
+            } catch let tooMany as TooManyShapes {
+                return try await refusal(of: request, tenant: tenant, wall: wall, kind: .invalid, reason: tooMany.reason)
+            } catch let refused as PushApplier.PartRefused {
+                return try await refusal(of: request, tenant: tenant, wall: wall, kind: refused.kind, reason: refused.reason)
+            } catch let refused as PushApplier.StagedSliceRefused {
+                // A later slice of a transaction sent in parts was refused: what the slices before it
+                // applied rolled back, and the refusal is recorded alone.
+                let denial = refused.denial
+                response = try await store.transaction(tenant: tenant) { store in
+                    var applier = PushApplier(store: store, wall: wall, resolver: resolver)
+                    applier.user = user
+                    return try applier.refuseStaged(request, denial: denial)
+                }
+                updatedShapes = nil
             }
-        } catch let oversized as PushApplier.RowTooLarge {
-            // The store transaction rolled back: nothing of the push is stored yet.
-            guard denials[oversized.transactionID] == nil else {
-                return try await refusal(of: request, tenant: tenant, wall: wall, kind: .tooLarge, reason: oversized.reason)
-            }
-            denials[oversized.transactionID] = PushApplier.Denial(change: oversized.change, reason: oversized.reason, kind: .tooLarge)
-        } catch let tooMany as TooManyShapes {
-            return try await refusal(of: request, tenant: tenant, wall: wall, kind: .invalid, reason: tooMany.reason)
-        } catch let refused as PushApplier.PartRefused {
-            return try await refusal(of: request, tenant: tenant, wall: wall, kind: refused.kind, reason: refused.reason)
-        } catch let refused as PushApplier.StagedSliceRefused {
-            // A later slice of a transaction sent in parts was refused: what the slices before it
-            // applied rolled back, and the refusal is recorded alone.
-            let denial = refused.denial
-            response = try await store.transaction(tenant: tenant) { store in
-                var applier = PushApplier(store: store, wall: wall, resolver: resolver)
-                applier.user = user
-                return try applier.refuseStaged(request, denial: denial)
-            }
-            updatedShapes = nil
-          }
+            shapes.update(tenant, shapes: updatedShapes, mismatches: mismatches, pushed: request.tables)
+            if response.outcome == .accepted, !request.transactions.isEmpty { didCommit(tenant: tenant) }
+            return response
         }
-        guard let response else { preconditionFailure("a push ends with an answer") }
-        shapes.update(tenant, shapes: updatedShapes, mismatches: mismatches, pushed: request.tables)
-        if response.outcome == .accepted, !request.transactions.isEmpty { didCommit(tenant: tenant) }
-        return response
     }
 
     /// A refused push's answer. The replica's watermark goes with it: a device whose clock ran ahead

@@ -100,7 +100,7 @@ import Testing
             let rows = try PackedSnapshotRows(bytes: bytes).rows()
             Issue.record("unpacked \(rows.count) rows from bad bytes \(comment?.rawValue ?? "")", sourceLocation: sourceLocation)
         } catch {
-            guard case .syncRefused(let reason) = error else {
+            guard case .syncRefused(let reason)? = error as? BoutiqueError else {
                 Issue.record("not a refusal: \(error)", sourceLocation: sourceLocation)
                 return
             }
@@ -148,7 +148,7 @@ import Testing
         let bytes = PackedSnapshotRows(Self.mixedPage).bytes
         for length in 0..<bytes.count {
             do { _ = try PackedSnapshotRows(bytes: Array(bytes.prefix(length))).rows() } catch {
-                guard case .syncRefused = error else { throw error }
+                guard case .syncRefused? = error as? BoutiqueError else { throw error }
             }
         }
         for index in bytes.indices {
@@ -156,7 +156,7 @@ import Testing
                 var bad = bytes
                 bad[index] ^= flip
                 do { _ = try PackedSnapshotRows(bytes: bad).rows() } catch {
-                    guard case .syncRefused = error else { throw error }
+                    guard case .syncRefused? = error as? BoutiqueError else { throw error }
                 }
             }
         }
