@@ -91,31 +91,7 @@ enum LongPollWorkloads {
 enum RawSocket {
     /// A socket connected to `port` that has sent `request` whole.
     static func connect(port: Int, sending request: [UInt8]) throws -> Int32 {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw BoutiqueError.invalidArgument("socket() failed: errno \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(socket)
-            throw BoutiqueError.invalidArgument("connect() failed: errno \(errno)")
-        }
-        var sent = 0
-        while sent < request.count {
-            let count = request[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else {
-                close(socket)
-                throw BoutiqueError.invalidArgument("send() failed: errno \(errno)")
-            }
-            sent += count
-        }
-        return socket
+        try LoopbackSocket.connect(port: port, from: 1, sending: request)
     }
 
     /// How many of `sockets` have something to read now.

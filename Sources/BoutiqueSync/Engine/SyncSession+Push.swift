@@ -236,7 +236,10 @@ extension SyncSession {
         let byteLimit = pushBytes
         // The whole transaction's digest goes with every part: taken once per transaction and stamp.
         let known = nettedDigest.flatMap { $0.transaction == transaction.id && $0.stamp == stamp ? $0.digest : nil }
-        try await database.write { conn in try NettedTransactions.prepare(transaction, tables: tables, SQLRunner(conn)) }
+        // Netted at its first part in this session (the write lock is not taken again for each part).
+        if known == nil {
+            try await database.write { conn in try NettedTransactions.prepare(transaction, tables: tables, SQLRunner(conn)) }
+        }
         let next: (transaction: SyncTransaction, part: PushPart, rows: Int) = try await database.read { conn in
             let sql = SQLRunner(conn)
             let slice = try NettedTransactions.slice(
