@@ -37,7 +37,7 @@ extension SyncSession {
             let page = try await send { try await coming.reply() }
             // Another server answers at this address now: its pages do not continue the old one's.
             guard serverID == server else { throw BoutiqueError.syncUnavailable(reason: "another server answered during the bootstrap") }
-            try await observeServerTime(page.serverTime)
+            try await observeServerTime(page.serverTime, coming.span)
             if let reason = page.reason { throw await refused(page.refusal, reason, fallback: "snapshot refused") }
             // The next page is asked for while this one merges: the server reads and sends it while
             // the device writes, instead of each waiting for the other. Memory holds two pages at most.
@@ -62,7 +62,7 @@ extension SyncSession {
     private func requestPage(after: SnapshotPosition?, includeTotal: Bool?) -> SnapshotPageRequest {
         let request = SnapshotRequest(replica: replica, after: after, limit: Self.snapshotPageSize, includeTotal: includeTotal)
         let transport = self.transport
-        return SnapshotPageRequest(task: Task { try await transport.snapshot(request) })
+        return SnapshotPageRequest(task: Task { try await transport.snapshot(request) }, span: ReplySpan(askedAt: options.now()))
     }
 
     /// Merges one page in one local transaction marked remote, with foreign keys checked at its end,
@@ -126,6 +126,8 @@ extension SyncSession {
 /// A snapshot page asked for and not awaited yet.
 struct SnapshotPageRequest: Sendable {
     let task: Task<SnapshotResponse, any Error>
+    /// When the request left; its answer's time is read when the page is taken.
+    let span: ReplySpan
 
     /// The page; cancelling the caller cancels the request.
     func reply() async throws -> SnapshotResponse {

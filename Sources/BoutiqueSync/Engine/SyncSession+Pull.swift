@@ -15,16 +15,17 @@ extension SyncSession {
         var request = PullRequest(replica: replica, cursor: state.cursor, limit: options.pullLimit, waitMilliseconds: 0)
         request.replicaSecret = try await currentReplicaSecret()
         let server = serverID
+        let span = ReplySpan(askedAt: options.now())
         let response = try await send { [request] in try await transport.pull(request) }
         // Another server answers at this address now: the cursor was the old one's. The next step
         // starts its progress with this one (a bootstrap).
         guard serverID == server else { return PullStep(applied: 0, hasMore: true) }
-        return try await handlePull(response, requestedCursor: state.cursor)
+        return try await handlePull(response, requestedCursor: state.cursor, span)
     }
 
     /// Applies a pull's answer.
-    func handlePull(_ response: PullResponse, requestedCursor: Int64) async throws -> PullStep {
-        try await observeServerTime(response.serverTime)
+    func handlePull(_ response: PullResponse, requestedCursor: Int64, _ span: ReplySpan) async throws -> PullStep {
+        try await observeServerTime(response.serverTime, span)
         switch response.outcome {
         case .refused where response.refusal == .replicaTaken:
             // As for a push: a new replica id (and secret); the pull after it bootstraps again.

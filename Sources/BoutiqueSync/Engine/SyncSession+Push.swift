@@ -110,6 +110,7 @@ extension SyncSession {
             request.retiredReplicaSecret = retiredSecret
             request.part = inParts?.part
             let response: PushResponse
+            let span = ReplySpan(askedAt: options.now())
             do {
                 response = try await during(outbox.isEmpty ? nil : .pushing) { [request] in
                     try await send(reporting: false) { try await transport.push(request) }
@@ -137,7 +138,7 @@ extension SyncSession {
             // nothing; a new one that applied the round's transactions says so at the next round's
             // mismatch, whose digest the file recognises as its own.
             if serverID != server, try await serverState() != current { continue }
-            try await observeServerTime(response.serverTime)
+            try await observeServerTime(response.serverTime, span)
             switch response.outcome {
             case .accepted:
                 guard response.appliedThrough >= state.acknowledged else {

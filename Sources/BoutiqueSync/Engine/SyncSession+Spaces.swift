@@ -12,8 +12,9 @@ extension SyncSession {
         var received = 0
         repeat {
             let request = SnapshotRequest(replica: replica, after: after, limit: Self.snapshotPageSize, space: space)
+            let span = ReplySpan(askedAt: options.now())
             let page = try await send { try await transport.snapshot(request) }
-            try await observeServerTime(page.serverTime)
+            try await observeServerTime(page.serverTime, span)
             if let reason = page.reason { throw await refused(page.refusal, reason, fallback: "snapshot refused") }
             try await mergeMovedIn(page.rows, last: page.next == nil, cursor: sequence)
             received += page.rows.count
@@ -65,8 +66,9 @@ extension SyncSession {
         -> [SyncMember]
     {
         let request = MembershipRequest(table: table, key: key, user: user, role: role)
+        let span = ReplySpan(askedAt: options.now())
         let response = try await send(reporting: false) { try await transport.membership(request, action: action) }
-        try await observeServerTime(response.serverTime)
+        try await observeServerTime(response.serverTime, span)
         if let reason = response.reason {
             throw SyncRefusal(reason: response.refusal ?? .invalid, message: reason, table: request.table, key: key)
         }

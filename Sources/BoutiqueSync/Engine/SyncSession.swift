@@ -194,7 +194,9 @@ actor SyncSession {
             + Int(options.pullWait.components.attoseconds / 1_000_000_000_000_000)
         var request = PullRequest(replica: replica, cursor: cursor, limit: options.pullLimit, waitMilliseconds: waitMilliseconds)
         request.replicaSecret = try await currentReplicaSecret()
+        let askedAt = options.now()
         let response = try await send(adoptingServer: false) { [request] in try await transport.pull(request) }
+        let span = ReplySpan(askedAt: askedAt, answeredAt: options.now())
         return try await exclusively {
             // Dropped when another step moved the cursor or found another server behind the address,
             // or when this answer comes from another server (taken up here, between steps): the next
@@ -205,7 +207,7 @@ actor SyncSession {
             }
             guard serverID == server else { return 0 }
             guard try await serverState().cursor == cursor else { return 0 }
-            return try await handlePull(response, requestedCursor: cursor).applied
+            return try await handlePull(response, requestedCursor: cursor, span).applied
         }
     }
 

@@ -66,6 +66,36 @@ import Testing
         await right.close()
     }
 
+    @Test func aSlowAnswerDoesNotMakeARightClockLookWrong() async throws {
+        let time = VirtualTime()
+        let server = SyncServer(
+            store: try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL()), maximumClockSkewMilliseconds: 600_000,
+            wallClock: { time.milliseconds })
+        let slow = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
+        let other = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
+        // Both clocks are right; every answer to the first device takes three seconds to come back (a
+        // loaded device), so its reply's time reads three seconds behind when it arrives.
+        let slowSync = try await BoutiqueSync(
+            database: slow, tables: ["note"], server: SlowAnswers(.inProcess(server), time: time, trip: 3_000),
+            options: SyncOptions(wallClock: { time.milliseconds }))
+        let otherSync = try await BoutiqueSync(
+            database: other, tables: ["note"], server: .inProcess(server), options: SyncOptions(wallClock: { time.milliseconds }))
+        try await other.write { conn in try conn.execute("INSERT INTO note(id, title) VALUES ('n1', 'first')") }
+        _ = try await otherSync.synchronize()
+        _ = try await slowSync.synchronize()
+
+        try await other.write { conn in try conn.execute("UPDATE note SET title = 'earlier edit' WHERE id = 'n1'") }
+        time.advance(by: 1_000)
+        try await slow.write { conn in try conn.execute("UPDATE note SET title = 'later edit' WHERE id = 'n1'") }
+        _ = try await otherSync.synchronize()
+        _ = try await slowSync.synchronize()
+        _ = try await otherSync.synchronize()
+        #expect(try await other.rows("note") == [["n1", "later edit", "NULL", "NULL"]], "a slow trip is no clock error")
+        #expect(try await slow.rows("note") == [["n1", "later edit", "NULL", "NULL"]])
+        await slow.close()
+        await other.close()
+    }
+
     @Test func serversCanRequireANewerAppVersion() async throws {
         let server = SyncServer(store: try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL()), minimumSchemaVersion: 2)
         let database = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
@@ -78,4 +108,29 @@ import Testing
         _ = try await BoutiqueSync(database: upgraded, tables: ["note"], server: .inProcess(server)).synchronize()
         await upgraded.close()
     }
+}
+
+/// A transport whose answers come back `trip` milliseconds of virtual time after the server gave them.
+private struct SlowAnswers: SyncTransport {
+    let base: InProcessTransport
+    let time: VirtualTime
+    let trip: UInt64
+
+    init(_ base: InProcessTransport, time: VirtualTime, trip: UInt64) {
+        self.base = base
+        self.time = time
+        self.trip = trip
+    }
+
+    var serverIdentifier: String { base.serverIdentifier }
+
+    private func slowly<T>(_ call: () async throws -> T) async throws -> T {
+        let answer = try await call()
+        time.advance(by: trip)
+        return answer
+    }
+
+    func push(_ request: PushRequest) async throws -> PushResponse { try await slowly { try await base.push(request) } }
+    func pull(_ request: PullRequest) async throws -> PullResponse { try await slowly { try await base.pull(request) } }
+    func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse { try await slowly { try await base.snapshot(request) } }
 }
