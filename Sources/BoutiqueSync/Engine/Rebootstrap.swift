@@ -27,9 +27,10 @@ enum Rebootstrap {
         var pending: Set<SyncStamp> = []
         let unacknowledged = TransactionStamp.where { $0.mark == TransactionStamp.Mark.local && $0.transactionID > acknowledged }
         for stamped in try unacknowledged.fetchAll(sql.connection) {
-            pending.insert(SyncStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: stamped.stamp)), replica: stamped.writer))
+            pending.insert(stamped.syncStamp)
         }
         let projector = RowProjector(sql: sql)
+        let states = try RowStates(sql: sql)
         for (name, table) in tables.sorted(by: { $0.key < $1.key }) {
             // Only the forgotten rows are read: usually none, never the table.
             let forgotten = try sql.rows(
@@ -43,7 +44,7 @@ enum Rebootstrap {
                 let key = row[0]
                 if let latest = try RowRegister(record: bytes).latestStamp, pending.contains(latest) { continue }
                 try projector.delete(key: key, table: table)
-                try sql.run("DELETE FROM boutique_sync_row WHERE tbl = ? AND key = ?", [.text(name), key])
+                try states.removeState(table: name, key: key)
                 deleted.insert(name)
             }
         }

@@ -91,8 +91,9 @@ struct RowProjector {
     }
 
     /// Makes the row show `state` whatever the table holds now: removed when the state says it does not
-    /// exist, else written with its current values and the columns whose values lost set to their
-    /// defaults.
+    /// exist, else written with its current values, and set to their defaults the columns whose values
+    /// lost and those the state has no value for (nobody wrote them: a column writers of an earlier
+    /// schema did not have, which the row as the table held it may have a value for).
     func reproject(_ state: RowRegister, key: DatabaseValue, table: SyncedTable) throws {
         guard state.isVisible else {
             try delete(key: key, table: table)
@@ -100,6 +101,7 @@ struct RowProjector {
         }
         try write(state, key: key, table: table)
         let stale = state.cells.filter { !state.isCurrent($0.value) }.map(\.key)
+            + table.wholeRowOrder.dropFirst().filter { state.cells[$0] == nil }
         guard !stale.isEmpty else { return }
         try project(state, key: key, table: table, effect: MergeRule.Effect(
             wasVisible: true, isVisible: true, changedColumns: [], hiddenColumns: Set(stale)))

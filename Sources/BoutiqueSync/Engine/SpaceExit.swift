@@ -12,13 +12,14 @@ enum SpaceExit {
         let projector = RowProjector(sql: sql)
         let labels = SpaceLabels(sql: sql)
         let waiting = WaitingRows(sql: sql)
+        let states = try RowStates(sql: sql)
         var deleted: Set<String> = []
         for row in rows {
             if let table = tables[row.table] {
                 try projector.delete(key: row.key, table: table)
                 deleted.insert(row.table)
             }
-            try sql.run("DELETE FROM boutique_sync_row WHERE tbl = ? AND key = ?", [.text(row.table), row.key])
+            try states.removeState(table: row.table, key: row.key)
             try sql.run("DELETE FROM boutique_sync_previous WHERE tbl = ? AND key = ?", [.text(row.table), row.key])
             try labels.forget(table: row.table, key: row.key)
             try waiting.forget(table: row.table, key: row.key)

@@ -3,7 +3,8 @@ extension SyncSession {
     /// (nothing of it is pushed), and reports each refusal.
     ///
     /// Each refused transaction is marked so that neither push nor the fold takes it again; the rows it
-    /// touched get the server's state back; local transactions after it are folded again on top of
+    /// touched get the server's state back (what that discards of this device's other work is reported
+    /// as a pull's merge reports it); local transactions after it are folded again on top of
     /// that state (they are the user's later work, still to be pushed), and the rows show the result.
     /// Children left without a parent (a refused insert of a parent) are deleted as a cascade would,
     /// as ``OrphanRepair`` does for a pull.
@@ -13,8 +14,8 @@ extension SyncSession {
         let replica = self.replica
         let foreignKeys = self.foreignKeys
         let server = serverID
-        let (orphans, written) = try await database.write(origin: .remote) {
-            conn -> ([OrphanRow], [Int64: (values: [String: DatabaseValue], row: [String: DatabaseValue])]) in
+        let (orphans, written, losses) = try await database.write(origin: .remote) {
+            conn -> ([OrphanRow], [Int64: (values: [String: DatabaseValue], row: [String: DatabaseValue])], [SyncLoss]) in
             var leftOut = false
             try conn.execute("PRAGMA defer_foreign_keys = ON")
             let sql = SQLRunner(conn)
@@ -29,16 +30,35 @@ extension SyncSession {
             for refusal in refusals {
                 try TransactionStamp.markRefused(refusal.transactionID, sql)
             }
+            let withdrawn = try TransactionStamp.syncStamps(of: refusals.map(\.transactionID), sql)
             var touched: [(table: SyncedTable, key: DatabaseValue)] = []
+            // What the refused writes held of each row they touched becomes the server's again; the
+            // rest of the server's state is then merged as a pull's would be, and what it discards of
+            // this device's other work is told (it would not be when the pull that carries it comes).
+            var applier = try RemoteApplier(sql: sql, tables: tables)
+            let positions = OwnLogPositions(server: server, sql: sql)
+            applier.ownLog = positions
+            var merged: [SnapshotRow] = []
             for refusal in refusals {
-                for row in refusal.rows {
-                    guard let table = tables[row.table.lowercased()] else { continue }
-                    try states.setState(row.state, table: row.table.lowercased(), key: row.key)
+                for var row in refusal.rows {
+                    let name = row.table.lowercased()
+                    guard let table = tables[name] else { continue }
+                    if let local = try states.state(table: name, key: row.key) {
+                        let undone = local.withdrawing(withdrawn, server: row.state)
+                        try states.setState(undone, table: name, key: row.key)
+                        row.state = try Self.leavingUndecided(row.state, local: undone, ownWrites: applier.ownWrites, positions: positions)
+                    }
+                    merged.append(row)
                     touched.append((table, row.key))
                 }
+            }
+            try applier.apply(merged)
+            for refusal in refusals {
+                // A row the server holds nothing of that this user may see: nothing of it stays.
                 for row in refusal.absentRows {
-                    guard let table = tables[row.table.lowercased()] else { continue }
-                    try sql.run("DELETE FROM boutique_sync_row WHERE tbl = ? AND key = ?", [.text(row.table.lowercased()), row.key])
+                    let name = row.table.lowercased()
+                    guard let table = tables[name] else { continue }
+                    try states.removeState(table: name, key: row.key)
                     touched.append((table, row.key))
                 }
                 if refusal.rowsLeftOut {
@@ -69,8 +89,9 @@ extension SyncSession {
             // waits for it, rather than being resolved as a child of a deleted parent (and that
             // resolution pushed).
             try WaitingRows(sql: sql).release(parentsIn: names, synced: tables)
-            return (try OrphanRepair.detach(
-                touched: names, deleted: names, tables: tables, foreignKeys: foreignKeys, parkingUnseenParents: true, sql: sql), written)
+            let orphans = try OrphanRepair.detach(
+                touched: names, deleted: names, tables: tables, foreignKeys: foreignKeys, parkingUnseenParents: true, sql: sql)
+            return (orphans, written, applier.losses)
         }
         // Refused transactions are no longer pending, though no new transaction says so.
         await pendingTally.invalidate()
@@ -86,6 +107,24 @@ extension SyncSession {
             self.refusals.send(report)
             await reporter?.refusal(report)
         }
+        report(losses)
+    }
+
+    /// The server's state of a row a refusal names, less its cells that beat an edit of this device's
+    /// the server logged: whether their writers had pulled that edit is known only from the changes
+    /// that carry them, which a pull brings, and which then tell whether the edit was lost
+    /// (``SyncLoss/Kind/editBeatenByConcurrentEdit``). Merged now, they would arrive unjudged.
+    static func leavingUndecided(
+        _ server: RowRegister, local: RowRegister, ownWrites: OwnWrites, positions: OwnLogPositions
+    ) throws -> RowRegister {
+        var state = server
+        for (name, beater) in server.cells {
+            guard let mine = local.cells[name], local.isCurrent(mine), mine.stamp < beater.stamp, try ownWrites.contains(mine.stamp),
+                try !ownWrites.contains(beater.stamp), try positions.knewInState(mine.stamp) != false
+            else { continue }
+            state.cells[name] = mine
+        }
+        return state
     }
 
     /// Removes the state of every row refused transaction `id` touched (netted first, when it was
@@ -95,16 +134,17 @@ extension SyncSession {
     ) throws {
         let read = try LocalLogReader.transactions(after: id - 1, rowLimit: 1, limits: .standard, tables: tables, on: sql.connection)
         guard let transaction = read.transactions.first, transaction.id == id else { return }
+        let states = try RowStates(sql: sql)
         if transaction.isOversized {
             try NettedTransactions.prepare(transaction, tables: tables, sql)
             try NettedTransactions.forEachRow(of: id, tables: tables, sql) { table, key in
-                try sql.run("DELETE FROM boutique_sync_row WHERE tbl = ? AND key = ?", [.text(table.lowercasedName), key])
+                try states.removeState(table: table.lowercasedName, key: key)
                 body(table, key)
             }
         } else if let stamp = transaction.stamp {
             for change in transaction.syncChanges(stamp: stamp) {
                 guard let table = tables[change.table] else { continue }
-                try sql.run("DELETE FROM boutique_sync_row WHERE tbl = ? AND key = ?", [.text(change.table), change.key])
+                try states.removeState(table: change.table, key: change.key)
                 body(table, change.key)
             }
         }

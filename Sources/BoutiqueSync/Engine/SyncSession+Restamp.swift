@@ -27,7 +27,7 @@ extension SyncSession {
             let states = try RowStates(sql: sql)
             for stamped in ahead {
                 let id = stamped.transactionID
-                let old = SyncStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: stamped.stamp)), replica: stamped.writer)
+                let old = stamped.syncStamp
                 let new = SyncStamp(time: clock.tick(now: corrected.milliseconds), replica: stamped.writer)
                 let read = try LocalLogReader.transactions(
                     after: id - 1, rowLimit: 1, limits: .standard, tables: tables, on: conn.connection)

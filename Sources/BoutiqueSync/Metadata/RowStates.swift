@@ -28,6 +28,11 @@ struct RowStates {
         try write(replace, state, table: table, key: key)
     }
 
+    /// Forgets the state of a row: nothing is known of it any more.
+    func removeState(table: String, key: DatabaseValue) throws {
+        try sql.run("DELETE FROM boutique_sync_row WHERE tbl = ? AND key = ?", [.text(table), key])
+    }
+
     private func write(_ statement: Statement, _ state: RowRegister, table: String, key: DatabaseValue) throws {
         defer { try? statement.reset() }
         try statement.bind(table, at: 1)

@@ -41,6 +41,19 @@ extension TransactionStamp {
             .fetchOne(sql.connection) != nil
     }
 
+    /// The stamp the transaction's changes carry.
+    var syncStamp: SyncStamp { SyncStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: stamp)), replica: writer) }
+
+    /// The stamps of the transactions `ids` (those that have one).
+    static func syncStamps(of ids: [Int64], _ sql: SQLRunner) throws -> Set<SyncStamp> {
+        var stamps: Set<SyncStamp> = []
+        for id in ids {
+            let stamped = try `where` { $0.transactionID == id }.fetchAll(sql.connection)
+            stamps.formUnion(stamped.map(\.syncStamp))
+        }
+        return stamps
+    }
+
     /// Marks the local transaction `id` refused by the server.
     static func markRefused(_ id: Int64, _ sql: SQLRunner) throws {
         try update { $0.mark = Mark.refused }.where { $0.transactionID == id && $0.mark == Mark.local }.execute(sql.connection)

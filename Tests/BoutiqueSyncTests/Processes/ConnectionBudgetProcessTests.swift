@@ -112,11 +112,12 @@ import Testing
             let held = try Self.residentBytes(of: server.pid) - before
             // The answers waiting take the budget (or one answer, larger, sent when none other waits),
             // the small ones (503s) at most 64 KB each, and allocations of the moment some megabytes
-            // more (8 to 13 seen). Without a budget, every stalled client holds its answer: 70 to 80 MB.
+            // more (8 to 13 seen on an idle machine, 23 on a loaded one, where more threads hold arenas
+            // at once). Without a budget, every stalled client holds its answer: 70 to 80 MB.
             // Under a sanitizer (CI names it in BOUTIQUE_TEST_SANITIZER) every allocation carries shadow
             // memory and is freed late: three times the bound (40 MB seen under ThreadSanitizer).
             let sanitized = ProcessInfo.processInfo.environment["BOUTIQUE_TEST_SANITIZER"] != nil
-            let bound = (max(budget, warm) + stalledClients * (64 << 10) + (20 << 20)) * (sanitized ? 3 : 1)
+            let bound = (max(budget, warm) + stalledClients * (64 << 10) + (32 << 20)) * (sanitized ? 3 : 1)
             #expect(held < bound, "the server grew by \(held >> 20) MB with \(stalledClients) readers stalled (bound \(bound >> 20) MB)")
 
             // A device keeping up is still served: its push, and its pull of what is new.

@@ -97,6 +97,17 @@ enum LocalWrites {
                 statements.append(("DELETE FROM tag WHERE id = ?", [key]))
             }
         }
+        // An import-like write: the same rows changed several times in one transaction, the log
+        // holding each step and the push one netted change per row.
+        if random.chance(4), !localNotes.isEmpty {
+            let note = random.pick(localNotes)
+            let tag: DatabaseValue? = localTags.isEmpty ? nil : random.pick(localTags)
+            for round in 0..<3 {
+                let value = DatabaseValue.text("\(device.name)-\(step)-import-\(round)")
+                statements.append(("UPDATE note SET title = ?, rank = coalesce(rank, 0) + 1 WHERE id = ?", [value, note]))
+                if let tag { statements.append(("UPDATE tag SET label = ? WHERE id = ?", [value, tag])) }
+            }
+        }
         guard !statements.isEmpty else { return }
         let batch = statements
         if SimulationTrace.isOn { print("WRITE \(device.name) step \(step): \(batch)") }

@@ -87,6 +87,9 @@ final class SimulatedNetwork: SyncTransport {
         let response = try await send("push", delaying: { self.state.withLock { $0.delayed.append(request) } }) {
             try await server.push(request, tenant: tenant, user: user)
         }
+        if SimulationTrace.isOn, let refusals = response.refusals, !refusals.isEmpty {
+            print("REFUSED \(request.replica): \(refusals.map { "\($0.transactionID) \($0.table) \($0.key) \($0.reason): \($0.message)" })")
+        }
         state.withLock { state in
             state.delivered.append(DeliveredPush(request: request, response: response))
             for logged in response.logged ?? [] { state.placed.insert(logged.stamp) }

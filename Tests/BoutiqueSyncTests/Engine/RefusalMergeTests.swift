@@ -1,0 +1,87 @@
+@testable import BoutiqueSync
+import BoutiqueSyncServer
+import Foundation
+import Testing
+
+/// Undoing a refused transaction puts the server's version of its rows back: what the refused writes
+/// held goes back to what the server holds, and what the server's version discards of the device's
+/// other work is reported as a pull would report it.
+@Suite struct RefusalMergeTests {
+    /// A server that refuses any note titled "secret", and two users' devices synced with it holding note n1.
+    struct Devices {
+        let server: SyncServer
+        let a: DatabaseActor
+        let b: DatabaseActor
+        let syncA: BoutiqueSync
+        let syncB: BoutiqueSync
+
+        static func make(aPlan: BoutiqueMigrationPlan = SyncTestSchema.plan) async throws -> Devices {
+            let server = SyncServer(store: try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL()), authorize: { _, change in
+                !change.columns.contains { $0.name == "title" && $0.value == .text("secret") }
+            })
+            let a = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: aPlan)
+            let b = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
+            let syncA = try await BoutiqueSync(database: a, tables: ["note", "tag"], server: .inProcess(server, user: "ann"))
+            let syncB = try await BoutiqueSync(database: b, tables: ["note", "tag"], server: .inProcess(server, user: "bob"))
+            try await b.write { conn in try conn.execute("INSERT INTO note(id, title, body) VALUES ('n1', 'plans', 'years')") }
+            _ = try await syncB.synchronize()
+            _ = try await syncA.synchronize()
+            return Devices(server: server, a: a, b: b, syncA: syncA, syncB: syncB)
+        }
+
+        func close() async {
+            await a.close()
+            await b.close()
+        }
+    }
+
+    @Test func aRefusedEditOfAColumnNobodyElseWroteGoesBackToItsDefault() async throws {
+        // b's schema has no color: the server's version of n1 holds no value for it.
+        let d = try await Devices.make(aPlan: SyncTestSchema.upgraded)
+        try await d.a.write { conn in try conn.execute("UPDATE note SET title = 'secret', color = 'red' WHERE id = 'n1'") }
+        _ = try await d.syncA.synchronize()
+
+        #expect(try await d.a.rows("note") == [["n1", "plans", "years", "NULL", "NULL"]], "the color went back with the title")
+        await d.close()
+    }
+
+    @Test func anEditTheServersVersionShowsDeletedIsReportedOnceWhenTheRefusalBringsIt() async throws {
+        let d = try await Devices.make()
+        try await d.b.write { conn in try conn.execute("DELETE FROM note WHERE id = 'n1'") }
+        _ = try await d.syncB.synchronize()
+        // a has not pulled the delete: its edit is accepted (an update never brings a row back), then
+        // its next transaction is refused, and the refusal's answer carries n1 as the server has it.
+        try await d.a.write { conn in try conn.execute("UPDATE note SET body = 'kept' WHERE id = 'n1'") }
+        _ = try await d.syncA.session.pushAll()
+        try await d.a.write { conn in try conn.execute("UPDATE note SET title = 'secret' WHERE id = 'n1'") }
+        _ = try await d.syncA.session.pushAll()
+
+        #expect(try await d.a.rows("note") == [])
+        _ = try await d.syncA.synchronize()   // the pull then brings the delete itself
+        let losses = await d.syncA.takeReportedLosses()
+        #expect(losses.map(\.kind) == [.editBeatenByDelete], "reported when the refusal brought the delete, and not again")
+        #expect(losses.first?.values == ["body": .text("kept")])
+        #expect(try await d.a.rows("note") == [])
+        await d.close()
+    }
+
+    @Test func anEditOverwrittenOnTheServerIsJudgedByThePullNotTheRefusal() async throws {
+        let d = try await Devices.make()
+        // a's edit of the body is logged; b, which has not pulled it, overwrites it later.
+        try await d.a.write { conn in try conn.execute("UPDATE note SET body = 'from a' WHERE id = 'n1'") }
+        _ = try await d.syncA.session.pushAll()
+        try await Task.sleep(for: .milliseconds(3))
+        try await d.b.write { conn in try conn.execute("UPDATE note SET body = 'from b' WHERE id = 'n1'") }
+        _ = try await d.syncB.session.pushAll()
+        // a's next transaction is refused: the answer carries b's body, which a has not pulled yet.
+        try await d.a.write { conn in try conn.execute("UPDATE note SET title = 'secret' WHERE id = 'n1'") }
+        _ = try await d.syncA.session.pushAll()
+        _ = try await d.syncA.synchronize()
+
+        #expect(try await d.a.rows("note") == [["n1", "plans", "from b", "NULL"]])
+        let losses = await d.syncA.takeReportedLosses()
+        #expect(losses.map(\.kind) == [.editBeatenByConcurrentEdit], "b overwrote a's edit without having it")
+        #expect(losses.first?.values == ["body": .text("from a")])
+        await d.close()
+    }
+}
