@@ -334,7 +334,7 @@ final class HTTPListener: Sendable {
                 requestID: RequestID.make())
             slot.pointee = Unmanaged.passRetained(exchange).toOpaque()
             state.withLock { $0.inFlight += 1 }
-            let pathRefusal: HTTPResponse? = hidesNUL ? .error(400, "malformed", "the path holds a NUL byte") : RequestTarget.refusal(of: path)
+            let pathRefusal: HTTPResponse? = hidesNUL ? .refusal(.invalid, "the path holds a NUL byte") : RequestTarget.refusal(of: path)
             if let refusal = RequestFraming.refusal(of: connection) ?? pathRefusal {
                 // Answered at once, and the connection closed unread: what follows the head cannot be
                 // told apart from a next request, which is how requests are smuggled past a proxy.
@@ -427,7 +427,7 @@ final class HTTPListener: Sendable {
         503, "unavailable", "the server holds as many answers waiting to be read as it keeps; try again", retryAfterSeconds: 1)
 
     private func tooLarge() -> HTTPResponse {
-        .error(413, "too-large", "the request body is larger than the server's limit of \(maximumBodyBytes) bytes")
+        .refusal(.tooLarge, "the request body is larger than the server's limit of \(maximumBodyBytes) bytes")
     }
 
     /// Queues `response` with the exchange's request id, and notes it for the request's log line.

@@ -36,7 +36,14 @@ struct HTTPResponse: Sendable {
         return response
     }
 
-    /// A JSON error body (``/BoutiqueSync/SyncHTTPErrorBody``) with `status`.
+    /// A refusal of the protocol: the reason's status, with the reason's raw value as the error body's
+    /// code (``/BoutiqueSync/SyncRefusal/Reason/httpStatus``), which the device reads back.
+    static func refusal(_ reason: SyncRefusal.Reason, _ message: String, retryAfterSeconds: Int = 0) -> HTTPResponse {
+        error(reason.httpStatus, reason.rawValue, message, retryAfterSeconds: retryAfterSeconds)
+    }
+
+    /// A JSON error body (``/BoutiqueSync/SyncHTTPErrorBody``) with `status`: for answers below the
+    /// protocol (no such path, a server shutting down); the protocol's refusals are ``refusal(_:_:retryAfterSeconds:)``.
     static func error(_ status: Int, _ code: String, _ reason: String, retryAfterSeconds: Int = 0) -> HTTPResponse {
         let body = (try? SyncJSON.encoder().encode(SyncHTTPErrorBody(status: status, code: code, reason: reason))) ?? .init()
         return HTTPResponse(status: status, body: Array(body), retryAfterSeconds: retryAfterSeconds)

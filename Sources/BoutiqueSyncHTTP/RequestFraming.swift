@@ -11,20 +11,20 @@ enum RequestFraming {
         var framing = boutique_framing()
         boutique_mhd_framing(connection, &framing)
         if framing.nul_in_value != 0 {
-            return .error(400, "malformed", "a header line holds a NUL byte")
+            return .refusal(.invalid, "a header line holds a NUL byte")
         }
         if framing.content_lengths > 1 {
             let which = framing.content_lengths_differ != 0 ? "different " : ""
-            return .error(400, "malformed", "the request has \(framing.content_lengths) \(which)Content-Length headers; send one")
+            return .refusal(.invalid, "the request has \(framing.content_lengths) \(which)Content-Length headers; send one")
         }
         if framing.transfer_encodings > 0, framing.content_lengths > 0 {
-            return .error(400, "malformed", "the request has both Content-Length and Transfer-Encoding; send one")
+            return .refusal(.invalid, "the request has both Content-Length and Transfer-Encoding; send one")
         }
         if framing.unknown_transfer_coding != 0 {
             return .error(501, "not-implemented", "the only transfer coding this server reads is chunked")
         }
         if framing.transfer_encodings > 1 {
-            return .error(400, "malformed", "the request has \(framing.transfer_encodings) Transfer-Encoding headers; send one")
+            return .refusal(.invalid, "the request has \(framing.transfer_encodings) Transfer-Encoding headers; send one")
         }
         if framing.content_lengths == 1, let text = framing.first_content_length {
             let bytes = UnsafeRawBufferPointer(start: text, count: framing.first_content_length_size)
@@ -32,7 +32,7 @@ enum RequestFraming {
                 Int(String(decoding: bytes, as: UTF8.self)) != nil
             else {
                 // Past 2^63 - 1 too: libmicrohttpd takes up to 2^64 - 1 and would wait for that body.
-                return .error(400, "malformed", "the Content-Length is not a number of bytes")
+                return .refusal(.invalid, "the Content-Length is not a number of bytes")
             }
         }
         return nil

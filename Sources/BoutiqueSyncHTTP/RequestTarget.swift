@@ -10,7 +10,7 @@ enum RequestTarget {
     /// The 400 for a path with a control character (sent as is or percent-encoded), `nil` for a good one.
     static func refusal(of path: String) -> HTTPResponse? {
         guard let problem = problem(in: path) else { return nil }
-        return .error(400, "malformed", problem)
+        return .refusal(.invalid, problem)
     }
 
     static func problem(in path: String) -> String? {

@@ -32,7 +32,7 @@ struct SyncHTTPRoutes: Sendable {
             pathTenant = tenant
         default:
             if parts.first != "v1", parts.count >= 2, Endpoint(rawValue: parts.last ?? "") != nil {
-                return .error(426, "upgrade-required", "this server speaks protocol version \(SyncProtocol.version) under /v1/")
+                return .refusal(.protocolMismatch, "this server speaks protocol version \(SyncProtocol.version) under /v1/")
             }
             return notFound(request)
         }
@@ -55,7 +55,7 @@ struct SyncHTTPRoutes: Sendable {
     private func respond(to request: HTTPRequest, endpoint: Endpoint, pathTenant: String?, claims: SyncToken) async -> HTTPResponse {
         // Bytes, as the store keys tenants: another spelling of the tenant's name is another tenant.
         if let pathTenant, !SyncName.same(pathTenant, claims.tenant) {
-            return .error(403, "forbidden", "the token is for another tenant than '\(pathTenant)'")
+            return .refusal(.forbidden, "the token is for another tenant than '\(pathTenant)'")
         }
         do {
             switch endpoint {
@@ -88,7 +88,8 @@ struct SyncHTTPRoutes: Sendable {
         let request = try decode(PushRequest.self, body)
         try checkVersion(request.protocolVersion)
         guard request.schemaVersion >= server.minimumSchemaVersion else {
-            throw Refusal(426, "upgrade-required",
+            throw Refusal(
+                .appTooOld,
                 "app schema version \(request.schemaVersion) is older than the server's minimum \(server.minimumSchemaVersion); update the app")
         }
         let response = try await server.push(request, tenant: claims.tenant, user: claims.user)
@@ -96,20 +97,20 @@ struct SyncHTTPRoutes: Sendable {
         case .accepted: return try encode(response, status: 200)
         case .mismatch: return try encode(response, status: 409)
         case .refused:
-            if response.refusal == .tooLarge { return .error(413, "too-large", response.reason ?? "the push is larger than the server takes") }
+            if response.refusal == .tooLarge { return .refusal(.tooLarge, response.reason ?? "the push is larger than the server takes") }
             if response.refusal == .rulesMismatch {
                 // The operator's problem, in the operator's log: which rule names what. The device
                 // keeps its changes and comes back later.
                 log?.rulesMismatch(tenant: claims.tenant, reason: response.reason ?? "", requestID: requestID)
-                return .error(
-                    503, "rules-mismatch",
+                return .refusal(
+                    .rulesMismatch,
                     "the server's sync rules do not match this app's tables, so it cannot place these changes yet (request id \(requestID)); they stay on the device and are sent again later",
                     retryAfterSeconds: 60)
             }
-            return .error(400, response.refusal == .clockSkew ? "clock-skew" : "malformed", response.reason ?? "the push was refused")
+            return .refusal(response.refusal == .clockSkew ? .clockSkew : .invalid, response.reason ?? "the push was refused")
         case .forbidden:
-            let code = response.refusal == .replicaTaken ? "replica-taken" : "forbidden"
-            return .error(403, code, response.reason ?? "the user may not make these changes")
+            return .refusal(
+                response.refusal == .replicaTaken ? .replicaTaken : .forbidden, response.reason ?? "the user may not make these changes")
         }
     }
 
@@ -122,8 +123,7 @@ struct SyncHTTPRoutes: Sendable {
         case .changes: return try encode(response, status: 200)
         case .resetRequired: return try encode(response, status: 410)
         case .refused:
-            if response.refusal == .replicaTaken { return .error(403, "replica-taken", response.reason ?? "the pull was refused") }
-            return .error(400, "malformed", response.reason ?? "the pull was refused")
+            return .refusal(response.refusal == .replicaTaken ? .replicaTaken : .invalid, response.reason ?? "the pull was refused")
         }
     }
 
@@ -131,7 +131,7 @@ struct SyncHTTPRoutes: Sendable {
         let request = try decode(SnapshotRequest.self, body)
         try checkVersion(request.protocolVersion)
         let response = try await server.snapshot(request, tenant: claims.tenant, user: claims.user)
-        if let reason = response.reason { return .error(400, "malformed", reason) }
+        if let reason = response.reason { return .refusal(.invalid, reason) }
         return try encode(response, status: 200)
     }
 
@@ -143,8 +143,8 @@ struct SyncHTTPRoutes: Sendable {
         let response = try await server.membership(request, action: action, tenant: claims.tenant, user: claims.user)
         switch response.refusal {
         case nil: return try encode(response, status: 200)
-        case .forbidden?: return .error(403, "forbidden", response.reason ?? "the user may not change this space's members")
-        default: return .error(400, "malformed", response.reason ?? "the request was refused")
+        case .forbidden?: return .refusal(.forbidden, response.reason ?? "the user may not change this space's members")
+        default: return .refusal(.invalid, response.reason ?? "the request was refused")
         }
     }
 
@@ -154,21 +154,21 @@ struct SyncHTTPRoutes: Sendable {
     private struct Refusal: Error {
         let response: HTTPResponse
         let reason: String
-        init(_ status: Int, _ code: String, _ reason: String) {
-            response = .error(status, code, reason)
+        init(_ refusal: SyncRefusal.Reason, _ reason: String) {
+            response = .refusal(refusal, reason)
             self.reason = reason
         }
     }
 
     private func authenticate(_ request: HTTPRequest) -> Result<SyncToken, Refusal> {
         guard let header = request.authorization, header.count > 7, header.prefix(7).lowercased() == "bearer " else {
-            return .failure(Refusal(401, "unauthorized", "send the device's token as `Authorization: Bearer TOKEN`"))
+            return .failure(Refusal(.unauthorized, "send the device's token as `Authorization: Bearer TOKEN`"))
         }
         let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
         do {
             return .success(try signer.verify(token))
         } catch {
-            return .failure(Refusal(401, "unauthorized", Self.reason(of: error)))
+            return .failure(Refusal(.unauthorized, Self.reason(of: error)))
         }
     }
 
@@ -180,7 +180,7 @@ struct SyncHTTPRoutes: Sendable {
     private func checkVersion(_ version: Int) throws {
         guard version == SyncProtocol.version else {
             throw Refusal(
-                426, "upgrade-required",
+                .protocolMismatch,
                 version < SyncProtocol.version
                     ? "protocol version \(version) is too old; this server speaks \(SyncProtocol.version): update the app"
                     : "protocol version \(version) is newer than this server's \(SyncProtocol.version): update the server")
@@ -188,11 +188,11 @@ struct SyncHTTPRoutes: Sendable {
     }
 
     private func decode<T: Decodable>(_ type: T.Type, _ body: [UInt8]) throws -> T {
-        guard !body.isEmpty else { throw Refusal(400, "malformed", "the request has no body; send a JSON \(T.self)") }
+        guard !body.isEmpty else { throw Refusal(.invalid, "the request has no body; send a JSON \(T.self)") }
         do {
             return try SyncJSON.decoder().decode(T.self, from: Data(body))
         } catch {
-            throw Refusal(400, "malformed", "the body is not a JSON \(T.self): \(Self.describe(error))")
+            throw Refusal(.invalid, "the body is not a JSON \(T.self): \(Self.describe(error))")
         }
     }
 

@@ -190,10 +190,9 @@ public struct HTTPSyncTransport: SyncTransport {
                 }
                 // A push the server's rules cannot place: waiting a few seconds changes nothing, so
                 // it is not retried here; the engine pulls meanwhile and pushes again later.
-                guard Self.isTransient(status), error?.code != "rules-mismatch" else {
-                    throw SyncRefusal(
-                        reason: Self.refusalReason(status: status, code: error?.code, reason: reason),
-                        message: "the server answered \(status) to \(path): \(reason)")
+                let refusal = SyncRefusal.Reason(httpStatus: status, code: error?.code)
+                guard Self.isTransient(status), refusal != .rulesMismatch else {
+                    throw SyncRefusal(reason: refusal, message: "the server answered \(status) to \(path): \(reason)")
                 }
                 failure = "the server answered \(status) to \(path): \(reason)"
             } catch let error as BoutiqueError {
@@ -210,18 +209,6 @@ public struct HTTPSyncTransport: SyncTransport {
             let ceiling = min(delay, retry.maximumDelay)
             try await Task.sleep(for: ceiling * Double.random(in: 0.5...1))
             delay = min(delay * 2, retry.maximumDelay)
-        }
-    }
-
-    /// What kind of refusal a status (and the error body's code) is.
-    static func refusalReason(status: Int, code: String?, reason: String) -> SyncRefusal.Reason {
-        switch status {
-        case 401: .unauthorized
-        case 403: code == "replica-taken" ? .replicaTaken : .forbidden
-        case 413: .tooLarge
-        case 503 where code == "rules-mismatch": .rulesMismatch
-        case 426: reason.contains("protocol version") ? .protocolMismatch : .appTooOld
-        default: code == "clock-skew" ? .clockSkew : .invalid
         }
     }
 

@@ -34,8 +34,9 @@ public struct SyncHTTPErrorBody: Hashable, Sendable, Codable {
     public struct Detail: Hashable, Sendable, Codable {
         /// The HTTP status, repeated.
         public var status: Int
-        /// A stable word for the kind of refusal (`malformed`, `unauthorized`, `forbidden`, `not-found`,
-        /// `method-not-allowed`, `too-large`, `upgrade-required`, `unavailable`).
+        /// A stable word for the kind of refusal: a ``SyncRefusal/Reason``'s raw value (`invalid`,
+        /// `unauthorized`, `forbidden`, `tooLarge`, …) for the protocol's refusals, or, for answers
+        /// below the protocol, `not-found`, `method-not-allowed`, `not-implemented` or `unavailable`.
         public var code: String
         /// What was wrong, for a person.
         public var reason: String

@@ -19,8 +19,9 @@ import Foundation
 /// app acts (new credentials, an update) and starts it again. The others are retried; a push the
 /// server could not place (``Reason/rulesMismatch``) keeps its changes pending, and pulls go on.
 public struct SyncRefusal: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Why the server refused.
-    public enum Reason: String, Sendable, Hashable, Codable {
+    /// Why the server refused. Over HTTP, the error body's `code` is the raw value
+    /// (``httpStatus`` gives the status).
+    public enum Reason: String, Sendable, Hashable, Codable, CaseIterable {
         /// The token is missing, malformed, expired or not this server's (HTTP 401).
         case unauthorized
         /// The user may not make this change (HTTP 403, or the server's authorization rule).
@@ -29,19 +30,19 @@ public struct SyncRefusal: Error, Sendable, Hashable, CustomStringConvertible {
         case tooLarge
         /// The app's schema is older than the server accepts (HTTP 426).
         case appTooOld
-        /// The device's clock is too far ahead of the server's.
+        /// The device's clock is too far ahead of the server's (HTTP 400).
         case clockSkew
-        /// The app speaks a protocol version the server does not.
+        /// The app speaks a protocol version the server does not (HTTP 426).
         case protocolMismatch
         /// The server found the request malformed, or sent a reply that makes no sense (HTTP 400).
         case invalid
-        /// The replica id is bound to another device's secret (HTTP 403 with the code `replica-taken`): a
+        /// The replica id is bound to another device's secret (HTTP 403): a
         /// file restored from a backup made before its secret, say. The device takes a new replica id,
         /// as after a mismatch, and sync goes on.
         case replicaTaken
         /// The server's sync rules do not match the tables this tenant's devices sync (a follower's
         /// column its table lacks, or a misspelt table name), so it cannot tell which space the pushed
-        /// rows belong in, and places none (HTTP 503 with the code `rules-mismatch`). Nothing of
+        /// rows belong in, and places none (HTTP 503). Nothing of
         /// the push was applied: the changes stay pending on the device, which keeps pulling and pushes
         /// them again later, once the server's operator has fixed the rules.
         case rulesMismatch

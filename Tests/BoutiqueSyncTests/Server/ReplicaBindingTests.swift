@@ -95,7 +95,7 @@ import FoundationNetworking
         takeover.replicaSecret = "guess"
         takeover.transactions = [Contract.transaction(1, title: "mine")]
         let pushed = try await Self.post(http.url, "v1/push", token: token, body: try SyncJSON.encoder().encode(takeover))
-        #expect(pushed.status == 403 && pushed.text.contains("replica-taken"))
+        #expect(pushed.status == 403 && pushed.text.contains(#""code":"replicaTaken""#))
         #expect(!pushed.text.contains("appliedThrough") && !pushed.text.contains("digest"), "\(pushed.text)")
         var pull = PullRequest(replica: "victim", cursor: 0, limit: 10)
         pull.replicaSecret = "guess"
