@@ -83,7 +83,7 @@ enum SocketHTTP {
 
     /// Sends `head` (request line and headers, without the blank line), then `body` in `pieces` parts
     /// `pause` apart, and returns everything the server sent until it closed the connection. A send or
-    /// a receive that waits 5 s (times the run's timeout scale) fails with `EAGAIN`.
+    /// a receive that waits a minute (a hang, even on a loaded machine) fails with `EAGAIN`.
     static func exchange(port: Int, head: String, body: [UInt8], pieces: Int = 1, pause: Duration = .zero) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
@@ -108,7 +108,7 @@ enum SocketHTTP {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw Failure(call: "connect", code: errno) }
-        var timeout = timeval(tv_sec: Int(5 * syncTimeoutScale), tv_usec: 0)
+        var timeout = timeval(tv_sec: Int(syncHangDeadline(seconds: 60)), tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         #if !canImport(Glibc)

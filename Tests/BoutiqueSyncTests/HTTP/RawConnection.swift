@@ -20,9 +20,9 @@ final class RawConnection: @unchecked Sendable {
     let descriptor: Int32
 
     /// Connects from `source` to 127.0.0.1:`port`; receives wait at most `timeout` (times the run's
-    /// timeout scale). With `receiveBuffer`, the socket's receive buffer is that small (the system's
+    /// timeout scale; a minute by default, so that only a hang misses it on a loaded machine). With `receiveBuffer`, the socket's receive buffer is that small (the system's
     /// least at most), so that a client that does not read leaves its answer with the server.
-    init(port: Int, from source: String = "127.0.0.1", timeout: Duration = .seconds(10), receiveBuffer: Int? = nil) throws {
+    init(port: Int, from source: String = "127.0.0.1", timeout: Duration = .seconds(60), receiveBuffer: Int? = nil) throws {
         #if canImport(Glibc)
             descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else

@@ -29,13 +29,15 @@ import Testing
                 do { await answers.record(replica, try await server.pull(request, tenant: "t")) } catch { await answers.fail(replica, error) }
             }
         }
-        let deadline = ContinuousClock.now + .seconds(60 * syncTimeoutScale)
+        // Each phase has its own deadline, long enough that only a hang misses it on a loaded machine.
+        var deadline = ContinuousClock.now + .seconds(syncHangDeadline(seconds: 60))
         while await server.waitingPolls(tenant: "t") < pollers.count, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(await server.waitingPolls(tenant: "t") == pollers.count, "every poll waits before the push")
         let pushed = try await SyncStoreContractTests.push(server, [transaction], replica: "writer", base: 1, digest: first.digest)
         #expect(pushed.outcome == .accepted)
+        deadline = ContinuousClock.now + .seconds(syncHangDeadline(seconds: 60))
         while await answers.count < pollers.count, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
