@@ -29,13 +29,8 @@ enum OrphanRepair {
         for parent in deletedParents.sorted() {
             for table in foreignKeys[parent] ?? [] {
                 // Children a cascade took with a deleted parent: their states still say they exist.
-                let missing = try sql.rows(
-                    "SELECT key, state FROM boutique_sync_row WHERE tbl = ? AND key NOT IN (SELECT \(SQLIdentifier.quote(table.keyColumn)) FROM \(SQLIdentifier.quote(table.name)))",
-                    [.text(table.lowercasedName)])
-                for row in missing {
-                    guard case .blob(let bytes) = row[1] else { continue }
-                    let state = try RowRegister(record: bytes)
-                    if state.isVisible { candidates.append((table, row[0], state)) }
+                for (key, state) in try RowStates(sql: sql).statesWithoutRows(in: table) where state.isVisible {
+                    candidates.append((table, key, state))
                 }
                 candidates += try changedByDeleteActions(in: table, parent: parent, deletedKeys: deletedKeys[parent] ?? [], sql: sql)
             }
@@ -109,17 +104,9 @@ enum OrphanRepair {
             guard let column = foreignKey.column, let position = table.position(of: column) else { continue }
             let value = foreignKey.onDelete == .setNull
                 ? "NULL" : table.shapes[position].defaultSQL.map { "(\($0))" } ?? "NULL"
-            let rows = try sql.rows(
-                """
-                SELECT s.key, s.state FROM boutique_sync_row AS s JOIN \(SQLIdentifier.quote(table.name)) AS c
-                ON c.\(SQLIdentifier.quote(table.keyColumn)) = s.key WHERE s.tbl = ? AND c.\(SQLIdentifier.quote(column)) IS \(value)
-                """,
-                [.text(table.lowercasedName)])
-            for row in rows {
-                guard case .blob(let bytes) = row[1] else { continue }
-                let state = try RowRegister(record: bytes)
+            for (key, state) in try RowStates(sql: sql).states(in: table, where: column, is: value) {
                 guard let cell = state.cells[column.lowercased()], state.isCurrent(cell), deleted.contains(cell.value) else { continue }
-                found.append((table, row[0], state))
+                found.append((table, key, state))
             }
         }
         return found

@@ -6,6 +6,12 @@
 /// `#row` marks a table where the table refused a row (a constraint); those are retried once per
 /// session.
 enum ParkedValues {
+    /// Notes that `table` has values parked in `column` (`""`: the whole table is unknown here, `#row`:
+    /// the table refused a row).
+    static func note(table: String, column: String, sql: SQLRunner) throws {
+        try sql.run("INSERT OR IGNORE INTO boutique_sync_parked(tbl, col) VALUES (?, ?)", [.text(table), .text(column)])
+    }
+
     static func apply(tables: [String: SyncedTable], retryingRefusedRows: Bool, sql: SQLRunner) throws {
         let parked = try sql.rows("SELECT tbl, col FROM boutique_sync_parked")
         guard !parked.isEmpty else { return }

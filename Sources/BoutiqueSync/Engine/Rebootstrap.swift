@@ -33,16 +33,8 @@ enum Rebootstrap {
         let states = try RowStates(sql: sql)
         for (name, table) in tables.sorted(by: { $0.key < $1.key }) {
             // Only the forgotten rows are read: usually none, never the table.
-            let forgotten = try sql.rows(
-                """
-                SELECT key, state FROM boutique_sync_row AS row WHERE tbl = ? AND NOT EXISTS
-                (SELECT 1 FROM boutique_sync_snapshot_seen AS seen WHERE seen.server = ? AND seen.tbl = row.tbl AND seen.key = row.key)
-                """,
-                [.text(name), .text(server)])
-            for row in forgotten {
-                guard case .blob(let bytes) = row[1] else { continue }
-                let key = row[0]
-                if let latest = try RowRegister(record: bytes).latestStamp, pending.contains(latest) { continue }
+            for (key, state) in try states.statesNotSeen(table: name, server: server) {
+                if let latest = state.latestStamp, pending.contains(latest) { continue }
                 try projector.delete(key: key, table: table)
                 try states.removeState(table: name, key: key)
                 deleted.insert(name)

@@ -226,6 +226,6 @@ struct RemoteApplier {
 
     mutating func park(_ name: ParkedName) {
         guard parked.insert(name).inserted else { return }
-        try? sql.run("INSERT OR IGNORE INTO boutique_sync_parked(tbl, col) VALUES (?, ?)", [.text(name.table), .text(name.column)])
+        try? ParkedValues.note(table: name.table, column: name.column, sql: sql)
     }
 }

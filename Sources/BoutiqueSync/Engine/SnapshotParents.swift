@@ -56,7 +56,8 @@ struct SnapshotParents: Sendable {
     /// rows waiting for a parent that does. The other rows of the page are stored to wait. On the last
     /// page (`last`) every row is merged, the waiting ones included.
     func sortOut(_ page: [SnapshotRow], server: String, last: Bool, sql: SQLRunner) throws -> [SnapshotRow] {
-        guard !isEmpty else { return last ? page + (try takeAllWaiting(server: server, sql: sql)) : page }
+        let waitingRows = SnapshotWaitingRows(server: server, sql: sql)
+        guard !isEmpty else { return last ? page + (try waitingRows.takeAll()) : page }
         var candidates = page.map { row in
             var row = row
             row.table = RemoteApplier.lowercased(row.table)
@@ -67,18 +68,13 @@ struct SnapshotParents: Sendable {
         var frontier = candidates.indices.filter { parents.contains(candidates[$0].table) && candidates[$0].state.isVisible }
         while let index = frontier.popLast() {
             let parent = candidates[index]
-            for row in try sql.rows(
-                "SELECT tbl, key, state FROM boutique_sync_snapshot_waiting WHERE server = ? AND parent_tbl = ? AND parent_key = ?",
-                [.text(server), .text(parent.table), parent.key])
-            {
-                guard case .text(let table) = row[0], case .blob(let bytes) = row[2] else { continue }
-                let waiting = SnapshotRow(table: table, key: row[1], state: try RowRegister(record: bytes))
-                guard released.insert(SnapshotIdentity(table: table, key: waiting.key)).inserted else { continue }
+            for waiting in try waitingRows.rows(waitingFor: SnapshotIdentity(table: parent.table, key: parent.key)) {
+                guard released.insert(SnapshotIdentity(table: waiting.table, key: waiting.key)).inserted else { continue }
                 candidates.append(waiting)
-                if parents.contains(table), waiting.state.isVisible { frontier.append(candidates.count - 1) }
+                if parents.contains(waiting.table), waiting.state.isVisible { frontier.append(candidates.count - 1) }
             }
         }
-        if last { return candidates + (try takeAllWaiting(server: server, sql: sql)) }
+        if last { return candidates + (try waitingRows.takeAll()) }
 
         // Every candidate is ready until a parent it names is found missing; a row held back takes the
         // rows that named it as their parent with it, hence the loop until nothing changes.
@@ -112,18 +108,9 @@ struct SnapshotParents: Sendable {
             let identity = SnapshotIdentity(table: row.table, key: row.key)
             if ready[position] {
                 merged.append(row)
-                if released.contains(identity) {
-                    try sql.run(
-                        "DELETE FROM boutique_sync_snapshot_waiting WHERE server = ? AND tbl = ? AND key = ?",
-                        [.text(server), .text(row.table), row.key])
-                }
+                if released.contains(identity) { try waitingRows.release(table: row.table, key: row.key) }
             } else if let parent = missing[position] {
-                try sql.run(
-                    """
-                    INSERT OR REPLACE INTO boutique_sync_snapshot_waiting(server, tbl, key, parent_tbl, parent_key, state)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """,
-                    [.text(server), .text(row.table), row.key, .text(parent.table), parent.key, .blob(row.state.record())])
+                try waitingRows.hold(row, until: parent)
             }
         }
         return merged
@@ -137,15 +124,5 @@ struct SnapshotParents: Sendable {
             "SELECT 1 FROM \(SQLIdentifier.quote(table.name)) WHERE \(SQLIdentifier.quote(table.keyColumn)) = ?", [parent.key]) != nil
         cache[parent] = found
         return found
-    }
-
-    /// Every row still waiting, taken out of the table (the last page merges them).
-    func takeAllWaiting(server: String, sql: SQLRunner) throws -> [SnapshotRow] {
-        let rows = try sql.rows("SELECT tbl, key, state FROM boutique_sync_snapshot_waiting WHERE server = ?", [.text(server)])
-        try sql.run("DELETE FROM boutique_sync_snapshot_waiting WHERE server = ?", [.text(server)])
-        return try rows.compactMap { row in
-            guard case .text(let table) = row[0], case .blob(let bytes) = row[2] else { return nil }
-            return SnapshotRow(table: table, key: row[1], state: try RowRegister(record: bytes))
-        }
     }
 }

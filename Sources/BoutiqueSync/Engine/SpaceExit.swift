@@ -20,7 +20,7 @@ enum SpaceExit {
                 deleted.insert(row.table)
             }
             try states.removeState(table: row.table, key: row.key)
-            try sql.run("DELETE FROM boutique_sync_previous WHERE tbl = ? AND key = ?", [.text(row.table), row.key])
+            try PreviousValues.forget(table: row.table, key: row.key, sql: sql)
             try labels.forget(table: row.table, key: row.key)
             try waiting.forget(table: row.table, key: row.key)
         }

@@ -81,7 +81,7 @@ extension SyncSession {
             if first {
                 // Left by a bootstrap that was started over.
                 try Rebootstrap.clearSeen(server: server, sql: sql)
-                try sql.run("DELETE FROM boutique_sync_snapshot_waiting WHERE server = ?", [.text(server)])
+                try SnapshotWaitingRows(server: server, sql: sql).removeAll()
             }
             try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
             if again { try Rebootstrap.noteSeen(rows, server: server, sql: sql) }

@@ -304,7 +304,7 @@ extension SyncSession {
             // The server leaves a replica's own changes out of its pulls; while this file shared its id
             // with another copy, the copy's changes were left out too. A bootstrap (a merge of the
             // server's state, which drops nothing local) brings them.
-            try sql.run("UPDATE boutique_sync_server SET bootstrapped = 0 WHERE server = ?", [.text(server)])
+            try ServerState.requireBootstrap(server: server, sql)
             return secret
         }
         replica = fresh

@@ -69,7 +69,7 @@ extension SyncSession {
                     leftOut = true
                 }
             }
-            if leftOut { try sql.run("UPDATE boutique_sync_server SET bootstrapped = 0 WHERE server = ?", [.text(server)]) }
+            if leftOut { try ServerState.requireBootstrap(server: server, sql) }
             if let first = refusals.map(\.transactionID).min() {
                 if let folded = try ReplicaRecordRow.read(sql)?.foldedThrough, folded > first - 1 {
                     try ReplicaRecordRow.change(sql) { $0.foldedThrough = first - 1 }

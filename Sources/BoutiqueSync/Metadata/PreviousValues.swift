@@ -6,6 +6,11 @@
 /// pulled changes are merged (the value before the batch, or an earlier change of the same batch). A
 /// note names the winning write's stamp, so it is used only while that write still wins.
 enum PreviousValues {
+    /// Forgets what the row of `table` with `key` held before its moves (the row left this device).
+    static func forget(table: String, key: DatabaseValue, sql: SQLRunner) throws {
+        try sql.run("DELETE FROM boutique_sync_previous WHERE tbl = ? AND key = ?", [.text(table), key])
+    }
+
     /// Notes what `column` held before `merged`'s winner, when the winner is new: the latest current
     /// value among the state before and the arrivals, older than the winner and different from it.
     static func track(

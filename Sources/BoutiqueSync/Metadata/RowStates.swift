@@ -1,4 +1,5 @@
-/// The merge states of synced rows in `boutique_sync_row`, read and written one row at a time.
+/// The merge states of synced rows in `boutique_sync_row`, read and written one row at a time or many
+/// to a statement: every statement on that table is here.
 ///
 /// The three statements a pulled change needs are prepared once and kept: a large pull runs them
 /// tens of thousands of times, and looking them up by their text each time showed in profiles.
@@ -111,7 +112,43 @@ struct RowStates {
 
     /// Every state of `table`.
     func states(table: String) throws -> [(key: DatabaseValue, state: RowRegister)] {
-        try sql.rows("SELECT key, state FROM boutique_sync_row WHERE tbl = ?", [.text(table)]).compactMap { row in
+        try Self.decode(sql.rows("SELECT key, state FROM boutique_sync_row WHERE tbl = ?", [.text(table)]))
+    }
+
+    /// The states of `table`'s rows that its table does not hold (a cascade took them, say).
+    func statesWithoutRows(in table: SyncedTable) throws -> [(key: DatabaseValue, state: RowRegister)] {
+        try Self.decode(sql.rows(
+            """
+            SELECT key, state FROM boutique_sync_row WHERE tbl = ? AND key NOT IN
+            (SELECT \(SQLIdentifier.quote(table.keyColumn)) FROM \(SQLIdentifier.quote(table.name)))
+            """,
+            [.text(table.lowercasedName)]))
+    }
+
+    /// The states of `table`'s rows whose `column` holds what `valueSQL` gives (SQL of the local
+    /// schema: `NULL` or the column's default), as the table shows them.
+    func states(in table: SyncedTable, where column: String, is valueSQL: String) throws -> [(key: DatabaseValue, state: RowRegister)] {
+        try Self.decode(sql.rows(
+            """
+            SELECT s.key, s.state FROM boutique_sync_row AS s JOIN \(SQLIdentifier.quote(table.name)) AS c
+            ON c.\(SQLIdentifier.quote(table.keyColumn)) = s.key WHERE s.tbl = ? AND c.\(SQLIdentifier.quote(column)) IS \(valueSQL)
+            """,
+            [.text(table.lowercasedName)]))
+    }
+
+    /// The states of `table` whose rows no page of the bootstrap from `server` named
+    /// (`boutique_sync_snapshot_seen`, see ``Rebootstrap``).
+    func statesNotSeen(table: String, server: String) throws -> [(key: DatabaseValue, state: RowRegister)] {
+        try Self.decode(sql.rows(
+            """
+            SELECT key, state FROM boutique_sync_row AS row WHERE tbl = ? AND NOT EXISTS
+            (SELECT 1 FROM boutique_sync_snapshot_seen AS seen WHERE seen.server = ? AND seen.tbl = row.tbl AND seen.key = row.key)
+            """,
+            [.text(table), .text(server)]))
+    }
+
+    private static func decode(_ rows: [[DatabaseValue]]) throws -> [(key: DatabaseValue, state: RowRegister)] {
+        try rows.compactMap { row in
             guard case .blob(let bytes) = row[1] else { return nil }
             return (row[0], try RowRegister(record: bytes))
         }

@@ -21,6 +21,12 @@ struct ServerState: Sendable, Hashable {
             cursor: row[2].integerValue ?? 0, bootstrapped: row[3] == .integer(1), bootstrap: try BootstrapResumePoint.decoded(row[4]))
     }
 
+    /// Makes the next pull from `server` a bootstrap (the device's copy of some rows is not the
+    /// server's any more), keeping the rest of the progress.
+    static func requireBootstrap(server: String, _ sql: SQLRunner) throws {
+        try sql.run("UPDATE boutique_sync_server SET bootstrapped = 0 WHERE server = ?", [.text(server)])
+    }
+
     /// Whether progress with `server` is recorded.
     static func exists(server: String, _ sql: SQLRunner) throws -> Bool {
         try sql.value("SELECT 1 FROM boutique_sync_server WHERE server = ?", [.text(server)]) != nil
