@@ -35,7 +35,8 @@ public struct SyncStatus: Sendable, Hashable {
     /// What sync is doing.
     public var activity: Activity
     /// Local transactions to synced tables that the server has not acknowledged yet, updated after every
-    /// local commit whether sync is started or not.
+    /// local commit whether sync is started or not: a write made through this database is counted by
+    /// the time it returns.
     public var pendingCount: Int
     /// When a sync last finished without error (in this process).
     public var lastSync: Date?
