@@ -20,7 +20,14 @@ extension BoutiqueSync {
     /// Shares the space of root row `key` of `table` with `user`, as a viewer or an editor.
     ///
     /// `user` is spelled as tokens spell users: 1 to 256 bytes in Unicode NFC without control
-    /// characters (the server compares names as bytes).
+    /// characters (the server compares names as bytes). The server has no list of users, so a user no
+    /// token has named yet is shared with all the same; the members returned say so
+    /// (``SyncMember/hasConnected`` `false`), which is also how a mistyped id shows.
+    ///
+    /// ```swift
+    /// let members = try await sync.share(RemindersList.self, key: list.id, with: "bob", role: .editor)
+    /// let waiting = members.filter { $0.hasConnected == false }.map(\.user)   // not signed in anywhere yet
+    /// ```
     ///
     /// - Throws: ``SyncRefusal`` with reason ``SyncRefusal/Reason/forbidden`` when this device's user is
     ///   not the owner, ``SyncRefusal/Reason/invalid`` for a table that is not a root, a role that

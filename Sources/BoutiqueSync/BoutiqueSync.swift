@@ -36,13 +36,13 @@ public final class BoutiqueSync: Sendable, Observable {
     private let board = SyncStatusBoard()
     /// The background loop while started, and how to tell it that a local commit waits to be pushed.
     private let loop = Lock<(task: Task<Void, Never>, kick: AsyncStream<Void>.Continuation)?>(nil)
-    /// Keep `status.pendingCount` current after every local commit, started or not: one task follows
-    /// the commits, another counts after them (once for a burst of commits).
-    private let commitWatchers = Lock<[Task<Void, Never>]>([])
+    /// Keep `status.pendingCount` current after every local commit, started or not: a handler hears
+    /// each commit as it is made, and a task counts after them (once for a burst of commits).
+    private let commitWatchers = Lock<(observer: UInt64, counter: Task<Void, Never>)?>(nil)
     /// The shortest time between two counts of pending transactions after local commits.
     static let pendingCountInterval: Duration = .milliseconds(20)
-    /// The pending count last sent to the main actor: an unchanged count costs no hop there.
-    private let shownPending = Lock<PendingCount?>(nil)
+    /// What `status.pendingCount` says: the last count and the local commits made since.
+    private let pending = LivePendingCount()
 
     /// Sets up sync of `tables` (``/BoutiqueDB/Table`` types) with `server`.
     ///
@@ -108,14 +108,19 @@ public final class BoutiqueSync: Sendable, Observable {
             throw BoutiqueSync.boutiqueError(error)
         }
         let hasSynced = (try? await session.serverState().bootstrapped) ?? false
+        // Commits are followed from before the first count, so that none falls between the two.
+        watchLocalCommits()
         await refreshPending()
         await updateStatus { $0.setHasSynced(hasSynced) }
-        watchLocalCommits()
     }
 
     deinit {
         loop.withLock { $0?.task.cancel() }
-        commitWatchers.withLock { $0.forEach { $0.cancel() } }
+        commitWatchers.withLock { watchers in
+            guard let watchers else { return }
+            database.stopObservingCommits(watchers.observer)
+            watchers.counter.cancel()
+        }
         session.refusals.finish()
         session.losses.finish()
         session.departures.finish()
@@ -125,10 +130,21 @@ public final class BoutiqueSync: Sendable, Observable {
 
     /// What sync is doing, how much waits to be pushed, and whether and when it last synced.
     /// Observable; changes on the main actor.
+    ///
+    /// ```swift
+    /// try await db.write { conn in try conn.execute("INSERT INTO note(id, title) VALUES ('n1', 'Milk')") }
+    /// print(sync.status.pendingCount)   // already counts the insert
+    /// ```
+    ///
+    /// ``SyncStatus/pendingCount`` counts a local write to a synced table made through this database
+    /// as soon as the write returns; observers hear of the new count a moment later, once it has
+    /// been counted from the file (a burst of writes at most 50 times a second).
     @MainActor
     public var status: SyncStatus {
         registrar.access(self, keyPath: \.status)
-        return board.status
+        var status = board.status
+        status.pendingCount = pending.value
+        return status
     }
 
     /// Every refusal of the server, as it happens: of one transaction (which sync undid locally and got
@@ -157,16 +173,11 @@ public final class BoutiqueSync: Sendable, Observable {
             refusal: { [weak self] refusal in await self?.updateStatus { $0.record(refusal) } })
     }
 
-    /// Counts the pending transactions and shows the count when it changed.
+    /// Counts the pending transactions and tells observers when the count shown changed: an
+    /// unchanged count costs no hop to the main actor.
     private func refreshPending() async {
-        guard let pending = try? await session.pendingCount() else { return }
-        let changed = shownPending.withLock { shown -> Bool in
-            if let shown, shown.sequence > pending.sequence { return false }
-            defer { shown = pending }
-            return shown?.value != pending.value
-        }
-        guard changed else { return }
-        await updateStatus { $0.setPending(pending) }
+        guard let count = try? await session.pendingCount(), pending.counted(count) else { return }
+        await updateStatus { _ in }
     }
 
     /// Shows a failure: a refusal as `.refused`, anything else as `.offline`.
@@ -184,13 +195,15 @@ public final class BoutiqueSync: Sendable, Observable {
     /// ``/BoutiqueDB/DatabaseOptions/multiProcess``) others: the pending count follows each, and a
     /// started sync pushes.
     ///
-    /// Counting runs beside the commits rather than after each, at most once per
-    /// ``pendingCountInterval``: the commits of a burst are counted together (once as it starts, once
-    /// as it ends), so a write costs no count of its own and the main actor sees a handful of changes a
-    /// second at most, about a screen's refresh rate.
+    /// A commit of this process is added to the pending count on the writer's thread, before its write
+    /// returns (BoutiqueDB stamped it: one more pending transaction). Counting from the file runs beside
+    /// the commits rather than after each, at most once per ``pendingCountInterval``: the commits of a
+    /// burst are counted together (once as it starts, once as it ends), so a write costs no count of
+    /// its own and the main actor sees a handful of changes a second at most, about a screen's refresh
+    /// rate.
     private func watchLocalCommits() {
-        let signals = database.commitSignals()
         let synced = syncedTables
+        let (pending, loop) = (self.pending, self.loop)
         let (countRequests, requestCount) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let counter = Task { [weak self] in
             for await _ in countRequests {
@@ -200,16 +213,18 @@ public final class BoutiqueSync: Sendable, Observable {
                 try? await Task.sleep(until: started + Self.pendingCountInterval)
             }
         }
-        let watcher = Task { [weak self] in
-            for await commit in signals {
-                guard !commit.isRemote, commit.mayHaveChanged(anyOf: synced) else { continue }
-                requestCount.yield()
-                guard let self else { break }
-                self.loop.withLock { _ = $0?.kick.yield() }
+        let observer = database.observeCommits { commit in
+            guard let commit else {
+                requestCount.finish()
+                return
             }
-            requestCount.finish()
+            guard !commit.isRemote, commit.mayHaveChanged(anyOf: synced) else { return }
+            // Another process's commit, or one whose tables are unknown, is left to the count.
+            if !commit.isExternal, commit.tables != nil, let token = commit.token { pending.committedLocally(at: token) }
+            requestCount.yield()
+            loop.withLock { _ = $0?.kick.yield() }
         }
-        commitWatchers.withLock { $0 = [watcher, counter] }
+        commitWatchers.withLock { $0 = (observer, counter) }
     }
 
     /// How many rows a bootstrap under way (stopped before its end) has merged, `nil` when none is

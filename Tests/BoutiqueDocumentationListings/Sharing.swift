@@ -61,7 +61,7 @@ public enum Sharing {
 
         try await sync.share(RemindersList.self, key: list.id, with: "bob", role: .editor)
         try await sync.share(RemindersList.self, key: list.id, with: "kid", role: .viewer)
-        let members = try await sync.members(of: RemindersList.self, key: list.id)   // ana owner, bob editor, kid viewer
+        let members = try await sync.members(of: RemindersList.self, key: list.id)   // ana owner, bob editor, kid viewer (not connected yet)
         try await sync.unshare(RemindersList.self, key: list.id, with: "bob")
 
         _ = try await bobSync.synchronize()
@@ -69,6 +69,14 @@ public enum Sharing {
         await ana.close()
         await bob.close()
         return (members.map(\.description), shared, afterUnshare)
+    }
+
+    /// Sharing with someone who may not have signed in yet: the answer says whether they have.
+    static func shareWithAnInvitee(_ sync: BoutiqueSync, list: RemindersList, invitee: String, showNote: (String) -> Void) async throws {
+        let members = try await sync.share(RemindersList.self, key: list.id, with: invitee, role: .editor)
+        if members.first(where: { $0.user == invitee })?.hasConnected == false {
+            showNote("\(invitee) will see the list once they sign in on a device")
+        }
     }
 
     /// What an app does with refusals.

@@ -8,7 +8,7 @@ import BoutiqueSQLite
 ///
 /// Only whole transactions are returned: rows after the last COMMIT row read are left for the next
 /// call. Records are decoded strictly; a malformed one is an error naming the change, not a guess.
-enum ChangeLogReader {
+package enum ChangeLogReader {
     /// The latest COMMIT row's id. A transaction always ends with its COMMIT row, so the search stops
     /// at the table's last row.
     static let latestCommitSQL = "SELECT change_id FROM turso_cdc WHERE change_type = 2 ORDER BY change_id DESC LIMIT 1"
@@ -17,7 +17,7 @@ enum ChangeLogReader {
     static let batchRows = 2_000
 
     /// The token of the latest commit in the log, ``ChangeToken/beginning`` for an empty or missing log.
-    static func latestToken(on connection: Connection) throws(SQLiteError) -> ChangeToken {
+    package static func latestToken(on connection: Connection) throws(SQLiteError) -> ChangeToken {
         guard try ChangeLogSchema.logExists(connection) else { return .beginning }
         guard case .integer(let id)? = try connection.fetchValue(latestCommitSQL) else { return .beginning }
         return ChangeToken(changeID: id)

@@ -14,16 +14,38 @@ extension DatabaseActor {
     public nonisolated func commitSignals() -> AsyncStream<CommitSignal> {
         let (stream, continuation) = AsyncStream.makeStream(of: CommitSignal.self, bufferingPolicy: .unbounded)
         let notifier = changeCenter.notifier
-        let id = notifier.subscribe { notice in
-            if notice.isClose {
-                continuation.finish()
-                return
-            }
-            continuation.yield(CommitSignal(
-                token: notice.token, tables: notice.tables.map { Set($0.map { $0.lowercased() }) },
-                isRemote: notice.isRemote, isExternal: notice.isExternal))
+        let id = observeCommits { signal in
+            if let signal { continuation.yield(signal) } else { continuation.finish() }
         }
         continuation.onTermination = { _ in notifier.unsubscribe(id) }
         return stream
+    }
+
+    /// Calls `handler` for every later commit on the thread that announces it: for this process's own
+    /// commits, the writer's, right after `COMMIT` and before the write that made it returns; for other
+    /// processes' (with ``DatabaseOptions/multiProcess``), the monitor's. `nil` says the database closed.
+    ///
+    /// ```swift
+    /// let id = database.observeCommits { commit in if let commit, !commit.isRemote { tally.add(commit) } }
+    /// database.stopObservingCommits(id)
+    /// ```
+    ///
+    /// For what must be true when a write returns (a count the app reads right after it); the handler
+    /// runs inside the write's time, so it only records and schedules.
+    package nonisolated func observeCommits(_ handler: @escaping @Sendable (CommitSignal?) -> Void) -> UInt64 {
+        changeCenter.notifier.subscribe { notice in
+            if notice.isClose {
+                handler(nil)
+                return
+            }
+            handler(CommitSignal(
+                token: notice.token, tables: notice.tables.map { Set($0.map { $0.lowercased() }) },
+                isRemote: notice.isRemote, isExternal: notice.isExternal))
+        }
+    }
+
+    /// Stops calling the handler ``observeCommits(_:)`` returned `id` for.
+    package nonisolated func stopObservingCommits(_ id: UInt64) {
+        changeCenter.notifier.unsubscribe(id)
     }
 }

@@ -3,7 +3,9 @@ extension SyncSession {
     static let snapshotPageSize = 1_000
 
     /// Pages through the server's state, merging each page in its own local transaction, then leaves
-    /// the pull to go on from the position the first page included. Returns the rows received.
+    /// the pull to go on from the position the first page included. Returns the rows the merge changed:
+    /// not those the device held already as the server does (its own rows pushed before the bootstrap,
+    /// which every snapshot sends back).
     ///
     /// Each page's transaction also records how far the bootstrap got (``BootstrapResumePoint``), so a
     /// device killed halfway keeps the pages it merged and asks for the rest only; memory holds one
@@ -28,7 +30,7 @@ extension SyncSession {
         var cursor = progress?.cursor
         var done = progress?.rowsDone ?? 0
         var total = progress?.totalRows
-        var received = 0
+        var changed = 0
         // A resumed bootstrap asks for the count again: the server may hold more rows by now.
         var coming = requestPage(after: after, includeTotal: after != nil ? true : nil)
         defer { coming.cancel() }
@@ -45,17 +47,16 @@ extension SyncSession {
             if let count = page.totalRows { total = count }
             let snapshotCursor = cursor ?? page.cursor
             done += page.rows.count
-            received += page.rows.count
             let next = page.next.map {
                 BootstrapResumePoint(after: $0, cursor: snapshotCursor, again: isAgain, rowsDone: done, totalRows: total)
             }
-            try await mergeSnapshotPage(page.rows, first: after == nil, again: isAgain, cursor: snapshotCursor, next: next)
+            changed += try await mergeSnapshotPage(page.rows, first: after == nil, again: isAgain, cursor: snapshotCursor, next: next)
             // Rows so far (those merged before a restart included), of the total the server holds.
             await reporter?.progress(BootstrapProgress(rowsDone: done, totalRows: total))
             after = page.next
             cursor = snapshotCursor
         } while after != nil
-        return received
+        return changed
     }
 
     /// Sends the request for the page after `after` at once, to be awaited later.
@@ -67,15 +68,15 @@ extension SyncSession {
 
     /// Merges one page in one local transaction marked remote, with foreign keys checked at its end,
     /// and records `next` (or, after the last page, that the bootstrap finished) in the same
-    /// transaction.
+    /// transaction. Returns how many rows of the device's tables the merge changed.
     private func mergeSnapshotPage(
         _ rows: [SnapshotRow], first: Bool, again: Bool, cursor: Int64, next: BootstrapResumePoint?
-    ) async throws {
+    ) async throws -> Int {
         let tables = self.tables
         let replica = self.replica
         let server = serverID
         let foreignKeys = self.foreignKeys
-        let (orphans, losses) = try await database.write(origin: .remote) { conn -> ([OrphanRow], [SyncLoss]) in
+        let (orphans, losses, changed) = try await database.write(origin: .remote) { conn -> ([OrphanRow], [SyncLoss], Int) in
             try conn.execute("PRAGMA defer_foreign_keys = ON")
             let sql = SQLRunner(conn)
             if first {
@@ -116,10 +117,11 @@ extension SyncSession {
                 state.bootstrapped = false
             }
             try state.write(server: server, sql)
-            return (orphans, applier.losses)
+            return (orphans, applier.losses, applier.appliedRows)
         }
         report(losses)
         if !orphans.isEmpty { try await repairOrphans(orphans) }
+        return changed
     }
 }
 

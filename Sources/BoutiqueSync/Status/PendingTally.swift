@@ -53,30 +53,34 @@ actor PendingTally {
         let sequence = nextSequence
         let task = Task { [previous] in
             _ = try? await previous?.value
-            return PendingCount(value: try await self.countAfterPrevious(), sequence: sequence)
+            let (value, latestCommit) = try await self.countAfterPrevious()
+            return PendingCount(value: value, sequence: sequence, latestCommit: latestCommit)
         }
         running = task
         return try await task.value
     }
 
-    private func countAfterPrevious() async throws -> Int {
+    /// The count, and the latest commit its read saw.
+    private func countAfterPrevious() async throws -> (Int, ChangeToken) {
         let address = self.address
         let known = counted
         let began = generation
-        let fresh = try await database.read { conn -> Counted in
+        let (fresh, latestCommit) = try await database.read { conn -> (Counted, ChangeToken) in
             let sql = SQLRunner(conn)
+            let latestCommit = try ChangeLogReader.latestToken(on: sql.connection)
             let server = try ServerAlias.server(for: address, sql) ?? address
             let acknowledged = try ServerState.read(server: server, sql).acknowledged
             let through = try TransactionStamp.newestID(sql)
             if let known, known.acknowledged == acknowledged, known.through <= through {
                 let added = try TransactionStamp.pendingCount(after: max(known.through, acknowledged), sql)
-                return Counted(acknowledged: acknowledged, through: through, count: known.count + added)
+                return (Counted(acknowledged: acknowledged, through: through, count: known.count + added), latestCommit)
             }
-            return Counted(acknowledged: acknowledged, through: through, count: try TransactionStamp.pendingCount(after: acknowledged, sql))
+            let count = try TransactionStamp.pendingCount(after: acknowledged, sql)
+            return (Counted(acknowledged: acknowledged, through: through, count: count), latestCommit)
         }
         // A session that invalidated the count while this read ran wants a full count from the next one.
         if generation == began { counted = fresh }
-        return fresh.count
+        return (fresh.count, latestCommit)
     }
 }
 
@@ -85,4 +89,6 @@ actor PendingTally {
 struct PendingCount: Sendable, Equatable {
     var value: Int
     var sequence: Int
+    /// The latest commit the count's read saw: local commits after it are not in `value`.
+    var latestCommit: ChangeToken = .beginning
 }

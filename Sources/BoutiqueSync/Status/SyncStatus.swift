@@ -35,7 +35,8 @@ public struct SyncStatus: Sendable, Hashable {
     /// What sync is doing.
     public var activity: Activity
     /// Local transactions to synced tables that the server has not acknowledged yet, updated after every
-    /// local commit whether sync is started or not.
+    /// local commit whether sync is started or not: a write made through this database is counted by
+    /// the time it returns.
     public var pendingCount: Int
     /// When a sync last finished without error (in this process).
     public var lastSync: Date?
@@ -97,7 +98,10 @@ public struct BootstrapProgress: Sendable, Hashable {
 public struct SyncReport: Sendable, Hashable {
     /// Row changes the server newly acknowledged.
     public var pushed: Int
-    /// Row changes (and snapshot rows) made by others, pulled from the server and merged.
+    /// Row changes made by others, pulled from the server and merged; of a snapshot (a first sync, or
+    /// one the server asked for), the rows that merging it changed on this device. The device's own
+    /// rows, which a snapshot sends back as the server holds them, do not count unless another device
+    /// changed them.
     public var applied: Int
     /// The server found behind the address in place of the one this file last synced with there
     /// (another store answers at that address now): the file's progress with it started anew, with a

@@ -18,14 +18,15 @@ enum SyncPhase: Sendable, Hashable {
 /// Pushes run beside a pull's long wait, so several parts can be under way at once; the activity
 /// shows the one a user cares most about: a refusal or an outage first, then a bootstrap, a push, a
 /// pull, and idle when nothing runs (a long poll waiting for changes is idle: caught up).
+///
+/// The pending count is not kept here but in ``LivePendingCount``, off the main actor, so that it is
+/// exact when a write returns, before the main actor could hear of it.
 @MainActor
 final class SyncStatusBoard {
     private(set) var status = SyncStatus()
     private var running: [SyncPhase: Int] = [:]
     private var progress = BootstrapProgress(rowsDone: 0, totalRows: nil)
     private var problem: SyncStatus.Activity?
-    /// The sequence of the pending count shown: an older count arriving late is not shown.
-    private var pendingSequence = 0
 
     nonisolated init() {}
 
@@ -49,12 +50,6 @@ final class SyncStatusBoard {
     func setProblem(_ problem: SyncStatus.Activity?) {
         self.problem = problem
         recompute()
-    }
-
-    func setPending(_ count: PendingCount) {
-        guard count.sequence > pendingSequence else { return }
-        pendingSequence = count.sequence
-        if status.pendingCount != count.value { status.pendingCount = count.value }
     }
 
     func didSync(at date: Date) {

@@ -133,6 +133,14 @@ public enum PostgreSQLStoreSchema {
             """,
             "CREATE UNIQUE INDEX boutique_sync_server_staged_row ON boutique_sync_server_staged_change(tenant, replica, tbl, key)",
         ]),
+        // The users a device or tool reached the server as, as in the SQLite store.
+        Migration(version: 8, name: "boutique_sync_server_v8_connected_users", statements: [
+            "CREATE TABLE boutique_sync_server_user(tenant text COLLATE \"C\" NOT NULL, usr bytea NOT NULL, PRIMARY KEY (tenant, usr))",
+            """
+            INSERT INTO boutique_sync_server_user(tenant, usr)
+                SELECT DISTINCT tenant, usr FROM boutique_sync_server_member WHERE role = 'owner' ON CONFLICT DO NOTHING
+            """,
+        ]),
     ]
 
     /// The advisory lock the migrations run under: the two-integer form ("Bout", "Sync"), whose keys

@@ -232,6 +232,14 @@ extension PostgreSQLStoreTransaction {
         return members
     }
 
+    func noteConnected(_ user: String) throws {
+        try write("INSERT INTO boutique_sync_server_user(tenant, usr) VALUES ($1, $2) ON CONFLICT DO NOTHING", [Self.name(user)])
+    }
+
+    func hasConnected(_ user: String) throws -> Bool {
+        try run("SELECT 1 FROM boutique_sync_server_user WHERE tenant = $1 AND usr = $2", [Self.name(user)]).rowCount > 0
+    }
+
     func setMember(_ user: String, role: SyncRole?, in space: SyncSpace, sequence: Int64) throws {
         let current = try run(
             "SELECT since FROM boutique_sync_server_member WHERE tenant = $1 AND space = $2 AND usr = $3 AND until IS NULL",

@@ -192,6 +192,14 @@ extension SQLiteStoreTransaction {
         ).compactMap(Self.member(from:))
     }
 
+    func noteConnected(_ user: String) throws {
+        try run("INSERT OR IGNORE INTO boutique_sync_server_user(tenant, user) VALUES (?, ?)", [.text(tenant), .text(user)])
+    }
+
+    func hasConnected(_ user: String) throws -> Bool {
+        try !rows("SELECT 1 FROM boutique_sync_server_user WHERE tenant = ? AND user = ?", [.text(tenant), .text(user)]).isEmpty
+    }
+
     func setMember(_ user: String, role: SyncRole?, in space: SyncSpace, sequence: Int64) throws {
         let current = try rows(
             "SELECT since FROM boutique_sync_server_member WHERE tenant = ? AND space = ? AND user = ? AND until IS NULL",

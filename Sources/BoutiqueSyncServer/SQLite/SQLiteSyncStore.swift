@@ -184,5 +184,14 @@ public enum SQLiteSyncStoreSchema {
                 CREATE UNIQUE INDEX boutique_sync_server_staged_row ON boutique_sync_server_staged_change(tenant, replica, tbl, key);
                 """)
         }
+        // The users a device or tool reached the server as (see `SyncMember.hasConnected`). The owners
+        // of spaces created their root rows, so they had.
+        BoutiqueMigration("boutique_sync_server_v8_connected_users") { conn in
+            try conn.execute("""
+                CREATE TABLE boutique_sync_server_user(tenant TEXT NOT NULL, user TEXT NOT NULL, PRIMARY KEY(tenant, user)) WITHOUT ROWID;
+                INSERT OR IGNORE INTO boutique_sync_server_user(tenant, user)
+                    SELECT tenant, user FROM boutique_sync_server_member WHERE role = 'owner';
+                """)
+        }
     }
 }

@@ -83,38 +83,71 @@ struct PullReading {
                 acknowledged: nil, bytes: 0)
         }
         let limit = min(max(request.limit, 1), 10_000)
-        var changes: [ServerChange]
-        var events: [SpaceEvent] = []
-        var own: [LoggedTransaction] = []
-        let next: Int64
-        let hasMore: Bool
-        let bytes: Int
-        if let user {
-            let page = try SpacePull(store: store, user: user, replica: request.replica).page(
-                after: request.cursor, limit: limit, maximumBytes: limits.maximumPageBytes, latest: latest)
-            (changes, events, next, hasMore, bytes) = (page.changes, page.events, page.next, page.hasMore, page.bytes)
-            own = LoggedTransaction.transactions(of: page.own.lazy.map { ($0.sequence, $0.change.stamp) })
-        } else {
-            let page = try logPage(after: request.cursor, limit: limit, latest: latest)
-            (next, hasMore, bytes) = (page.next, page.hasMore, page.bytes)
-            // A device's own changes are not sent back to it (it has them). A copied file shares its
-            // replica id with the original until one of them pushes; the one that then takes a new id
-            // bootstraps again, which brings it what was left out under the shared id.
-            changes = page.logged.filter { $0.origin != request.replica }.map(\.entry)
-            own = LoggedTransaction.transactions(
-                of: page.logged.lazy.filter { $0.origin == request.replica }.map { ($0.entry.sequence, $0.entry.change.stamp) })
+        // A page that would bring the device nothing but its own changes (after it pushed many) is
+        // passed over in the same request, so that it catches up in as many round trips as others'
+        // changes take, not its own.
+        var part = try devicePage(after: request.cursor, limit: limit, latest: latest, replica: request.replica, user: user)
+        // Where the own changes are, without their values: the pages passed over are dropped.
+        var own = part.own.map { (sequence: $0.sequence, stamp: $0.change.stamp) }
+        var passed = 1
+        while part.changes.isEmpty, part.events.isEmpty, part.hasMore, passed < Self.ownPagesPerPull {
+            let from = part.next
+            // Only the first page is kept for other requests of the read: others at the same cursor
+            // stop there, since it holds changes of the device that is not theirs.
+            part = try devicePage(after: from, limit: limit, latest: latest, replica: request.replica, user: user, keep: false)
+            own += part.own.lazy.map { (sequence: $0.sequence, stamp: $0.change.stamp) }
+            passed += 1
+            if part.next <= from { break }
         }
+        let next = part.next
         // Nothing is written: a known replica's new cursor is remembered and written later with
         // others (see `PullAcknowledgements`); an unknown one is not remembered at all.
-        var response = PullResponse(outcome: .changes, changes: changes, nextCursor: next, hasMore: hasMore, serverTime: time)
-        if !events.isEmpty { response.events = events }
-        if !own.isEmpty { response.ownTransactions = own }
+        var response = PullResponse(outcome: .changes, changes: part.changes, nextCursor: next, hasMore: part.hasMore, serverTime: time)
+        if !part.events.isEmpty { response.events = part.events }
+        if !own.isEmpty { response.ownTransactions = LoggedTransaction.transactions(of: own) }
         if let record, record.appliedThrough > 0 {
             response.replicaWatermark = record.appliedThrough
             response.replicaDigest = record.digest
         }
         let moved = record.map { !$0.isRetired && (next > $0.cursor || wall >= $0.lastSeen + 60_000) } ?? false
-        return Page(response: response, acknowledged: moved ? next : nil, bytes: bytes)
+        return Page(response: response, acknowledged: moved ? next : nil, bytes: part.bytes)
+    }
+
+    /// The most pages of the log one pull reads while they hold only the asking device's own changes:
+    /// a device that pushed many changes gets past them in one round trip, or a few, and the reading
+    /// of one request stays bounded (each page passed over is read, and dropped, in turn).
+    static let ownPagesPerPull = 64
+
+    /// One page as the asking device sees it: its own changes apart.
+    private struct DevicePage {
+        var changes: [ServerChange]
+        var events: [SpaceEvent] = []
+        /// The device's own changes the page passes (in log order): not sent, only where they are.
+        var own: [ServerChange]
+        var next: Int64
+        var hasMore: Bool
+        var bytes: Int
+    }
+
+    /// The page after `cursor` for `replica` (of `user`'s spaces on a server with rules); `keep`: the
+    /// log's page is kept for other requests of this read.
+    private mutating func devicePage(
+        after cursor: Int64, limit: Int, latest: Int64, replica: String, user: String?, keep: Bool = true
+    ) throws -> DevicePage {
+        if let user {
+            let page = try SpacePull(store: store, user: user, replica: replica).page(
+                after: cursor, limit: limit, maximumBytes: limits.maximumPageBytes, latest: latest)
+            return DevicePage(
+                changes: page.changes, events: page.events, own: page.own, next: page.next, hasMore: page.hasMore, bytes: page.bytes)
+        }
+        let page = try logPage(after: cursor, limit: limit, latest: latest, keep: keep)
+        // A device's own changes are not sent back to it (it has them). A copied file shares its
+        // replica id with the original until one of them pushes; the one that then takes a new id
+        // bootstraps again, which brings it what was left out under the shared id.
+        return DevicePage(
+            changes: page.logged.filter { $0.origin != replica }.map(\.entry),
+            own: page.logged.filter { $0.origin == replica }.map(\.entry),
+            next: page.next, hasMore: page.hasMore, bytes: page.bytes)
     }
 
     /// The fewest changes of a transaction a page carries when it cuts one: a transaction of at most
@@ -150,11 +183,12 @@ struct PullReading {
         return read
     }
 
-    /// The page of the whole log after `cursor`, read once per cursor and limit.
+    /// The page of the whole log after `cursor`, read once per cursor and limit (unless `keep` is
+    /// false: it is not kept for the read's other requests).
     ///
     /// The page's whole server transactions are counted before any is read: as many as the byte
     /// budget holds (the first however large), then read by their number of changes.
-    private mutating func logPage(after cursor: Int64, limit: Int, latest: Int64) throws -> LogPage {
+    private mutating func logPage(after cursor: Int64, limit: Int, latest: Int64, keep: Bool) throws -> LogPage {
         let key = LogPageKey(cursor: cursor, limit: limit)
         if let page = logPages[key] { return page }
         let batches = try store.batchSizes(after: cursor, limit: limit)
@@ -171,7 +205,7 @@ struct PullReading {
         }
         let next = logged.last?.entry.sequence ?? cursor
         let page = LogPage(logged: logged, next: next, hasMore: next < latest, bytes: budget.used)
-        logPages[key] = page
+        if keep { logPages[key] = page }
         return page
     }
 }

@@ -137,6 +137,8 @@ public actor SyncServer: SyncEndpoint {
             var mismatches: [String] = []
             do {
                 (response, updatedShapes, mismatches) = try await store.transaction(tenant: tenant) { store in
+                    // The user's devices reach the server: sharing with them can say so.
+                    if let user { try store.noteConnected(user) }
                     let current = try Self.record(pushed, readingAnyway: rules != nil && known == nil, in: store)
                     // Worked out again only when the shapes were read: a push describing what the tenant
                     // described before costs nothing more.

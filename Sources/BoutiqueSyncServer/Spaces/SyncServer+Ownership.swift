@@ -26,7 +26,9 @@ extension SyncServer {
         let members = try await store.transaction(tenant: tenant) { store in
             let space = try Self.rootSpace(table: table, key: key, tenant: tenant, in: store)
             let members = try store.members(of: space)
-            if members.contains(where: { SyncName.same($0.user, user) && $0.role == .owner }) { return Self.ordered(members) }
+            if members.contains(where: { SyncName.same($0.user, user) && $0.role == .owner }) {
+                return try Self.connected(Self.ordered(members), in: store)
+            }
             for other in members where other.role == .owner {
                 try store.setMember(other.user, role: .editor, in: space, sequence: 0)
             }
@@ -35,7 +37,7 @@ extension SyncServer {
             let joining = !members.contains { SyncName.same($0.user, user) }
             let stored = members.first { SyncName.same($0.user, user) }?.user ?? user
             try store.setMember(stored, role: .owner, in: space, sequence: joining ? try store.reserveSequence() : 0)
-            return Self.ordered(try store.members(of: space))
+            return try Self.connected(Self.ordered(try store.members(of: space)), in: store)
         }
         didCommit(tenant: tenant)
         return members
@@ -52,7 +54,7 @@ extension SyncServer {
     public func members(table: String, key: DatabaseValue, tenant: String) async throws -> [SyncMember] {
         try await checkTenant(tenant)
         return try await store.read(tenant: tenant) { store in
-            Self.ordered(try store.members(of: try Self.rootSpace(table: table, key: key, tenant: tenant, in: store)))
+            try Self.connected(Self.ordered(try store.members(of: try Self.rootSpace(table: table, key: key, tenant: tenant, in: store))), in: store)
         }
     }
 

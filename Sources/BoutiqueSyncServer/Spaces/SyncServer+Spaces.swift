@@ -66,7 +66,8 @@ extension SyncServer {
                     try store.setMember(target, role: nil, in: space, sequence: try store.reserveSequence())
                 }
             }
-            return MembershipResponse(members: Self.ordered(try store.members(of: space)), serverTime: time)
+            try store.noteConnected(user)
+            return MembershipResponse(members: try Self.connected(Self.ordered(try store.members(of: space)), in: store), serverTime: time)
         }
         if action != .members, response.reason == nil { didCommit(tenant: tenant) }
         return response
@@ -138,6 +139,16 @@ extension SyncServer {
     /// Owner first, then by user.
     static func ordered(_ members: [SyncMember]) -> [SyncMember] {
         members.sorted { ($0.role == .owner ? 0 : 1, $0.user) < ($1.role == .owner ? 0 : 1, $1.user) }
+    }
+
+    /// `members`, each saying whether a device or tool of theirs reached the server
+    /// (``/BoutiqueSync/SyncMember/hasConnected``).
+    static func connected(_ members: [SyncMember], in store: any SyncStoreTransaction) throws -> [SyncMember] {
+        try members.map { member in
+            var member = member
+            member.hasConnected = try store.hasConnected(member.user)
+            return member
+        }
     }
 
     /// Records the shapes of a push that differ from the store's. Returns the store's shapes after

@@ -78,6 +78,10 @@ public protocol SyncSpaceStoreTransaction {
 
     /// A space's members now.
     func members(of space: SyncSpace) throws -> [SyncMember]
+    /// Records that a device or tool with a token naming `user` reached the server in this tenant.
+    func noteConnected(_ user: String) throws
+    /// Whether ``noteConnected(_:)`` recorded `user` in this tenant.
+    func hasConnected(_ user: String) throws -> Bool
     /// Gives `user` `role` in `space`, or removes them (`role` `nil`). Joining and leaving are recorded
     /// at `sequence`; a new role for a member is not (reads do not change).
     func setMember(_ user: String, role: SyncRole?, in space: SyncSpace, sequence: Int64) throws

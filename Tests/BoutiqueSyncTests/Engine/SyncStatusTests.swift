@@ -61,13 +61,36 @@ enum NoteItemSchema {
         #expect(sync.status.pendingCount == 1)
         for index in 1...3 {
             try await database.write { conn in try conn.execute("INSERT INTO note(id, title) VALUES (?, 'later')", [.text("n\(index)")]) }
-            #expect(try await eventually { sync.status.pendingCount == index + 1 }, "a local commit while stopped is counted")
+            #expect(sync.status.pendingCount == index + 1, "a local commit while stopped is counted when its write returns")
         }
         #expect(!sync.status.hasSynced)
         let report = try await sync.synchronize()
         #expect(report.pushed == 4)
         #expect(sync.status.pendingCount == 0)
         #expect(sync.status.hasSynced && sync.status.lastSync != nil)
+        await database.close()
+    }
+
+    /// A write is counted by the time it returns, however fast writes follow each other (the count
+    /// from the file is read only now and then), and observers of `status` hear of the count.
+    @Test func pendingCountIncludesAWriteAsSoonAsItReturns() async throws {
+        let server = try await makeServer()
+        let database = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
+        let sync = try await BoutiqueSync(database: database, tables: ["note"], server: .inProcess(server))
+        let bar = SyncStatusBar(sync: sync)
+        for index in 0..<40 {
+            try await database.write { conn in try conn.execute("INSERT INTO note(id, title) VALUES (?, 'x')", [.text("n\(index)")]) }
+            #expect(sync.status.pendingCount == index + 1)
+        }
+        // Neither a transaction of sync's own tables nor one that changed nothing is pending.
+        try await database.write { conn in try conn.execute("UPDATE note SET title = 'y' WHERE id = 'none'") }
+        #expect(sync.status.pendingCount == 40)
+        #expect(try await eventually { bar.status.pendingCount == 40 }, "observers hear of the count")
+        #expect(try await sync.synchronize().pushed == 40)
+        #expect(sync.status.pendingCount == 0)
+        try await database.write { conn in try conn.execute("UPDATE note SET title = 'z' WHERE id = 'n3'") }
+        #expect(sync.status.pendingCount == 1, "counted from the push's count on")
+        #expect(try await eventually { bar.status.pendingCount == 1 })
         await database.close()
     }
 

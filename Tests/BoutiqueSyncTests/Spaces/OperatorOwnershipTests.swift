@@ -45,7 +45,7 @@ import Testing
             _ = try await app.sync("ana").share("remindersList", key: .text(list.uuidString.lowercased()), with: "bob", role: .viewer)
             // Another owner: the one it had stays, as an editor; the same owner again changes nothing.
             let moved = try await server.makeOwner("bob", table: "remindersList", key: .text(list.uuidString.lowercased()), tenant: "default")
-            #expect(moved.map(\.description) == ["bob owner", "ana editor"])
+            #expect(moved == [SyncMember(user: "bob", role: .owner), SyncMember(user: "ana", role: .editor)])
             #expect(try await server.makeOwner("bob", table: "remindersList", key: .text(list.uuidString), tenant: "default") == moved)
             try await app.syncAll(["ana", "bob"])
             #expect(try await app.rows("bob", "reminder").map { $0[0] } == ["r1"])

@@ -49,6 +49,30 @@ import Testing
         }
     }
 
+    /// The server knows users only from the tokens it verified: sharing with one whose devices never
+    /// reached it succeeds, and the answer says they have not connected, until one of their devices
+    /// syncs (or they ask the server themselves).
+    @Test(arguments: StoreKind.allCases) func sharingWithAUserWhoNeverConnectedSucceedsAndSaysSo(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            var app = try await SharedReminders(store: store)
+            try await app.add("ana")
+            try await Self.anasList(app)
+            let shared = try await app.sync("ana").share("remindersList", key: .text("L1"), with: "dan", role: .editor)
+            #expect(shared == [SyncMember(user: "ana", role: .owner), SyncMember(user: "dan", role: .editor)])
+            #expect(shared.map(\.hasConnected) == [true, false], "dan: no token of his reached the server")
+            #expect(shared.map(\.description) == ["ana owner", "dan editor (not connected yet)"])
+            #expect(try await app.server.members(table: "remindersList", key: .text("L1"), tenant: "default").map(\.hasConnected) == [true, false])
+
+            // Dan signs in on a device: its first sync brings the list, and he shows as connected.
+            try await app.add("dan")
+            _ = try await app.sync("dan").synchronize()
+            #expect(try await app.rows("dan", "remindersList") == [["L1", "Groceries"]])
+            let after = try await app.sync("ana").members(of: "remindersList", key: .text("L1"))
+            #expect(after.map(\.hasConnected) == [true, true])
+            await app.close()
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func aViewersEditIsRefusedAndPutBackAnEditorsIsAccepted(_ kind: StoreKind) async throws {
         try await kind.withStore { store in
             var app = try await SharedReminders(store: store)
