@@ -39,11 +39,13 @@ extension SyncSession {
             let positions = OwnLogPositions(server: server, sql: sql)
             applier.ownLog = positions
             var merged: [SnapshotRow] = []
+            var shown: [(table: SyncedTable, key: DatabaseValue, state: RowRegister)] = []
             for refusal in refusals {
                 for var row in refusal.rows {
                     let name = row.table.lowercased()
                     guard let table = tables[name] else { continue }
                     if let local = try states.state(table: name, key: row.key) {
+                        if local.isVisible { shown.append((table, row.key, local)) }
                         let undone = local.withdrawing(withdrawn, server: row.state)
                         try states.setState(undone, table: name, key: row.key)
                         row.state = try Self.leavingUndecided(row.state, local: undone, ownWrites: applier.ownWrites, positions: positions)
@@ -53,6 +55,18 @@ extension SyncSession {
                 }
             }
             try applier.apply(merged)
+            // A row the device showed that the server's version has deleted: this device's edits of it
+            // that the server kept are discarded by the delete (the merge saw the row gone already,
+            // its existence having been the refused insert's, or the server's).
+            for (table, key, before) in shown {
+                let name = table.lowercasedName
+                let after = try states.state(table: name, key: key) ?? RowRegister()
+                guard !after.isVisible, !applier.losses.contains(where: { $0.table == name && $0.key == key }) else { continue }
+                let inserted = before.existence.flatMap { withdrawn.contains($0.stamp) ? nil : $0.stamp }
+                guard let edits = try applier.ownWrites.edits(of: after, since: inserted) else { continue }
+                applier.losses.append(SyncLoss(
+                    table: name, key: key, kind: .editBeatenByDelete, values: edits.values, stamp: edits.latest, row: before.visibleValues))
+            }
             for refusal in refusals {
                 // A row the server holds nothing of that this user may see: nothing of it stays.
                 for row in refusal.absentRows {

@@ -65,6 +65,26 @@ import Testing
         await d.close()
     }
 
+    @Test func anEditOfARowOnlyARefusedInsertShowedIsReportedWhenTheServerHasItDeleted() async throws {
+        let d = try await Devices.make()
+        try await d.b.write { conn in try conn.execute("INSERT INTO note(id, title) VALUES ('n2', 'from b')") }
+        _ = try await d.syncB.synchronize()
+        try await d.b.write { conn in try conn.execute("DELETE FROM note WHERE id = 'n2'") }
+        _ = try await d.syncB.synchronize()
+        // a, which never pulled n2, adds it (refused) and then edits it (accepted: an update never
+        // brings the deleted row back).
+        try await d.a.write { conn in try conn.execute("INSERT INTO note(id, title) VALUES ('n2', 'secret')") }
+        try await d.a.write { conn in try conn.execute("UPDATE note SET body = 'kept' WHERE id = 'n2'") }
+        _ = try await d.syncA.synchronize()
+        _ = try await d.syncA.synchronize()
+
+        #expect(try await d.a.rows("note").map { $0[0] } == ["n1"])
+        let losses = await d.syncA.takeReportedLosses()
+        #expect(losses.map(\.kind) == [.editBeatenByDelete], "the edit the server kept is discarded by b's delete")
+        #expect(losses.first?.values == ["body": .text("kept")])
+        await d.close()
+    }
+
     @Test func anEditOverwrittenOnTheServerIsJudgedByThePullNotTheRefusal() async throws {
         let d = try await Devices.make()
         // a's edit of the body is logged; b, which has not pulled it, overwrites it later.
