@@ -20,7 +20,8 @@ import Synchronization
 /// - 15,000 rows of 1 KB (an import) in parts of 2,000 rows.
 ///
 /// While the load runs, the calm tenant pushes one small change and pulls it back, 10 ms apart (at
-/// least 20 times); its push and pull latencies are printed (p50, p99, max), with the busy tenant's
+/// least 20 times); its push latencies while the busy tenant pushes and after (its pulls going on
+/// alone), and its pull latencies, are printed (p50, p99, max), with the busy tenant's
 /// pushed throughput, how long its transactions' last requests took, and the process's CPU time
 /// beside the wall time (the machine may be shared). Taken on the SQLite store, and on the
 /// PostgreSQL store too when `BOUTIQUE_BENCH_POSTGRES_URL` names a server. The target: the calm
@@ -131,6 +132,15 @@ enum IsolationWorkloads {
 
     static func measure(_ kind: SpacesWorkloads.StoreKind, shape: HeavyShape) async throws {
         let opened = try await SpacesWorkloads.open(kind)
+        let environment = ProcessInfo.processInfo.environment
+        if environment["BOUTIQUE_BENCH_ISOLATION_WRITER_CHECKPOINTS"] == "1", let sqlite = opened.store as? SQLiteSyncStore {
+            // SQLite's own checkpoint in the writer's commits, as the store had it: for a comparison.
+            try await sqlite.database.writeWithoutTransaction { conn in try conn.connection.execute("PRAGMA wal_autocheckpoint = 1000") }
+            print("  (the writer checkpoints in its commits, SQLite's default)")
+        }
+        // BOUTIQUE_BENCH_ISOLATION_UNTIL_PUSHED=1: the calm tenant stops when the busy tenant's pushes end,
+        // and the pulls are cancelled then (a shorter run, for comparisons).
+        let untilPushed = environment["BOUTIQUE_BENCH_ISOLATION_UNTIL_PUSHED"] == "1"
         let server = SyncServer(store: opened.store)
         var seeder = Pusher(replica: "seeder")
         for _ in 0..<seedTransactions { try await seeder.push(server, tenant: "busy", values: 10, bytes: 150_000) }
@@ -171,15 +181,22 @@ enum IsolationWorkloads {
         // The load gets going before the calm tenant starts.
         try await Task.sleep(for: .milliseconds(500))
         var calm = Pusher(replica: "calm")
+        // The calm pushes while the busy tenant pushes, and after (its pulls go on alone).
         var pushes: [Double] = []
+        var pushesAfter: [Double] = []
         var pulls: [Double] = []
         var cursor: Int64 = 0
         var pushersSeconds: Double?
         let started = clock.now
-        while counters.finished.load(ordering: .relaxed) < 8 || pushes.count < minimumRounds {
+        while counters.finished.load(ordering: .relaxed) < 8 || pushes.count + pushesAfter.count < minimumRounds {
+            if untilPushed, counters.pushersFinished.load(ordering: .relaxed) == 4, pushes.count + pushesAfter.count >= minimumRounds {
+                for task in load { task.cancel() }
+                break
+            }
+            let pushing = counters.pushersFinished.load(ordering: .relaxed) < 4
             let pushStart = clock.now
             try await calm.push(server, tenant: "calm", values: 1, bytes: 20)
-            pushes.append(seconds(clock.now - pushStart))
+            if pushing { pushes.append(seconds(clock.now - pushStart)) } else { pushesAfter.append(seconds(clock.now - pushStart)) }
             let pullStart = clock.now
             let page = try await server.pull(PullRequest(replica: "calm-reader", cursor: cursor, limit: 100), tenant: "calm")
             pulls.append(seconds(clock.now - pullStart))
@@ -190,19 +207,24 @@ enum IsolationWorkloads {
             try await Task.sleep(for: .milliseconds(10))
         }
         let elapsed = seconds(clock.now - started)
-        for task in load { try await task.value }
+        for task in load {
+            // Cancelled pulls end with an error; the pushers' are failures all the same.
+            if untilPushed { _ = await task.result } else { try await task.value }
+        }
         let cpu = ProcessUsage.cpuSeconds(of: getpid()) - cpuBefore
-        BenchmarkStatistics.printLatencies("calm tenant: one-change push", pushes)
+        BenchmarkStatistics.printLatencies("calm push, busy tenant pushing", pushes)
+        BenchmarkStatistics.printLatencies("calm push, busy tenant pulling", pushesAfter)
         BenchmarkStatistics.printLatencies("calm tenant: pull", pulls)
         BenchmarkStatistics.printLatencies("busy tenant: a transaction's last request", counters.lastRequests.withLock { $0 })
         let pushed = Double(counters.pushedBytes.load(ordering: .relaxed)) / 1e6
-        let pushing = pushersSeconds ?? elapsed
+        let pushingSeconds = pushersSeconds ?? elapsed
         print(String(
             format: "  the busy tenant pushed %.0f MB in %.1f s (%.1f MB/s) and pulled %.0f MB; %.1f s wall, %.1f s CPU (%.2f cores) in this process",
-            pushed, pushing, pushed / max(pushing, 0.001), Double(counters.pulledBytes.load(ordering: .relaxed)) / 1e6, elapsed, cpu,
+            pushed, pushingSeconds, pushed / max(pushingSeconds, 0.001), Double(counters.pulledBytes.load(ordering: .relaxed)) / 1e6, elapsed, cpu,
             cpu / max(elapsed, 0.001)))
         let p99 = BenchmarkStatistics.percentile(pushes, 0.99)
-        print(String(format: "  calm push p99 %.0f ms: ", p99 * 1000) + (p99 <= 0.25 ? "within" : "past") + " the 250 ms target")
+        print(String(format: "  calm push p99 while the busy tenant pushes %.0f ms: ", p99 * 1000) + (p99 <= 0.25 ? "within" : "past")
+              + " the 250 ms target")
         await opened.close()
     }
 
