@@ -9,8 +9,9 @@ import Foundation
 ///
 ///     swift run -c release boutique-benchmarks --server-memory
 ///
-/// The target: at rest within 1.5× the idle size a minute after the load ends. Then the server's memory
-/// under clients that stop reading and its service under slow connections (``AbusiveClientWorkloads``).
+/// The target: at rest within 1.5× the idle size a minute after the load ends. Then the answers a
+/// small request could swell (``AnswerAmplificationWorkloads``), the server's memory under clients
+/// that stop reading and its service under slow connections (``AbusiveClientWorkloads``).
 enum ServerMemoryWorkloads {
     static let writers = 8
     static let readers = 8
@@ -20,6 +21,7 @@ enum ServerMemoryWorkloads {
     static func run() async throws {
         try await measure(housekeeping: false)
         try await measure(housekeeping: true)
+        try await AnswerAmplificationWorkloads.run()
         try await AbusiveClientWorkloads.run()
     }
 

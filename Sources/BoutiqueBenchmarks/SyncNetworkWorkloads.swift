@@ -266,13 +266,16 @@ final class ServerProcess: @unchecked Sendable {
         /// Whether the server keeps its default limits per client address; otherwise one address may
         /// hold every connection (every benchmark client but the abusive ones comes from 127.0.0.1).
         var defaultAddressLimits = false
+        /// The server's rules, as `boutique serve --rules` reads them; `nil` for none.
+        var rulesJSON: String?
 
         var environment: [String: String] {
             ["BOUTIQUE_BENCH_SERVER_CONNECTION_LIMIT": String(connectionLimit),
              "BOUTIQUE_BENCH_SERVER_MAXIMUM_WAIT": String(maximumWaitMilliseconds),
              "BOUTIQUE_BENCH_SERVER_POSTGRES_CONNECTIONS": String(postgresConnections),
              "BOUTIQUE_BENCH_SERVER_HOUSEKEEPING": housekeeping ? "1" : "0",
-             "BOUTIQUE_BENCH_SERVER_DEFAULT_ADDRESS_LIMITS": defaultAddressLimits ? "1" : "0"]
+             "BOUTIQUE_BENCH_SERVER_DEFAULT_ADDRESS_LIMITS": defaultAddressLimits ? "1" : "0",
+             "BOUTIQUE_BENCH_SERVER_RULES": rulesJSON ?? ""]
         }
 
         /// The settings the server mode was started with.
@@ -284,6 +287,7 @@ final class ServerProcess: @unchecked Sendable {
             if let count = environment["BOUTIQUE_BENCH_SERVER_POSTGRES_CONNECTIONS"].flatMap(Int.init) { settings.postgresConnections = count }
             settings.housekeeping = environment["BOUTIQUE_BENCH_SERVER_HOUSEKEEPING"] != "0"
             settings.defaultAddressLimits = environment["BOUTIQUE_BENCH_SERVER_DEFAULT_ADDRESS_LIMITS"] == "1"
+            settings.rulesJSON = environment["BOUTIQUE_BENCH_SERVER_RULES"].flatMap { $0.isEmpty ? nil : $0 }
             return settings
         }
     }
@@ -355,7 +359,8 @@ final class ServerProcess: @unchecked Sendable {
         }
         #if BOUTIQUE_SYNC_HTTP
         FileLimit.raise()
-        let server = SyncServer(store: syncStore)
+        let rules = try settings.rulesJSON.map { try JSONDecoder().decode(SyncRules.self, from: Data($0.utf8)) }
+        let server = SyncServer(store: syncStore, rules: rules)
         var options = SyncHTTPOptions(maximumWaitMilliseconds: settings.maximumWaitMilliseconds, connectionLimit: settings.connectionLimit)
         // Every benchmark client but the abusive ones comes from 127.0.0.1: there the per-address cap
         // is the whole limit.

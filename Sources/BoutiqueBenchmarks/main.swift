@@ -13,6 +13,7 @@
 //   swift run -c release boutique-benchmarks --server-memory    a server's memory at rest after a load spike,
 //                                                                under stalled readers, and slow connections
 //   swift run -c release boutique-benchmarks --once server-memory.clients   the stalled readers and slow connections only
+//   swift run -c release boutique-benchmarks --once server-memory.answers   the move and refusal amplification only
 //   swift run -c release boutique-benchmarks --long-polls       10,000 waiting long polls woken by one push
 //   swift run -c release boutique-benchmarks --isolation another tenant's push and pull under one tenant's heavy load
 //   swift run -c release boutique-benchmarks --functions  a Swift database function's cost per call
@@ -105,6 +106,10 @@ func run() async throws {
     }
     if once == "server-memory.clients" {
         try await AbusiveClientWorkloads.run()
+        return
+    }
+    if once == "server-memory.answers" {
+        try await AnswerAmplificationWorkloads.run()
         return
     }
     if let once, once.hasPrefix("sync.") {

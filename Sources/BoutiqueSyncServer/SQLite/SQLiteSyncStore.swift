@@ -1,3 +1,4 @@
+import BoutiqueSQLite
 import Foundation
 
 /// A ``SyncStore`` in a SQLite file, through BoutiqueDB: one writer, every request one transaction;
@@ -22,23 +23,44 @@ public final class SQLiteSyncStore: SyncStore {
     private let writeTurns = TenantTurns()
     /// Each tenant's share of the readers, taken before a reader.
     private let readTurns: TenantTurns
+    /// Copies the log into the file beside the writer (``WALCheckpointer``); `nil` for a store on an
+    /// app's database (``on(_:)``), whose writer checkpoints as the app set it.
+    private let checkpointer: WALCheckpointer?
 
     /// How many readers a store opened by ``open(url:)`` has: a busy tenant holds at most half of them.
     static let readerCount = 8
 
-    private init(database: DatabaseActor) {
+    private init(database: DatabaseActor, checkpointer: WALCheckpointer? = nil) {
         self.database = database
+        self.checkpointer = checkpointer
         readTurns = TenantTurns(perTenant: database.options.readerCount / 2)
     }
 
     /// Opens (creating when needed) a store at `url`; `BoutiqueDB.inMemoryURL()` for tests.
     ///
-    /// The server's own tables need no change log, so the file is opened with capture off.
+    /// The server's own tables need no change log, so the file is opened with capture off. The writer
+    /// does not checkpoint the log: a connection of the store's own does, beside it (``WALCheckpointer``),
+    /// so that one tenant's large commit does not hold every other tenant's writes while its pages are
+    /// copied into the file.
     public static func open(url: URL) async throws -> SQLiteSyncStore {
+        try await open(url: url, beforeCheckpoint: nil)
+    }
+
+    /// ``open(url:)``, with `beforeCheckpoint` called on the checkpointer's thread before each checkpoint.
+    static func open(url: URL, beforeCheckpoint: (@Sendable () -> Void)?) async throws -> SQLiteSyncStore {
         let database = try await DatabaseActor.open(
             url: url, migrations: SQLiteSyncStoreSchema.plan,
             options: DatabaseOptions(readerCount: readerCount, changeCapture: ChangeCaptureOptions(mode: .off)))
-        return SQLiteSyncStore(database: database)
+        do {
+            let isWAL = try await database.read { conn in try conn.connection.journalMode() == .wal }
+            guard isWAL else { return SQLiteSyncStore(database: database) }
+            let checkpointer = try WALCheckpointer(path: database.url.path, beforeCheckpoint: beforeCheckpoint)
+            try await database.writeWithoutTransaction { conn in try conn.connection.execute("PRAGMA wal_autocheckpoint = 0") }
+            return SQLiteSyncStore(database: database, checkpointer: checkpointer)
+        } catch {
+            await database.close()
+            throw error
+        }
     }
 
     /// A store on a database that is already open and migrated with ``SQLiteSyncStoreSchema/plan``'s
@@ -51,12 +73,14 @@ public final class SQLiteSyncStore: SyncStore {
     ) async throws -> T {
         try await writeTurns.take(tenant)
         defer { writeTurns.give(tenant) }
-        return try await database.write { conn in
+        let result = try await database.write { conn in
             let transaction = SQLiteStoreTransaction(connection: conn.connection, tenant: tenant)
             let result = try body(transaction)
             try transaction.finish()
             return result
         }
+        checkpointer?.committed()
+        return result
     }
 
     /// Every tenant with a counter row (created by its first transaction), in byte order.
@@ -96,7 +120,10 @@ public final class SQLiteSyncStore: SyncStore {
     public func releaseMemory() async { await database.releaseMemory() }
 
     /// Closes the store's database.
-    public func close() async { await database.close() }
+    public func close() async {
+        await checkpointer?.close()
+        await database.close()
+    }
 }
 
 /// The store's tables, created by its own migration.
