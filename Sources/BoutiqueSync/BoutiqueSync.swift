@@ -36,9 +36,9 @@ public final class BoutiqueSync: Sendable, Observable {
     private let board = SyncStatusBoard()
     /// The background loop while started, and how to tell it that a local commit waits to be pushed.
     private let loop = Lock<(task: Task<Void, Never>, kick: AsyncStream<Void>.Continuation)?>(nil)
-    /// Keep `status.pendingCount` current after every local commit, started or not: one task follows
-    /// the commits, another counts after them (once for a burst of commits).
-    private let commitWatchers = Lock<[Task<Void, Never>]>([])
+    /// Keep `status.pendingCount` current after every local commit, started or not: a handler on the
+    /// commits (`stop` removes it) asks a task to count after them (once for a burst of commits).
+    private let commitWatchers = Lock<(counter: Task<Void, Never>, stop: @Sendable () -> Void)?>(nil)
     /// The shortest time between two counts of pending transactions after local commits.
     static let pendingCountInterval: Duration = .milliseconds(20)
     /// The pending count last sent to the main actor: an unchanged count costs no hop there.
@@ -115,7 +115,10 @@ public final class BoutiqueSync: Sendable, Observable {
 
     deinit {
         loop.withLock { $0?.task.cancel() }
-        commitWatchers.withLock { $0.forEach { $0.cancel() } }
+        commitWatchers.withLock { watchers in
+            watchers?.stop()
+            watchers?.counter.cancel()
+        }
         session.refusals.finish()
         session.losses.finish()
         session.departures.finish()
@@ -187,9 +190,10 @@ public final class BoutiqueSync: Sendable, Observable {
     /// Counting runs beside the commits rather than after each, at most once per
     /// ``pendingCountInterval``: the commits of a burst are counted together (once as it starts, once
     /// as it ends), so a write costs no count of its own and the main actor sees a handful of changes a
-    /// second at most, about a screen's refresh rate.
+    /// second at most, about a screen's refresh rate. Which commits matter is decided on the thread
+    /// that announces them, so a commit wakes no task: a request to count waits, coalesced, while the
+    /// counter counts or rests, and a started sync's kick while it pushes.
     private func watchLocalCommits() {
-        let signals = database.commitSignals()
         let synced = syncedTables
         let (countRequests, requestCount) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let counter = Task { [weak self] in
@@ -200,16 +204,12 @@ public final class BoutiqueSync: Sendable, Observable {
                 try? await Task.sleep(until: started + Self.pendingCountInterval)
             }
         }
-        let watcher = Task { [weak self] in
-            for await commit in signals {
-                guard !commit.isRemote, commit.mayHaveChanged(anyOf: synced) else { continue }
-                requestCount.yield()
-                guard let self else { break }
-                self.loop.withLock { _ = $0?.kick.yield() }
-            }
-            requestCount.finish()
-        }
-        commitWatchers.withLock { $0 = [watcher, counter] }
+        let stop = database.observeCommits({ [weak self] commit in
+            guard !commit.isRemote, commit.mayHaveChanged(anyOf: synced) else { return }
+            requestCount.yield()
+            self?.loop.withLock { _ = $0?.kick.yield() }
+        }, onClose: { requestCount.finish() })
+        commitWatchers.withLock { $0 = (counter, stop) }
     }
 
     /// How many rows a bootstrap under way (stopped before its end) has merged, `nil` when none is

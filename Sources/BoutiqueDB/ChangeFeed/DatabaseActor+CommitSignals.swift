@@ -13,17 +13,36 @@ extension DatabaseActor {
     /// read the change feed from the token.
     public nonisolated func commitSignals() -> AsyncStream<CommitSignal> {
         let (stream, continuation) = AsyncStream.makeStream(of: CommitSignal.self, bufferingPolicy: .unbounded)
+        let stop = observeCommits({ continuation.yield($0) }, onClose: { continuation.finish() })
+        continuation.onTermination = { _ in stop() }
+        return stream
+    }
+
+    /// Calls `handler` with every later commit, on the thread that announces it (the writer's, right
+    /// after `COMMIT`, or the multi-process monitor's), and `onClose` once the database closes; the
+    /// returned closure stops both.
+    ///
+    /// ```swift
+    /// let stop = database.observeCommits({ commit in if !commit.isRemote { requests.yield() } }, onClose: { requests.finish() })
+    /// ```
+    ///
+    /// For a follower that only decides whether to schedule work: unlike reading ``commitSignals()``,
+    /// which wakes the reading task at every commit (a thread woken under the writer's feet), a handler
+    /// that yields into a stream which coalesces (`.bufferingNewest(1)`) wakes its reader once for a
+    /// burst of commits. The handler must be quick, must not block, and must not use the database.
+    package nonisolated func observeCommits(
+        _ handler: @escaping @Sendable (CommitSignal) -> Void, onClose: @escaping @Sendable () -> Void
+    ) -> @Sendable () -> Void {
         let notifier = changeCenter.notifier
         let id = notifier.subscribe { notice in
             if notice.isClose {
-                continuation.finish()
+                onClose()
                 return
             }
-            continuation.yield(CommitSignal(
+            handler(CommitSignal(
                 token: notice.token, tables: notice.tables.map { Set($0.map { $0.lowercased() }) },
                 isRemote: notice.isRemote, isExternal: notice.isExternal))
         }
-        continuation.onTermination = { _ in notifier.unsubscribe(id) }
-        return stream
+        return { notifier.unsubscribe(id) }
     }
 }
