@@ -9,7 +9,7 @@ import Testing
 /// Every wall clock here stands still, so a stamp can only be later than the one before by the
 /// clock's counter, which moves only if the reading it ticks from includes that earlier stamp.
 @MainActor @Suite struct FileClockTests {
-    static let wall: UInt64 = 1_800_000_000_000
+    nonisolated static let wall: UInt64 = 1_800_000_000_000
 
     @Test func twoConnectionsWritingInTurnStampEachWriteLater() async throws {
         let folder = try SyncTemporaryDirectory()
@@ -75,7 +75,9 @@ import Testing
     }
 
     @Test func aPullMarkIsNoEarlierThanTheWritesMadeBeforeIt() async throws {
-        let server = SyncServer(store: try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL()), wallClock: { Self.wall })
+        let server = SyncServer(
+            store: try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL()), maximumClockSkewMilliseconds: 600_000,
+            wallClock: { Self.wall })
         let device = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
         let deviceSync = try await BoutiqueSync(
             database: device, tables: ["note"], server: .inProcess(server), options: SyncOptions(wallClock: { Self.wall }))
@@ -92,7 +94,7 @@ import Testing
         let stamp = try #require(try await Self.localStamps(device).first)
         let marks = try await device.read { conn in
             try conn.fetchAll("SELECT clock, cursor FROM boutique_sync_pull_mark ORDER BY clock").map { row in
-                (UInt64(bitPattern: row.values[0].integerValue ?? 0), row.values[1].integerValue ?? 0)
+                (UInt64(bitPattern: Self.integer(row.values[0])), Self.integer(row.values[1]))
             }
         }
         let latest = try #require(marks.last)
@@ -102,11 +104,15 @@ import Testing
     }
 
     /// The stamps of the file's local transactions, in commit order.
-    static func localStamps(_ database: DatabaseActor) async throws -> [UInt64] {
+    nonisolated static func localStamps(_ database: DatabaseActor) async throws -> [UInt64] {
         try await database.read { conn in
             try conn.fetchAll("SELECT stamp FROM boutique_sync_txn WHERE remote = 0 ORDER BY change_txn_id").map { row in
-                UInt64(bitPattern: row.values[0].integerValue ?? 0)
+                UInt64(bitPattern: integer(row.values[0]))
             }
         }
+    }
+
+    nonisolated static func integer(_ value: DatabaseValue) -> Int64 {
+        if case .integer(let number) = value { number } else { 0 }
     }
 }
