@@ -7,7 +7,9 @@ import Synchronization
 /// What sync costs, each figure a ratio to the same work without sync:
 ///
 /// - a one-row write with sync on (its clock stamp written in the transaction) against the same write
-///   with sync off, the full change log in both;
+///   with sync off, the full change log in both, on a new file and on files of 10,000 and 100,000
+///   earlier transactions (with sync on, all waiting to be pushed), with the CPU time of each; and the
+///   same statements per commit through the C API, the floor for that ratio (``SyncCommitFloor``);
 /// - applying a pull of 10,000 remote changes against committing the same 10,000 rows locally in one
 ///   transaction;
 /// - pushing 10,000 local changes through the in-process transport (the server applying them included)
@@ -29,25 +31,54 @@ enum SyncWorkloads {
 
     struct Line {
         let name: String
-        let run: () async throws -> Double
+        let run: () async throws -> Timing
+    }
+
+    /// What one run of a workload took: wall-clock seconds, and the CPU seconds of the whole process
+    /// meanwhile (its background tasks included), which a busy machine disturbs less.
+    struct Timing: CustomStringConvertible {
+        var wall: Double
+        var cpu: Double
+
+        var description: String { String(format: "%.4f s (CPU %.4f s)", wall, cpu) }
     }
 
     static func run(rounds: Int) async throws {
         // Files holding 10,000 and 100,000 local transactions not yet pushed (an app offline for a
-        // while), made once and copied for each round.
-        let tenThousand = try await pendingTemplate(transactions: 10_000)
-        let hundredThousand = try await pendingTemplate(transactions: 100_000)
-        defer {
-            remove(tenThousand)
-            remove(hundredThousand)
+        // while), made once and copied for each round; and files of the same transactions without sync,
+        // so that a larger file's own cost is not counted as the pending transactions'.
+        var templates: [Int: (off: URL, on: URL)] = [:]
+        for count in [10_000, 100_000] {
+            templates[count] = (try await pendingTemplate(transactions: count, sync: false), try await pendingTemplate(transactions: count))
         }
-        try await measure("\(smallWrites) awaited one-row writes, full change log", rounds: rounds, [
+        defer {
+            for (off, on) in templates.values {
+                remove(off)
+                remove(on)
+            }
+        }
+        let lines = [
             Line(name: "sync off") { try await smallWritesOnce(sync: false) },
             Line(name: "stamps only, no sync object") { try await smallWritesOnce(sync: true, keepingSync: false) },
             Line(name: "sync on") { try await smallWritesOnce(sync: true) },
-            Line(name: "sync on, 10,000 pending") { try await smallWritesOnce(sync: true, from: tenThousand) },
-            Line(name: "sync on, 100,000 pending") { try await smallWritesOnce(sync: true, from: hundredThousand) },
-        ])
+        ] + [(10_000, "10,000"), (100_000, "100,000")].flatMap { count, label in
+            let files = templates[count]!
+            return [
+                Line(name: "sync off, \(label) earlier") { try await smallWritesOnce(sync: false, from: files.off) },
+                Line(name: "sync on, \(label) pending") { try await smallWritesOnce(sync: true, from: files.on) },
+            ]
+        }
+        let medians = try await measure("\(smallWrites) awaited one-row writes, full change log", rounds: rounds, lines)
+        print("  sync on ÷ sync off on a file of the same transactions (wall, CPU):")
+        for (pending, off, on) in [(0, 0, 2), (10_000, 3, 4), (100_000, 5, 6)] {
+            print(String(
+                format: "    %7d pending  %.3f×  CPU %.3f×", pending, medians.wall[on] / medians.wall[off],
+                medians.cpu[on] / medians.cpu[off]))
+        }
+        try await measure("floor: \(smallWrites) one-row writes through the C API, the same statements per commit", rounds: rounds,
+            SyncCommitFloor.Stamping.allCases.map { stamping in
+                Line(name: stamping.name) { try SyncCommitFloor.writesOnce(stamping, count: smallWrites) }
+            })
         try await measure("\(rows) rows: applied from a pull vs committed locally", rounds: rounds, [
             Line(name: "local commit, one transaction") { try await localCommitOnce() },
             Line(name: "pull applied (answer in hand)") { try await pullOnce(fetching: false) },
@@ -60,21 +91,31 @@ enum SyncWorkloads {
         ])
     }
 
-    static func measure(_ title: String, rounds: Int, _ lines: [Line]) async throws {
+    /// Runs `lines` round-robin and prints their medians; returns the medians, wall-clock and CPU.
+    @discardableResult
+    static func measure(_ title: String, rounds: Int, _ lines: [Line]) async throws -> (wall: [Double], cpu: [Double]) {
         var samples = Array(repeating: [Double](), count: lines.count)
+        var cpu = Array(repeating: [Double](), count: lines.count)
         for round in 0...rounds {
             for (index, line) in lines.enumerated() {
-                let seconds = try await line.run()
-                if round > 0 { samples[index].append(seconds) }
+                let timing = try await line.run()
+                if round > 0 {
+                    samples[index].append(timing.wall)
+                    cpu[index].append(timing.cpu)
+                }
             }
         }
-        print("\n\(title) — median of \(rounds) rounds (min … max), ratio to \(lines[0].name)")
+        print("\n\(title) — median of \(rounds) rounds (min … max), ratio to \(lines[0].name); then CPU time")
         let baseline = BenchmarkStatistics.median(samples[0])
+        let cpuBaseline = BenchmarkStatistics.median(cpu[0])
         for (index, line) in lines.enumerated() {
             BenchmarkStatistics.printLine(
                 line.name, median: BenchmarkStatistics.median(samples[index]), min: samples[index].min() ?? .nan,
                 max: samples[index].max() ?? .nan, baseline: baseline)
+            let cpuMedian = BenchmarkStatistics.median(cpu[index])
+            print("    CPU " + String(format: "%8.2f ms  %.3f×", cpuMedian * 1000, cpuMedian / cpuBaseline))
         }
+        return (samples.map(BenchmarkStatistics.median), cpu.map(BenchmarkStatistics.median))
     }
 
     static func path(_ name: String) -> URL {
@@ -89,10 +130,12 @@ enum SyncWorkloads {
         SyncServer(store: try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL()))
     }
 
-    static func elapsed(_ body: () async throws -> Void) async rethrows -> Double {
+    static func elapsed(_ body: () async throws -> Void) async rethrows -> Timing {
         let start = DispatchTime.now().uptimeNanoseconds
+        let cpuStart = CDCWorkloads.processCPUTime()
         try await body()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return Timing(
+            wall: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, cpu: CDCWorkloads.processCPUTime() - cpuStart)
     }
 
     static func insertRows(_ count: Int, into database: DatabaseActor, prefix: String) async throws {
@@ -105,11 +148,12 @@ enum SyncWorkloads {
         }
     }
 
-    /// A closed file with sync set up and `transactions` one-row local transactions waiting to be pushed.
-    static func pendingTemplate(transactions: Int) async throws -> URL {
+    /// A closed file with `transactions` one-row local transactions: with `sync`, set up for sync with
+    /// the transactions waiting to be pushed.
+    static func pendingTemplate(transactions: Int, sync: Bool = true) async throws -> URL {
         let url = path("pending-\(transactions)")
         let database = try await DatabaseActor.open(url: url, migrations: schema)
-        let engine = try await BoutiqueSync(database: database, tables: ["note"], server: .inProcess(try await server()))
+        let engine = sync ? try await BoutiqueSync(database: database, tables: ["note"], server: .inProcess(try await server())) : nil
         for row in 0..<transactions {
             try await database.write { conn in
                 try conn.execute("INSERT INTO note(id, title) VALUES (?, ?)", [.text("pending-\(row)"), .text("t")])
@@ -125,7 +169,7 @@ enum SyncWorkloads {
     /// `keepingSync: false` sets the file up for sync and lets the sync object go before the writes:
     /// what is left is the stamp BoutiqueDB writes in each transaction, without the pending count that
     /// a live sync object keeps.
-    static func smallWritesOnce(sync: Bool, keepingSync: Bool = true, from template: URL? = nil) async throws -> Double {
+    static func smallWritesOnce(sync: Bool, keepingSync: Bool = true, from template: URL? = nil) async throws -> Timing {
         let url = path("writes")
         defer { remove(url) }
         if let template { try FileManager.default.copyItem(at: template, to: url) }
@@ -145,7 +189,7 @@ enum SyncWorkloads {
         return seconds
     }
 
-    static func localCommitOnce() async throws -> Double {
+    static func localCommitOnce() async throws -> Timing {
         let url = path("local")
         defer { remove(url) }
         let database = try await DatabaseActor.open(url: url, migrations: schema)
@@ -156,7 +200,7 @@ enum SyncWorkloads {
 
     /// A pull: with `fetching`, through the in-process server (its log query included); without, the
     /// server's answer is fetched first and handed over when the device asks (the device's work alone).
-    static func pullOnce(fetching: Bool) async throws -> Double {
+    static func pullOnce(fetching: Bool) async throws -> Timing {
         let server = try await server()
         let canned = CannedPulls(server: server)
         let sourceURL = path("source")
@@ -183,7 +227,7 @@ enum SyncWorkloads {
         return seconds
     }
 
-    static func readLogOnce() async throws -> Double {
+    static func readLogOnce() async throws -> Timing {
         let url = path("log")
         defer { remove(url) }
         let database = try await DatabaseActor.open(url: url, migrations: schema)
@@ -201,7 +245,7 @@ enum SyncWorkloads {
 
     /// A push: with `merging`, to the real server logic (its merge and log writes included); without, to
     /// an endpoint that acknowledges at once (the device's work and the transport alone).
-    static func pushOnce(merging: Bool) async throws -> Double {
+    static func pushOnce(merging: Bool) async throws -> Timing {
         let url = path("push")
         defer { remove(url) }
         let database = try await DatabaseActor.open(url: url, migrations: schema)

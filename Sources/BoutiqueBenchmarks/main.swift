@@ -113,14 +113,18 @@ func run() async throws {
         return
     }
     if let once, once.hasPrefix("sync.") {
-        // One sync workload several times, for a profiler: sync.pull, sync.push, sync.local, sync.log.
-        let runs: [String: () async throws -> Double] = [
+        // One sync workload several times, for a profiler: sync.pull, sync.push, sync.local, sync.log,
+        // and the awaited one-row writes with sync off, on, or set up without a sync object.
+        let runs: [String: () async throws -> SyncWorkloads.Timing] = [
             "sync.pull": { try await SyncWorkloads.pullOnce(fetching: false) },
             "sync.push": { try await SyncWorkloads.pushOnce(merging: false) },
             "sync.local": SyncWorkloads.localCommitOnce, "sync.log": SyncWorkloads.readLogOnce,
+            "sync.writes.off": { try await SyncWorkloads.smallWritesOnce(sync: false) },
+            "sync.writes.on": { try await SyncWorkloads.smallWritesOnce(sync: true) },
+            "sync.writes.stamps": { try await SyncWorkloads.smallWritesOnce(sync: true, keepingSync: false) },
         ]
         guard let workload = runs[once] else {
-            print("unknown sync workload \(once); try sync.pull, sync.push, sync.local, sync.log")
+            print("unknown sync workload \(once); try \(runs.keys.sorted().joined(separator: ", "))")
             exit(2)
         }
         for _ in 0..<rounds { print(try await workload()) }

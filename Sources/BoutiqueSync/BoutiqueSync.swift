@@ -36,9 +36,10 @@ public final class BoutiqueSync: Sendable, Observable {
     private let board = SyncStatusBoard()
     /// The background loop while started, and how to tell it that a local commit waits to be pushed.
     private let loop = Lock<(task: Task<Void, Never>, kick: AsyncStream<Void>.Continuation)?>(nil)
-    /// Keep `status.pendingCount` current after every local commit, started or not: a handler hears
-    /// each commit as it is made, and a task counts after them (once for a burst of commits).
-    private let commitWatchers = Lock<(observer: UInt64, counter: Task<Void, Never>)?>(nil)
+    /// Keep `status.pendingCount` current after every local commit, started or not: a handler on the
+    /// commits (`stop` removes it) adds each local commit as it is made and asks a task to count after
+    /// them (once for a burst of commits).
+    private let commitWatchers = Lock<(counter: Task<Void, Never>, stop: @Sendable () -> Void)?>(nil)
     /// The shortest time between two counts of pending transactions after local commits.
     static let pendingCountInterval: Duration = .milliseconds(20)
     /// What `status.pendingCount` says: the last count and the local commits made since.
@@ -117,9 +118,8 @@ public final class BoutiqueSync: Sendable, Observable {
     deinit {
         loop.withLock { $0?.task.cancel() }
         commitWatchers.withLock { watchers in
-            guard let watchers else { return }
-            database.stopObservingCommits(watchers.observer)
-            watchers.counter.cancel()
+            watchers?.stop()
+            watchers?.counter.cancel()
         }
         session.refusals.finish()
         session.losses.finish()
@@ -200,7 +200,9 @@ public final class BoutiqueSync: Sendable, Observable {
     /// the commits rather than after each, at most once per ``pendingCountInterval``: the commits of a
     /// burst are counted together (once as it starts, once as it ends), so a write costs no count of
     /// its own and the main actor sees a handful of changes a second at most, about a screen's refresh
-    /// rate.
+    /// rate. Which commits matter is decided on the thread that announces them, so a commit wakes no
+    /// task: a request to count waits, coalesced, while the counter counts or rests, and a started
+    /// sync's kick while it pushes.
     private func watchLocalCommits() {
         let synced = syncedTables
         let (pending, loop) = (self.pending, self.loop)
@@ -213,18 +215,14 @@ public final class BoutiqueSync: Sendable, Observable {
                 try? await Task.sleep(until: started + Self.pendingCountInterval)
             }
         }
-        let observer = database.observeCommits { commit in
-            guard let commit else {
-                requestCount.finish()
-                return
-            }
+        let stop = database.observeCommits({ commit in
             guard !commit.isRemote, commit.mayHaveChanged(anyOf: synced) else { return }
             // Another process's commit, or one whose tables are unknown, is left to the count.
             if !commit.isExternal, commit.tables != nil, let token = commit.token { pending.committedLocally(at: token) }
             requestCount.yield()
             loop.withLock { _ = $0?.kick.yield() }
-        }
-        commitWatchers.withLock { $0 = (observer, counter) }
+        }, onClose: { requestCount.finish() })
+        commitWatchers.withLock { $0 = (counter, stop) }
     }
 
     /// How many rows a bootstrap under way (stopped before its end) has merged, `nil` when none is

@@ -13,39 +13,38 @@ extension DatabaseActor {
     /// read the change feed from the token.
     public nonisolated func commitSignals() -> AsyncStream<CommitSignal> {
         let (stream, continuation) = AsyncStream.makeStream(of: CommitSignal.self, bufferingPolicy: .unbounded)
-        let notifier = changeCenter.notifier
-        let id = observeCommits { signal in
-            if let signal { continuation.yield(signal) } else { continuation.finish() }
-        }
-        continuation.onTermination = { _ in notifier.unsubscribe(id) }
+        let stop = observeCommits({ continuation.yield($0) }, onClose: { continuation.finish() })
+        continuation.onTermination = { _ in stop() }
         return stream
     }
 
-    /// Calls `handler` for every later commit on the thread that announces it: for this process's own
-    /// commits, the writer's, right after `COMMIT` and before the write that made it returns; for other
-    /// processes' (with ``DatabaseOptions/multiProcess``), the monitor's. `nil` says the database closed.
+    /// Calls `handler` with every later commit, on the thread that announces it (the writer's, right
+    /// after `COMMIT`, or the multi-process monitor's), and `onClose` once the database closes; the
+    /// returned closure stops both.
     ///
     /// ```swift
-    /// let id = database.observeCommits { commit in if let commit, !commit.isRemote { tally.add(commit) } }
-    /// database.stopObservingCommits(id)
+    /// let stop = database.observeCommits({ commit in if !commit.isRemote { requests.yield() } }, onClose: { requests.finish() })
     /// ```
     ///
-    /// For what must be true when a write returns (a count the app reads right after it); the handler
-    /// runs inside the write's time, so it only records and schedules.
-    package nonisolated func observeCommits(_ handler: @escaping @Sendable (CommitSignal?) -> Void) -> UInt64 {
-        changeCenter.notifier.subscribe { notice in
+    /// For a follower that only decides whether to schedule work: unlike reading ``commitSignals()``,
+    /// which wakes the reading task at every commit (a thread woken under the writer's feet), a handler
+    /// that yields into a stream which coalesces (`.bufferingNewest(1)`) wakes its reader once for a
+    /// burst of commits. For this process's own commits the handler runs before the write that made
+    /// them returns, so what it records holds when the write's caller reads it (a pending count read
+    /// right after the write). The handler must be quick, must not block, and must not use the database.
+    package nonisolated func observeCommits(
+        _ handler: @escaping @Sendable (CommitSignal) -> Void, onClose: @escaping @Sendable () -> Void
+    ) -> @Sendable () -> Void {
+        let notifier = changeCenter.notifier
+        let id = notifier.subscribe { notice in
             if notice.isClose {
-                handler(nil)
+                onClose()
                 return
             }
             handler(CommitSignal(
                 token: notice.token, tables: notice.tables.map { Set($0.map { $0.lowercased() }) },
                 isRemote: notice.isRemote, isExternal: notice.isExternal))
         }
-    }
-
-    /// Stops calling the handler ``observeCommits(_:)`` returned `id` for.
-    package nonisolated func stopObservingCommits(_ id: UInt64) {
-        changeCenter.notifier.unsubscribe(id)
+        return { notifier.unsubscribe(id) }
     }
 }

@@ -9,8 +9,9 @@ import BoutiqueSQLite
 ///
 /// One definition of the table's rows for BoutiqueDB, which stamps, and for the sync engine, which reads
 /// the stamps back and marks what it applies: their statements are rendered from here. The table's SQL
-/// is also spelled out in two places, which must change with it: sync's migration that creates it
-/// (`SyncMetadataSchema`) and the outbox reader, which joins it to `turso_cdc` (`LocalLogReader`).
+/// is also spelled out in places that must change with it: sync's migration that creates it
+/// (`SyncMetadataSchema`), the outbox reader, which joins it to `turso_cdc` (`LocalLogReader`), and the
+/// statements run at every commit (``record(_:on:)``, ``FileClock``), kept prepared.
 @Table("boutique_sync_txn")
 package struct TransactionStamp: Sendable, Equatable {
     /// What a transaction is to sync.
@@ -38,9 +39,20 @@ package struct TransactionStamp: Sendable, Equatable {
     }
 
     /// Writes `stamp`, replacing what the transaction had.
+    ///
+    /// This runs at every commit to a synced table, so it is one statement kept prepared on the
+    /// connection: building the same upsert with the query builder at each commit cost more than
+    /// SQLite's work for it.
     package static func record(_ stamp: TransactionStamp, on connection: Connection) throws {
-        try upsert(onConflict: \.transactionID) { stamp }.execute(connection)
+        try connection.execute(
+            recordSQL, [.integer(stamp.transactionID), .integer(stamp.stamp), .text(stamp.writer), .integer(Int64(stamp.mark.rawValue))])
     }
+
+    /// The upsert ``record(_:on:)`` runs, with the transaction id, stamp, writer and mark bound in order.
+    static let recordSQL = """
+        INSERT INTO boutique_sync_txn(change_txn_id, stamp, writer, remote) VALUES (?, ?, ?, ?)
+        ON CONFLICT(change_txn_id) DO UPDATE SET stamp = excluded.stamp, writer = excluded.writer, remote = excluded.remote
+        """
 }
 
 /// The one row of `boutique_sync_replica`: the file's replica id, the id it gave up, its clock, the

@@ -14,8 +14,8 @@ import Foundation
 /// log, minutes after a widget wrote) would beat another device's genuinely later edit. So BoutiqueDB
 /// stamps, not sync: once a file is set up for sync (``SyncedTableName``'s table exists), every process that
 /// opens it with BoutiqueDB stamps its commits, no server or token needed. The clock lives in the file
-/// (`boutique_sync_replica.clock`), read and advanced under the write lock, so processes sharing the
-/// file share one clock that never goes back; its wall time is corrected by the offset to the server's
+/// (``FileClock``: the replica row's clock and the newest stamp), read and advanced under the write
+/// lock, so processes sharing the file share one clock that never goes back; its wall time is corrected by the offset to the server's
 /// clock that sync last measured (`clock_offset`), so a device whose clock runs fast stops winning
 /// conflicts once it has talked to the server.
 ///
@@ -59,18 +59,18 @@ final class CommitStamper: WriteTransactionObserver {
         let synced = try loadSyncedTables(connection)
         guard !synced.isEmpty else { return }
         if origin == .remote {
+            // The mark's stamp (0) is about to be the newest: the clock's reading moves to the replica row.
+            try FileClock.settle(connection)
             try TransactionStamp.record(TransactionStamp(transactionID: id, stamp: 0, writer: "", mark: .remote), on: connection)
             return
         }
         guard let tables = notice.tables, !tables.isDisjoint(with: synced) else { return }
-        guard let (last, offset) = try ReplicaRecordRow.find(ReplicaRecordRow.only).select({ ($0.clock, $0.clockOffset) })
-            .fetchOne(connection)
-        else { return }
-        var clock = HybridLogicalClock(last: HybridTimestamp(rawValue: UInt64(bitPattern: last)))
-        let stamp = Int64(bitPattern: clock.tick(now: HybridLogicalClock.corrected(wallClock(), by: offset)).rawValue)
+        guard let reading = try FileClock.read(connection) else { return }
+        var clock = HybridLogicalClock(last: reading.last)
+        let stamp = Int64(bitPattern: clock.tick(now: HybridLogicalClock.corrected(wallClock(), by: reading.offset)).rawValue)
+        // The tick is past the clock it read, and its row is the newest: the new stamp is the clock's
+        // reading without a write to the replica row (see FileClock).
         try TransactionStamp.record(TransactionStamp(transactionID: id, stamp: stamp, writer: writer, mark: .local), on: connection)
-        // The tick is past the clock it read, in this same transaction: the new stamp is the clock's reading.
-        try ReplicaRecordRow.update { $0.clock = stamp }.where { $0.singleton == ReplicaRecordRow.only }.execute(connection)
     }
 
     func didCommit(_ connection: Connection) {

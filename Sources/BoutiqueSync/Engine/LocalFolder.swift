@@ -80,9 +80,10 @@ enum LocalFolder {
             milliseconds: seconds.multipliedReportingOverflow(by: 1000).overflow ? .max : seconds * 1000,
             counter: UInt16(truncatingIfNeeded: transaction.id))
         let raw = Int64(bitPattern: time.rawValue)
+        // First, while the clock still reads the newest stamp: this row may become the newest.
+        try ReplicaRecordRow.advanceClock(past: raw, sql)
         try TransactionStamp.record(
             TransactionStamp(transactionID: transaction.id, stamp: raw, writer: replica, mark: .local), on: sql.connection)
-        try ReplicaRecordRow.advanceClock(past: raw, sql)
         return SyncStamp(time: time, replica: replica)
     }
 }

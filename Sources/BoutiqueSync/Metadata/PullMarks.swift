@@ -17,7 +17,9 @@ enum PullMarks {
         // the clock's start. One that pulled before marks were kept starts them now (its earlier
         // writes carry no `seen`).
         var clock: Int64 = 0
-        if latest != nil || cursor > 0 { clock = try ReplicaRecordRow.read(sql)?.clock ?? 0 }
+        if latest != nil || cursor > 0, let reading = try FileClock.read(sql.connection) {
+            clock = Int64(bitPattern: reading.last.rawValue)
+        }
         try sql.run(
             "INSERT OR REPLACE INTO boutique_sync_pull_mark(server, clock, cursor) VALUES (?, ?, ?)",
             [.text(server), .integer(clock), .integer(cursor)])

@@ -12,10 +12,9 @@ extension ReplicaRecordRow {
         try update(change).where { $0.singleton == only }.execute(sql.connection)
     }
 
-    /// Moves the clock past `stamp` (a hybrid timestamp's raw value), never back.
+    /// Moves the file's clock past `stamp` (a hybrid timestamp's raw value), never back.
     static func advanceClock(past stamp: Int64, _ sql: SQLRunner) throws {
-        guard let current = try read(sql), UInt64(bitPattern: current.clock) < UInt64(bitPattern: stamp) else { return }
-        try change(sql) { $0.clock = stamp }
+        try FileClock.advance(past: HybridTimestamp(rawValue: UInt64(bitPattern: stamp)), sql.connection)
     }
 }
 
