@@ -153,11 +153,16 @@ struct PullReading {
     /// The page of the whole log after `cursor`, read once per cursor and limit.
     ///
     /// The page's whole server transactions are counted before any is read: as many as the byte
-    /// budget holds (the first however large), then read by their number of changes.
+    /// budget holds (the first however large; after it, none larger than a page carries whole), then
+    /// read by their number of changes.
     private mutating func logPage(after cursor: Int64, limit: Int, latest: Int64) throws -> LogPage {
         let key = LogPageKey(cursor: cursor, limit: limit)
         if let page = logPages[key] { return page }
-        let batches = try store.batchSizes(after: cursor, limit: limit)
+        // A transaction after the first that is larger than a page carries whole (the store may have
+        // counted it only in part) ends the page: it comes first in the next, which carries a share.
+        let largest = max(limit, Self.largeTransactionChanges)
+        let batches = try store.batchSizes(after: cursor, limit: limit).enumerated()
+            .prefix { $0.offset == 0 || $0.element.changes <= largest }.map(\.element)
         var budget = PageBudget(maximumBytes: limits.maximumPageBytes)
         let taken = budget.take(batches.map(\.bytes))
         let count = batches.prefix(taken).reduce(0) { $0 + $1.changes }
