@@ -11,6 +11,7 @@ import Foundation
 ///
 ///     swift build -c release --product boutique && swift run -c release boutique-benchmarks --push-large
 ///
+/// Each figure is the median of 3 rounds (`BOUTIQUE_BENCH_PUSH_ROUNDS`), the sizes taking turns.
 /// `BOUTIQUE_BENCH_PUSH_ROWS` (a comma-separated list) names other sizes; the tool is looked for beside
 /// this executable (`BOUTIQUE_CLI` names another). `--push-throughput` runs this too.
 enum LargePushWorkloads {
@@ -27,27 +28,37 @@ enum LargePushWorkloads {
     }
 
     static func run() async throws {
-        let sizes = ProcessInfo.processInfo.environment["BOUTIQUE_BENCH_PUSH_ROWS"].map {
+        let environment = ProcessInfo.processInfo.environment
+        let sizes = environment["BOUTIQUE_BENCH_PUSH_ROWS"].map {
             $0.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         } ?? sizes
+        let rounds = max(1, environment["BOUTIQUE_BENCH_PUSH_ROUNDS"].flatMap(Int.init) ?? 3)
         let tool = BootstrapMemoryWorkloads.cliPath()
-        print("\none local transaction of N rows pushed by `boutique sync` (\(tool)) to a server process")
-        var first: Measurement?
+        print("\none local transaction of N rows pushed by `boutique sync` (\(tool)) to a server process; medians of \(rounds) rounds")
+        // The sizes take turns (A B C A B C …), so that a busy spell of the machine falls on all of them.
+        var measured: [Int: [Measurement]] = [:]
+        for _ in 0..<rounds {
+            for rows in sizes { measured[rows, default: []].append(try await measure(rows: rows, tool: tool)) }
+        }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        var base: (wall: Double, tool: Double, server: Double)?
         for rows in sizes {
-            let measured = try await measure(rows: rows, tool: tool)
-            let base = first ?? measured
-            first = base
-            func perRow(_ value: Double, _ count: Int) -> Double { value / Double(count) }
+            let runs = measured[rows] ?? []
+            let count = Double(rows)
+            let wall = median(runs.map(\.seconds)) / count
+            let toolCPU = median(runs.map(\.toolCPU)) / count
+            let serverCPU = median(runs.map(\.serverCPU)) / count
+            let first = base ?? (wall, toolCPU, serverCPU)
+            base = first
+            let toolPeak = median(runs.map { Double($0.toolPeak) })
             print(String(
-                format: "  %7d rows: %6.2f s wall, CPU tool %6.2f s, server %6.2f s; peak tool %6.1f MB, server %6.1f MB",
-                rows, measured.seconds, measured.toolCPU, measured.serverCPU,
-                Double(measured.toolPeak) / 1_048_576, Double(measured.serverPeak) / 1_048_576))
+                format: "  %7d rows: %6.2f s wall (%.2f–%.2f), CPU tool %6.2f s, server %6.2f s; peak tool %6.1f MB, server %6.1f MB",
+                rows, wall * count, runs.map(\.seconds).min() ?? 0, runs.map(\.seconds).max() ?? 0, toolCPU * count, serverCPU * count,
+                toolPeak / 1_048_576, median(runs.map { Double($0.serverPeak) }) / 1_048_576))
             print(String(
                 format: "           a row: wall %5.1f µs (%.2f×), tool CPU %5.1f µs (%.2f×), server CPU %5.1f µs (%.2f×); tool peak %.2f KB a row",
-                perRow(measured.seconds, rows) * 1e6, perRow(measured.seconds, rows) / perRow(base.seconds, base.rows),
-                perRow(measured.toolCPU, rows) * 1e6, perRow(measured.toolCPU, rows) / perRow(base.toolCPU, base.rows),
-                perRow(measured.serverCPU, rows) * 1e6, perRow(measured.serverCPU, rows) / perRow(base.serverCPU, base.rows),
-                Double(measured.toolPeak) / 1_024 / Double(rows)))
+                wall * 1e6, wall / first.wall, toolCPU * 1e6, toolCPU / first.tool, serverCPU * 1e6, serverCPU / first.server,
+                toolPeak / 1_024 / count))
         }
     }
 
