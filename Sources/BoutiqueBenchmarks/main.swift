@@ -9,7 +9,8 @@
 //   swift run -c release boutique-benchmarks --bootstrap-memory  a new device's bootstrap: rows/s, bytes, memory, phases (--bootstrap-large adds 640,000 rows)
 //   swift run -c release boutique-benchmarks --traffic   the bytes 2,000 pushed notes cost up and back
 //   swift run -c release boutique-benchmarks --spaces    sharing: tenant size, moving in, rules on pushes, live share
-//   swift run -c release boutique-benchmarks --push-throughput  one-change pushes on PostgreSQL against pgbench
+//   swift run -c release boutique-benchmarks --push-throughput  one-change pushes on PostgreSQL against pgbench, and --push-large
+//   swift run -c release boutique-benchmarks --push-large       one transaction of 20k, 80k, 200k rows: time and memory a row
 //   swift run -c release boutique-benchmarks --server-memory    a server's memory at rest after a load spike,
 //                                                                under stalled readers, and slow connections
 //   swift run -c release boutique-benchmarks --once server-memory.clients   the stalled readers and slow connections only
@@ -62,7 +63,8 @@ func run() async throws {
         case "--bootstrap-large": groups.formUnion(["bootstrap-memory", "bootstrap-large"])
         case "--traffic": groups.insert("traffic")
         case "--spaces": groups.insert("spaces")
-        case "--push-throughput": groups.insert("push-throughput")
+        case "--push-throughput": groups.formUnion(["push-throughput", "push-large"])
+        case "--push-large": groups.insert("push-large")
         case "--server-memory": groups.insert("server-memory")
         case "--long-polls": groups.insert("long-polls")
         case "--isolation": groups.insert("isolation")
@@ -70,14 +72,14 @@ func run() async throws {
         case "--serve-for-benchmark": try await ServerProcess.serve(store: arguments.next() ?? "sqlite")
         case "--all": groups.formUnion(["core", "database", "changes", "sync", "network"])
         default:
-            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--bootstrap-large] [--traffic] [--spaces] [--push-throughput] [--server-memory] [--long-polls] [--isolation] [--functions] [--all] [--once WORKLOAD.VARIANT]")
+            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--bootstrap-large] [--traffic] [--spaces] [--push-throughput] [--push-large] [--server-memory] [--long-polls] [--isolation] [--functions] [--all] [--once WORKLOAD.VARIANT]")
             exit(2)
         }
     }
     if groups.isEmpty { groups = ["core"] }
     #if !BOUTIQUE_SYNC_HTTP
     // These run a sync server process over HTTP.
-    if !groups.isDisjoint(with: ["network", "bootstrap-memory", "traffic", "push-throughput", "server-memory", "long-polls"]) {
+    if !groups.isDisjoint(with: ["network", "bootstrap-memory", "traffic", "push-throughput", "push-large", "server-memory", "long-polls"]) {
         print("the network, bootstrap-memory, traffic, push-throughput, server-memory and long-polls workloads need the HTTP front end: \(SyncNetworkWorkloads.missingHTTP)")
         exit(2)
     }
@@ -157,6 +159,7 @@ func run() async throws {
         }
         if groups.contains("traffic") { try await SyncTrafficWorkloads.run() }
         if groups.contains("spaces") { try await SpacesWorkloads.run(rounds: rounds) }
+        if groups.contains("push-large") { try await LargePushWorkloads.run() }
         if groups.contains("push-throughput") { try await PushThroughputWorkloads.run() }
         if groups.contains("server-memory") { try await ServerMemoryWorkloads.run() }
         if groups.contains("long-polls") { try await LongPollWorkloads.run() }

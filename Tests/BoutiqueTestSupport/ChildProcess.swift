@@ -20,6 +20,9 @@ public final class ChildProcess: Sendable {
         public var errors: String
         /// Whether it ended by a signal rather than exiting.
         public var signalled: Bool
+        /// Its peak resident memory, in bytes, as the system counted it when it ended (`ru_maxrss`);
+        /// 0 when unknown.
+        public var peakResidentBytes = 0
     }
 
     /// An executable built beside the tests: on Linux the test bundle is an executable in the build
@@ -29,8 +32,8 @@ public final class ChildProcess: Sendable {
     private let processID: pid_t
     private let name: String
     private let collected = Lock((output: Data(), errors: Data(), openPipes: 2))
-    /// How the child ended, once it has been waited for.
-    private let ending = Lock<(status: Int32, signalled: Bool)?>(nil)
+    /// How the child ended, once it has been waited for, and its peak resident memory in bytes.
+    private let ending = Lock<(status: Int32, signalled: Bool, peak: Int)?>(nil)
 
     /// Starts the executable built beside the tests named `name` with `arguments`, in `directory`.
     public convenience init(_ name: String, _ arguments: [String], in directory: URL? = nil, input: Data? = nil) throws {
@@ -121,17 +124,24 @@ public final class ChildProcess: Sendable {
     }
 
     /// How the child ended, reaping it when it just did; `nil` while it runs.
-    private func ended() -> (status: Int32, signalled: Bool)? {
+    private func ended() -> (status: Int32, signalled: Bool, peak: Int)? {
         ending.withLock { ending in
             if let ending { return ending }
             var status: Int32 = 0
-            let reaped = waitpid(processID, &status, WNOHANG)
+            var usage = rusage()
+            let reaped = wait4(processID, &status, WNOHANG, &usage)
             if reaped == processID {
                 // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import.
                 let signal = status & 0x7f
-                ending = signal == 0 ? ((status >> 8) & 0xff, false) : (signal, true)
+                // Kilobytes on Linux, bytes on Apple platforms.
+                #if os(Linux)
+                let peak = Int(usage.ru_maxrss) * 1_024
+                #else
+                let peak = Int(usage.ru_maxrss)
+                #endif
+                ending = signal == 0 ? ((status >> 8) & 0xff, false, peak) : (signal, true, peak)
             } else if reaped < 0, errno == ECHILD {
-                ending = (-1, false)
+                ending = (-1, false, 0)
             }
             return ending
         }
@@ -184,8 +194,8 @@ public final class ChildProcess: Sendable {
         while collected.withLock({ $0.openPipes > 0 }), ContinuousClock.now < drained {
             try? await Task.sleep(for: .milliseconds(5))
         }
-        let ending = ended() ?? (-1, false)
-        return Exit(status: ending.status, output: output, errors: errors, signalled: ending.signalled)
+        let ending = ended() ?? (-1, false, 0)
+        return Exit(status: ending.status, output: output, errors: errors, signalled: ending.signalled, peakResidentBytes: ending.peak)
     }
 
     /// Runs the executable built beside the tests named `name` to its end.

@@ -87,10 +87,13 @@ extension SyncSession {
         retriedRefusedRows = true
         let (orphans, losses, departures) = try await database.write(origin: .remote) {
             conn -> ([OrphanRow], [SyncLoss], [SyncDeparture]) in
-            try PullPageCache.enlarged(on: conn.connection) {
-                try conn.execute("PRAGMA defer_foreign_keys = ON")
+            try conn.execute("PRAGMA defer_foreign_keys = ON")
+            // The local transactions not folded yet are folded with SQLite's usual page cache: they may
+            // be an import of hundreds of thousands of rows, whose pages would fill the larger cache
+            // the page's changes get (and keep the file's memory that high until it commits).
+            try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
+            return try PullPageCache.enlarged(on: conn.connection) {
                 let sql = SQLRunner(conn)
-                try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
                 try ParkedValues.apply(tables: tables, retryingRefusedRows: retry, sql: sql)
                 var applier = try RemoteApplier(sql: sql, tables: tables)
                 let positions = OwnLogPositions(server: server, sql: sql)

@@ -318,17 +318,20 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
         }
     }
 
-    /// ``changes(after:limit:)``'s query, grouped by batch; `octet_length` reads no change.
+    /// ``changes(after:limit:)``'s query, grouped by batch, counted through at most
+    /// ``LogBatchSize/countedChanges(limit:)`` entries; `octet_length` reads no change.
     func batchSizes(after sequence: Int64, limit: Int) throws -> [LogBatchSize] {
         let found = try run(
             """
-            SELECT batch, max(sequence), count(*)::int8, coalesce(sum(octet_length(change)), 0)::int8 FROM boutique_sync_server_log
-            WHERE tenant = $1 AND sequence > $2 AND batch <= coalesce((
+            SELECT batch, max(sequence), count(*)::int8, coalesce(sum(octet_length(change)), 0)::int8 FROM (
+                SELECT batch, sequence, change FROM boutique_sync_server_log
+                WHERE tenant = $1 AND sequence > $2 ORDER BY sequence LIMIT $4) AS counted
+            WHERE batch <= coalesce((
                 SELECT batch FROM boutique_sync_server_log WHERE tenant = $1 AND sequence > $2 ORDER BY sequence LIMIT 1 OFFSET $3),
                 9223372036854775807)
             GROUP BY batch ORDER BY batch
             """,
-            [.int8(sequence), .int8(Int64(max(limit, 1) - 1))])
+            [.int8(sequence), .int8(Int64(max(limit, 1) - 1)), .int8(Int64(LogBatchSize.countedChanges(limit: limit)))])
         return try Self.batchSizes(found)
     }
 

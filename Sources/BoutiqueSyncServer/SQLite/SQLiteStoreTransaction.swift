@@ -236,18 +236,22 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
         }
     }
 
-    /// The batches of ``changes(after:limit:)``'s query, grouped; `length(change)` reads a record's
-    /// header only, not the change's pages.
+    /// The batches of ``changes(after:limit:)``'s query, grouped, counted through at most
+    /// ``LogBatchSize/countedChanges(limit:)`` entries; `length(change)` reads a record's header only,
+    /// not the change's pages.
     func batchSizes(after sequence: Int64, limit: Int) throws -> [LogBatchSize] {
         try rows(
             """
-            SELECT batch, max(sequence), count(*), coalesce(sum(length(change)), 0) FROM boutique_sync_server_log
-            WHERE tenant = ? AND sequence > ? AND batch <= coalesce((
+            SELECT batch, max(sequence), count(*), coalesce(sum(length(change)), 0) FROM (
+                SELECT batch, sequence, change FROM boutique_sync_server_log
+                WHERE tenant = ? AND sequence > ? ORDER BY sequence LIMIT ?)
+            WHERE batch <= coalesce((
                 SELECT batch FROM boutique_sync_server_log WHERE tenant = ? AND sequence > ? ORDER BY sequence LIMIT 1 OFFSET ?),
                 9223372036854775807)
             GROUP BY batch ORDER BY batch
             """,
-            [.text(tenant), .integer(sequence), .text(tenant), .integer(sequence), .integer(Int64(max(limit, 1) - 1))]
+            [.text(tenant), .integer(sequence), .integer(Int64(LogBatchSize.countedChanges(limit: limit))), .text(tenant),
+             .integer(sequence), .integer(Int64(max(limit, 1) - 1))]
         ).map(Self.batchSize)
     }
 

@@ -187,21 +187,27 @@ struct PullReading {
     /// false: it is not kept for the read's other requests).
     ///
     /// The page's whole server transactions are counted before any is read: as many as the byte
-    /// budget holds (the first however large), then read by their number of changes.
+    /// budget holds (the first however large; after it, none larger than a page carries whole), then
+    /// read by the range of their sequence numbers.
     private mutating func logPage(after cursor: Int64, limit: Int, latest: Int64, keep: Bool) throws -> LogPage {
         let key = LogPageKey(cursor: cursor, limit: limit)
         if let page = logPages[key] { return page }
-        let batches = try store.batchSizes(after: cursor, limit: limit)
+        // A transaction after the first that is larger than a page carries whole (the store may have
+        // counted it only in part) ends the page: it comes first in the next, which carries a share.
+        let largest = max(limit, Self.largeTransactionChanges)
+        let batches = try store.batchSizes(after: cursor, limit: limit).enumerated()
+            .prefix { $0.offset == 0 || $0.element.changes <= largest }.map(\.element)
         var budget = PageBudget(maximumBytes: limits.maximumPageBytes)
         let taken = budget.take(batches.map(\.bytes))
-        let count = batches.prefix(taken).reduce(0) { $0 + $1.changes }
         let logged: [LoggedChange]
         if taken == 1, let first = batches.first, let share = Self.share(of: first, limit: limit, maximumBytes: limits.maximumPageBytes) {
             // A transaction larger than a page (one a device sent in parts): a page's share of its
             // changes, the rest in the pages after it. Devices apply it in those pieces.
             logged = try store.changes(after: cursor, through: cursor + Int64(share))
         } else {
-            logged = count > 0 ? try store.changes(after: cursor, limit: count) : []
+            // The whole transactions taken, read by the range of their sequence numbers: a read that
+            // goes on to the end of the log, leaving out what follows them, costs the log's length.
+            logged = taken > 0 ? try store.changes(after: cursor, through: batches[taken - 1].last) : []
         }
         let next = logged.last?.entry.sequence ?? cursor
         let page = LogPage(logged: logged, next: next, hasMore: next < latest, bytes: budget.used)

@@ -4,10 +4,25 @@ public struct LogBatchSize: Hashable, Sendable {
     public var batch: Int64
     /// The sequence number of its last change.
     public var last: Int64
-    /// How many changes it has (after the position asked from).
+    /// How many changes it has (after the position asked from; see ``countedChanges(limit:)``).
     public var changes: Int
     /// The stored size of its changes, in bytes (of those the request can see, when it names spaces).
     public var bytes: Int
+
+    /// The most log entries after the position asked from that ``SyncStoreTransaction/batchSizes(after:limit:)``
+    /// reads to count a page of `limit` changes: the page's first `limit` entries, and enough more
+    /// to tell that the transaction running on past them is larger than a page carries whole. A
+    /// transaction cut there is counted only through it (as more changes than a page carries whole,
+    /// which the page then carries in parts), so that counting a page never reads the rest of a
+    /// transaction of hundreds of thousands of changes, once for each of its pages.
+    ///
+    /// ```swift
+    /// LogBatchSize.countedChanges(limit: 1_000)   // 2_001
+    /// ```
+    public static func countedChanges(limit: Int) -> Int {
+        let limit = max(limit, 1)
+        return limit + max(limit, PullReading.largeTransactionChanges) + 1
+    }
 
     /// A transaction's size.
     public init(batch: Int64, last: Int64, changes: Int, bytes: Int) {

@@ -171,7 +171,9 @@ public protocol SyncStoreTransaction: SyncSpaceStoreTransaction, SyncRefusalStor
     /// large for one pull page (a transaction a device sent in parts).
     func changes(after sequence: Int64, through: Int64) throws -> [LoggedChange]
     /// The server transactions ``changes(after:limit:)`` would return, in order, with the stored size of
-    /// their changes: a pull page counts them before it reads any change.
+    /// their changes: a pull page counts them before it reads any change. Only the first
+    /// ``LogBatchSize/countedChanges(limit:)`` changes after `sequence` are counted: the last
+    /// transaction may be counted only through them.
     func batchSizes(after sequence: Int64, limit: Int) throws -> [LogBatchSize]
     /// The latest sequence number handed out, 0 before the first.
     func latestSequence() throws -> Int64

@@ -19,9 +19,22 @@ final class SyncWorkspace: Sendable {
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: directory.file("secret").path)
     }
 
-    /// Runs `boutique arguments…` and returns how it ended, whatever its status.
-    func attempt(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> ChildProcess.Exit {
-        try await ChildProcess.run("boutique", arguments, in: url, timeout: timeout)
+    /// Runs `boutique arguments…` and returns how it ended, whatever its status. With `environment`,
+    /// those variables are set for it (see ``start(_:environment:)``).
+    func attempt(
+        _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(120)
+    ) async throws -> ChildProcess.Exit {
+        try await start(arguments, environment: environment).wait(timeout: timeout)
+    }
+
+    /// Starts `boutique arguments…` in the workspace. With `environment`, those variables are set for
+    /// it (through `/bin/sh`, which then runs it in its place: the same process).
+    func start(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
+        guard !environment.isEmpty else { return try ChildProcess("boutique", arguments, in: url) }
+        let settings = environment.sorted { $0.key < $1.key }.map { "export \($0.key)='\($0.value)'; " }.joined()
+        return try ChildProcess(
+            executable: URL(fileURLWithPath: "/bin/sh"),
+            ["-c", settings + #"exec "$0" "$@""#, ChildProcess.executable("boutique").path] + arguments, in: url)
     }
 
     /// Runs `boutique arguments…` and fails unless it exits 0.
@@ -42,22 +55,14 @@ final class SyncWorkspace: Sendable {
 
     /// Starts `boutique serve` on the store `file` (or the PostgreSQL database `postgres`), with
     /// `flags` besides, and returns it with its address. With `environment`, those variables are set
-    /// for it (through `/bin/sh`, which then runs it in its place).
+    /// for it (see ``start(_:environment:)``).
     func serve(
         port: Int = 0, postgres: String? = nil, rules: String? = nil, store file: String = "server.db", flags: [String] = [],
         environment: [String: String] = [:]
     ) async throws -> (process: ChildProcess, url: String) {
         let store = postgres.map { ["--postgres", $0] } ?? ["--store", file]
         let arguments = ["serve", "--port", String(port), "--secret-file", "secret"] + store + (rules.map { ["--rules", $0] } ?? []) + flags
-        let process: ChildProcess
-        if environment.isEmpty {
-            process = try ChildProcess("boutique", arguments, in: url)
-        } else {
-            let settings = environment.sorted { $0.key < $1.key }.map { "export \($0.key)='\($0.value)'; " }.joined()
-            process = try ChildProcess(
-                executable: URL(fileURLWithPath: "/bin/sh"),
-                ["-c", settings + #"exec "$0" "$@""#, ChildProcess.executable("boutique").path] + arguments, in: url)
-        }
+        let process = try start(arguments, environment: environment)
         let line = try await process.line(startingWith: "listening on ")
         return (process, String(line.dropFirst("listening on ".count)))
     }

@@ -192,6 +192,37 @@ import Testing
         }
     }
 
+    @Test(arguments: StoreKind.allCases)
+    func countingAPageReadsABoundedPartOfALargeTransaction(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let server = Self.server(store)
+            let small = Self.transaction(1, keys: [.text("a"), .text("b")])
+            let large = Self.transaction(2, keys: (0..<1_200).map { .text(String(format: "n%04d", $0)) })
+            _ = try await Self.push(server, [small, large])
+            // Each page of the large transaction is counted from a bounded part of it, not its whole rest.
+            let counted = try await store.transaction(tenant: "t") { store in try store.batchSizes(after: 0, limit: 10) }
+            #expect(counted.map(\.batch) == [1, 3])
+            #expect(counted.first?.changes == 2)
+            #expect(counted.reduce(0) { $0 + $1.changes } <= LogBatchSize.countedChanges(limit: 10), "\(counted)")
+            let inside = try await store.transaction(tenant: "t") { store in try store.batchSizes(after: 600, limit: 10) }
+            #expect(inside.map(\.batch) == [3] && inside.reduce(0) { $0 + $1.changes } <= LogBatchSize.countedChanges(limit: 10))
+
+            // The pages: the small transaction alone (the large one does not ride along whole), then the
+            // large one in shares, every change once and in order.
+            var pages: [[Int64]] = []
+            var cursor: Int64 = 0
+            while true {
+                let page = try await server.pull(PullRequest(replica: "p", cursor: cursor, limit: 10), tenant: "t")
+                pages.append(page.changes.map(\.sequence))
+                cursor = page.nextCursor
+                guard page.hasMore, pages.count < 100 else { break }
+            }
+            #expect(pages.first == [1, 2])
+            #expect(pages.dropFirst().allSatisfy { !$0.isEmpty && $0.count <= 256 }, "\(pages.map(\.count))")
+            #expect(pages.flatMap { $0 } == Array(1...1_202))
+        }
+    }
+
     // MARK: The store's methods
 
     @Test(arguments: StoreKind.allCases)
