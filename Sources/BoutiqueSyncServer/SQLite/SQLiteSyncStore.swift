@@ -23,7 +23,7 @@ public final class SQLiteSyncStore: SyncStore {
     private let writeTurns = TenantTurns()
     /// Each tenant's share of the readers, taken before a reader.
     private let readTurns: TenantTurns
-    /// Copies the log into the file beside the writer (``WALCheckpointer``); `nil` for a store on an
+    /// Copies the log into the file beside the writer (`WALCheckpointer`); `nil` for a store on an
     /// app's database (``on(_:)``), whose writer checkpoints as the app set it.
     private let checkpointer: WALCheckpointer?
 
@@ -39,7 +39,7 @@ public final class SQLiteSyncStore: SyncStore {
     /// Opens (creating when needed) a store at `url`; `BoutiqueDB.inMemoryURL()` for tests.
     ///
     /// The server's own tables need no change log, so the file is opened with capture off. The writer
-    /// does not checkpoint the log: a connection of the store's own does, beside it (``WALCheckpointer``),
+    /// does not checkpoint the log: a connection of the store's own does, beside it (`WALCheckpointer`),
     /// so that one tenant's large commit does not hold every other tenant's writes while its pages are
     /// copied into the file.
     public static func open(url: URL) async throws -> SQLiteSyncStore {
