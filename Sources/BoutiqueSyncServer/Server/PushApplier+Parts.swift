@@ -177,16 +177,18 @@ extension PushApplier {
         guard staged.changeCount <= Self.stagedSliceChanges else { return withoutRows }
         var rights = try refusalRights()
         var answer = RefusalRows()
-        try answer.add(
-            try store.stagedChanges(replica: replica, from: 0, limit: Self.stagedSliceChanges), store: store, rights: &rights)
-        guard answer.bytes <= maximumRefusalBytes else { return withoutRows }
+        guard try answer.add(
+            try store.stagedChanges(replica: replica, from: 0, limit: Self.stagedSliceChanges), store: store, rights: &rights,
+            upTo: maximumRefusalBytes)
+        else { return withoutRows }
         return PushRefusal(
             transactionID: staged.transactionID, table: denial.change.table, key: denial.change.key, reason: denial.kind,
             message: denial.reason, rows: answer.rows, absentRows: answer.absent)
     }
 
-    /// A refusal of a transaction sent in parts: its rows are more than an answer carries, so none go
-    /// (the device takes the server's version of them from a snapshot).
+    /// A refusal whose rows are more than an answer carries (a transaction sent in parts, or one whose
+    /// rows' states pass a page's bytes), so none go: the device takes the server's version of them
+    /// from a snapshot.
     static func refusalWithoutRows(
         transactionID: Int64, table: String, key: DatabaseValue, message: String, reason: SyncRefusal.Reason = .forbidden
     ) -> PushRefusal {

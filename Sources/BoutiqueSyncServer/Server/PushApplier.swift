@@ -225,9 +225,7 @@ struct PushApplier {
                 if countsRefusedRows {
                     // The rows the refusal sends back, counted before it is recorded: one that passes the
                     // answer's bytes is left to the device's next push.
-                    let answer = try transaction.changes.reduce(0) { sum, change in
-                        sum + (try store.rowState(table: change.table, key: change.key)?.record().count ?? 0)
-                    }
+                    let answer = try RefusalRows.stateBytes(of: transaction.changes, store: store, upTo: applier.maximumRefusalBytes)
                     if refusedBytes > 0, refusedBytes + answer > applier.maximumRefusalBytes { return .stop }
                     refusedBytes += answer
                 }
@@ -388,7 +386,11 @@ struct PushApplier {
         let answered = try request.transactions.compactMap { transaction -> PushRefusal? in
             guard transaction.id <= watermark, let denial = denials[transaction.id] else { return nil }
             var answer = RefusalRows()
-            try answer.add(transaction.changes, store: store, rights: &rights)
+            guard try answer.add(transaction.changes, store: store, rights: &rights, upTo: maximumRefusalBytes) else {
+                return Self.refusalWithoutRows(
+                    transactionID: transaction.id, table: denial.change.table, key: denial.change.key, message: denial.reason,
+                    reason: denial.kind)
+            }
             return PushRefusal(
                 transactionID: transaction.id, table: denial.change.table, key: denial.change.key, reason: denial.kind,
                 message: denial.reason, rows: answer.rows, absentRows: answer.absent)
@@ -404,14 +406,33 @@ struct PushApplier {
     }
 
     /// The rows a refusal answers with: the server's state of each row the refused transaction
-    /// touched that the user may read, the others as absent.
+    /// touched that the user may read, the others as absent. A transaction whose rows' states pass an
+    /// answer's bytes is refused without them (``refusalWithoutRows(transactionID:table:key:message:reason:)``:
+    /// the device takes the server's version from a snapshot), so no answer carries more than a page's
+    /// bytes of states, however many large rows one transaction touched.
     struct RefusalRows {
         var rows: [SnapshotRow] = []
         var absent: [SnapshotPosition] = []
         /// The bytes of the states in ``rows``.
         var bytes = 0
 
-        mutating func add(_ changes: [SyncChange], store: any SyncStoreTransaction, rights: inout SpaceRights?) throws {
+        /// The bytes of the states of the rows `changes` touch, as a refusal would carry them, read
+        /// until they pass `limit`: then `limit` (the refusal goes without rows, but takes an answer's
+        /// whole share, so that no other refusal joins it in one answer).
+        static func stateBytes(of changes: [SyncChange], store: any SyncStoreTransaction, upTo limit: Int) throws -> Int {
+            var bytes = 0
+            for change in changes {
+                bytes += try store.rowState(table: change.table, key: change.key)?.record().count ?? 0
+                if bytes > limit { return limit }
+            }
+            return bytes
+        }
+
+        /// Adds the rows `changes` touch; `false`, with the reading stopped, once their states pass
+        /// `limit` bytes (the refusal then carries none of them).
+        mutating func add(
+            _ changes: [SyncChange], store: any SyncStoreTransaction, rights: inout SpaceRights?, upTo limit: Int = .max
+        ) throws -> Bool {
             for change in changes {
                 var state = try store.rowState(table: change.table, key: change.key)
                 var space: SyncSpace?
@@ -423,11 +444,13 @@ struct PushApplier {
                 }
                 if let state {
                     bytes += state.record().count
+                    if bytes > limit { return false }
                     rows.append(SnapshotRow(table: change.table, key: change.key, state: state, space: space))
                 } else {
                     absent.append(SnapshotPosition(table: change.table, key: change.key))
                 }
             }
+            return true
         }
     }
 }

@@ -73,4 +73,45 @@ import Testing
             listening.cancel()
         }
     }
+
+    /// One refused transaction touching more large rows than an answer carries is answered without
+    /// them: the device takes the server's version from a snapshot, and the refusal is told once.
+    @Test(arguments: StoreKind.allCases) func oneRefusedTransactionOfManyLargeRowsIsAnsweredWithinAPage(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            var app = try await SharedReminders(store: store, limits: SyncServerLimits(maximumPageBytes: Self.pageBytes))
+            try await app.add("ana")
+            let measuring = MeasuringTransport(.inProcess(app.server, user: "bob"))
+            try await app.add("bob", through: measuring)
+            try await app.write("ana", "INSERT INTO remindersList(id, title) VALUES ('L1', 'Home')")
+            for index in 0..<10 {
+                try await app.write("ana", "INSERT INTO reminder(id, listID, title) VALUES ('r\(index)', 'L1', '\(Self.bigTitle)')")
+            }
+            _ = try await app.sync("ana").synchronize()
+            _ = try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .viewer)
+            _ = try await app.sync("bob").synchronize()
+            #expect(try await app.rows("bob", "reminder").count == 10)
+            measuring.answers.withLock { $0.removeAll() }
+
+            // One transaction editing all ten 10 kB rows: their states are more than a 30 kB answer.
+            let refusals = Mutex<[SyncRefusal]>([])
+            let stream = app.sync("bob").refusals
+            let listening = Task { for await refusal in stream { refusals.withLock { $0.append(refusal) } } }
+            try await app.write("bob", "UPDATE reminder SET title = 'mine'")
+            _ = try await app.sync("bob").synchronize()
+
+            let answers = measuring.answers.withLock { $0 }
+            #expect(!answers.isEmpty)
+            for bytes in answers { #expect(bytes < Self.pageBytes, "\(answers)") }
+            #expect(try await app.rows("bob", "reminder").count == 10)
+            #expect(try await app.rows("bob", "reminder").allSatisfy { $0[2] == Self.bigTitle }, "every edit was put back")
+            #expect(await app.sync("bob").status.pendingCount == 0)
+            var waited = 0
+            while refusals.withLock({ $0.isEmpty }), waited < 6_000 {
+                try await Task.sleep(for: .milliseconds(10))
+                waited += 1
+            }
+            #expect(refusals.withLock { $0.count } == 1, "the transaction's refusal is told once")
+            listening.cancel()
+        }
+    }
 }
