@@ -119,7 +119,7 @@ import Testing
 extension DatabaseActor {
     /// What change capture kept from the last commit (the tests' window on it).
     fileprivate func committedFileState() -> (schemaVersion: Int64, nextChangeID: Int64?)? {
-        guard let state = transactionObservers.lazy.compactMap({ $0 as? ChangeCapture }).first?.committedState else { return nil }
+        guard let state = observers.capture?.committedState else { return nil }
         return (state.schemaVersion, state.nextChangeID)
     }
 }

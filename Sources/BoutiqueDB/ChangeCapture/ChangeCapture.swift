@@ -5,7 +5,7 @@ import BoutiqueSQLite
 ///
 /// ```swift
 /// let capture = try ChangeCapture(connection: writer, options: .default, notifier: notifier, tracksLocalCommits: false)
-/// database.addTransactionObserver(capture)
+/// database.observers.capture = capture
 /// // every write now also appends its changes and a COMMIT row to turso_cdc
 /// ```
 ///

@@ -16,10 +16,9 @@ extension DatabaseActor {
         } catch {
             throw BoutiqueError.library(error, writing: true)
         }
-        addTransactionObserver(capture)
-        // Right after the capture, whose notices it publishes, and ahead of every other observer.
-        addTransactionObserver(CommitAnnouncer(
-            capture: capture, notifier: changeCenter.notifier, refreshLimits: options.liveQueryRefreshLimits))
+        observers.capture = capture
+        observers.announcer = CommitAnnouncer(
+            capture: capture, notifier: changeCenter.notifier, refreshLimits: options.liveQueryRefreshLimits)
         installCommitStamper()
     }
 
@@ -42,6 +41,6 @@ extension DatabaseActor {
     /// Stops capturing and monitoring (the database is closing).
     func stopChangeCapture() {
         changeCenter.stop()
-        for case let capture as ChangeCapture in transactionObservers { capture.detach() }
+        observers.capture?.detach()
     }
 }

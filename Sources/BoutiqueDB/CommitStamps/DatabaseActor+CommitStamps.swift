@@ -4,8 +4,7 @@ extension DatabaseActor {
     /// Starts stamping local commits to synced tables (see ``CommitStamper``). Called once the change
     /// capture is installed, since the stamper reads what it recorded.
     func installCommitStamper() {
-        let capture = transactionObservers.lazy.compactMap { $0 as? ChangeCapture }.first
-        addTransactionObserver(CommitStamper(capture: capture, writer: Self.newWriterID()))
+        observers.stamper = CommitStamper(capture: observers.capture, writer: Self.newWriterID())
     }
 
     /// A writer id: 64 random bits in hex, enough that two open databases never share one, and short,
@@ -15,16 +14,12 @@ extension DatabaseActor {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    private var commitStamper: CommitStamper? {
-        transactionObservers.lazy.compactMap { $0 as? CommitStamper }.first
-    }
-
     /// The writer id of the stamps this open database gives its commits to synced tables.
     ///
     /// ```swift
     /// let writer = await database.commitStampWriter
     /// ```
-    public var commitStampWriter: String { commitStamper?.writer ?? "" }
+    public var commitStampWriter: String { observers.stamper?.writer ?? "" }
 
     /// Reads the file's synced tables again before the next commit: for a sync engine that has just
     /// changed them. (Another process's change is noticed with ``DatabaseOptions/multiProcess``.)
@@ -33,7 +28,7 @@ extension DatabaseActor {
     /// await database.reloadCommitStamps()
     /// ```
     public func reloadCommitStamps() {
-        commitStamper?.reload()
+        observers.stamper?.reload()
     }
 
     /// Sets the wall clock (milliseconds since 1970) and the writer id commit stamps are taken with:
@@ -43,7 +38,7 @@ extension DatabaseActor {
     /// await database.setCommitStampClock({ virtualTime.milliseconds }, writer: "device-a")
     /// ```
     public func setCommitStampClock(_ wallClock: (@Sendable () -> UInt64)?, writer: String?) {
-        guard let stamper = commitStamper else { return }
+        guard let stamper = observers.stamper else { return }
         if let wallClock { stamper.wallClock = wallClock }
         if let writer { stamper.writer = writer }
     }

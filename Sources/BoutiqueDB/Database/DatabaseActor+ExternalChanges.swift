@@ -26,7 +26,7 @@ extension DatabaseActor {
         let version = try connection.dataVersion()
         defer { lastSeenDataVersion = version }
         guard let previous = lastSeenDataVersion, previous != version else { return false }
-        for observer in transactionObservers { observer.didDetectExternalChanges(connection) }
+        for observer in observers.inCallingOrder { observer.didDetectExternalChanges(connection) }
         return true
     }
 }

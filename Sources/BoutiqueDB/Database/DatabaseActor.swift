@@ -37,8 +37,8 @@ public actor DatabaseActor {
 
     /// The writer connection; `nil` before opening finished and after ``close()``.
     var writer: Connection?
-    /// Everything that takes part in write transactions, in the order added.
-    var transactionObservers: [any WriteTransactionObserver] = []
+    /// Everything that takes part in write transactions, each in its slot.
+    var observers = TransactionObservers()
     /// The writer's `PRAGMA data_version` when other connections' commits were last looked for.
     var lastSeenDataVersion: Int64?
     /// `true` once ``close()`` has run (or opening failed): every call throws ``BoutiqueError/databaseClosed``.
@@ -150,9 +150,10 @@ public actor DatabaseActor {
         }
     }
 
-    /// Adds a participant in every later write transaction (the change-capture hook).
+    /// Adds an observer of every later write transaction, called after the engine's own and the app's
+    /// participants (see ``TransactionObservers``).
     func addTransactionObserver(_ observer: sending any WriteTransactionObserver) {
-        transactionObservers.append(observer)
+        observers.addOther(observer)
     }
 
     deinit {

@@ -4,13 +4,13 @@ import BoutiqueSQLite
 /// right after each write ends, lending a commit's connection to the quick live queries.
 ///
 /// ```swift
-/// database.addTransactionObserver(capture)
-/// database.addTransactionObserver(CommitAnnouncer(capture: capture, notifier: notifier))
+/// database.observers.capture = capture
+/// database.observers.announcer = CommitAnnouncer(capture: capture, notifier: notifier)
 /// // after each COMMIT, live queries hear of it, and quick ones refresh on the writer right away
 /// ```
 ///
-/// ``ChangeCapture`` says what each commit changed; this publishes it. It is added right after the
-/// capture, so that it runs once the capture has recorded how the write ended and forgotten the
+/// ``ChangeCapture`` says what each commit changed; this publishes it. Its slot comes right after the
+/// capture's (``TransactionObservers``), so that it runs once the capture has recorded how the write ended and forgotten the
 /// transaction, and before every other observer, as the capture itself once announced: a
 /// ``TransactionParticipant`` hears that the transaction ended after live queries heard of its commit.
 ///

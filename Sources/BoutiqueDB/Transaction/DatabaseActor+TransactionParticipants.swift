@@ -7,8 +7,7 @@ extension DatabaseActor {
     /// await database.addTransactionParticipant(recorder)
     /// ```
     public func addTransactionParticipant(_ participant: any TransactionParticipant) {
-        let capture = transactionObservers.lazy.compactMap { $0 as? ChangeCapture }.first
-        addTransactionObserver(ParticipantObserver(participant: participant, capture: capture))
+        observers.addParticipant(ParticipantObserver(participant: participant, capture: observers.capture))
     }
 
     /// Removes a participant added with ``addTransactionParticipant(_:)``; later transactions no longer
@@ -18,10 +17,7 @@ extension DatabaseActor {
     /// await database.removeTransactionParticipant(recorder)
     /// ```
     public func removeTransactionParticipant(_ participant: any TransactionParticipant) {
-        transactionObservers.removeAll { observer in
-            guard let adapter = observer as? ParticipantObserver else { return false }
-            return adapter.participant === participant
-        }
+        observers.removeParticipant(participant)
     }
 }
 
@@ -29,8 +25,8 @@ extension DatabaseActor {
 /// capture just recorded.
 final class ParticipantObserver: WriteTransactionObserver {
     let participant: any TransactionParticipant
-    /// The change capture that ran before this observer in the same transaction (observers run in the
-    /// order they were added, and capture is added when the database opens).
+    /// The change capture that ran before this observer in the same transaction (capture's slot comes
+    /// first in ``TransactionObservers``' calling order).
     private weak var capture: ChangeCapture?
 
     init(participant: any TransactionParticipant, capture: ChangeCapture?) {

@@ -19,7 +19,7 @@ extension DatabaseActor {
     func withWriteTransaction<T>(origin: TransactionOrigin = .local, _ body: (Connection) throws -> T) throws -> T {
         let connection = try requireWriter()
         if Task.isCancelled { throw BoutiqueError.cancelled }
-        for observer in transactionObservers { observer.willBegin(origin: origin) }
+        for observer in observers.inCallingOrder { observer.willBegin(origin: origin) }
         do {
             try connection.beginTransaction(.immediate)
         } catch {
@@ -27,7 +27,7 @@ extension DatabaseActor {
         }
         do {
             if options.multiProcess { try noticeExternalChanges(on: connection) }
-            for observer in transactionObservers { try observer.didBegin(connection) }
+            for observer in observers.inCallingOrder { try observer.didBegin(connection) }
             let result = try body(connection)
             if Task.isCancelled { throw BoutiqueError.cancelled }
             guard !connection.isAutocommit else {
@@ -35,9 +35,9 @@ extension DatabaseActor {
                 throw BoutiqueError.invalidArgument(
                     "the write closure ended its transaction itself; use writeWithoutTransaction to manage transactions")
             }
-            for observer in transactionObservers { try observer.willCommit(connection) }
+            for observer in observers.inCallingOrder { try observer.willCommit(connection) }
             try connection.commit()
-            for observer in transactionObservers { observer.didCommit(connection) }
+            for observer in observers.inCallingOrder { observer.didCommit(connection) }
             return result
         } catch {
             rollBack(connection)
@@ -53,7 +53,7 @@ extension DatabaseActor {
     private func rollBack(_ connection: Connection) {
         if !connection.isAutocommit { try? connection.rollback() }
         if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
-        for observer in transactionObservers { observer.didRollback(connection) }
+        for observer in observers.inCallingOrder { observer.didRollback(connection) }
     }
 
     /// Runs `body` on the writer outside any transaction, for statements that cannot run inside one
@@ -61,8 +61,8 @@ extension DatabaseActor {
     func withoutWriteTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
         let connection = try requireWriter()
         if Task.isCancelled { throw BoutiqueError.cancelled }
-        for observer in transactionObservers { observer.willWriteOutsideTransaction(connection) }
-        defer { for observer in transactionObservers { observer.didWriteOutsideTransaction(connection) } }
+        for observer in observers.inCallingOrder { observer.willWriteOutsideTransaction(connection) }
+        defer { for observer in observers.inCallingOrder { observer.didWriteOutsideTransaction(connection) } }
         let result: T
         do {
             result = try body(connection)

@@ -14,10 +14,10 @@ import BoutiqueSQLite
 ///     }
 ///     func didCommit(_ connection: Connection) { /* the new change token is final */ }
 /// }
-/// await database.addTransactionObserver(ChangeCapture())
+/// database.observers.capture = ChangeCapture()
 /// ```
 ///
-/// Observers run in the order they were added. Keep them fast: they run while the write lock is held.
+/// Observers run in the order ``TransactionObservers`` states. Keep them fast: they run while the write lock is held.
 protocol WriteTransactionObserver: AnyObject {
     /// Another connection (another process) committed to the file since the database last looked.
     ///
