@@ -6,18 +6,20 @@ import Foundation
 ///
 ///     BoutiqueTestWorker ledger-until-killed <path>
 ///     BoutiqueTestWorker load <path> <tag> <count> <expected total> [--start-at <unix seconds>]
-///     BoutiqueTestWorker hold-exclusive <path> <seconds>
+///     BoutiqueTestWorker hold-exclusive <path> <seconds> [--until <file>]
 ///
 /// `ledger-until-killed` continues the numbering it finds in the file and commits transactions of
 /// ``ReliabilityWorkerPlans/rowsPerTransaction`` inserts and one update each, printing `ready <n>` once
 /// open and `committed <n>` after each commit returns. `load` commits `count` one-row transactions with
 /// a live count of the table open, then waits (at most a minute) until that count shows `expected total`
 /// and prints `ok wrote <count> observed <last count seen>`. `hold-exclusive` takes an exclusive lock with
-/// plain SQLite, prints `locked`, and holds it for `seconds`.
+/// plain SQLite, prints `locked`, and holds it for `seconds`, or with `--until` until `file` exists (at
+/// most `seconds`): a test that must act while the lock is held releases it when done, however slowly a
+/// loaded machine runs it.
 enum ReliabilityWorkerCommand {
     case ledgerUntilKilled(path: String)
     case load(path: String, tag: String, count: Int, expectedTotal: Int, startAt: Double?)
-    case holdExclusive(path: String, seconds: Double)
+    case holdExclusive(path: String, seconds: Double, until: String?)
 
     /// The command `arguments` name, or `nil` when they name none of these.
     init?(arguments: [String]) throws {
@@ -38,7 +40,9 @@ enum ReliabilityWorkerCommand {
             guard arguments.count >= 3, let seconds = Double(arguments[2]) else {
                 throw WorkerCommand.UsageError(description: "usage: hold-exclusive <path> <seconds>")
             }
-            self = .holdExclusive(path: arguments[1], seconds: seconds)
+            var until: String?
+            if let index = arguments.firstIndex(of: "--until"), index + 1 < arguments.count { until = arguments[index + 1] }
+            self = .holdExclusive(path: arguments[1], seconds: seconds, until: until)
         default:
             return nil
         }
@@ -50,8 +54,8 @@ enum ReliabilityWorkerCommand {
             try await writeLedger(path: path)
         case .load(let path, let tag, let count, let expectedTotal, let startAt):
             try await load(path: path, tag: tag, count: count, expectedTotal: expectedTotal, startAt: startAt)
-        case .holdExclusive(let path, let seconds):
-            try holdExclusive(path: path, seconds: seconds)
+        case .holdExclusive(let path, let seconds, let until):
+            try holdExclusive(path: path, seconds: seconds, until: until)
         }
     }
 
@@ -110,11 +114,16 @@ enum ReliabilityWorkerCommand {
         return "wrote \(count) observed \(seen)"
     }
 
-    private func holdExclusive(path: String, seconds: Double) throws -> String {
+    private func holdExclusive(path: String, seconds: Double, until release: String?) throws -> String {
         let connection = try Connection(path: path)
         try connection.execute("BEGIN EXCLUSIVE")
         Self.say("locked")
-        Thread.sleep(forTimeInterval: seconds)
+        if let release {
+            let deadline = Date().addingTimeInterval(seconds)
+            while !FileManager.default.fileExists(atPath: release), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        } else {
+            Thread.sleep(forTimeInterval: seconds)
+        }
         try connection.execute("ROLLBACK")
         connection.close()
         return "released"

@@ -158,7 +158,10 @@ import Testing
             url: url, migrations: SweepMigrations.plan, options: .init(multiProcess: true, busyTimeout: .milliseconds(200)))
         try await database.write { conn in try conn.execute("INSERT INTO keep(id, value) VALUES (1, 'before')") }
 
-        let holder = try Worker.start(["hold-exclusive", url.path, String(3 * timeoutScale)])
+        // Held until the checks below are done (a minute at most): a fixed hold could end before a loaded
+        // machine ran them.
+        let release = directory.file("release")
+        let holder = try Worker.start(["hold-exclusive", url.path, "60", "--until", release.path])
         let locked = await Reliability.poll(seconds: 20) { holder.output.contains("locked") }
         try #require(locked, "the other process did not take the lock: \(holder.output)")
         await #expect(throws: BoutiqueError.transactionInProgress) {
@@ -166,7 +169,8 @@ import Testing
         }
         // Readers of a WAL file do not wait for the writer's lock.
         #expect(try await database.read { conn in try conn.count("keep") } == 1)
-        let outcome = try await withTimeout(20) { await Worker.finish(holder) }
+        try Data().write(to: release)
+        let outcome = try await withTimeout(60) { await Worker.finish(holder) }
         #expect(outcome.status == 0 && outcome.output.hasSuffix("ok released"), "\(outcome)")
 
         try await database.write { conn in try conn.execute("INSERT INTO keep(id, value) VALUES (2, 'after')") }
