@@ -1,23 +1,6 @@
-/// What a second bootstrap does beyond the first.
-///
-/// The rows the server's pages named are noted in `boutique_sync_snapshot_seen` as the pages are
-/// merged, each in its page's transaction: the set is on disk, so it costs no memory however many rows
-/// there are, and a bootstrap resumed after a crash still knows the pages merged before it.
+/// What a second bootstrap does beyond the first: the rows the server's pages named are noted
+/// (``SnapshotSeenRows``) as the pages are merged, and the rows no page named are dropped at the end.
 enum Rebootstrap {
-    /// Notes the rows of a page as named by the server.
-    static func noteSeen(_ rows: [SnapshotRow], server: String, sql: SQLRunner) throws {
-        for row in rows {
-            try sql.run(
-                "INSERT OR IGNORE INTO boutique_sync_snapshot_seen(server, tbl, key) VALUES (?, ?, ?)",
-                [.text(server), .text(RemoteApplier.lowercased(row.table)), row.key])
-        }
-    }
-
-    /// Forgets the rows noted (before a bootstrap starts, and once it ends).
-    static func clearSeen(server: String, sql: SQLRunner) throws {
-        try sql.run("DELETE FROM boutique_sync_snapshot_seen WHERE server = ?", [.text(server)])
-    }
-
     /// Removes rows the server no longer has (it collected their tombstones while this device was
     /// away): those no page named, except rows whose latest write is a local one the server has not
     /// acknowledged yet.

@@ -81,11 +81,11 @@ extension SyncSession {
             let sql = SQLRunner(conn)
             if first {
                 // Left by a bootstrap that was started over.
-                try Rebootstrap.clearSeen(server: server, sql: sql)
+                try SnapshotSeenRows(server: server, sql: sql).clear()
                 try SnapshotWaitingRows(server: server, sql: sql).removeAll()
             }
             try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
-            if again { try Rebootstrap.noteSeen(rows, server: server, sql: sql) }
+            if again { try SnapshotSeenRows(server: server, sql: sql).note(rows) }
             try Self.advanceClock(past: rows.lazy.compactMap(\.state.latestStamp?.time).max(), sql)
             let last = next == nil
             let labels = SpaceLabels(sql: sql)
@@ -98,7 +98,7 @@ extension SyncSession {
             var touched = applier.touchedTables.union(try WaitingRows(sql: sql).release(parentsIn: applier.touchedTables, synced: tables))
             if last, again {
                 deleted.formUnion(try Rebootstrap.dropRowsTheServerForgot(tables: tables, server: server, sql: sql))
-                try Rebootstrap.clearSeen(server: server, sql: sql)
+                try SnapshotSeenRows(server: server, sql: sql).clear()
             }
             // The last page checks every table once: rows merged in earlier pages may lose their parent
             // to a row dropped now.
