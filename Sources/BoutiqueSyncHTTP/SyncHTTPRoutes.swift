@@ -4,7 +4,9 @@ import Foundation
 /// (The table is on ``SyncHTTPServer``.)
 struct SyncHTTPRoutes: Sendable {
     let server: SyncServer
-    let signer: SyncTokenSigner
+    let authentication: SyncAuthentication
+    /// Whether the server is draining (stopping): `/readyz` says so, to be taken out of rotation.
+    let draining: DrainingFlag
     let options: SyncHTTPOptions
     let log: SyncRequestLog?
 
@@ -17,6 +19,15 @@ struct SyncHTTPRoutes: Sendable {
         if parts == ["v1", "health"] {
             guard request.method == "GET" || request.method == "HEAD" else { return methodNotAllowed(request) }
             return HTTPResponse(status: 200, body: Array(#"{"status":"ok","protocolVersion":\#(SyncProtocol.version)}"#.utf8))
+        }
+        if parts == ["healthz"] || parts == ["readyz"] {
+            guard request.method == "GET" || request.method == "HEAD" else { return methodNotAllowed(request) }
+            guard parts == ["readyz"] else { return HealthProbe.live() }
+            let (response, storeError) = await HealthProbe.ready(store: server.store, draining: draining.isSet)
+            if let storeError {
+                log?.storeFailure(client: request.clientAddress, path: request.path, error: storeError, requestID: request.requestID)
+            }
+            return response
         }
         let endpoint: Endpoint
         var pathTenant: String?
@@ -38,7 +49,7 @@ struct SyncHTTPRoutes: Sendable {
         }
         guard request.method == "POST" else { return methodNotAllowed(request) }
         let claims: SyncToken
-        switch authenticate(request) {
+        switch await authenticate(request) {
         case .success(let verified): claims = verified
         case .failure(let refusal):
             log?.authenticationFailure(
@@ -160,13 +171,13 @@ struct SyncHTTPRoutes: Sendable {
         }
     }
 
-    private func authenticate(_ request: HTTPRequest) -> Result<SyncToken, Refusal> {
+    private func authenticate(_ request: HTTPRequest) async -> Result<SyncToken, Refusal> {
         guard let header = request.authorization, header.count > 7, header.prefix(7).lowercased() == "bearer " else {
             return .failure(Refusal(.unauthorized, "send the device's token as `Authorization: Bearer TOKEN`"))
         }
         let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
         do {
-            return .success(try signer.verify(token))
+            return .success(try await authentication.verify(token))
         } catch {
             return .failure(Refusal(.unauthorized, Self.reason(of: error)))
         }

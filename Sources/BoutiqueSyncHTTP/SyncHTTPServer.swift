@@ -22,6 +22,8 @@ import Foundation
 /// | `POST /v1/pull` (a ``/BoutiqueSync/PullRequest``) | 200 ``/BoutiqueSync/PullResponse``; 410 the same when the device must bootstrap again |
 /// | `POST /v1/snapshot` (a ``/BoutiqueSync/SnapshotRequest``) | 200 ``/BoutiqueSync/SnapshotResponse`` |
 /// | `GET /v1/health` | 200 `{"status":"ok","protocolVersion":1}`, no token needed |
+/// | `GET /healthz` | 200 `{"status":"ok"}` while the process serves, no token needed |
+/// | `GET /readyz` | 200 `{"status":"ready"}` when the store answers a read; 503 with a `reason` when it does not, or while draining (``beginDraining()``) |
 ///
 /// `/v1/tenants/NAME/push` (and `pull`, `snapshot`) are the same requests naming their tenant, which
 /// must be the token's (403 otherwise). Every other refusal is a ``/BoutiqueSync/SyncHTTPErrorBody``: 400 malformed
@@ -42,6 +44,7 @@ public final class SyncHTTPServer: Sendable {
     public let host: String
 
     private let listener: HTTPListener
+    private let draining = DrainingFlag()
 
     /// Starts serving `server` on `host:port`; port 0 picks a free one (read ``port``). With a `log`,
     /// every request, authentication failure and store failure is written to it.
@@ -51,13 +54,32 @@ public final class SyncHTTPServer: Sendable {
     /// ``raiseOpenFileLimit()``).
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the address cannot be bound.
-    public init(
+    public convenience init(
         server: SyncServer, signer: SyncTokenSigner, host: String = "127.0.0.1", port: Int = 0,
+        options: SyncHTTPOptions = SyncHTTPOptions(), log: SyncRequestLog? = nil
+    ) throws {
+        try self.init(
+            server: server, authentication: try SyncAuthentication(signer: signer), host: host, port: port, options: options, log: log)
+    }
+
+    /// Starts serving `server` on `host:port`, taking the tokens `authentication` checks: the
+    /// server's own, JSON Web Tokens from an identity provider, or both.
+    ///
+    /// ```swift
+    /// let jwt = try await JWTVerifier.fetchingKeys(
+    ///     from: URL(string: "https://example.eu.auth0.com/.well-known/jwks.json")!,
+    ///     rules: JWTClaimRules(tenantClaim: "https://example.com/tenant"))
+    /// let http = try SyncHTTPServer(server: server, authentication: try SyncAuthentication(jwt: jwt), port: 8080)
+    /// ```
+    ///
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the address cannot be bound.
+    public init(
+        server: SyncServer, authentication: SyncAuthentication, host: String = "127.0.0.1", port: Int = 0,
         options: SyncHTTPOptions = SyncHTTPOptions(), log: SyncRequestLog? = nil
     ) throws {
         self.server = server
         self.host = host
-        let routes = SyncHTTPRoutes(server: server, signer: signer, options: options, log: log)
+        let routes = SyncHTTPRoutes(server: server, authentication: authentication, draining: draining, options: options, log: log)
         listener = try HTTPListener.start(
             host: host, port: port,
             limits: HTTPListener.Limits(
@@ -89,13 +111,27 @@ public final class SyncHTTPServer: Sendable {
     /// How many requests are being read, handled or answered now.
     public var requestsInFlight: Int { listener.requestsInFlight }
 
+    /// Makes `GET /readyz` answer 503 from now on, while every other request is served as before: a
+    /// load balancer or Kubernetes stops sending devices here before ``shutdown(gracePeriod:)``.
+    ///
+    /// ```swift
+    /// http.beginDraining()
+    /// try await Task.sleep(for: .seconds(5))   // the balancer's probe interval
+    /// await http.shutdown()
+    /// ```
+    public func beginDraining() { draining.set() }
+
+    /// Whether ``beginDraining()`` or ``shutdown(gracePeriod:)`` was called.
+    public var isDraining: Bool { draining.isSet }
+
     /// Stops accepting connections, answers waiting long polls, lets the requests in flight finish
-    /// (for up to `gracePeriod`), then closes every connection.
+    /// (for up to `gracePeriod`), then closes every connection. `/readyz` answers 503 meanwhile.
     ///
     /// ```swift
     /// await http.shutdown()
     /// ```
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
+        draining.set()
         await server.endLongPolls()
         await listener.shutdown(gracePeriod: gracePeriod)
     }
