@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A ``/BoutiqueSyncServer/SyncServer`` on the network: the sync protocol over HTTP/1.1 (GNU libmicrohttpd), with bearer
 /// tokens.
@@ -45,6 +46,8 @@ public final class SyncHTTPServer: Sendable {
 
     private let listener: HTTPListener
     private let draining = DrainingFlag()
+    private let metrics = SyncMetrics()
+    private let metricsListener = Mutex<HTTPListener?>(nil)
 
     /// Starts serving `server` on `host:port`; port 0 picks a free one (read ``port``). With a `log`,
     /// every request, authentication failure and store failure is written to it.
@@ -79,7 +82,8 @@ public final class SyncHTTPServer: Sendable {
     ) throws {
         self.server = server
         self.host = host
-        let routes = SyncHTTPRoutes(server: server, authentication: authentication, draining: draining, options: options, log: log)
+        let routes = SyncHTTPRoutes(
+            server: server, authentication: authentication, draining: draining, options: options, log: log, metrics: metrics)
         listener = try HTTPListener.start(
             host: host, port: port,
             limits: HTTPListener.Limits(
@@ -132,7 +136,78 @@ public final class SyncHTTPServer: Sendable {
     /// ```
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
         draining.set()
+        if let metricsListener = metricsListener.withLock({ $0 }) { await metricsListener.shutdown(gracePeriod: .seconds(1)) }
         await server.endLongPolls()
         await listener.shutdown(gracePeriod: gracePeriod)
+    }
+
+    // MARK: Metrics
+
+    /// Serves the server's metrics in Prometheus' text exposition format at
+    /// `http://127.0.0.1:PORT/metrics`, on a listener of its own bound to 127.0.0.1 only (port 0 picks
+    /// a free one), and returns that address. ``shutdown(gracePeriod:)`` stops it too.
+    ///
+    /// ```swift
+    /// let metricsURL = try http.serveMetrics(port: 9464)
+    /// ```
+    ///
+    /// | Metric | Kind | Labels |
+    /// |---|---|---|
+    /// | `boutique_http_requests_total` | counter | `endpoint`, `status` |
+    /// | `boutique_http_request_duration_seconds` | histogram | `endpoint` |
+    /// | `boutique_pushed_changes_total` | counter | |
+    /// | `boutique_pulled_changes_total` | counter | |
+    /// | `boutique_refusals_total` | counter | `reason`: the error body's code (`unauthorized`, `forbidden`, …) |
+    /// | `boutique_long_polls_waiting` | gauge | |
+    /// | `boutique_connections_open` | gauge | |
+    /// | `boutique_tenants_active` | gauge: tenants with a request in the last 10 minutes | |
+    /// | `boutique_store_errors_total` | counter | |
+    /// | `boutique_log_entries` | gauge: read from the store at most once a minute | |
+    /// | `boutique_gc_removed_total` | counter: what ``recordHousekeeping(_:)`` was told | `kind` (`log`, `tombstones`) |
+    ///
+    /// `endpoint` is `push`, `pull`, `snapshot`, `share`, `unshare`, `members`, `health`, `healthz`,
+    /// `readyz` or `other`. No label holds a tenant, user or token. The counters are always kept (a
+    /// lock and a few additions per request); this only makes them readable.
+    ///
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the port cannot be bound,
+    ///   or ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` when metrics are already served.
+    @discardableResult
+    public func serveMetrics(port: Int) throws -> URL {
+        guard metricsListener.withLock({ $0 == nil }) else { throw BoutiqueError.invalidArgument("the metrics are already served") }
+        let limits = HTTPListener.Limits(
+            maximumBodyBytes: 1_024, connectionLimit: 16, connectionsPerAddress: 16, requestDeadline: .seconds(10),
+            responseDeadline: .seconds(10), unfinishedRequestLimit: 8, unfinishedRequestsPerAddress: 8,
+            maximumQueuedResponseBytes: 16 << 20)
+        let listener = try HTTPListener.start(host: "127.0.0.1", port: port, limits: limits, log: nil) { [weak self] request in
+            guard request.path == "/metrics" else {
+                return .error(404, "not-found", "the metrics are at /metrics")
+            }
+            guard let self else { return .error(503, "unavailable", "the server is stopping") }
+            return HTTPResponse(status: 200, body: Array(await self.metricsText().utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
+        }
+        metricsListener.withLock { $0 = listener }
+        return URL(string: "http://127.0.0.1:\(listener.port)/metrics") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// The metrics ``serveMetrics(port:)`` serves, as text.
+    ///
+    /// ```swift
+    /// print(await http.metricsText())
+    /// ```
+    public func metricsText() async -> String {
+        let server = self.server
+        let logEntries = await metrics.logEntryCount { try await server.logEntryCount() }
+        return metrics.exposition(connectionsOpen: listener.connectionsOpen, logEntries: logEntries)
+    }
+
+    /// Counts what a ``/BoutiqueSyncServer/SyncHousekeeping`` event says garbage collection removed,
+    /// for `boutique_gc_removed_total`; other events are not counted.
+    ///
+    /// ```swift
+    /// let housekeeping = SyncHousekeeping(server: server) { event in http.recordHousekeeping(event) }
+    /// ```
+    public func recordHousekeeping(_ event: SyncHousekeeping.Event) {
+        guard case .collected(_, let previousHorizon, let report) = event else { return }
+        metrics.collected(logEntries: Int(max(0, report.horizon - previousHorizon)), tombstones: report.tombstonesRemoved)
     }
 }

@@ -157,9 +157,11 @@ enum ServeCommand: Command {
             }
             let log = SyncRequestLog.standardError(format: logFormat.format)
             http = try SyncHTTPServer(server: server, authentication: tokens, host: host, port: port, options: limits.options, log: log)
-            housekeeping = SyncHousekeeping(server: server, retention: retention) { event in
+            housekeeping = SyncHousekeeping(server: server, retention: retention) { [http] event in
+                http.recordHousekeeping(event)
                 log.note("housekeeping", message: "\(event)")
             }
+            if let metricsPort = operations.metricsPort { Output.line("metrics on \(try http.serveMetrics(port: metricsPort).absoluteString)") }
         } catch {
             await store.close()
             throw error
