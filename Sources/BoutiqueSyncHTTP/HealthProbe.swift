@@ -94,12 +94,3 @@ enum HealthProbe {
         return HTTPResponse(status: 503, body: Array(body), retryAfterSeconds: 5)
     }
 }
-
-/// Set once the server starts to stop; read by every `/readyz`.
-final class DrainingFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-
-    var isSet: Bool { flag.load(ordering: .relaxed) }
-
-    func set() { flag.store(true, ordering: .relaxed) }
-}

@@ -180,7 +180,10 @@ import Testing
         let long = Self.rsa.token(TestJWT.claims(["pad": String(repeating: "x", count: JWTVerifier.maximumTokenBytes)]))
         let crit = TestJWT.signed(header: ["alg": "RS256", "kid": Self.rsa.id, "crit": ["exp"]], claims: TestJWT.claims(), by: Self.rsa.sign)
         let padded = genuine + "=="
-        for token in ["", "a.b", "a.b.c.d", "!!.??.**", genuine + ".", long, crit, padded, TestJWT.part(["typ": "JWT"]) + "." + TestJWT.part(TestJWT.claims()) + ".AA"] {
+        // Nesting deep enough to overflow a recursive parser's stack, within the length cap.
+        let deep = Base64.encodeURLSafe(Array((String(repeating: "[", count: 2_500) + String(repeating: "]", count: 2_500)).utf8))
+        let nested = deep + "." + TestJWT.part(TestJWT.claims()) + ".AA"
+        for token in ["", "a.b", "a.b.c.d", "!!.??.**", genuine + ".", long, crit, padded, nested, TestJWT.part(["typ": "JWT"]) + "." + TestJWT.part(TestJWT.claims()) + ".AA"] {
             let reason = await Self.refusal(token, by: verifier)
             #expect(reason?.hasPrefix("malformed") == true, "\(token.prefix(40)): \(reason ?? "accepted")")
             if token.count > 10 { #expect(reason?.contains(token) == false) }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Checks JSON Web Tokens from an identity provider (Auth0, Supabase, Keycloak, Cognito, …) and says
 /// whose they are: RS256 and ES256 signatures with the keys of a JWK Set, HS256 with a shared secret.
@@ -223,15 +222,4 @@ public final class JWTVerifier: Sendable {
         guard seconds > -1e12, seconds < 1e12 else { return "\(seconds)" }
         return Date(timeIntervalSince1970: seconds.rounded(.down)).ISO8601Format()
     }
-}
-
-/// The keys a verifier checks with now: replaced whole when its JWK Set is read again.
-final class CurrentKeys: Sendable {
-    private let keys: Mutex<JSONWebKeySet?>
-
-    init(_ keys: JSONWebKeySet?) { self.keys = Mutex(keys) }
-
-    var current: JSONWebKeySet? { keys.withLock { $0 } }
-
-    func replace(with fresh: JSONWebKeySet) { keys.withLock { $0 = fresh } }
 }
