@@ -244,6 +244,22 @@ import Testing
         #expect(server.requests.withLock { $0.count } == before, "read at most once a minute")
     }
 
+    /// Keys rotated in are taken on the schedule too, with no token asking for them.
+    @Test func aRemoteKeySetIsReadAgainOnItsSchedule() async throws {
+        let server = try CannedHTTPServer(answers: ["/jwks.json": TestJWT.keySet([Self.rsa.jwk()])])
+        defer { server.stop() }
+        let verifier = try await JWTVerifier.fetchingKeys(
+            from: server.url.appendingPathComponent("jwks.json"), secret: nil, rules: JWTClaimRules(),
+            timing: RemoteKeySet.Timing(refreshInterval: .milliseconds(20), minimumInterval: .seconds(3_600)))
+        let rotated = TestSigningKey(.rsa, id: "scheduled")
+        server.answer("/jwks.json", with: TestJWT.keySet([rotated.jwk()]))
+        try await waitUntil("the scheduled read takes the rotated key") {
+            await Self.refusal(rotated.token(TestJWT.claims()), by: verifier) == nil
+        }
+        #expect(await Self.refusal(Self.rsa.token(TestJWT.claims()), by: verifier)?.hasPrefix("unknown key") == true, "the retired key is gone")
+        await verifier.stop()
+    }
+
     @Test func aRemoteKeySetTooLargeIsRefused() async throws {
         let server = try CannedHTTPServer(answers: ["/jwks.json": Array(repeating: UInt8(ascii: " "), count: JSONWebKeySet.maximumBytes + 1)])
         defer { server.stop() }
