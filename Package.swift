@@ -268,7 +268,9 @@ let package = Package(
         .testTarget(
             name: "BoutiqueSyncTests",
             dependencies: ["BoutiqueSync", "BoutiqueSyncServer", "BoutiqueSyncCore", "BoutiqueTestSupport", "boutique"]
-                + httpDependencies + withHTTP(["BoutiqueSyncTestServer"]),
+                + httpDependencies + withHTTP(["BoutiqueSyncTestServer"])
+                // Keys and JSON Web Tokens made at test time, as an identity provider makes them.
+                + [.target(name: "CCrypto", condition: .when(platforms: platformsWithoutCryptoKit))],
             swiftSettings: httpSettings),
         // What Package.swift declares here and under its environment switches (`swift package dump-package`).
         .testTarget(name: "BoutiquePackageTests", dependencies: ["BoutiqueTestSupport"], swiftSettings: httpSettings),

@@ -71,6 +71,9 @@ final class ConnectionDeadlines: Sendable {
             limit: unfinishedLimit, perAddress: unfinishedPerAddress, patience: Self.displacementPatience)))
     }
 
+    /// How many connections are open now.
+    var openCount: Int { state.withLock { $0.connections.count } }
+
     private static func key(_ connection: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))) }
 
     /// Whether a new connection from `client` may open: it may when the unfinished connections leave

@@ -156,6 +156,9 @@ final class HTTPListener: Sendable {
     /// How many requests are being read, handled or answered.
     var requestsInFlight: Int { state.withLock { $0.inFlight } }
 
+    /// How many connections are open now.
+    var connectionsOpen: Int { deadlines.openCount }
+
     /// The bytes of answers queued and not yet sent.
     var queuedResponseBytes: Int { queuedResponses.current }
 

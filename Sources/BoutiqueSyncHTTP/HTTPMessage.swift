@@ -28,6 +28,8 @@ struct HTTPResponse: Sendable {
     /// waiting to be read already take their whole budget (``QueuedResponseBytes``): the client asks
     /// again and loses nothing.
     var repeatable = false
+    /// The error body's code when this answer refuses the request, for the refusals' metric.
+    var refusalCode: String? = nil
 
     /// The same answer, marked ``repeatable``.
     func markedRepeatable() -> HTTPResponse {
@@ -46,6 +48,6 @@ struct HTTPResponse: Sendable {
     /// protocol (no such path, a server shutting down); the protocol's refusals are ``refusal(_:_:retryAfterSeconds:)``.
     static func error(_ status: Int, _ code: String, _ reason: String, retryAfterSeconds: Int = 0) -> HTTPResponse {
         let body = (try? SyncJSON.encoder().encode(SyncHTTPErrorBody(status: status, code: code, reason: reason))) ?? .init()
-        return HTTPResponse(status: status, body: Array(body), retryAfterSeconds: retryAfterSeconds)
+        return HTTPResponse(status: status, body: Array(body), retryAfterSeconds: retryAfterSeconds, refusalCode: code)
     }
 }

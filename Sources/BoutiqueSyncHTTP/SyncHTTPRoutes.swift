@@ -4,19 +4,39 @@ import Foundation
 /// (The table is on ``SyncHTTPServer``.)
 struct SyncHTTPRoutes: Sendable {
     let server: SyncServer
-    let signer: SyncTokenSigner
+    let authentication: SyncAuthentication
+    /// Whether the server is draining (stopping): `/readyz` says so, to be taken out of rotation.
+    let draining: DrainingFlag
     let options: SyncHTTPOptions
     let log: SyncRequestLog?
+    let metrics: SyncMetrics
 
     private enum Endpoint: String {
         case push, pull, snapshot, share, unshare, members
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
+        let started = ContinuousClock.now
+        let response = await answer(request)
+        metrics.answered(path: request.path, status: response.status, duration: ContinuousClock.now - started, refusal: response.refusalCode)
+        return response
+    }
+
+    private func answer(_ request: HTTPRequest) async -> HTTPResponse {
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         if parts == ["v1", "health"] {
             guard request.method == "GET" || request.method == "HEAD" else { return methodNotAllowed(request) }
             return HTTPResponse(status: 200, body: Array(#"{"status":"ok","protocolVersion":\#(SyncProtocol.version)}"#.utf8))
+        }
+        if parts == ["healthz"] || parts == ["readyz"] {
+            guard request.method == "GET" || request.method == "HEAD" else { return methodNotAllowed(request) }
+            guard parts == ["readyz"] else { return HealthProbe.live() }
+            let (response, storeError) = await HealthProbe.ready(store: server.store, draining: draining.isSet)
+            if let storeError {
+                metrics.storeFailed()
+                log?.storeFailure(client: request.clientAddress, path: request.path, error: storeError, requestID: request.requestID)
+            }
+            return response
         }
         let endpoint: Endpoint
         var pathTenant: String?
@@ -38,13 +58,14 @@ struct SyncHTTPRoutes: Sendable {
         }
         guard request.method == "POST" else { return methodNotAllowed(request) }
         let claims: SyncToken
-        switch authenticate(request) {
+        switch await authenticate(request) {
         case .success(let verified): claims = verified
         case .failure(let refusal):
             log?.authenticationFailure(
                 client: request.clientAddress, path: request.path, reason: refusal.reason, requestID: request.requestID)
             return refusal.response
         }
+        metrics.sawTenant(claims.tenant)
         var response = await respond(to: request, endpoint: endpoint, pathTenant: pathTenant, claims: claims)
         response.tenant = claims.tenant
         response.user = claims.user
@@ -74,6 +95,7 @@ struct SyncHTTPRoutes: Sendable {
             // The store failed (a lost PostgreSQL connection, a full disk): nothing was committed, and
             // the device retries the same request. The error stays in the log: its text can name the
             // database's host, statements and constraints, which are no client's business.
+            metrics.storeFailed()
             log?.storeFailure(
                 client: request.clientAddress, path: request.path, error: String(describing: error), requestID: request.requestID)
             return .error(
@@ -94,7 +116,9 @@ struct SyncHTTPRoutes: Sendable {
         }
         let response = try await server.push(request, tenant: claims.tenant, user: claims.user)
         switch response.outcome {
-        case .accepted: return try encode(response, status: 200)
+        case .accepted:
+            metrics.pushed(changes: request.transactions.reduce(0) { $0 + $1.changes.count })
+            return try encode(response, status: 200)
         case .mismatch: return try encode(response, status: 409)
         case .refused:
             if response.refusal == .tooLarge { return .refusal(.tooLarge, response.reason ?? "the push is larger than the server takes") }
@@ -118,9 +142,13 @@ struct SyncHTTPRoutes: Sendable {
         var request = try decode(PullRequest.self, body)
         try checkVersion(request.protocolVersion)
         request.waitMilliseconds = min(max(request.waitMilliseconds, 0), options.maximumWaitMilliseconds)
+        if request.waitMilliseconds > 0 { metrics.longPollBegan() }
+        defer { if request.waitMilliseconds > 0 { metrics.longPollEnded() } }
         let response = try await server.pull(request, tenant: claims.tenant, user: claims.user)
         switch response.outcome {
-        case .changes: return try encode(response, status: 200)
+        case .changes:
+            metrics.pulled(changes: response.changes.count)
+            return try encode(response, status: 200)
         case .resetRequired: return try encode(response, status: 410)
         case .refused:
             return .refusal(response.refusal == .replicaTaken ? .replicaTaken : .invalid, response.reason ?? "the pull was refused")
@@ -160,13 +188,13 @@ struct SyncHTTPRoutes: Sendable {
         }
     }
 
-    private func authenticate(_ request: HTTPRequest) -> Result<SyncToken, Refusal> {
+    private func authenticate(_ request: HTTPRequest) async -> Result<SyncToken, Refusal> {
         guard let header = request.authorization, header.count > 7, header.prefix(7).lowercased() == "bearer " else {
             return .failure(Refusal(.unauthorized, "send the device's token as `Authorization: Bearer TOKEN`"))
         }
         let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
         do {
-            return .success(try signer.verify(token))
+            return .success(try await authentication.verify(token))
         } catch {
             return .failure(Refusal(.unauthorized, Self.reason(of: error)))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A ``/BoutiqueSyncServer/SyncServer`` on the network: the sync protocol over HTTP/1.1 (GNU libmicrohttpd), with bearer
 /// tokens.
@@ -22,6 +23,8 @@ import Foundation
 /// | `POST /v1/pull` (a ``/BoutiqueSync/PullRequest``) | 200 ``/BoutiqueSync/PullResponse``; 410 the same when the device must bootstrap again |
 /// | `POST /v1/snapshot` (a ``/BoutiqueSync/SnapshotRequest``) | 200 ``/BoutiqueSync/SnapshotResponse`` |
 /// | `GET /v1/health` | 200 `{"status":"ok","protocolVersion":1}`, no token needed |
+/// | `GET /healthz` | 200 `{"status":"ok"}` while the process serves, no token needed |
+/// | `GET /readyz` | 200 `{"status":"ready"}` when the store answers a read; 503 with a `reason` when it does not, or while draining (``beginDraining()``) |
 ///
 /// `/v1/tenants/NAME/push` (and `pull`, `snapshot`) are the same requests naming their tenant, which
 /// must be the token's (403 otherwise). Every other refusal is a ``/BoutiqueSync/SyncHTTPErrorBody``: 400 malformed
@@ -42,6 +45,9 @@ public final class SyncHTTPServer: Sendable {
     public let host: String
 
     private let listener: HTTPListener
+    private let draining = DrainingFlag()
+    private let metrics = SyncMetrics()
+    private let metricsListener = Mutex<HTTPListener?>(nil)
 
     /// Starts serving `server` on `host:port`; port 0 picks a free one (read ``port``). With a `log`,
     /// every request, authentication failure and store failure is written to it.
@@ -51,13 +57,33 @@ public final class SyncHTTPServer: Sendable {
     /// ``raiseOpenFileLimit()``).
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the address cannot be bound.
-    public init(
+    public convenience init(
         server: SyncServer, signer: SyncTokenSigner, host: String = "127.0.0.1", port: Int = 0,
+        options: SyncHTTPOptions = SyncHTTPOptions(), log: SyncRequestLog? = nil
+    ) throws {
+        try self.init(
+            server: server, authentication: try SyncAuthentication(signer: signer), host: host, port: port, options: options, log: log)
+    }
+
+    /// Starts serving `server` on `host:port`, taking the tokens `authentication` checks: the
+    /// server's own, JSON Web Tokens from an identity provider, or both.
+    ///
+    /// ```swift
+    /// let jwt = try await JWTVerifier.fetchingKeys(
+    ///     from: URL(string: "https://example.eu.auth0.com/.well-known/jwks.json")!,
+    ///     rules: JWTClaimRules(tenantClaim: "https://example.com/tenant"))
+    /// let http = try SyncHTTPServer(server: server, authentication: try SyncAuthentication(jwt: jwt), port: 8080)
+    /// ```
+    ///
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the address cannot be bound.
+    public init(
+        server: SyncServer, authentication: SyncAuthentication, host: String = "127.0.0.1", port: Int = 0,
         options: SyncHTTPOptions = SyncHTTPOptions(), log: SyncRequestLog? = nil
     ) throws {
         self.server = server
         self.host = host
-        let routes = SyncHTTPRoutes(server: server, signer: signer, options: options, log: log)
+        let routes = SyncHTTPRoutes(
+            server: server, authentication: authentication, draining: draining, options: options, log: log, metrics: metrics)
         listener = try HTTPListener.start(
             host: host, port: port,
             limits: HTTPListener.Limits(
@@ -89,14 +115,99 @@ public final class SyncHTTPServer: Sendable {
     /// How many requests are being read, handled or answered now.
     public var requestsInFlight: Int { listener.requestsInFlight }
 
+    /// Makes `GET /readyz` answer 503 from now on, while every other request is served as before: a
+    /// load balancer or Kubernetes stops sending devices here before ``shutdown(gracePeriod:)``.
+    ///
+    /// ```swift
+    /// http.beginDraining()
+    /// try await Task.sleep(for: .seconds(5))   // the balancer's probe interval
+    /// await http.shutdown()
+    /// ```
+    public func beginDraining() { draining.set() }
+
+    /// Whether ``beginDraining()`` or ``shutdown(gracePeriod:)`` was called.
+    public var isDraining: Bool { draining.isSet }
+
     /// Stops accepting connections, answers waiting long polls, lets the requests in flight finish
-    /// (for up to `gracePeriod`), then closes every connection.
+    /// (for up to `gracePeriod`), then closes every connection. `/readyz` answers 503 meanwhile.
     ///
     /// ```swift
     /// await http.shutdown()
     /// ```
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
+        draining.set()
+        if let metricsListener = metricsListener.withLock({ $0 }) { await metricsListener.shutdown(gracePeriod: .seconds(1)) }
         await server.endLongPolls()
         await listener.shutdown(gracePeriod: gracePeriod)
+    }
+
+    // MARK: Metrics
+
+    /// Serves the server's metrics in Prometheus' text exposition format at
+    /// `http://127.0.0.1:PORT/metrics`, on a listener of its own bound to 127.0.0.1 only (port 0 picks
+    /// a free one), and returns that address. ``shutdown(gracePeriod:)`` stops it too.
+    ///
+    /// ```swift
+    /// let metricsURL = try http.serveMetrics(port: 9464)
+    /// ```
+    ///
+    /// | Metric | Kind | Labels |
+    /// |---|---|---|
+    /// | `boutique_http_requests_total` | counter | `endpoint`, `status` |
+    /// | `boutique_http_request_duration_seconds` | histogram | `endpoint` |
+    /// | `boutique_pushed_changes_total` | counter | |
+    /// | `boutique_pulled_changes_total` | counter | |
+    /// | `boutique_refusals_total` | counter | `reason`: the error body's code (`unauthorized`, `forbidden`, …) |
+    /// | `boutique_long_polls_waiting` | gauge | |
+    /// | `boutique_connections_open` | gauge | |
+    /// | `boutique_tenants_active` | gauge: tenants with a request in the last 10 minutes | |
+    /// | `boutique_store_errors_total` | counter | |
+    /// | `boutique_log_entries` | gauge: read from the store at most once a minute | |
+    /// | `boutique_gc_removed_total` | counter: what ``recordHousekeeping(_:)`` was told | `kind` (`log`, `tombstones`) |
+    ///
+    /// `endpoint` is `push`, `pull`, `snapshot`, `share`, `unshare`, `members`, `health`, `healthz`,
+    /// `readyz` or `other`. No label holds a tenant, user or token. The counters are always kept (a
+    /// lock and a few additions per request); this only makes them readable.
+    ///
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the port cannot be bound,
+    ///   or ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` when metrics are already served.
+    @discardableResult
+    public func serveMetrics(port: Int) throws -> URL {
+        guard metricsListener.withLock({ $0 == nil }) else { throw BoutiqueError.invalidArgument("the metrics are already served") }
+        let limits = HTTPListener.Limits(
+            maximumBodyBytes: 1_024, connectionLimit: 16, connectionsPerAddress: 16, requestDeadline: .seconds(10),
+            responseDeadline: .seconds(10), unfinishedRequestLimit: 8, unfinishedRequestsPerAddress: 8,
+            maximumQueuedResponseBytes: 16 << 20)
+        let listener = try HTTPListener.start(host: "127.0.0.1", port: port, limits: limits, log: nil) { [weak self] request in
+            guard request.path == "/metrics" else {
+                return .error(404, "not-found", "the metrics are at /metrics")
+            }
+            guard let self else { return .error(503, "unavailable", "the server is stopping") }
+            return HTTPResponse(status: 200, body: Array(await self.metricsText().utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
+        }
+        metricsListener.withLock { $0 = listener }
+        return URL(string: "http://127.0.0.1:\(listener.port)/metrics") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// The metrics ``serveMetrics(port:)`` serves, as text.
+    ///
+    /// ```swift
+    /// print(await http.metricsText())
+    /// ```
+    public func metricsText() async -> String {
+        let server = self.server
+        let logEntries = await metrics.logEntryCount { try await server.logEntryCount() }
+        return metrics.exposition(connectionsOpen: listener.connectionsOpen, logEntries: logEntries)
+    }
+
+    /// Counts what a ``/BoutiqueSyncServer/SyncHousekeeping`` event says garbage collection removed,
+    /// for `boutique_gc_removed_total`; other events are not counted.
+    ///
+    /// ```swift
+    /// let housekeeping = SyncHousekeeping(server: server) { event in http.recordHousekeeping(event) }
+    /// ```
+    public func recordHousekeeping(_ event: SyncHousekeeping.Event) {
+        guard case .collected(_, let previousHorizon, let report) = event else { return }
+        metrics.collected(logEntries: Int(max(0, report.horizon - previousHorizon)), tombstones: report.tombstonesRemoved)
     }
 }

@@ -13,12 +13,14 @@ enum ServeCommand: Command {
     static let summary = "run a sync server devices reach over HTTP"
     static let help = """
         usage: boutique serve --port PORT (--store FILE | --postgres URL | --postgres-url-file FILE)
-                              --secret-file FILE [--host ADDRESS] [--rules FILE] [--log-format text|json]
+                              (--secret-file FILE | --jwks FILE | --jwks-url URL | --jwt-secret-file FILE)…
+                              [--tenant-claim NAME | --tenant ID] [--jwt-audience AUD] [--jwt-issuer ISS]
+                              [--host ADDRESS] [--rules FILE] [--log-format text|json]
                               [--max-body-bytes N] [--max-wait DURATION] [--connection-limit N]
                               [--connections-per-address N] [--request-deadline DURATION]
                               [--response-deadline DURATION] [--unfinished-request-limit N]
                               [--unfinished-requests-per-address N] [--max-queued-response-bytes N]
-                              [--retain DURATION]
+                              [--retain DURATION] [--drain DURATION] [--metrics-port PORT]
 
         Serves the sync protocol over HTTP on ADDRESS:PORT (127.0.0.1 when --host is left out; 0.0.0.0
         for every interface; port 0 picks a free one) and prints `listening on http://ADDRESS:PORT` once
@@ -35,6 +37,28 @@ enum ServeCommand: Command {
         The secret file, and a URL file, must be readable by their owner only (chmod 600 FILE); the
         secret must have at least 32 bytes and not be guessable: make it with
           (umask 077; openssl rand -base64 32 > FILE)
+
+        Tokens from an identity provider (Auth0, Supabase, Keycloak, Cognito…) are taken beside the
+        server's own, as JSON Web Tokens: --jwks FILE reads the provider's public keys from a JWK Set
+        file; --jwks-url URL reads them from its URL at start, again every 10 minutes, and when a token
+        names a key it does not know (at most once a minute); --jwt-secret-file FILE takes HS256 tokens
+        signed with the secret in FILE (the rules of --secret-file apply). RS256 tokens are checked with
+        the set's RSA keys, ES256 with its P-256 keys, HS256 with the secret only; any other algorithm,
+        `none` included, is refused. A token's user is its `sub` claim, its tenant the claim
+        --tenant-claim NAME names [tenant], or --tenant ID for every token of a single-tenant app; `exp`
+        is required and checked, as `nbf` is, with 60 s leeway; --jwt-audience AUD and --jwt-issuer ISS
+        require the token's `aud` to name AUD and its `iss` to be ISS. For example, with Auth0:
+          --jwks-url https://TENANT.auth0.com/.well-known/jwks.json --jwt-issuer https://TENANT.auth0.com/
+          --jwt-audience https://sync.example.com --tenant-claim https://example.com/tenant
+        and with Supabase's HS256 tokens: --jwt-secret-file FILE --jwt-audience authenticated --tenant ID.
+        A refused token is answered 401 with the check it failed (expired, not yet valid, wrong audience,
+        wrong issuer, unknown key, bad signature, unsupported algorithm, malformed), never the token.
+
+        GET /healthz answers 200 while the server runs; GET /readyz answers 200 when the store answers a
+        read, and 503 when it does not or once SIGTERM was received: --drain DURATION keeps serving for
+        that long after SIGTERM, with /readyz at 503, so that a load balancer stops sending devices
+        first [0]. --metrics-port PORT serves Prometheus metrics at http://127.0.0.1:PORT/metrics (on
+        127.0.0.1 only; port 0 picks one, printed as `metrics on …`).
 
         It logs one line per request to standard error (time, client address, method, path, status,
         tenant, user, bytes in and out, duration, request id), and one per refused token (why, never the
@@ -81,7 +105,8 @@ enum ServeCommand: Command {
         guard let portText = try arguments.takeOption("--port") else { throw UsageError("--port is required") }
         guard let port = Int(portText), (0...65_535).contains(port) else { throw UsageError("--port takes 0…65535, not '\(portText)'") }
         let storePath = try arguments.takeOption("--store")
-        guard let secretFile = try arguments.takeOption("--secret-file") else { throw UsageError("--secret-file is required") }
+        let authentication = try ServeAuthentication(&arguments)
+        let operations = try ServeOperations(&arguments)
         let postgres = try SecretArguments.postgresURL(&arguments, store: storePath)
         let host = try arguments.takeOption("--host") ?? "127.0.0.1"
         let rulesFile = try arguments.takeOption("--rules")
@@ -98,10 +123,10 @@ enum ServeCommand: Command {
         }
         #if BOUTIQUE_SYNC_HTTP
         try await serve(
-            storePath: storePath, postgres: postgres, secretFile: secretFile, host: host, port: port, rulesFile: rulesFile,
-            logFormat: logFormat, limits: limits, retention: retention)
+            storePath: storePath, postgres: postgres, authentication: authentication, operations: operations, host: host, port: port,
+            rulesFile: rulesFile, logFormat: logFormat, limits: limits, retention: retention)
         #else
-        _ = (secretFile, host, port, rulesFile, logFormat, limits, retention)
+        _ = (authentication, operations, host, port, rulesFile, logFormat, limits, retention)
         throw MissingHTTPFrontEnd()
         #endif
     }
@@ -109,8 +134,8 @@ enum ServeCommand: Command {
     #if BOUTIQUE_SYNC_HTTP
     @MainActor
     private static func serve(
-        storePath: String?, postgres: String?, secretFile: String, host: String, port: Int, rulesFile: String?,
-        logFormat: SyncRequestLogFormat, limits: ServeLimits, retention: Duration
+        storePath: String?, postgres: String?, authentication: ServeAuthentication, operations: ServeOperations, host: String,
+        port: Int, rulesFile: String?, logFormat: SyncRequestLogFormat, limits: ServeLimits, retention: Duration
     ) async throws {
         // Everything the server creates from here on — the SQLite store and its -wal and -shm files,
         // which hold every tenant's data — is its owner's alone. (SQLite gives a new -wal and -shm the
@@ -118,7 +143,7 @@ enum ServeCommand: Command {
         umask(0o077)
         // Connections are file descriptors: not 1,024 at most when the system allows more.
         SyncHTTPServer.raiseOpenFileLimit()
-        let signer = try SyncTokenSigner(secretFile: URL(fileURLWithPath: secretFile))
+        let tokens = try await authentication.make()
         let rules = try rulesFile.map(readRules)
         let store = try await ServerStore.open(sqlite: storePath, postgres: postgres)
         let http: SyncHTTPServer
@@ -131,10 +156,12 @@ enum ServeCommand: Command {
                 Output.error("warning: tenant '\(tenant)': \(problem); its devices' pushes are not placed until the rules match (its pulls are served)")
             }
             let log = SyncRequestLog.standardError(format: logFormat.format)
-            http = try SyncHTTPServer(server: server, signer: signer, host: host, port: port, options: limits.options, log: log)
-            housekeeping = SyncHousekeeping(server: server, retention: retention) { event in
+            http = try SyncHTTPServer(server: server, authentication: tokens, host: host, port: port, options: limits.options, log: log)
+            housekeeping = SyncHousekeeping(server: server, retention: retention) { [http] event in
+                http.recordHousekeeping(event)
                 log.note("housekeeping", message: "\(event)")
             }
+            if let metricsPort = operations.metricsPort { Output.line("metrics on \(try http.serveMetrics(port: metricsPort).absoluteString)") }
         } catch {
             await store.close()
             throw error
@@ -143,7 +170,13 @@ enum ServeCommand: Command {
         Output.line("listening on \(http.url.absoluteString)")
         await housekeeping.start()
         let signal = await Signals.termination()
+        http.beginDraining()
+        if operations.drainSeconds > 0 {
+            Output.error("boutique serve: \(Signals.name(signal)): draining for \(operations.drainSeconds) s (/readyz answers 503)")
+            try? await Task.sleep(for: .seconds(operations.drainSeconds))
+        }
         Output.error("boutique serve: \(Signals.name(signal)): finishing \(http.requestsInFlight) request(s) in flight")
+        await tokens.jwt?.stop()
         await housekeeping.stop()
         await http.shutdown()
         // What devices pulled to since the last write, so that the next start's collection knows it.

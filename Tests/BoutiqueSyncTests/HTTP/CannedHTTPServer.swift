@@ -8,19 +8,19 @@ import Glibc
 #endif
 
 /// A server on 127.0.0.1 that answers every request for a path with the same canned body: a sync
-/// server gone wrong, for what a device does with replies no real server sends. Paths it has no
-/// answer for get a 404.
+/// server gone wrong, for what a device does with replies no real server sends; or a JWK Set URL whose
+/// keys rotate (``answer(_:with:)``). Paths it has no answer for get a 404.
 final class CannedHTTPServer: Sendable {
     let port: Int
     private let descriptor: Int32
-    private let answers: [String: [UInt8]]
+    private let answers: Mutex<[String: [UInt8]]>
     /// The paths asked for, in order.
     let requests = Mutex<[String]>([])
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     init(answers: [String: [UInt8]]) throws {
-        self.answers = answers
+        self.answers = Mutex(answers)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw RawConnection.Failure(call: "socket", code: errno) }
         self.descriptor = descriptor
@@ -47,6 +47,9 @@ final class CannedHTTPServer: Sendable {
             }
         }.start()
     }
+
+    /// Answers `path` with `body` from now on.
+    func answer(_ path: String, with body: [UInt8]) { answers.withLock { $0[path] = body } }
 
     /// Stops accepting connections.
     func stop() {
@@ -81,7 +84,7 @@ final class CannedHTTPServer: Sendable {
             buffer.removeFirst(total)
             let path = head.split(separator: " ").dropFirst().first.map(String.init) ?? ""
             requests.withLock { $0.append(path) }
-            let body = answers[path]
+            let body = answers.withLock { $0[path] }
             let status = body == nil ? "404 Not Found" : "200 OK"
             let reply = Array("HTTP/1.1 \(status)\r\nContent-Type: application/json\r\nContent-Length: \((body ?? []).count)\r\n\r\n".utf8)
                 + (body ?? [])

@@ -1,0 +1,77 @@
+// The HTTP front end is part of the package where GNU libmicrohttpd is installed; so are its tests.
+#if BOUTIQUE_SYNC_HTTP
+import BoutiqueSync
+import BoutiqueSyncHTTP
+import BoutiqueSyncServer
+import Foundation
+import Testing
+
+/// `/readyz` over stores that fail or hang, and how requests are counted in the metrics.
+@Suite struct ReadinessHTTPTests {
+    /// A store whose identity read fails with a message naming its host, or never ends.
+    struct BrokenStore: SyncStore {
+        let base: SQLiteSyncStore
+        let hangs: Bool
+
+        func transaction<T: Sendable>(tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T) async throws -> T {
+            try await base.transaction(tenant: tenant, body)
+        }
+
+        func identity() async throws -> String? {
+            if hangs { try await Task.sleep(for: .seconds(3_600)) }
+            throw BoutiqueError.syncUnavailable(reason: "could not connect to db.internal.example:5432")
+        }
+    }
+
+    static func serve(_ store: any SyncStore) throws -> SyncHTTPServer {
+        try SyncHTTPServer(
+            server: SyncServer(store: store), signer: try SyncTokenSigner(secret: HTTPTestServer.secret), port: 0)
+    }
+
+    @Test func aFailingStoreIsNotReadyAndItsErrorStaysInTheLog() async throws {
+        let base = try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL())
+        let http = try Self.serve(BrokenStore(base: base, hangs: false))
+        let answer = try await RawHTTP.send(http.url, "readyz", method: "GET")
+        #expect(answer.status == 503)
+        let body = String(decoding: answer.body, as: UTF8.self)
+        #expect(body.contains("the store does not answer") && !body.contains("db.internal"), "\(body)")
+        #expect(try await RawHTTP.send(http.url, "healthz", method: "GET").status == 200)
+        #expect(await http.metricsText().contains("boutique_store_errors_total 1\n"))
+        await http.shutdown()
+        await base.close()
+    }
+
+    /// A store stuck on a dead connection cannot hold the probe: it answers 503 once its timeout
+    /// passes (a probe that waited for the store would hang here).
+    @Test func aHangingStoreIsNotReady() async throws {
+        let base = try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL())
+        let http = try Self.serve(BrokenStore(base: base, hangs: true))
+        let answer = try await RawHTTP.send(http.url, "readyz", method: "GET")
+        #expect(answer.status == 503)
+        #expect(String(decoding: answer.body, as: UTF8.self).contains("did not answer within"))
+        await http.shutdown()
+        await base.close()
+    }
+
+    @Test func requestsAreCountedByEndpointAndStatus() async throws {
+        let server = try await HTTPTestServer()
+        _ = try await RawHTTP.send(server.http.url, "v1/tenants/acme/push", body: Data("{}".utf8))
+        _ = try await RawHTTP.send(server.http.url, "v1/unshare", body: Data("{}".utf8))
+        _ = try await RawHTTP.send(server.http.url, "nowhere/at/all", method: "GET")
+        _ = try await RawHTTP.send(server.http.url, "readyz", method: "GET")
+        let text = await server.http.metricsText()
+        for line in [
+            #"boutique_http_requests_total{endpoint="push",status="401"} 1"#,
+            #"boutique_http_requests_total{endpoint="unshare",status="401"} 1"#,
+            #"boutique_http_requests_total{endpoint="other",status="404"} 1"#,
+            #"boutique_http_requests_total{endpoint="readyz",status="200"} 1"#,
+            #"boutique_refusals_total{reason="unauthorized"} 2"#,
+            #"boutique_refusals_total{reason="not-found"} 1"#,
+            #"boutique_http_request_duration_seconds_count{endpoint="push"} 1"#,
+        ] {
+            #expect(text.contains(line + "\n"), "\(line) in\n\(text)")
+        }
+        await server.stop()
+    }
+}
+#endif
