@@ -91,6 +91,8 @@ import Testing
         try await kind.withStore { store in
             let server = SyncStoreContractTests.server(store)
             _ = try await SyncStoreContractTests.push(server, [SyncStoreContractTests.transaction(1)], replica: "calm-device", tenant: "calm")
+            // The busy tenant has data too: a store with a file per tenant reads it in that file.
+            _ = try await SyncStoreContractTests.push(server, [SyncStoreContractTests.transaction(1)], replica: "busy-device", tenant: "busy")
             let gate = Gate()
             let finishes = Finishes()
             // Twice as many held reads as either store has connections for them by default: without a
