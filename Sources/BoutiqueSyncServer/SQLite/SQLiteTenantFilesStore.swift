@@ -44,6 +44,7 @@ public final class SQLiteTenantFilesStore: SyncStore {
     /// Opens (creating when needed) the store in `directory`.
     ///
     /// - Parameters:
+    ///   - directory: The store's directory, created (readable by its owner only) when it is not there.
     ///   - openFileLimit: The most tenant files open at once (at least 1).
     ///   - readersPerFile: The reader connections of each open tenant file (at least 1).
     /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` for a limit below 1, or when the
