@@ -23,9 +23,10 @@ import Synchronization
 /// least 20 times); its push latencies while the busy tenant pushes and after (its pulls going on
 /// alone), and its pull latencies, are printed (p50, p99, max), with the busy tenant's
 /// pushed throughput, how long its transactions' last requests took, and the process's CPU time
-/// beside the wall time (the machine may be shared). Taken on the SQLite store, and on the
-/// PostgreSQL store too when `BOUTIQUE_BENCH_POSTGRES_URL` names a server. The target: the calm
-/// push's p99 at most 250 ms.
+/// beside the wall time (the machine may be shared). Taken on the one-file SQLite store, on the
+/// directory store with a file per tenant (``SQLiteTenantFilesStore``), and on the PostgreSQL store too
+/// when `BOUTIQUE_BENCH_POSTGRES_URL` names a server; `BOUTIQUE_BENCH_ISOLATION_STORES=sqlite,files,postgres`
+/// measures some of them only. The target: the calm push's p99 at most 250 ms.
 enum IsolationWorkloads {
     static let seedTransactions = 100
     static let minimumRounds = 20
@@ -60,15 +61,19 @@ enum IsolationWorkloads {
     }
 
     static func run() async throws {
-        var kinds = [SpacesWorkloads.StoreKind.sqlite]
+        var kinds: [(key: String, kind: SpacesWorkloads.StoreKind)] = [("sqlite", .sqlite), ("files", .sqliteTenantFiles)]
         if let url = ProcessInfo.processInfo.environment["BOUTIQUE_BENCH_POSTGRES_URL"], !url.isEmpty {
-            kinds.append(.postgres(url))
+            kinds.append(("postgres", .postgres(url)))
+        }
+        if let stores = ProcessInfo.processInfo.environment["BOUTIQUE_BENCH_ISOLATION_STORES"] {
+            let keys = Set(stores.split(separator: ",").map(String.init))
+            kinds.removeAll { !keys.contains($0.key) }
         }
         // BOUTIQUE_BENCH_ISOLATION_SHAPES=0,2 runs some shapes only (by their place in the list).
         let chosen = ProcessInfo.processInfo.environment["BOUTIQUE_BENCH_ISOLATION_SHAPES"].map {
             Set($0.split(separator: ",").compactMap { Int($0) })
         }
-        for kind in kinds {
+        for (_, kind) in kinds {
             for (index, shape) in HeavyShape.allCases.enumerated() where chosen?.contains(index) ?? true {
                 print("\n=== tenant isolation, \(kind.name) store: the busy tenant pushes \(shape.name) ===")
                 try await measure(kind, shape: shape)

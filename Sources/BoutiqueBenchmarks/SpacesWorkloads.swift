@@ -101,17 +101,20 @@ enum SpacesWorkloads {
 
     enum StoreKind {
         case sqlite
+        /// ``SQLiteTenantFilesStore``: a SQLite file per tenant in a directory.
+        case sqliteTenantFiles
         case postgres(String)
 
         var name: String {
             switch self {
             case .sqlite: "SQLite"
+            case .sqliteTenantFiles: "SQLite file-per-tenant"
             case .postgres: "PostgreSQL"
             }
         }
     }
 
-    /// A store of its own: a new SQLite file, or a new PostgreSQL database.
+    /// A store of its own: a new SQLite file or directory, or a new PostgreSQL database.
     struct OpenStore {
         let store: any SyncStore
         let close: @Sendable () async -> Void
@@ -125,6 +128,13 @@ enum SpacesWorkloads {
             return OpenStore(store: store) {
                 await store.close()
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+            }
+        case .sqliteTenantFiles:
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("boutique-spaces-bench-\(UUID().uuidString)")
+            let store = try await SQLiteTenantFilesStore.open(directory: url)
+            return OpenStore(store: store) {
+                await store.close()
+                try? FileManager.default.removeItem(at: url)
             }
         case .postgres(let server):
             // A name made here, of hex digits only: CREATE DATABASE takes no parameters.

@@ -30,10 +30,11 @@ public final class SQLiteSyncStore: SyncStore {
     /// How many readers a store opened by ``open(url:)`` has: a busy tenant holds at most half of them.
     static let readerCount = 8
 
-    private init(database: DatabaseActor, checkpointer: WALCheckpointer? = nil) {
+    /// `readsPerTenant`: how many readers one tenant may hold at once; half of them when `nil`.
+    private init(database: DatabaseActor, checkpointer: WALCheckpointer? = nil, readsPerTenant: Int? = nil) {
         self.database = database
         self.checkpointer = checkpointer
-        readTurns = TenantTurns(perTenant: database.options.readerCount / 2)
+        readTurns = TenantTurns(perTenant: readsPerTenant ?? database.options.readerCount / 2)
     }
 
     /// Opens (creating when needed) a store at `url`; `BoutiqueDB.inMemoryURL()` for tests.
@@ -47,16 +48,21 @@ public final class SQLiteSyncStore: SyncStore {
     }
 
     /// ``open(url:)``, with `beforeCheckpoint` called on the checkpointer's thread before each checkpoint.
-    static func open(url: URL, beforeCheckpoint: (@Sendable () -> Void)?) async throws -> SQLiteSyncStore {
+    ///
+    /// A file that holds one tenant alone (``SQLiteTenantFilesStore``'s) gives `readerCount` readers and
+    /// lets that tenant hold every one of them (`readsPerTenant`): no other tenant needs a share.
+    static func open(
+        url: URL, readerCount: Int = readerCount, readsPerTenant: Int? = nil, beforeCheckpoint: (@Sendable () -> Void)?
+    ) async throws -> SQLiteSyncStore {
         let database = try await DatabaseActor.open(
             url: url, migrations: SQLiteSyncStoreSchema.plan,
             options: DatabaseOptions(readerCount: readerCount, changeCapture: ChangeCaptureOptions(mode: .off)))
         do {
             let isWAL = try await database.read { conn in try conn.connection.journalMode() == .wal }
-            guard isWAL else { return SQLiteSyncStore(database: database) }
+            guard isWAL else { return SQLiteSyncStore(database: database, readsPerTenant: readsPerTenant) }
             let checkpointer = try WALCheckpointer(path: database.url.path, beforeCheckpoint: beforeCheckpoint)
             try await database.writeWithoutTransaction { conn in try conn.connection.execute("PRAGMA wal_autocheckpoint = 0") }
-            return SQLiteSyncStore(database: database, checkpointer: checkpointer)
+            return SQLiteSyncStore(database: database, checkpointer: checkpointer, readsPerTenant: readsPerTenant)
         } catch {
             await database.close()
             throw error

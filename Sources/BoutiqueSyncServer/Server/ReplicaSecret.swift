@@ -45,18 +45,7 @@ enum ReplicaSecret {
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when libcrypto fails.
     static func hash(_ secret: String) throws -> [UInt8] {
-        let bytes = Array(secret.utf8)
-        #if canImport(CryptoKit)
-        return Array(SHA256.hash(data: bytes))
-        #else
-        var digest = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        let ok = bytes.withUnsafeBytes { input in
-            EVP_Digest(input.baseAddress, input.count, &digest, &length, EVP_sha256(), nil)
-        }
-        guard ok == 1, length == 32 else { throw BoutiqueError.syncUnavailable(reason: "OpenSSL could not compute a SHA-256") }
-        return digest
-        #endif
+        try SHA256Digest.of(Array(secret.utf8))
     }
 
     /// Whether two hashes are equal, in time independent of where they differ.

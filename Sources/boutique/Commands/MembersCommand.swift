@@ -1,13 +1,14 @@
 import BoutiqueDB
 
 /// `boutique members --server URL --token TOKEN --table T --key K`, a member's question, or
-/// `boutique members --store FILE [--tenant ID] --table T --key K`, the server operator's.
+/// `boutique members (--store FILE | --store-dir DIR) [--tenant ID] --table T --key K`, the server operator's.
 enum MembersCommand: Command {
     static let name = "members"
     static let summary = "list who a root row's space is shared with, and their roles"
     static let help = """
         usage: boutique members --server URL (--token TOKEN | --token-file FILE) --table T --key K
-               boutique members (--store FILE | --postgres URL | --postgres-url-file FILE) [--tenant ID] --table T --key K
+               boutique members (--store FILE | --store-dir DIR | --postgres URL | --postgres-url-file FILE) [--tenant ID]
+                               --table T --key K
 
         Prints the members of the space of row K of the root table T, one `USER ROLE` line each, owner
         first. A UUID key K may be written in upper or lower case.

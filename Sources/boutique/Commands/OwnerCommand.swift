@@ -1,13 +1,13 @@
 import BoutiqueDB
 
-/// `boutique owner --store FILE [--tenant ID] --table T --key K --user U`: gives a root row's space an
+/// `boutique owner (--store FILE | --store-dir DIR) [--tenant ID] --table T --key K --user U`: gives a root row's space an
 /// owner, as the server's operator.
 enum OwnerCommand: Command {
     static let name = "owner"
     static let summary = "make a user the owner of a root row's space (the server operator's repair)"
     static let help = """
-        usage: boutique owner (--store FILE | --postgres URL | --postgres-url-file FILE) [--tenant ID]
-                              --table T --key K --user U
+        usage: boutique owner (--store FILE | --store-dir DIR | --postgres URL | --postgres-url-file FILE)
+                              [--tenant ID] --table T --key K --user U
 
         Makes U the owner of the space of row K of the root table T (see `boutique serve --rules`), in
         the server's store (as `boutique serve` takes it; BOUTIQUE_POSTGRES_URL when no store is named),

@@ -6,16 +6,16 @@ import Foundation
 import BoutiqueSyncHTTP
 #endif
 
-/// `boutique serve --port PORT (--store FILE | --postgres URL | --postgres-url-file FILE) --secret-file FILE`:
+/// `boutique serve --port PORT (--store FILE | --store-dir DIR | --postgres URL | --postgres-url-file FILE) (--secret-file FILE | JWT key options)`:
 /// a sync server.
 enum ServeCommand: Command {
     static let name = "serve"
     static let summary = "run a sync server devices reach over HTTP"
     static let help = """
-        usage: boutique serve --port PORT (--store FILE | --postgres URL | --postgres-url-file FILE)
+        usage: boutique serve --port PORT (--store FILE | --store-dir DIR | --postgres URL | --postgres-url-file FILE)
                               (--secret-file FILE | --jwks FILE | --jwks-url URL | --jwt-secret-file FILE)…
                               [--tenant-claim NAME | --tenant ID] [--jwt-audience AUD] [--jwt-issuer ISS]
-                              [--host ADDRESS] [--rules FILE] [--log-format text|json]
+                              [--host ADDRESS] [--rules FILE] [--log-format text|json] [--open-tenant-files N]
                               [--max-body-bytes N] [--max-wait DURATION] [--connection-limit N]
                               [--connections-per-address N] [--request-deadline DURATION]
                               [--response-deadline DURATION] [--unfinished-request-limit N]
@@ -25,10 +25,14 @@ enum ServeCommand: Command {
         Serves the sync protocol over HTTP on ADDRESS:PORT (127.0.0.1 when --host is left out; 0.0.0.0
         for every interface; port 0 picks a free one) and prints `listening on http://ADDRESS:PORT` once
         devices can connect. Tenants' data is kept in the SQLite file FILE (created readable by its
-        owner only), or with --postgres in a PostgreSQL database (postgresql://user@host:port/db), which
-        several servers can share. --postgres-url-file FILE reads that URL from FILE, and when no store
-        is named the URL in the environment variable BOUTIQUE_POSTGRES_URL is used, so that a password
-        need not be on the command line: --postgres with a URL that holds a password
+        owner only); with --store-dir in the directory DIR, a SQLite file per tenant (DIR/main.db holds
+        the server's identity and the list of tenants, DIR/tenants/ a file per tenant named by the
+        SHA-256 of its name), so that one tenant's large push never holds another's: at most
+        --open-tenant-files N of them [64] are open at once, the least recently used idle one closed
+        when another must open; or with --postgres in a PostgreSQL database
+        (postgresql://user@host:port/db), which several servers can share. --postgres-url-file FILE
+        reads that URL from FILE, and when no store is named the URL in the environment variable
+        BOUTIQUE_POSTGRES_URL is used, so that a password need not be on the command line: --postgres with a URL that holds a password
         (postgresql://user:PASSWORD@host/db, ?password=, or password= in the key=value form) is refused,
         as every user of the machine can read a command line. Devices authenticate with tokens from
         `boutique token --secret-file FILE`. Ctrl-C or SIGTERM stops it: requests in flight are finished
@@ -104,10 +108,14 @@ enum ServeCommand: Command {
     static func run(_ arguments: inout ArgumentParser) async throws {
         guard let portText = try arguments.takeOption("--port") else { throw UsageError("--port is required") }
         guard let port = Int(portText), (0...65_535).contains(port) else { throw UsageError("--port takes 0…65535, not '\(portText)'") }
-        let storePath = try arguments.takeOption("--store")
+        let store = try ServerStore.Location.take(&arguments)
         let authentication = try ServeAuthentication(&arguments)
         let operations = try ServeOperations(&arguments)
-        let postgres = try SecretArguments.postgresURL(&arguments, store: storePath)
+        let openTenantFiles = try arguments.takeOption("--open-tenant-files").map { text in
+            guard let count = Int(text), count >= 1 else { throw UsageError("--open-tenant-files takes a number of at least 1, not '\(text)'") }
+            guard case .directory? = store else { throw UsageError("--open-tenant-files goes with --store-dir DIR") }
+            return count
+        } ?? SQLiteTenantFilesStore.defaultOpenFileLimit
         let host = try arguments.takeOption("--host") ?? "127.0.0.1"
         let rulesFile = try arguments.takeOption("--rules")
         let logFormatText = try arguments.takeOption("--log-format") ?? "text"
@@ -118,15 +126,13 @@ enum ServeCommand: Command {
         let retention = try arguments.takeOption("--retain").map { Duration.seconds(try DurationText.seconds($0, option: "--retain")) }
             ?? SyncHousekeeping.defaultRetention
         try arguments.finish()
-        guard storePath != nil || postgres != nil else {
-            throw UsageError("--store FILE, --postgres URL, --postgres-url-file FILE or \(SecretArguments.postgresVariable) is required")
-        }
+        guard let store else { throw UsageError(ServerStore.Location.missing) }
         #if BOUTIQUE_SYNC_HTTP
         try await serve(
-            storePath: storePath, postgres: postgres, authentication: authentication, operations: operations, host: host, port: port,
-            rulesFile: rulesFile, logFormat: logFormat, limits: limits, retention: retention)
+            store: store, openTenantFiles: openTenantFiles, authentication: authentication, operations: operations, host: host,
+            port: port, rulesFile: rulesFile, logFormat: logFormat, limits: limits, retention: retention)
         #else
-        _ = (authentication, operations, host, port, rulesFile, logFormat, limits, retention)
+        _ = (store, openTenantFiles, authentication, operations, host, port, rulesFile, logFormat, limits, retention)
         throw MissingHTTPFrontEnd()
         #endif
     }
@@ -134,18 +140,18 @@ enum ServeCommand: Command {
     #if BOUTIQUE_SYNC_HTTP
     @MainActor
     private static func serve(
-        storePath: String?, postgres: String?, authentication: ServeAuthentication, operations: ServeOperations, host: String,
-        port: Int, rulesFile: String?, logFormat: SyncRequestLogFormat, limits: ServeLimits, retention: Duration
+        store location: ServerStore.Location, openTenantFiles: Int, authentication: ServeAuthentication, operations: ServeOperations,
+        host: String, port: Int, rulesFile: String?, logFormat: SyncRequestLogFormat, limits: ServeLimits, retention: Duration
     ) async throws {
-        // Everything the server creates from here on — the SQLite store and its -wal and -shm files,
-        // which hold every tenant's data — is its owner's alone. (SQLite gives a new -wal and -shm the
+        // Everything the server creates from here on — the SQLite store (or the directory of them) and
+        // its -wal and -shm files, which hold every tenant's data — is its owner's alone. (SQLite gives a new -wal and -shm the
         // store file's own mode.)
         umask(0o077)
         // Connections are file descriptors: not 1,024 at most when the system allows more.
         SyncHTTPServer.raiseOpenFileLimit()
         let tokens = try await authentication.make()
         let rules = try rulesFile.map(readRules)
-        let store = try await ServerStore.open(sqlite: storePath, postgres: postgres)
+        let store = try await ServerStore.open(location, openTenantFiles: openTenantFiles)
         let http: SyncHTTPServer
         let housekeeping: SyncHousekeeping
         do {

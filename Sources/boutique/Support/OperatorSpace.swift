@@ -3,21 +3,19 @@ import BoutiqueSyncServer
 import Foundation
 
 /// What `boutique owner` and the operator's `boutique members` have in common: the server's store
-/// (`--store FILE`, `--postgres URL`, `--postgres-url-file FILE` or `$BOUTIQUE_POSTGRES_URL`, as
+/// (`--store FILE`, `--store-dir DIR`, `--postgres URL`, `--postgres-url-file FILE` or `$BOUTIQUE_POSTGRES_URL`, as
 /// `boutique serve` takes it), the tenant, and the root row (`--table T --key K`, a text key).
 ///
 /// The store is opened directly, as the server's operator, with no token: run it where the server
 /// runs, with the same access to its store.
 struct OperatorSpace {
-    let storePath: String?
-    let postgres: String?
+    let store: ServerStore.Location?
     let tenant: String?
     let table: String
     let key: String
 
     init(_ arguments: inout ArgumentParser) throws {
-        storePath = try arguments.takeOption("--store")
-        postgres = try SecretArguments.postgresURL(&arguments, store: storePath)
+        store = try ServerStore.Location.take(&arguments)
         tenant = try arguments.takeOption("--tenant")
         guard let table = try arguments.takeOption("--table"), !table.isEmpty else { throw UsageError("--table is required") }
         guard let key = try arguments.takeOption("--key"), !key.isEmpty else { throw UsageError("--key is required") }
@@ -29,14 +27,10 @@ struct OperatorSpace {
     /// and the tenant, and closes the store.
     @MainActor
     func run<T: Sendable>(_ body: (SyncServer, String) async throws -> T) async throws -> T {
-        guard storePath != nil || postgres != nil else {
-            throw UsageError("--store FILE, --postgres URL, --postgres-url-file FILE or \(SecretArguments.postgresVariable) is required")
-        }
+        guard let store else { throw UsageError(ServerStore.Location.missing) }
         // Opening a SQLite store creates it: a mistyped path must not become a new, empty store.
-        if let storePath, postgres == nil, !FileManager.default.fileExists(atPath: storePath) {
-            throw UsageError("no such store: \(storePath)")
-        }
-        let opened = try await ServerStore.open(sqlite: storePath, postgres: postgres)
+        guard store.exists else { throw UsageError("no such store: \(store.path)") }
+        let opened = try await ServerStore.open(store)
         do {
             let server = SyncServer(store: opened.store)
             let result = try await body(server, try await chosenTenant(in: opened.store))

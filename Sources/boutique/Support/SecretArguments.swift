@@ -26,14 +26,15 @@ enum SecretArguments {
         throw UsageError("--token TOKEN, --token-file FILE or \(tokenVariable) is required")
     }
 
-    /// `--postgres URL`, `--postgres-url-file PATH`, or — when neither these nor `--store` is given —
-    /// `$BOUTIQUE_POSTGRES_URL`; `nil` for none. Two of them, or one with `--store`, is a usage error.
-    static func postgresURL(_ arguments: inout ArgumentParser, store: String?) throws -> String? {
+    /// `--postgres URL`, `--postgres-url-file PATH`, or — when neither these nor a SQLite store
+    /// (`storeFlag`, given as `store`) is given — `$BOUTIQUE_POSTGRES_URL`; `nil` for none. Two of them,
+    /// or one with the SQLite store, is a usage error.
+    static func postgresURL(_ arguments: inout ArgumentParser, store: String?, storeFlag: String = "--store") throws -> String? {
         let given = try arguments.takeOption("--postgres")
         let file = try arguments.takeOption("--postgres-url-file")
         if given != nil, file != nil { throw UsageError("give --postgres or --postgres-url-file, not both") }
         if store != nil, given != nil || file != nil {
-            throw UsageError("--store and --\(given != nil ? "postgres" : "postgres-url-file") name two stores; give one")
+            throw UsageError("\(storeFlag) and --\(given != nil ? "postgres" : "postgres-url-file") name two stores; give one")
         }
         if let given {
             // Refused, not warned about: by the time a warning is read, the password has been in `ps`.

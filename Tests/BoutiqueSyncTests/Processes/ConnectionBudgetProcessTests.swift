@@ -15,9 +15,10 @@ import Testing
         _ kind: StoreKind, flags: [String], environment: [String: String] = [:], test: String = #function,
         _ body: (SyncWorkspace, ChildProcess, URL, Int, String) async throws -> Void
     ) async throws {
-        func run(postgres: String?) async throws {
+        func run(postgres: String?, storeDirectory: String? = nil) async throws {
             let workspace = try SyncWorkspace()
-            let (server, address) = try await workspace.serve(postgres: postgres, flags: flags, environment: environment)
+            let (server, address) = try await workspace.serve(
+                postgres: postgres, storeDirectory: storeDirectory, flags: flags, environment: environment)
             let url = try #require(URL(string: address))
             let port = try #require(url.port)
             do {
@@ -32,6 +33,7 @@ import Testing
         }
         switch kind {
         case .sqlite: try await run(postgres: nil)
+        case .tenantFiles: try await run(postgres: nil, storeDirectory: "store")
         case .postgreSQL: try await PostgreSQLTestDatabase.withFresh(test: test) { try await run(postgres: $0) }
         }
     }

@@ -53,14 +53,15 @@ final class SyncWorkspace: Sendable {
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Starts `boutique serve` on the store `file` (or the PostgreSQL database `postgres`), with
-    /// `flags` besides, and returns it with its address. With `environment`, those variables are set
+    /// Starts `boutique serve` on the store `file` (or the directory `storeDirectory`, a file per
+    /// tenant, or the PostgreSQL database `postgres`), with `flags` besides, and returns it with its
+    /// address. With `environment`, those variables are set
     /// for it (see ``start(_:environment:)``).
     func serve(
-        port: Int = 0, postgres: String? = nil, rules: String? = nil, store file: String = "server.db", flags: [String] = [],
-        environment: [String: String] = [:]
+        port: Int = 0, postgres: String? = nil, storeDirectory: String? = nil, rules: String? = nil, store file: String = "server.db",
+        flags: [String] = [], environment: [String: String] = [:]
     ) async throws -> (process: ChildProcess, url: String) {
-        let store = postgres.map { ["--postgres", $0] } ?? ["--store", file]
+        let store = postgres.map { ["--postgres", $0] } ?? storeDirectory.map { ["--store-dir", $0] } ?? ["--store", file]
         let arguments = ["serve", "--port", String(port), "--secret-file", "secret"] + store + (rules.map { ["--rules", $0] } ?? []) + flags
         let process = try start(arguments, environment: environment)
         let line = try await process.line(startingWith: "listening on ")

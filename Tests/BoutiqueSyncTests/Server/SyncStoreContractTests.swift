@@ -333,9 +333,15 @@ import Testing
 /// The stores the contract tests run against.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite
+    /// ``SQLiteTenantFilesStore``: a SQLite file per tenant.
+    case tenantFiles
     case postgreSQL
 
     var testDescription: String { rawValue }
+
+    /// Whether one tenant's write transaction leaves another tenant free to write: a writer per tenant
+    /// (a file each, or PostgreSQL's connections), not one writer for every tenant.
+    var writesTenantsSideBySide: Bool { self != .sqlite }
 
     /// Runs `body` with a new, empty store of this kind, closed afterwards. Returns without running
     /// `body` for PostgreSQL when no server is configured.
@@ -345,6 +351,17 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
             let store = try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL())
             try await body(store)
             await store.close()
+        case .tenantFiles:
+            let directory = try SyncTemporaryDirectory(inMemory: true)
+            let store = try await SQLiteTenantFilesStore.open(directory: directory.url)
+            do {
+                try await body(store)
+            } catch {
+                await store.close()
+                throw error
+            }
+            await store.close()
+            withExtendedLifetime(directory) {}
         case .postgreSQL:
             try await PostgreSQLTestDatabase.withFresh(test: test) { url in
                 let store = try await PostgreSQLSyncStore.open(url: url)

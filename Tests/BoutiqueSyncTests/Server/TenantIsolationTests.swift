@@ -68,8 +68,9 @@ import Testing
             let pulled = try await server.pull(PullRequest(replica: "calm-device", cursor: 0, limit: 10), tenant: "calm")
             #expect(pulled.outcome == .changes && pulled.nextCursor == 1)
             await finishes.note("calm pull")
-            if kind == .postgreSQL {
-                // SQLite has one writer for every tenant; PostgreSQL writes tenants side by side.
+            if kind.writesTenantsSideBySide {
+                // The one-file SQLite store has one writer for every tenant; PostgreSQL, and a file per
+                // tenant, write tenants side by side.
                 let pushed = try await SyncStoreContractTests.push(
                     server, [SyncStoreContractTests.transaction(2)], replica: "calm-device", tenant: "calm", base: 1,
                     digest: pulled.replicaDigest)
@@ -80,7 +81,7 @@ import Testing
             try await held.value
             for task in queued { _ = try await task.value }
             deadline.cancel()
-            let expected = kind == .postgreSQL ? ["calm pull", "calm push", "busy"] : ["calm pull", "busy"]
+            let expected = kind.writesTenantsSideBySide ? ["calm pull", "calm push", "busy"] : ["calm pull", "busy"]
             #expect(await finishes.order == expected)
         }
     }
@@ -90,6 +91,8 @@ import Testing
         try await kind.withStore { store in
             let server = SyncStoreContractTests.server(store)
             _ = try await SyncStoreContractTests.push(server, [SyncStoreContractTests.transaction(1)], replica: "calm-device", tenant: "calm")
+            // The busy tenant has data too: a store with a file per tenant reads it in that file.
+            _ = try await SyncStoreContractTests.push(server, [SyncStoreContractTests.transaction(1)], replica: "busy-device", tenant: "busy")
             let gate = Gate()
             let finishes = Finishes()
             // Twice as many held reads as either store has connections for them by default: without a

@@ -1,0 +1,146 @@
+import BoutiqueDB
+import BoutiqueSQLite
+import Foundation
+
+/// A ``SyncStore`` in a directory of SQLite files, one per tenant: each tenant has a writer of its
+/// own, so one tenant's large transaction never holds another tenant's push.
+///
+/// ```swift
+/// let store = try await SQLiteTenantFilesStore.open(directory: URL(fileURLWithPath: "/var/lib/app/sync"))
+/// let server = SyncServer(store: store)
+/// ```
+///
+/// The directory holds `main.db` (the server's identity and the registry of tenants with the names of
+/// their files) and `tenants/`, where each tenant's data is a ``SQLiteSyncStore`` of its own, named by
+/// the SHA-256 of the tenant's name (never by its text, which may hold `/` or `..`). A transaction
+/// applies whole or not at all in its tenant's file, as in the one-file store; what differs is that
+/// the one writer, and the write-ahead log each commit goes through, are the tenant's.
+///
+/// At most `openFileLimit` tenant files are open at once, each with `readersPerFile` readers and a
+/// checkpointer's connection: when another must open, the least recently used file that no request
+/// holds is closed (a file in use never is). A tenant seen for the first time is registered by its
+/// first transaction; until then its reads find nothing, as in a new store.
+public final class SQLiteTenantFilesStore: SyncStore {
+    /// The directory the store lives in.
+    public let directory: URL
+    /// The main file, as a store: its identity is the server's, and it holds no tenant's data, so
+    /// that a read of a tenant not registered yet finds nothing there.
+    private let main: SQLiteSyncStore
+    private let registry: TenantRegistry
+    private let files: TenantFileCache
+
+    /// How many tenant files are open at once by default.
+    public static let defaultOpenFileLimit = 64
+    /// How many readers each tenant file has by default: a tenant's pulls and snapshots at once.
+    public static let defaultReadersPerFile = 2
+
+    private init(directory: URL, main: SQLiteSyncStore, files: TenantFileCache) {
+        self.directory = directory
+        self.main = main
+        self.files = files
+        registry = TenantRegistry(database: main.database)
+    }
+
+    /// Opens (creating when needed) the store in `directory`.
+    ///
+    /// - Parameters:
+    ///   - directory: The store's directory, created (readable by its owner only) when it is not there.
+    ///   - openFileLimit: The most tenant files open at once (at least 1).
+    ///   - readersPerFile: The reader connections of each open tenant file (at least 1).
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` for a limit below 1, or when the
+    ///   directory cannot be created; what opening the main file throws.
+    public static func open(
+        directory: URL, openFileLimit: Int = defaultOpenFileLimit, readersPerFile: Int = defaultReadersPerFile
+    ) async throws -> SQLiteTenantFilesStore {
+        try await open(directory: directory, openFileLimit: openFileLimit, readersPerFile: readersPerFile, beforeCheckpoint: nil)
+    }
+
+    /// ``open(directory:openFileLimit:readersPerFile:)``, with `beforeCheckpoint` called before each
+    /// checkpoint of every tenant file (tests hold it there).
+    static func open(
+        directory: URL, openFileLimit: Int, readersPerFile: Int, beforeCheckpoint: (@Sendable () -> Void)?
+    ) async throws -> SQLiteTenantFilesStore {
+        guard openFileLimit >= 1 else { throw BoutiqueError.invalidArgument("openFileLimit must be at least 1, not \(openFileLimit)") }
+        guard readersPerFile >= 1 else { throw BoutiqueError.invalidArgument("readersPerFile must be at least 1, not \(readersPerFile)") }
+        let tenantsDirectory = directory.appendingPathComponent("tenants", isDirectory: true)
+        do {
+            // Its owner's alone, as the files in it: they hold every tenant's data.
+            try FileManager.default.createDirectory(
+                at: tenantsDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw BoutiqueError.invalidArgument("cannot create the store directory \(directory.path): \(error.localizedDescription)")
+        }
+        let database = try await DatabaseActor.open(
+            url: directory.appendingPathComponent("main.db"), migrations: TenantRegistry.plan,
+            options: DatabaseOptions(readerCount: 2, changeCapture: ChangeCaptureOptions(mode: .off)))
+        let files = TenantFileCache(limit: openFileLimit) { name in
+            try await SQLiteSyncStore.open(
+                url: tenantsDirectory.appendingPathComponent(name), readerCount: readersPerFile, readsPerTenant: readersPerFile,
+                beforeCheckpoint: beforeCheckpoint)
+        }
+        return SQLiteTenantFilesStore(directory: directory, main: SQLiteSyncStore.on(database), files: files)
+    }
+
+    /// Runs `body` in one write transaction of `tenant`'s file, registering the tenant first when it
+    /// is new.
+    public func transaction<T: Sendable>(
+        tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T
+    ) async throws -> T {
+        let lease = try await files.acquire(try await registry.register(tenant))
+        do {
+            let result = try await lease.store.transaction(tenant: tenant, body)
+            await files.release(lease)
+            return result
+        } catch {
+            await files.release(lease)
+            throw error
+        }
+    }
+
+    /// Runs `body` in a read transaction on one of the readers of `tenant`'s file (see
+    /// ``SQLiteSyncStore/read(tenant:_:)``); a tenant not registered yet is read in the main file,
+    /// which holds nothing of it.
+    public func read<T: Sendable>(
+        tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T
+    ) async throws -> T {
+        guard let file = try await registry.file(of: tenant) else { return try await main.read(tenant: tenant, body) }
+        let lease = try await files.acquire(file)
+        do {
+            let result = try await lease.store.read(tenant: tenant, body)
+            await files.release(lease)
+            return result
+        } catch {
+            await files.release(lease)
+            throw error
+        }
+    }
+
+    /// Every registered tenant (from its first transaction on), in byte order.
+    public func tenants() async throws -> [String] { try await registry.tenants() }
+
+    /// The identity made when the main file was created: one for the whole directory.
+    public func identity() async throws -> String? { try await main.identity() }
+
+    /// Frees the page caches of the main file and of every tenant file open now.
+    public func releaseMemory() async {
+        await main.releaseMemory()
+        await files.forEachOpen { store in await store.releaseMemory() }
+    }
+
+    /// How many tenant files are open now (for tests).
+    var openFileCount: Int { get async { await files.openCount } }
+
+    /// How many requests wait for a place among the open tenant files (for tests).
+    var waitingForFileCount: Int { get async { await files.waitingCount } }
+
+    /// The path of `tenant`'s file, whether it exists or not (for tests and operators' tools).
+    func fileURL(of tenant: String) throws -> URL {
+        directory.appendingPathComponent("tenants", isDirectory: true).appendingPathComponent(try TenantFileName.forTenant(tenant))
+    }
+
+    /// Closes every tenant file and the main file.
+    public func close() async {
+        await files.close()
+        await main.close()
+    }
+}
