@@ -12,6 +12,7 @@ import BoutiqueSQLite
 /// ```
 ///
 /// `Columns` is a table's ``TableDefinition`` (`$0`), or a tuple of them after a join (`$0`, `$1`).
+@dynamicMemberLookup
 public struct Select<Columns, Output>: QueryStatement {
     public typealias Row = Output
 
@@ -66,6 +67,13 @@ public struct Select<Columns, Output>: QueryStatement {
             $0.limit = QueryFragment(binding: .integer(Int64(count)))
             if let offset { $0.offset = QueryFragment(binding: .integer(Int64(offset))) }
         }
+    }
+
+    /// Skips the first `count` rows; `nil` leaves the offset as it was. A limit set before or after
+    /// is kept: `.limit(10).offset(20)` reads rows 21 to 30.
+    public func offset(_ count: Int?) -> Self {
+        guard let count else { return self }
+        return with { $0.offset = QueryFragment(binding: .integer(Int64(count))) }
     }
 
     /// The number of rows the statement returns: `SELECT count(*) FROM (…)`.
@@ -135,6 +143,11 @@ extension Table {
     /// At most `count` rows.
     public static func limit(_ count: Int, offset: Int? = nil) -> Select<TableColumns, Self> {
         all.limit(count, offset: offset)
+    }
+
+    /// Every row after the first `count`: `LIMIT -1 OFFSET ?`.
+    public static func offset(_ count: Int?) -> Select<TableColumns, Self> {
+        all.offset(count)
     }
 
     /// Distinct rows.
