@@ -11,7 +11,7 @@ struct OperatorsArticleTests {
     init() throws { db = try makeGardenDatabase() }
 
     @Test func eqBetweenAnOptionalKeyAndAKeyInAJoin() throws {
-        let query = Plant.join(Bed.all) { $0.bedID.eq($1.id) }.order { $0.id }.select { ($0.name, $1.name) }
+        let query = Plant.join(Bed.all) { $0.bedID.eq($1.id) }.order { plant, _ in plant.id }.select { ($0.name, $1.name) }
         #expect(query.sql == #"SELECT "plant"."name", "bed"."name" FROM "plant" JOIN "bed" ON ("plant"."bedID" = "bed"."id") ORDER BY "plant"."id""#)
         let rows = try query.fetchAll(db)
         #expect(rows.map(\.0) == ["Basil", "Mint", "Climber", "Shrub"])
@@ -25,12 +25,12 @@ struct OperatorsArticleTests {
 
     @Test func neqIsAndIsNotBetweenOptionalAndWrappedColumns() throws {
         // Plants outside bed 2 and unplanted ones: `<>` drops the NULL, `IS NOT` keeps it.
-        let isNot = Plant.join(Bed.all) { $0.bedID.isNot($1.id) }.where { $1.id.eq(2) }.order { $0.id }.select { $0.id }
+        let isNot = Plant.join(Bed.all) { $0.bedID.isNot($1.id) }.where { $1.id.eq(2) }.order { plant, _ in plant.id }.select { plant, _ in plant.id }
         #expect(isNot.sql.contains(#"ON ("plant"."bedID" IS NOT "bed"."id")"#))
         #expect(try isNot.fetchAll(db) == [1, 2, 5])
-        let notEqual = Plant.join(Bed.all) { $0.bedID.neq($1.id) }.where { $1.id.eq(2) }.order { $0.id }.select { $0.id }
+        let notEqual = Plant.join(Bed.all) { $0.bedID.neq($1.id) }.where { $1.id.eq(2) }.order { plant, _ in plant.id }.select { plant, _ in plant.id }
         #expect(try notEqual.fetchAll(db) == [1, 2])
-        let same = Plant.join(Bed.all) { $0.bedID.is($1.id) }.order { $0.id }.select { $0.id }
+        let same = Plant.join(Bed.all) { $0.bedID.is($1.id) }.order { plant, _ in plant.id }.select { plant, _ in plant.id }
         #expect(same.sql.contains(#"ON ("plant"."bedID" IS "bed"."id")"#))
         #expect(try same.fetchAll(db) == [1, 2, 3, 4])
         let keyIsOptional = Bed.join(Plant.all) { $0.id.is($1.bedID) }.select { $1.id }

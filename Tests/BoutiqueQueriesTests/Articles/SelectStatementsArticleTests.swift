@@ -74,7 +74,7 @@ struct SelectStatementsArticleTests {
 
     @Test func selfJoinThroughAnAliasOnAnOptionalKey() throws {
         let query = Gardener.leftJoin(Gardener.as(Mentor.self).all) { $0.mentorID.eq($1.id) }
-            .order { $0.id }
+            .order { gardener, _ in gardener.id }
             .select { ($0.name, $1.name) }
         #expect(query.sql == #"SELECT "gardener"."name", "mentor"."name" FROM "gardener" LEFT JOIN "gardener" AS "mentor" ON ("gardener"."mentorID" = "mentor"."id") ORDER BY "gardener"."id""#)
         let rows = try query.fetchAll(db)
@@ -82,7 +82,7 @@ struct SelectStatementsArticleTests {
         #expect(rows.map(\.1) == [nil, "Olu", nil])
 
         let mentored = try Gardener.join(Gardener.as(Mentor.self).all) { $0.mentorID == $1.id }
-            .select { $0.name }.fetchAll(db)
+            .select { gardener, _ in gardener.name }.fetchAll(db)
         #expect(mentored == ["Pia"])
     }
 
