@@ -76,7 +76,7 @@ func makeGardenDatabase() throws -> Connection {
         INSERT INTO plant (id, bedID, name, height, waterings, isBlooming, isArchived, rank) VALUES
             (1, 1, 'Basil', 0.32, 4, 0, 0, 2),
             (2, 1, 'Mint', 0.6, -3, 1, 0, NULL),
-            (3, 2, 'Climber', 2.26, 7, 1, 0, 1),
+            (3, 2, 'Climber', 2.26, 7, 1, 0, 2),
             (4, 2, 'Shrub', 1.48, 0, 0, 1, 3),
             (5, NULL, 'Seedling', 0.04, 1, 0, 0, NULL);
         INSERT INTO gardener (id, name, mentorID) VALUES (1, 'Olu', NULL), (2, 'Pia', 1), (3, 'Rafe', 9);

@@ -40,16 +40,16 @@ struct OperatorsArticleTests {
     @Test func comparisonsBetweenTwoColumnsOfOneTable() throws {
         let ranked = Plant.where { $0.rank.eq($0.bedID) }.select { $0.name }
         #expect(ranked.sql == #"SELECT "plant"."name" FROM "plant" WHERE ("plant"."rank" = "plant"."bedID")"#)
-        #expect(try ranked.fetchAll(db) == [])
+        #expect(try ranked.fetchAll(db) == ["Climber"])
         let rankAboveBed = Plant.where { $0.rank.gt($0.bedID) }.select { $0.name }
         #expect(try rankAboveBed.fetchAll(db) == ["Basil", "Shrub"])
         // `IS` matches two NULLs, where `=` matches nothing.
         let sameOrBothMissing = Plant.where { $0.bedID.is($0.rank) }.select { $0.name }
         #expect(sameOrBothMissing.sql.hasSuffix(#"WHERE ("plant"."bedID" IS "plant"."rank")"#))
-        #expect(try sameOrBothMissing.fetchAll(db) == ["Seedling"])
-        let sameNumbers = Plant.where { $0.waterings.eq($0.id) }.select { $0.name }
-        #expect(sameNumbers.sql.hasSuffix(#"WHERE ("plant"."waterings" = "plant"."id")"#))
-        #expect(try sameNumbers.fetchAll(db) == ["Seedling"])
+        #expect(try sameOrBothMissing.fetchAll(db) == ["Climber", "Seedling"])
+        let sameNumbers = Plant.where { $0.waterings.eq($0.id + 3) }.select { $0.name }
+        #expect(sameNumbers.sql.hasSuffix(#"WHERE ("plant"."waterings" = ("plant"."id" + ?))"#))
+        #expect(try sameNumbers.fetchAll(db) == ["Basil"])
     }
 
     @Test func plusJoinsTextColumnsAndExpressions() throws {

