@@ -144,3 +144,24 @@ public enum ArticleSpellingShapes {
     // Values of a subquery
     public static func existsValue() -> Values<Bool> { Values(Reminder.exists()) }
 }
+
+@Selection
+public struct ReminderSummary: Sendable {
+    public let id: Int
+    public let title: String
+    public let done: Bool
+}
+
+extension ArticleSpellingShapes {
+    public static func chainedSelects() -> Select<Reminder.TableColumns, (Int, String, Bool)> {
+        Reminder.select(\.id).select(\.title).select(\.isDone)
+    }
+    public static func chainedSelectsMapped() -> Select<Reminder.TableColumns, ReminderSummary> {
+        Reminder.select(\.id).select { ($0.title, $0.isDone) }.map { id, title, done in
+            ReminderSummary.Columns(id: id, title: title, done: done)
+        }
+    }
+    public static func replacedSelection() -> Select<Reminder.TableColumns, String> {
+        Reminder.where { $0.isDone }.select { $0.title }
+    }
+}

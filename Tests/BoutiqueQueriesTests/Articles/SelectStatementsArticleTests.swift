@@ -104,3 +104,40 @@ struct SelectStatementsArticleTests {
         #expect(row.0 == false && row.1 == true)
     }
 }
+
+/// A bundle of selected columns, for `map` after chained selects.
+@Selection
+struct PlantSummary: Sendable, Equatable {
+    let name: String
+    let waterings: Int
+}
+
+@Suite("Article: select statements, chained selections")
+struct ChainedSelectionArticleTests {
+    let db: Connection
+    init() throws { db = try makeGardenDatabase() }
+
+    @Test func selectsAddToTheSelectedColumns() throws {
+        let one = Plant.order { $0.id }.select(\.id)
+        let two = one.select(\.name)
+        let three = two.select { ($0.isBlooming, $0.height.round()) }
+        #expect(three.sql == #"SELECT "plant"."id", "plant"."name", "plant"."isBlooming", round("plant"."height") FROM "plant" ORDER BY "plant"."id""#)
+        let rows = try three.fetchAll(db)
+        #expect(rows.map(\.0) == [1, 2, 3, 4, 5])
+        #expect(rows.map(\.1) == ["Basil", "Mint", "Climber", "Shrub", "Seedling"])
+        #expect(rows.map(\.2) == [false, true, true, false, false])
+        #expect(rows.map(\.3) == [0, 1, 2, 1, 0])
+        // A select of whole rows still chooses its columns.
+        #expect(Plant.where { $0.isBlooming }.select(\.name).sql == #"SELECT "plant"."name" FROM "plant" WHERE "plant"."isBlooming""#)
+    }
+
+    @Test func mapBundlesTheSelectedColumns() throws {
+        let query = Plant.where { $0.bedID.eq(1) }.order { $0.id }
+            .select(\.id).select(\.name).select(\.waterings)
+            .map { _, name, waterings in PlantSummary.Columns(name: name.upper(), waterings: waterings * 2) }
+        #expect(query.sql == #"SELECT upper("plant"."name"), ("plant"."waterings" * ?) FROM "plant" WHERE ("plant"."bedID" = ?) ORDER BY "plant"."id""#)
+        #expect(try query.fetchAll(db) == [PlantSummary(name: "BASIL", waterings: 8), PlantSummary(name: "MINT", waterings: -6)])
+        // One selected column, mapped to an expression of it.
+        #expect(try Plant.count().map { $0 + 1 }.fetchOne(db) == 6)
+    }
+}

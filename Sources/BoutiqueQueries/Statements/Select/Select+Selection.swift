@@ -26,7 +26,7 @@ extension Select {
     func selectingOne<E: QueryExpression>(
         _ expression: E
     ) -> Select<Columns, E.QueryValue.QueryOutput> where E.QueryValue: QueryRepresentable {
-        selecting(expression.queryFragment) { (decoder) throws(BoutiqueError) in
+        selecting([expression.queryFragment]) { (decoder) throws(BoutiqueError) in
             try E.QueryValue.decode(from: &decoder)
         }
     }
@@ -35,9 +35,7 @@ extension Select {
     func selectingTuple<each E: QueryExpression>(
         _ expressions: repeat each E
     ) -> Select<Columns, (repeat (each E).QueryValue.QueryOutput)> where repeat (each E).QueryValue: QueryRepresentable {
-        selecting(
-            Self.fragments(of: repeat each expressions).joined(separator: ", "),
-            decoder: Self.tupleDecoder(repeat (each E).QueryValue.self))
+        selecting(Self.fragments(of: repeat each expressions), decoder: Self.tupleDecoder(repeat (each E).QueryValue.self))
     }
 
     /// Reads one column per representation, left to right, as a tuple.

@@ -49,10 +49,11 @@ public struct Select<Columns, Output>: QueryStatement {
 
     /// The same clauses with another row type.
     func selecting<NewOutput>(
-        _ selection: QueryFragment, decoder: @escaping @Sendable (inout RowDecoder) throws(BoutiqueError) -> NewOutput
+        _ terms: [QueryFragment], decoder: @escaping @Sendable (inout RowDecoder) throws(BoutiqueError) -> NewOutput
     ) -> Select<Columns, NewOutput> {
         var clauses = self.clauses
-        clauses.selection = selection
+        clauses.selection = terms.joined(separator: ", ")
+        clauses.selectedTerms = terms
         return Select<Columns, NewOutput>(columns: columns, clauses: clauses, rowSource: rowSource, decoder: decoder)
     }
 
@@ -80,7 +81,8 @@ public struct Select<Columns, Output>: QueryStatement {
     public func count() -> Select<Columns, Int> {
         var inner = clauses
         inner.orderBy = []
-        let counting = SelectClauses(from: "(" + inner.fragment + ")", defaultSelection: QueryFragment("count(*)"))
+        var counting = SelectClauses(from: "(" + inner.fragment + ")", defaultSelection: QueryFragment("count(*)"))
+        counting.selectedTerms = [QueryFragment("count(*)")]
         return Select<Columns, Int>(
             columns: columns, clauses: counting, rowSource: rowSource,
             decoder: { (decoder) throws(BoutiqueError) in try Int.decode(from: &decoder) })
