@@ -165,3 +165,14 @@ extension ArticleSpellingShapes {
         Reminder.where { $0.isDone }.select { $0.title }
     }
 }
+
+extension ArticleSpellingShapes {
+    /// `+=` on a number as the one statement of an update inside a trigger's body.
+    public static func countTagUsesInPlace() -> TemporaryTrigger<ReminderTag> {
+        ReminderTag.createTemporaryTrigger(
+            after: .insert { new in
+                Tag.where { $0.id.eq(new.tagID) }.update { $0.uses += 1 }
+            }
+        )
+    }
+}
