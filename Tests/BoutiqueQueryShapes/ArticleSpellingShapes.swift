@@ -131,6 +131,9 @@ public enum ArticleSpellingShapes {
             Reminder.update { $0.isDone.toggle() },
             Reminder.find(1).update { $0.title += "!" },
             Reminder.update { $0.estimatedMinutes += 5 },
+            Reminder.update { $0.estimatedMinutes /= 2 },
+            Reminder.update { $0.listID.negate() },
+            Reminder.update { $0.title.append(contentsOf: "?") },
         ]
     }
     public static func tagUses() -> Update<Tag> { Tag.update { $0.uses += 1 } }

@@ -132,9 +132,10 @@ struct ChainedSelectionArticleTests {
     }
 
     @Test func mapBundlesTheSelectedColumns() throws {
-        let query = Plant.where { $0.bedID.eq(1) }.order { $0.id }
-            .select(\.id).select(\.name).select(\.waterings)
-            .map { _, name, waterings in PlantSummary.Columns(name: name.upper(), waterings: waterings * 2) }
+        let selected = Plant.where { $0.bedID.eq(1) }.order { $0.id }.select(\.id).select(\.name).select(\.waterings)
+        let query = selected.map { _, name, waterings in
+            PlantSummary.Columns(name: name.upper(), waterings: waterings * 2)
+        }
         #expect(query.sql == #"SELECT upper("plant"."name"), ("plant"."waterings" * ?) FROM "plant" WHERE ("plant"."bedID" = ?) ORDER BY "plant"."id""#)
         #expect(try query.fetchAll(db) == [PlantSummary(name: "BASIL", waterings: 8), PlantSummary(name: "MINT", waterings: -6)])
         // One selected column, mapped to an expression of it.

@@ -34,6 +34,18 @@ struct UpdateStatementsArticleTests {
         #expect(try Plant.where { $0.isBlooming }.count().fetchOne(db) == 3)
     }
 
+    @Test func divideNegateAndAppendContentsOf() throws {
+        let update = Plant.find(3).update {
+            $0.waterings /= 2
+            $0.height.negate()
+            $0.name.append(contentsOf: $0.name.lower())
+        }
+        #expect(update.sql == #"UPDATE "plant" SET "waterings" = ("waterings" / ?), "height" = (-"height"), "name" = ("name" || lower("name")) WHERE ("plant"."id" = ?)"#)
+        try update.execute(db)
+        let climber = try #require(try Plant.find(3).fetchOne(db))
+        #expect(climber.waterings == 3 && climber.height == -2.26 && climber.name == "Climberclimber")
+    }
+
     @Test func findThenUpdateReturningTheChangedRow() throws {
         let returned = try Plant.find(3).update { $0.waterings += 2 }.returning { $0.waterings }.fetchAll(db)
         #expect(returned == [9])

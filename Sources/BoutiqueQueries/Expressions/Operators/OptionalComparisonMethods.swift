@@ -60,30 +60,3 @@ extension QueryExpression {
         SQLExpression(Operators.binary(queryFragment, "IS NOT", other.queryFragment))
     }
 }
-
-extension QueryExpression where QueryValue: QueryRepresentable {
-    /// `(x IS y)` between two expressions of one type: `$0.dueDate.is($0.createdAt)`.
-    public func `is`(_ other: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
-        SQLExpression(Operators.binary(queryFragment, "IS", other.queryFragment))
-    }
-
-    /// `(x IS NOT y)` between two expressions of one type.
-    public func isNot(_ other: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
-        SQLExpression(Operators.binary(queryFragment, "IS NOT", other.queryFragment))
-    }
-}
-
-extension QueryExpression where QueryValue == String {
-    /// `(x || y)`: two text expressions joined, as Swift's `+` joins strings:
-    /// `$0.title + $0.notes.coalesce("")`.
-    @_disfavoredOverload
-    public static func + (lhs: Self, rhs: some QueryExpression<String>) -> SQLExpression<String> {
-        SQLExpression(Operators.binary(lhs.queryFragment, "||", rhs.queryFragment))
-    }
-
-    /// `(x || ?)`: a text expression and a bound string: `$0.title + "!"`.
-    @_disfavoredOverload
-    public static func + (lhs: Self, rhs: String) -> SQLExpression<String> {
-        SQLExpression(Operators.binary(lhs.queryFragment, "||", String.bound(rhs)))
-    }
-}

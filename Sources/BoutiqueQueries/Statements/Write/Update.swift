@@ -155,6 +155,22 @@ public func *= <Value: QueryNumeric>(lhs: inout any QueryExpression<Value>, rhs:
     lhs = SQLExpression<Value>(Operators.binary(lhs.queryFragment, "*", Value.bound(rhs)))
 }
 
+/// `x = (x / ?)` for a column in an `update { }` closure: `$0.estimate /= 2` (integer division for
+/// integers, NULL for a zero divisor).
+@_disfavoredOverload
+public func /= <Value: QueryNumeric>(lhs: inout any QueryExpression<Value>, rhs: Value.QueryOutput) {
+    lhs = SQLExpression<Value>(Operators.binary(lhs.queryFragment, "/", Value.bound(rhs)))
+}
+
+// In an `update { }` closure a numeric column reads as an `SQLExpression`, so negating it in place
+// assigns its negation, as `Int.negate()` reads in Swift.
+extension SQLExpression where QueryValue: QueryNumeric {
+    /// Replaces the expression with its negation; on an updated column, assigns `column = (-column)`.
+    public mutating func negate() {
+        self = SQLExpression("(-" + queryFragment + ")")
+    }
+}
+
 /// `x = (x || ?)` for a text column in an `update { }` closure: `$0.title += "!"`.
 @_disfavoredOverload
 public func += (lhs: inout any QueryExpression<String>, rhs: String) {
@@ -178,6 +194,11 @@ extension SQLExpression<String> {
     /// Appends another text expression: `$0.title.append($0.notes.coalesce(""))`.
     public mutating func append(_ suffix: some QueryExpression<String>) {
         self = SQLExpression(Operators.binary(queryFragment, "||", suffix.queryFragment))
+    }
+
+    /// Appends `suffix`, as `String.append(contentsOf:)` reads: `$0.title.append(contentsOf: " (copy)")`.
+    public mutating func append(contentsOf suffix: some QueryExpression<String>) {
+        append(suffix)
     }
 }
 
