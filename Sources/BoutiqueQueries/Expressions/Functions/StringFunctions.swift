@@ -77,3 +77,20 @@ extension QueryExpression where QueryValue: QueryText {
         SQLExpression(Operators.binary(queryFragment, "||", String.bound(other)))
     }
 }
+
+// `+` on text, as Swift joins strings; disfavored, so that Swift's own `+` on two `String` values
+// is chosen first in an app's code.
+extension QueryExpression where QueryValue == String {
+    /// `(x || y)`: two text expressions joined, as Swift's `+` joins strings:
+    /// `$0.title + $0.notes.coalesce("")`.
+    @_disfavoredOverload
+    public static func + (lhs: Self, rhs: some QueryExpression<String>) -> SQLExpression<String> {
+        SQLExpression(Operators.binary(lhs.queryFragment, "||", rhs.queryFragment))
+    }
+
+    /// `(x || ?)`: a text expression and a bound string: `$0.title + "!"`.
+    @_disfavoredOverload
+    public static func + (lhs: Self, rhs: String) -> SQLExpression<String> {
+        SQLExpression(Operators.binary(lhs.queryFragment, "||", String.bound(rhs)))
+    }
+}

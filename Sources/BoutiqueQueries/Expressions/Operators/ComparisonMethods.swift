@@ -64,6 +64,16 @@ extension QueryExpression where QueryValue: QueryRepresentable {
     public func gte(_ value: QueryValue.QueryOutput) -> SQLExpression<Bool> {
         SQLExpression(Operators.binary(queryFragment, ">=", QueryValue.bound(value)))
     }
+
+    /// `(x IS y)` between two expressions of one type: `$0.dueDate.is($0.createdAt)`.
+    public func `is`(_ other: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
+        SQLExpression(Operators.binary(queryFragment, "IS", other.queryFragment))
+    }
+
+    /// `(x IS NOT y)` between two expressions of one type.
+    public func isNot(_ other: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
+        SQLExpression(Operators.binary(queryFragment, "IS NOT", other.queryFragment))
+    }
 }
 
 extension QueryExpression where QueryValue == Bool {

@@ -19,6 +19,24 @@ public struct Values<Output>: PartialSelectStatement {
         rowDecoder = { (decoder) throws(BoutiqueError) in (repeat try Self.decodeNext((each V).self, from: &decoder)) }
     }
 
+    /// A row of expressions computed by SQLite, as a subquery's truth: `Values(Reminder.exists())`
+    /// reads `SELECT (EXISTS (SELECT … FROM "reminder"))`, a `Bool`.
+    @_disfavoredOverload
+    public init<each E: QueryExpression>(_ expressions: repeat each E)
+    where Output == (repeat (each E).QueryValue.QueryOutput), repeat (each E).QueryValue: QueryRepresentable {
+        var columns: [QueryFragment] = []
+        for expression in repeat each expressions { columns.append(expression.queryFragment) }
+        query = "SELECT " + columns.joined(separator: ", ")
+        rowDecoder = Self.decoder(repeat (each E).QueryValue.self)
+    }
+
+    /// Reads one column per representation, left to right.
+    private static func decoder<each R: QueryRepresentable>(
+        _ representations: repeat (each R).Type
+    ) -> @Sendable (inout RowDecoder) throws(BoutiqueError) -> (repeat (each R).QueryOutput) {
+        { (decoder) throws(BoutiqueError) in (repeat try decodeNext((each R).self, from: &decoder)) }
+    }
+
     public var rowSource: String { "VALUES" }
 
     public func decodeRow(_ decoder: inout RowDecoder) throws(BoutiqueError) -> Output {

@@ -5,6 +5,10 @@ extension Select {
     /// Note.all.select { $0.title }                  // Select<_, String>
     /// Note.all.select { $0.id.count() }             // Select<_, Int>
     /// ```
+    ///
+    /// Disfavored, so that on a select of values the `select` that adds to them is chosen
+    /// (`Reminder.select(\.id).select(\.title)` reads both).
+    @_disfavoredOverload
     public func select<E: QueryExpression>(
         _ selection: (Columns) -> E
     ) -> Select<Columns, E.QueryValue.QueryOutput> where E.QueryValue: QueryRepresentable {
@@ -16,6 +20,7 @@ extension Select {
     /// ```swift
     /// Note.all.select { ($0.id, $0.title, $0.updatedAt) }      // Select<_, (UUID, String, Date)>
     /// ```
+    @_disfavoredOverload
     public func select<each E: QueryExpression>(
         _ selection: (Columns) -> (repeat each E)
     ) -> Select<Columns, (repeat (each E).QueryValue.QueryOutput)> where repeat (each E).QueryValue: QueryRepresentable {
@@ -26,7 +31,7 @@ extension Select {
     func selectingOne<E: QueryExpression>(
         _ expression: E
     ) -> Select<Columns, E.QueryValue.QueryOutput> where E.QueryValue: QueryRepresentable {
-        selecting(expression.queryFragment) { (decoder) throws(BoutiqueError) in
+        selecting([expression.queryFragment]) { (decoder) throws(BoutiqueError) in
             try E.QueryValue.decode(from: &decoder)
         }
     }
@@ -35,9 +40,7 @@ extension Select {
     func selectingTuple<each E: QueryExpression>(
         _ expressions: repeat each E
     ) -> Select<Columns, (repeat (each E).QueryValue.QueryOutput)> where repeat (each E).QueryValue: QueryRepresentable {
-        selecting(
-            Self.fragments(of: repeat each expressions).joined(separator: ", "),
-            decoder: Self.tupleDecoder(repeat (each E).QueryValue.self))
+        selecting(Self.fragments(of: repeat each expressions), decoder: Self.tupleDecoder(repeat (each E).QueryValue.self))
     }
 
     /// Reads one column per representation, left to right, as a tuple.

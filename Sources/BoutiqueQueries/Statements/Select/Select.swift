@@ -12,6 +12,7 @@ import BoutiqueSQLite
 /// ```
 ///
 /// `Columns` is a table's ``TableDefinition`` (`$0`), or a tuple of them after a join (`$0`, `$1`).
+@dynamicMemberLookup
 public struct Select<Columns, Output>: QueryStatement {
     public typealias Row = Output
 
@@ -48,10 +49,11 @@ public struct Select<Columns, Output>: QueryStatement {
 
     /// The same clauses with another row type.
     func selecting<NewOutput>(
-        _ selection: QueryFragment, decoder: @escaping @Sendable (inout RowDecoder) throws(BoutiqueError) -> NewOutput
+        _ terms: [QueryFragment], decoder: @escaping @Sendable (inout RowDecoder) throws(BoutiqueError) -> NewOutput
     ) -> Select<Columns, NewOutput> {
         var clauses = self.clauses
-        clauses.selection = selection
+        clauses.selection = terms.joined(separator: ", ")
+        clauses.selectedTerms = terms
         return Select<Columns, NewOutput>(columns: columns, clauses: clauses, rowSource: rowSource, decoder: decoder)
     }
 
@@ -68,11 +70,19 @@ public struct Select<Columns, Output>: QueryStatement {
         }
     }
 
+    /// Skips the first `count` rows; `nil` leaves the offset as it was. A limit set before or after
+    /// is kept: `.limit(10).offset(20)` reads rows 21 to 30.
+    public func offset(_ count: Int?) -> Self {
+        guard let count else { return self }
+        return with { $0.offset = QueryFragment(binding: .integer(Int64(count))) }
+    }
+
     /// The number of rows the statement returns: `SELECT count(*) FROM (…)`.
     public func count() -> Select<Columns, Int> {
         var inner = clauses
         inner.orderBy = []
-        let counting = SelectClauses(from: "(" + inner.fragment + ")", defaultSelection: QueryFragment("count(*)"))
+        var counting = SelectClauses(from: "(" + inner.fragment + ")", defaultSelection: QueryFragment("count(*)"))
+        counting.selectedTerms = [QueryFragment("count(*)")]
         return Select<Columns, Int>(
             columns: columns, clauses: counting, rowSource: rowSource,
             decoder: { (decoder) throws(BoutiqueError) in try Int.decode(from: &decoder) })
@@ -135,6 +145,11 @@ extension Table {
     /// At most `count` rows.
     public static func limit(_ count: Int, offset: Int? = nil) -> Select<TableColumns, Self> {
         all.limit(count, offset: offset)
+    }
+
+    /// Every row after the first `count`: `LIMIT -1 OFFSET ?`.
+    public static func offset(_ count: Int?) -> Select<TableColumns, Self> {
+        all.offset(count)
     }
 
     /// Distinct rows.

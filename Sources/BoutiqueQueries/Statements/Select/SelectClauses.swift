@@ -4,6 +4,9 @@ struct SelectClauses: Sendable {
     var distinct = false
     /// `nil` selects every column of every table in the `FROM` and `JOIN` clauses.
     var selection: QueryFragment?
+    /// Each selected expression of `selection`, in order, for a `select` that adds to them and for
+    /// `map`; empty when the selection is the default one.
+    var selectedTerms: [QueryFragment] = []
     var defaultSelection: QueryFragment
     /// The table (quoted name) or subquery the rows come from.
     var from: QueryFragment

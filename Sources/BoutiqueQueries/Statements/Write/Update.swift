@@ -128,15 +128,18 @@ public prefix func ! (expression: any QueryExpression<Bool>) -> SQLExpression<Bo
     SQLExpression("(NOT " + expression.queryFragment + ")")
 }
 
-/// `x = (x + ?)` for a column in an `update { }` closure: `$0.views += 1`.
+/// `x = (x + ?)` for a column in an `update { }` closure: `$0.views += 1`, also on an optional column.
 @_disfavoredOverload
 public func += <Value: QueryNumeric>(lhs: inout any QueryExpression<Value>, rhs: Value.QueryOutput) {
     lhs = SQLExpression<Value>(Operators.binary(lhs.queryFragment, "+", Value.bound(rhs)))
 }
 
-/// `x = (x + y)` with another expression, as an upsert's `tag.uses += excluded.uses`.
+/// `x = (x + y)` with another column or expression, as an upsert's `tag.uses += excluded.uses`.
+///
+/// It takes the expression type rather than any expression: a number is an expression too, and
+/// `$0.views += 1` would otherwise match both overloads equally.
 @_disfavoredOverload
-public func += <Value: QueryNumeric>(lhs: inout any QueryExpression<Value>, rhs: some QueryExpression<Value>) {
+public func += <Value: QueryNumeric>(lhs: inout any QueryExpression<Value>, rhs: SQLExpression<Value>) {
     lhs = SQLExpression<Value>(Operators.binary(lhs.queryFragment, "+", rhs.queryFragment))
 }
 
@@ -150,6 +153,53 @@ public func -= <Value: QueryNumeric>(lhs: inout any QueryExpression<Value>, rhs:
 @_disfavoredOverload
 public func *= <Value: QueryNumeric>(lhs: inout any QueryExpression<Value>, rhs: Value.QueryOutput) {
     lhs = SQLExpression<Value>(Operators.binary(lhs.queryFragment, "*", Value.bound(rhs)))
+}
+
+/// `x = (x / ?)` for a column in an `update { }` closure: `$0.estimate /= 2` (integer division for
+/// integers, NULL for a zero divisor).
+@_disfavoredOverload
+public func /= <Value: QueryNumeric>(lhs: inout any QueryExpression<Value>, rhs: Value.QueryOutput) {
+    lhs = SQLExpression<Value>(Operators.binary(lhs.queryFragment, "/", Value.bound(rhs)))
+}
+
+// In an `update { }` closure a numeric column reads as an `SQLExpression`, so negating it in place
+// assigns its negation, as `Int.negate()` reads in Swift.
+extension SQLExpression where QueryValue: QueryNumeric {
+    /// Replaces the expression with its negation; on an updated column, assigns `column = (-column)`.
+    public mutating func negate() {
+        self = SQLExpression("(-" + queryFragment + ")")
+    }
+}
+
+/// `x = (x || ?)` for a text column in an `update { }` closure: `$0.title += "!"`.
+@_disfavoredOverload
+public func += (lhs: inout any QueryExpression<String>, rhs: String) {
+    lhs = SQLExpression<String>(Operators.binary(lhs.queryFragment, "||", String.bound(rhs)))
+}
+
+/// `x = (x || y)` with another text column or expression: `$0.title += $0.notes.coalesce("")`.
+@_disfavoredOverload
+public func += (lhs: inout any QueryExpression<String>, rhs: SQLExpression<String>) {
+    lhs = SQLExpression<String>(Operators.binary(lhs.queryFragment, "||", rhs.queryFragment))
+}
+
+// In an `update { }` closure a text column reads as an `SQLExpression<String>`, so appending to it
+// in place assigns the joined text, as `String.append` reads in Swift.
+extension SQLExpression<String> {
+    /// Appends `suffix`; on an updated column, assigns `column = (column || ?)`: `$0.title.append("!")`.
+    public mutating func append(_ suffix: String) {
+        self = SQLExpression(Operators.binary(queryFragment, "||", String.bound(suffix)))
+    }
+
+    /// Appends another text expression: `$0.title.append($0.notes.coalesce(""))`.
+    public mutating func append(_ suffix: some QueryExpression<String>) {
+        self = SQLExpression(Operators.binary(queryFragment, "||", suffix.queryFragment))
+    }
+
+    /// Appends `suffix`, as `String.append(contentsOf:)` reads: `$0.title.append(contentsOf: " (copy)")`.
+    public mutating func append(contentsOf suffix: some QueryExpression<String>) {
+        append(suffix)
+    }
 }
 
 extension Table {
