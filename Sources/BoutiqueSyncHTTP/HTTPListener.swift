@@ -449,6 +449,10 @@ final class HTTPListener: Sendable {
         }
         exchange.answered = (response.status, response.body.count, response.tenant, response.user)
         deadlines.answering(connection)
+        // Once stopping, no connection is kept alive: a client sending request after request on one
+        // would keep requests in flight until the grace period ran out. Closed, it connects again —
+        // to another instance, or to this one restarted.
+        let closing = closing || state.withLock { $0.isShuttingDown }
         let body = QueuedBody(response.body, budget: queuedResponses)
         return boutique_mhd_respond(
             connection, UInt32(response.status), body.bytes.baseAddress, body.count, QueuedBody.release,
