@@ -44,9 +44,10 @@ import Testing
         server.send(SIGTERM)
         #expect(await server.wait(timeout: .seconds(60)).status == 0)
         let (restored, restoredURL) = try await workspace.serve(store: "copy.db")
-        // The copy holds every row, and is the server the devices knew: nothing is downloaded again.
+        // The copy holds every row, and is the server the devices knew: a brings only b's five notes,
+        // which it had not pulled yet, and nothing it had again.
         let again = try await workspace.sync("a.db", server: restoredURL, token: token)
-        #expect(again.contains("pulled 0 changes") && !again.contains("not the server"), "\(again)")
+        #expect(again.contains("pushed 0 changes, pulled 5 changes") && !again.contains("not the server"), "\(again)")
         try await workspace.makeDevice("c.db")
         _ = try await workspace.sync("c.db", server: restoredURL, token: token)
         #expect(try workspace.notes("c.db").count == 55)

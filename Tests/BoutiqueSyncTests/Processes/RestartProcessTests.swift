@@ -100,8 +100,13 @@ import Testing
                 print("instance \(index) stopped in \(ContinuousClock.now - stopping) after SIGTERM")
                 #expect(exit.status == 0 && !exit.signalled, "instance \(index): \(exit.errors.suffix(2_000))")
                 #expect(exit.errors.contains("boutique serve: stopped"), "\(exit.errors.suffix(2_000))")
+                // Every request in flight was finished, none cut off with a 503 when the grace period ran out.
+                let cutOff = exit.errors.split(separator: "\n").filter { $0.contains("status=503") }
+                #expect(cutOff.isEmpty, "instance \(index) cut requests off: \(cutOff.prefix(3))")
+                // Answered, and its connection closed rather than kept alive for a server that stops.
                 let answer = try await poll.value
-                #expect(answer == 200, "the waiting long poll was answered \(answer)")
+                #expect(answer.status == 200, "the waiting long poll was answered \(answer.status)")
+                #expect(answer.connection?.lowercased() == "close", "Connection: \(answer.connection ?? "none")")
                 let counts = devices.map(\.successes)
                 servers[index] = try await Self.serve(workspace, port: port, postgres: postgres)
                 try await everyDeviceSyncs(after: counts, "every device synced after instance \(index) restarted")
@@ -145,11 +150,17 @@ import Testing
         return (process, url, String(metrics.dropFirst("metrics on ".count)))
     }
 
-    /// A pull that waits for changes (up to 50 s) of a tenant nobody writes to, and the status it was
-    /// answered with.
-    static func longPoll(_ server: String, token: String) async throws -> Int {
-        let request = PullRequest(replica: "long-poll", cursor: 0, limit: 10, waitMilliseconds: 50_000)
-        return try await RawHTTP.send(URL(string: server)!, "v1/pull", token: token, body: try RawHTTP.json(request)).status
+    /// A pull that waits for changes (up to 50 s) of a tenant nobody writes to: the status it was
+    /// answered with, and its `Connection` header.
+    static func longPoll(_ server: String, token: String) async throws -> (status: Int, connection: String?) {
+        var request = URLRequest(url: URL(string: server)!.appendingPathComponent("v1/pull"))
+        request.httpMethod = "POST"
+        request.httpBody = try RawHTTP.json(PullRequest(replica: "long-poll", cursor: 0, limit: 10, waitMilliseconds: 50_000))
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        request.timeoutInterval = 120
+        let (_, response) = try await URLSession.shared.data(for: request)
+        let http = response as? HTTPURLResponse
+        return (http?.statusCode ?? 0, http?.value(forHTTPHeaderField: "Connection"))
     }
 
     /// Whether the instance's metrics count a long poll waiting.
