@@ -16,8 +16,9 @@ enum BackupCommand: Command {
         is never a partial copy. An existing --out is refused unless --force replaces it.
 
         Restore by serving the copy: `boutique serve --store COPY`. It is the same server to devices
-        (the store's identity is copied with it); devices that synced after the copy was made send
-        again what the copy lacks.
+        (the store's identity is copied with it): devices that last synced before the copy was made go
+        on where they were. A device that synced after it knows more than the copy and is not yet
+        brought back in line by itself, so restore a copy made after the devices last synced.
         """
 
     static func run(_ arguments: inout ArgumentParser) async throws {
