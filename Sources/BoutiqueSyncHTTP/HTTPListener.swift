@@ -57,7 +57,12 @@ final class HTTPListener: Sendable {
 
     private struct ListenerState {
         var inFlight = 0
+        /// Set once the listener stops accepting connections.
         var isShuttingDown = false
+        /// Set once ``shutdown(gracePeriod:)`` has begun.
+        var isStopping = false
+        /// The listening socket libmicrohttpd handed back when it stopped accepting (-1: none).
+        var listeningSocket: Int32 = -1
     }
 
     /// The running daemon; libmicrohttpd's calls on it are thread-safe.
@@ -166,12 +171,13 @@ final class HTTPListener: Sendable {
     /// answered, then stops the daemon (closing idle keep-alive connections).
     func shutdown(gracePeriod: Duration) async {
         guard let running = daemon.withLock({ $0 }) else { return }
+        stopAccepting()
         let alreadyStopping = state.withLock { state -> Bool in
-            defer { state.isShuttingDown = true }
-            return state.isShuttingDown
+            defer { state.isStopping = true }
+            return state.isStopping
         }
         guard !alreadyStopping else { return }
-        let listening = MHD_quiesce_daemon(running.pointer)
+        let listening = state.withLock { $0.listeningSocket }
         let deadline = ContinuousClock.now.advanced(by: gracePeriod)
         while requestsInFlight > 0, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(5))
@@ -186,6 +192,20 @@ final class HTTPListener: Sendable {
         deadlines.stopSweeping()
         MHD_stop_daemon(running.pointer)
         if listening >= 0 { close(listening) }
+    }
+
+    /// Stops accepting connections. Requests on connections already open are still served, and each
+    /// connection is closed once its answer is sent (see ``respond``), so that a server about to stop
+    /// can answer its waiting long polls with connections that will not be kept alive.
+    func stopAccepting() {
+        guard let running = daemon.withLock({ $0 }) else { return }
+        let first = state.withLock { state -> Bool in
+            defer { state.isShuttingDown = true }
+            return !state.isShuttingDown
+        }
+        guard first else { return }
+        let listening = MHD_quiesce_daemon(running.pointer)
+        state.withLock { $0.listeningSocket = listening }
     }
 
     /// Resumes every suspended connection with a 503, stops later resumptions, and says how many there were.
@@ -449,6 +469,10 @@ final class HTTPListener: Sendable {
         }
         exchange.answered = (response.status, response.body.count, response.tenant, response.user)
         deadlines.answering(connection)
+        // Once stopping, no connection is kept alive: a client sending request after request on one
+        // would keep requests in flight until the grace period ran out. Closed, it connects again —
+        // to another instance, or to this one restarted.
+        let closing = closing || state.withLock { $0.isShuttingDown }
         let body = QueuedBody(response.body, budget: queuedResponses)
         return boutique_mhd_respond(
             connection, UInt32(response.status), body.bytes.baseAddress, body.count, QueuedBody.release,

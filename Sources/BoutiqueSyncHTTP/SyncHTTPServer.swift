@@ -137,6 +137,9 @@ public final class SyncHTTPServer: Sendable {
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
         draining.set()
         if let metricsListener = metricsListener.withLock({ $0 }) { await metricsListener.shutdown(gracePeriod: .seconds(1)) }
+        // First, so that the long polls answered next close their connections instead of keeping
+        // them alive for a next request this server will not serve.
+        listener.stopAccepting()
         await server.endLongPolls()
         await listener.shutdown(gracePeriod: gracePeriod)
     }

@@ -35,8 +35,11 @@ enum ServeCommand: Command {
         BOUTIQUE_POSTGRES_URL is used, so that a password need not be on the command line: --postgres with a URL that holds a password
         (postgresql://user:PASSWORD@host/db, ?password=, or password= in the key=value form) is refused,
         as every user of the machine can read a command line. Devices authenticate with tokens from
-        `boutique token --secret-file FILE`. Ctrl-C or SIGTERM stops it: requests in flight are finished
-        first. Put TLS in front of it (a reverse proxy) beyond localhost.
+        `boutique token --secret-file FILE`. Ctrl-C or SIGTERM stops it (after --drain): it stops accepting
+        connections, answers waiting pulls at once, closes each kept-alive connection after its answer,
+        finishes the requests in flight (for up to 10 s) and exits 0; devices send again to the instance
+        started in its place, and lose nothing. `boutique backup` copies a SQLite store while it serves.
+        Put TLS in front of it (a reverse proxy) beyond localhost.
 
         The secret file, and a URL file, must be readable by their owner only (chmod 600 FILE); the
         secret must have at least 32 bytes and not be guessable: make it with

@@ -1,0 +1,111 @@
+// These run `boutique serve`, which needs the HTTP front end: they are compiled where the package has it.
+#if BOUTIQUE_SYNC_HTTP
+import BoutiqueSQLite
+import BoutiqueTestSupport
+import Foundation
+import Testing
+
+/// `boutique backup`: a copy of a SQLite store made while `boutique serve` serves it and devices push,
+/// which another `boutique serve` then serves as the same server.
+@Suite(.serialized) struct BackupProcessTests {
+    @Test func aStoreCopiedWhileItServesIsServedAsTheSameServer() async throws {
+        let workspace = try SyncWorkspace()
+        let (server, url) = try await workspace.serve()
+        let token = try await workspace.token()
+        try await workspace.makeDevice("a.db")
+        try await workspace.tool([
+            "sql", "a.db",
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50) INSERT INTO note SELECT 'n' || i, 'Note ' || i, NULL, 'a' FROM n",
+        ])
+        _ = try await workspace.sync("a.db", server: url, token: token)
+        // Pushes go on while the copy is made.
+        try await workspace.makeDevice("b.db")
+        let pushing = Task {
+            for round in 1...5 {
+                try await workspace.tool(["sql", "b.db", "INSERT INTO note VALUES ('b\(round)', 'From b', NULL, 'b')"])
+                _ = try await workspace.sync("b.db", server: url, token: token)
+            }
+        }
+        let copied = try await workspace.tool(["backup", "--store", "server.db", "--out", "copy.db"])
+        try await pushing.value
+        #expect(copied.hasPrefix("copied server.db to copy.db"), "\(copied)")
+        let mode = try FileManager.default.attributesOfItem(atPath: workspace.directory.file("copy.db").path)[.posixPermissions] as? Int
+        #expect(mode == 0o600, "the copy is its owner's alone: \(String(mode ?? 0, radix: 8))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.url.path).allSatisfy { !$0.contains("partial") })
+
+        // An existing copy is kept unless --force.
+        let before = try Data(contentsOf: workspace.directory.file("copy.db"))
+        let refused = try await workspace.attempt(["backup", "--store", "server.db", "--out", "copy.db"])
+        #expect(refused.status == 1 && refused.errors.contains("copy.db exists: --force replaces it"), "\(refused.errors)")
+        #expect(try Data(contentsOf: workspace.directory.file("copy.db")) == before)
+        let replaced = try await workspace.attempt(["backup", "--store", "server.db", "--out", "copy.db", "--force"])
+        #expect(replaced.status == 0, "\(replaced.errors)")
+
+        server.send(SIGTERM)
+        #expect(await server.wait(timeout: .seconds(60)).status == 0)
+        let (restored, restoredURL) = try await workspace.serve(store: "copy.db")
+        // The copy holds every row, and is the server the devices knew: a brings only b's five notes,
+        // which it had not pulled yet, and nothing it had again.
+        let again = try await workspace.sync("a.db", server: restoredURL, token: token)
+        #expect(again.contains("pushed 0 changes, pulled 5 changes") && !again.contains("not the server"), "\(again)")
+        try await workspace.makeDevice("c.db")
+        _ = try await workspace.sync("c.db", server: restoredURL, token: token)
+        #expect(try workspace.notes("c.db").count == 55)
+        restored.send(SIGTERM)
+        _ = await restored.wait(timeout: .seconds(60))
+    }
+
+    /// PostgreSQL's own dump, taken while the server serves and restored into another database, is
+    /// served as the same server.
+    @Test func aPostgreSQLDumpRestoredIsServedAsTheSameServer() async throws {
+        let tools = URL(fileURLWithPath: "/usr/lib/postgresql/15/bin")
+        guard FileManager.default.isExecutableFile(atPath: tools.appendingPathComponent("pg_dump").path) else {
+            print("◇ aPostgreSQLDumpRestoredIsServedAsTheSameServer did not run: PostgreSQL 15's pg_dump is not installed")
+            return
+        }
+        try await PostgreSQLTestDatabase.withFresh { postgres in
+            let workspace = try SyncWorkspace()
+            let (server, url) = try await workspace.serve(postgres: postgres)
+            let token = try await workspace.token()
+            try await workspace.makeDevice("a.db")
+            try await workspace.tool([
+                "sql", "a.db",
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30) INSERT INTO note SELECT 'n' || i, 'Note ' || i, NULL, 'a' FROM n",
+            ])
+            _ = try await workspace.sync("a.db", server: url, token: token)
+            let dump = workspace.directory.file("store.dump").path
+            let dumped = try await ChildProcess.run(
+                executable: tools.appendingPathComponent("pg_dump"), ["--format=custom", "--file=\(dump)", "--dbname=\(postgres)"])
+            try #require(dumped.status == 0, "\(dumped.errors)")
+            server.send(SIGTERM)
+            #expect(await server.wait(timeout: .seconds(60)).status == 0)
+
+            try await PostgreSQLTestDatabase.withFresh { restoredDatabase in
+                let restoring = try await ChildProcess.run(
+                    executable: tools.appendingPathComponent("pg_restore"), ["--no-owner", "--dbname=\(restoredDatabase)", dump])
+                try #require(restoring.status == 0, "\(restoring.errors)")
+                let (restored, restoredURL) = try await workspace.serve(postgres: restoredDatabase)
+                let again = try await workspace.sync("a.db", server: restoredURL, token: token)
+                #expect(again.contains("pulled 0 changes") && !again.contains("not the server"), "\(again)")
+                try await workspace.makeDevice("c.db")
+                _ = try await workspace.sync("c.db", server: restoredURL, token: token)
+                #expect(try workspace.notes("c.db").count == 30)
+                restored.send(SIGTERM)
+                _ = await restored.wait(timeout: .seconds(60))
+            }
+        }
+    }
+
+    @Test func whatIsNotAStoreOrNotNamedIsRefused() async throws {
+        let workspace = try SyncWorkspace()
+        try await workspace.makeDevice("a.db")
+        let notStore = try await workspace.attempt(["backup", "--store", "a.db", "--out", "copy.db"])
+        #expect(notStore.status == 1 && notStore.errors.contains("a.db is not a sync server's store"), "\(notStore.errors)")
+        let missing = try await workspace.attempt(["backup", "--store", "nothing.db", "--out", "copy.db"])
+        #expect(missing.status == 2 && missing.errors.contains("no such file: nothing.db"), "\(missing.errors)")
+        let noOut = try await workspace.attempt(["backup", "--store", "a.db"])
+        #expect(noOut.status == 2 && noOut.errors.contains("--out FILE is required"), "\(noOut.errors)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.directory.file("copy.db").path))
+    }
+}
+#endif
