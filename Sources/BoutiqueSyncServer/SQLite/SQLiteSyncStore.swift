@@ -113,6 +113,10 @@ public final class SQLiteSyncStore: SyncStore {
         }
     }
 
+    /// How many write turns `tenant` holds and how many of its transactions wait for one (see
+    /// `TenantTurns`): a holder of a turn is in the writer's line or writing.
+    func writeTurns(of tenant: String) -> (held: Int, waiting: Int) { writeTurns.count(tenant) }
+
     /// The identity made when the store was created.
     public func identity() async throws -> String? {
         try await database.read { conn in

@@ -33,6 +33,7 @@ final class TenantTurns: Sendable {
         private var head = 0
 
         var isEmpty: Bool { head == waiting.count }
+        var waitingCount: Int { waiting.count - head }
 
         mutating func append(_ waiter: Waiter) { waiting.append(waiter) }
 
@@ -105,6 +106,12 @@ final class TenantTurns: Sendable {
             let removed = state.withLock { state in state.busy[tenant]?.remove(id: id)?.continuation }
             removed?.resume(throwing: BoutiqueError.cancelled)
         }
+    }
+
+    /// How many of `tenant`'s turns are held, and how many of its transactions wait for one: what a
+    /// test waits for, rather than for time to pass.
+    func count(_ tenant: String) -> (held: Int, waiting: Int) {
+        state.withLock { state in state.busy[tenant].map { ($0.running, $0.waitingCount) } ?? (0, 0) }
     }
 
     /// Gives one of `tenant`'s turns to the next in line, or frees it.

@@ -1,6 +1,6 @@
 import BoutiqueSQLite
 import BoutiqueSync
-import BoutiqueSyncServer
+@testable import BoutiqueSyncServer
 import Foundation
 import Testing
 
@@ -139,15 +139,24 @@ import Testing
                     await finishes.note("busy")
                 }
             }
-            try await Task.sleep(for: .milliseconds(200))
+            // On the one-file store they wait for the busy tenant's one turn; elsewhere they may run.
+            let oneFile = store as? SQLiteSyncStore
+            if let oneFile {
+                try await waitUntil("the busy tenant's four transactions wait their turn") { oneFile.writeTurns(of: "busy").waiting == 4 }
+            }
             let calm = Task {
                 let pushed = try await SyncStoreContractTests.push(
                     server, [SyncStoreContractTests.transaction(1)], replica: "calm-device", tenant: "calm")
                 await finishes.note("calm push")
                 return pushed.outcome
             }
-            // The calm push is in line before the gate opens.
-            try await Task.sleep(for: .milliseconds(300 * syncTimeoutScale))
+            // The calm push is in line before the gate opens: on the one-file store it holds its tenant's
+            // turn, and is then queued on the writer at once; elsewhere it has its own writer and ends.
+            try await waitUntil("the calm push is in the writer's line or done") {
+                if await finishes.order.contains("calm push") { return true }
+                return oneFile?.writeTurns(of: "calm").held == 1
+            }
+            try await Task.sleep(for: .milliseconds(50))
             gate.open()
             // The calm push is awaited first: awaiting a task raises its priority, which would let
             // the busy tenant's awaited transactions go ahead of it on the writer.
