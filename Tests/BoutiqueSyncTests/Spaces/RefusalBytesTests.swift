@@ -34,21 +34,28 @@ import Testing
     static let pageBytes = 30_000
     static let bigTitle = String(repeating: "y", count: 10_000)
 
+    /// Ana's list of ten 10 kB reminders, shared with bob as a viewer, whose push answers are measured
+    /// from here on.
+    static func tenLargeRowsSharedWithAViewer(_ store: any SyncStore) async throws -> (SharedReminders, MeasuringTransport) {
+        var app = try await SharedReminders(store: store, limits: SyncServerLimits(maximumPageBytes: pageBytes))
+        try await app.add("ana")
+        let measuring = MeasuringTransport(.inProcess(app.server, user: "bob"))
+        try await app.add("bob", through: measuring)
+        try await app.write("ana", "INSERT INTO remindersList(id, title) VALUES ('L1', 'Home')")
+        for index in 0..<10 {
+            try await app.write("ana", "INSERT INTO reminder(id, listID, title) VALUES ('r\(index)', 'L1', '\(bigTitle)')")
+        }
+        _ = try await app.sync("ana").synchronize()
+        _ = try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .viewer)
+        _ = try await app.sync("bob").synchronize()
+        #expect(try await app.rows("bob", "reminder").count == 10)
+        measuring.answers.withLock { $0.removeAll() }
+        return (app, measuring)
+    }
+
     @Test(arguments: StoreKind.allCases) func aViewersManyRefusedEditsAreAnsweredAPageAtATime(_ kind: StoreKind) async throws {
         try await kind.withStore { store in
-            var app = try await SharedReminders(store: store, limits: SyncServerLimits(maximumPageBytes: Self.pageBytes))
-            try await app.add("ana")
-            let measuring = MeasuringTransport(.inProcess(app.server, user: "bob"))
-            try await app.add("bob", through: measuring)
-            try await app.write("ana", "INSERT INTO remindersList(id, title) VALUES ('L1', 'Home')")
-            for index in 0..<10 {
-                try await app.write("ana", "INSERT INTO reminder(id, listID, title) VALUES ('r\(index)', 'L1', '\(Self.bigTitle)')")
-            }
-            _ = try await app.sync("ana").synchronize()
-            _ = try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .viewer)
-            _ = try await app.sync("bob").synchronize()
-            #expect(try await app.rows("bob", "reminder").count == 10)
-            measuring.answers.withLock { $0.removeAll() }
+            let (app, measuring) = try await Self.tenLargeRowsSharedWithAViewer(store)
 
             // Ten small edits, each its own transaction, none of which a viewer may make.
             let refusals = Mutex<[SyncRefusal]>([])
@@ -78,19 +85,7 @@ import Testing
     /// them: the device takes the server's version from a snapshot, and the refusal is told once.
     @Test(arguments: StoreKind.allCases) func oneRefusedTransactionOfManyLargeRowsIsAnsweredWithinAPage(_ kind: StoreKind) async throws {
         try await kind.withStore { store in
-            var app = try await SharedReminders(store: store, limits: SyncServerLimits(maximumPageBytes: Self.pageBytes))
-            try await app.add("ana")
-            let measuring = MeasuringTransport(.inProcess(app.server, user: "bob"))
-            try await app.add("bob", through: measuring)
-            try await app.write("ana", "INSERT INTO remindersList(id, title) VALUES ('L1', 'Home')")
-            for index in 0..<10 {
-                try await app.write("ana", "INSERT INTO reminder(id, listID, title) VALUES ('r\(index)', 'L1', '\(Self.bigTitle)')")
-            }
-            _ = try await app.sync("ana").synchronize()
-            _ = try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .viewer)
-            _ = try await app.sync("bob").synchronize()
-            #expect(try await app.rows("bob", "reminder").count == 10)
-            measuring.answers.withLock { $0.removeAll() }
+            let (app, measuring) = try await Self.tenLargeRowsSharedWithAViewer(store)
 
             // One transaction editing all ten 10 kB rows: their states are more than a 30 kB answer.
             let refusals = Mutex<[SyncRefusal]>([])
