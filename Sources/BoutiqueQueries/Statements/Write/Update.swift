@@ -140,6 +140,12 @@ public func += <Value: QueryNumeric>(lhs: inout any QueryExpression<Value>, rhs:
     lhs = SQLExpression<Value>(Operators.binary(lhs.queryFragment, "+", rhs.queryFragment))
 }
 
+/// `x = (x || ?)` for a text column in an `update { }` closure: `$0.title += " (draft)"` appends.
+@_disfavoredOverload
+public func += <Value: QueryText>(lhs: inout any QueryExpression<Value>, rhs: String) {
+    lhs = SQLExpression<Value>(Operators.binary(lhs.queryFragment, "||", String.bound(rhs)))
+}
+
 /// `x = (x - ?)` for a column in an `update { }` closure: `$0.stock -= 1`.
 @_disfavoredOverload
 public func -= <Value: QueryNumeric>(lhs: inout any QueryExpression<Value>, rhs: Value.QueryOutput) {
