@@ -2,6 +2,15 @@ import BoutiqueQueries
 import BoutiqueSQLite
 import Testing
 
+/// Private to the file, as the article declares it (a private type nested in the suite would be out of
+/// reach of the extension the macro adds at file level).
+@Selection
+private struct Fibonacci {
+    let n: Int
+    let prevFib: Int
+    let fib: Int
+}
+
 /// The common table expressions of StructuredQueries' article, in its spelling: each CTE's rows are a
 /// type marked only `@Selection`, read after `WITH` as a table (`where`, `select`, `order`, `limit`,
 /// a join, `in` of a subquery). A small library of shelves, books and genres stands in for the data.
@@ -37,13 +46,6 @@ struct CommonTableExpressionsArticleTests {
     @Selection
     struct Counts {
         let value: Int
-    }
-
-    @Selection
-    private struct Fibonacci {
-        let n: Int
-        let prevFib: Int
-        let fib: Int
     }
 
     /// A genre below the root of a tree walk, with its depth.
@@ -109,7 +111,7 @@ struct CommonTableExpressionsArticleTests {
                 .update { $0.label += " (favourites)" }
         }
         #expect(update.query.sql.hasPrefix(#"WITH "wellRatedShelf"("id") AS (SELECT "shelf"."id" FROM "shelf""#))
-        #expect(update.query.sql.hasSuffix(#"UPDATE "shelf" SET "label" = ("shelf"."label" || ?) WHERE ("shelf"."id" IN (SELECT "wellRatedShelf"."id" FROM "wellRatedShelf"))"#))
+        #expect(update.query.sql.hasSuffix(#"UPDATE "shelf" SET "label" = ("label" || ?) WHERE ("shelf"."id" IN (SELECT "wellRatedShelf"."id" FROM "wellRatedShelf"))"#))
         try update.execute(db)
         #expect(try Shelf.order(by: \.id).select(\.label).fetchAll(db) == ["Hallway (favourites)", "Study", "Attic"])
     }
@@ -167,7 +169,7 @@ struct CommonTableExpressionsArticleTests {
                 .union(
                     all: true,
                     Genre
-                        .join(Subgenre.all) { $0.parentID.eq($1.id) }
+                        .join(Subgenre.all) { $0.parentID == $1.id }
                         .select { Subgenre.Columns(id: $0.id, name: $0.name, depth: $1.depth + 1) }
                 )
         } query: {
@@ -188,7 +190,9 @@ struct CommonTableExpressionsArticleTests {
         let query = With {
             wellRatedShelves
         } query: {
-            Book.join(WellRatedShelf.all) { $0.shelfID.eq($1.id) }.order(by: \.title).select { book, _ in book.title }
+            Book.join(WellRatedShelf.all) { $0.shelfID.eq($1.id) }
+                .order { book, _ in book.title }
+                .select { book, _ in book.title }
         }
         #expect(try query.fetchAll(db) == ["Dune", "Emma"])
     }
