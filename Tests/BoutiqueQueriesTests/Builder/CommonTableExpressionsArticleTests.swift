@@ -196,4 +196,14 @@ struct CommonTableExpressionsArticleTests {
         }
         #expect(try query.fetchAll(db) == ["Dune", "Emma"])
     }
+
+    @Test func aCTEOrderedFromItsType() throws {
+        let query = With {
+            Genre.where { $0.parentID.is(nil) }.select { Subgenre.Columns(id: $0.id, name: $0.name, depth: 0) }
+        } query: {
+            Subgenre.order { $0.name.desc() }
+        }
+        #expect(query.sql.hasSuffix(#"SELECT "subgenre"."id", "subgenre"."name", "subgenre"."depth" FROM "subgenre" ORDER BY "subgenre"."name" DESC"#))
+        #expect(try query.fetchAll(db).map(\.name) == ["Non-fiction", "Fiction"])
+    }
 }
