@@ -21,6 +21,7 @@ var providedMacros: [String: any Macro.Type] {
         "SelectionMacro": SelectionMacro.self,
         "BoutiqueTableMacro": BoutiqueTableMacro.self,
         "SQLMacro": SQLMacro.self,
+        "BindMacro": BindMacro.self,
         "DatabaseFunctionMacro": DatabaseFunctionMacro.self,
     ]
 }

@@ -10,8 +10,9 @@ import SwiftSyntaxMacros
 /// Note.all.select { NoteSummary.Columns(title: $0.title, tagCount: $0.id.count()) }
 /// ```
 ///
-/// The expansion conforms the struct to `QuerySelection` (a `QueryRepresentable` that decodes its fields
-/// in order) and adds `Columns`, an expression that lists one typed expression per field.
+/// The expansion conforms the struct to `QuerySelection` (a `Table` without a key, named after the
+/// type, that decodes its fields in order) and adds `Columns`, an expression that lists one typed
+/// expression per field.
 public struct SelectionMacro: ExtensionMacro, MemberMacro {
     /// The expansion is laid out as written: reformatting it would only cost time.
     public static var formatMode: FormatMode { .disabled }
@@ -33,7 +34,17 @@ public struct SelectionMacro: ExtensionMacro, MemberMacro {
         let isTable = Self.isTable(structDecl)
         var schema = ModelSchema(reading: structDecl, as: isTable ? .table : .selection)
         if !isTable {
-            for diagnostic in schema.diagnostics.items { context.diagnose(diagnostic) }
+            if let generics = structDecl.genericParameterClause {
+                // A selection is a table, and a table's name and column handles name one type.
+                context.diagnose(Diagnostic(
+                    node: generics,
+                    message: MacroMessage.error("genericSelection", "@Selection does not support generic types")))
+                return []
+            }
+            var problems = schema.diagnostics
+            problems.append(contentsOf: TableMacro.reservedNames(in: schema, names: ["queryFragment"]))
+            for diagnostic in problems.items { context.diagnose(diagnostic) }
+            guard !problems.hasErrors else { return [] }
         }
         guard !schema.diagnostics.hasErrors else { return [] }
         if NestedTypeNames.isNested(context.lexicalContext) {
@@ -64,15 +75,14 @@ public struct SelectionMacro: ExtensionMacro, MemberMacro {
         }
         writer.line("}")
         if isTable { return [ExtensionDeclSyntax.make(type: typeName, conformances: [], body: writer.text)] }
-        writer.line("\(access)init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {")
-        writer.indented { writer in
-            for column in schema.columns {
-                writer.line("self.\(column.swiftName) = try decoder.decode(\(column.representation).self)")
-            }
-        }
-        writer.line("}")
+        // Alone, the struct is also a table named after it, with no key: the rows of a common table
+        // expression, which the statement after `WITH` reads as it reads any table's.
+        let table = TableExpansion(
+            typeName: typeName, tableName: TableMacro.defaultTableName(for: structDecl.name.text), schema: schema,
+            access: access)
+        let body = writer.text + "\n" + table.body
         let conformances = protocols.contains { $0.isNamed("QuerySelection") } ? ["BoutiqueQueries.QuerySelection"] : []
-        return [ExtensionDeclSyntax.make(type: typeName, conformances: conformances, body: writer.text)]
+        return [ExtensionDeclSyntax.make(type: typeName, conformances: conformances, body: body)]
             + JSONPathMembersExpansion.extensions(
                 of: structDecl, typeName: typeName, access: access, schema: schema, protocols: protocols)
     }

@@ -40,7 +40,7 @@ public struct TableMacro: ExtensionMacro, MemberMacro {
         let tableName = tableName(from: node, problems: &problems) ?? defaultTableName(for: structDecl.name.text)
         var schema = ModelSchema(reading: structDecl, as: .table)
         problems.append(contentsOf: schema.diagnostics)
-        problems.append(contentsOf: reservedNames(in: schema))
+        problems.append(contentsOf: reservedNames(in: schema, names: ["primaryKey", "queryFragment"]))
         for diagnostic in problems.items { context.diagnose(diagnostic) }
         guard !problems.hasErrors else { return [] }
 
@@ -92,10 +92,10 @@ public struct TableMacro: ExtensionMacro, MemberMacro {
         return first.lowercased() + name.dropFirst()
     }
 
-    /// Column properties whose names the generated `TableColumns` needs for itself.
-    private static func reservedNames(in schema: ModelSchema) -> DiagnosticList {
+    /// Column properties named as one of `names`, which the generated `TableColumns` needs for itself.
+    static func reservedNames(in schema: ModelSchema, names: Set<String>) -> DiagnosticList {
         var problems = DiagnosticList()
-        for column in schema.columns where ["primaryKey", "queryFragment"].contains(column.property.name) {
+        for column in schema.columns where names.contains(column.property.name) {
             problems.add(
                 column.property.binding.pattern,
                 .error(

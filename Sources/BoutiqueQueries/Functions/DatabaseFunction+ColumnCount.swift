@@ -12,10 +12,11 @@ extension DatabaseFunction {
     public static func columnCount(of representations: [any QueryRepresentable.Type]) -> Int {
         var count = 0
         for representation in representations {
-            if let table = representation as? any Table.Type {
-                count += table.schema.count
-            } else if representation is any QuerySelection.Type {
+            if representation is any QuerySelection.Type {
+                // Checked before `Table`, which a selection also is: a field may hold a whole table.
                 return -1
+            } else if let table = representation as? any Table.Type {
+                count += table.schema.count
             } else {
                 count += 1
             }

@@ -8,10 +8,24 @@
 /// ```
 ///
 /// The macro adds `Columns`, an expression built from one typed expression per field, and the conformance
-/// to ``QuerySelection``. Fields may use `@Column(as:)` to pick a representation.
+/// to ``QuerySelection``: the struct is also a ``Table`` named after it (`noteSummary`), without a
+/// primary key, which is how a common table expression's rows are declared:
+///
+/// ```swift
+/// @Selection struct Counts { let value: Int }
+///
+/// With {
+///     Counts(value: 1).union(all: true, Counts.select { Counts.Columns(value: $0.value + 1) })
+/// } query: {
+///     Counts.limit(10)
+/// }
+/// ```
+///
+/// Fields may use `@Column(as:)` to pick a representation.
 @attached(member, names: named(_BoutiqueTypes))
 @attached(
     extension, conformances: QuerySelection, JSONPathObject,
-    names: named(Columns), named(init(decoder:)), named(JSONPathMembers), named(jsonPathMembers), named(JSONPathWritten)
+    names: named(Columns), named(TableColumns), named(columns), named(tableName), named(init(decoder:)),
+    named(encodeColumns(into:)), named(JSONPathMembers), named(jsonPathMembers), named(JSONPathWritten)
 )
 public macro Selection() = #externalMacro(module: "BoutiqueMacros", type: "SelectionMacro")

@@ -65,6 +65,26 @@ extension Date: QueryBindable {
         public static var sqlType: SQLType { .real }
     }
 
+    /// Stores a date as a REAL Julian day number, the days since noon in Greenwich on November 24,
+    /// 4714 BC, which is what SQLite's `julianday()` returns and reads a number as:
+    /// `@Column(as: Date.JulianDayRepresentation.self) var dueAt: Date`.
+    public enum JulianDayRepresentation: QueryRepresentable {
+        /// The Julian day of 1970-01-01T00:00:00Z.
+        static let unixEpochJulianDay = 2440587.5
+
+        public static func decode(from decoder: inout RowDecoder) throws(BoutiqueError) -> Date {
+            try Date.decodeSeconds(from: &decoder, expected: "Date (Julian day)") { days in
+                Date(timeIntervalSince1970: (days - unixEpochJulianDay) * 86400)
+            }
+        }
+
+        public static func encode(_ output: Date) -> DatabaseValue {
+            .real(output.timeIntervalSince1970 / 86400 + unixEpochJulianDay)
+        }
+
+        public static var sqlType: SQLType { .real }
+    }
+
     /// Stores a date as INTEGER seconds since 1970 (fractions are dropped):
     /// `@Column(as: Date.UnixTimeRepresentation.self) var createdAt: Date`.
     public enum UnixTimeRepresentation: QueryRepresentable {

@@ -42,6 +42,10 @@ extension UUID: QueryBindable {
         public static var jsonValueForm: JSONValueForm { .uuidBytes }
     }
 
+    /// StructuredQueries' name for ``UppercaseRepresentation``:
+    /// `@Column(as: UUID.UppercasedRepresentation.self) let id: UUID`.
+    public typealias UppercasedRepresentation = UppercaseRepresentation
+
     /// Stores a UUID as a 16-byte blob: `@Column(as: UUID.BytesRepresentation.self) let id: UUID`.
     public enum BytesRepresentation: QueryRepresentable {
         public static func decode(from decoder: inout RowDecoder) throws(BoutiqueError) -> UUID {

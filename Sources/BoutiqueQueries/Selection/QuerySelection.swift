@@ -10,20 +10,14 @@ import BoutiqueSQLite
 /// Note.all.select { NoteSummary.Columns(title: $0.title, tagCount: $0.id.count()) }
 /// ```
 ///
-/// A selection is read from several columns, so it has no single stored value: `encode(_:)` gives
-/// NULL and `sqlType` is `ANY`.
-public protocol QuerySelection: QueryRepresentable where QueryOutput == Self {
-    /// Reads the fields from the decoder's current column on, one column each.
-    init(decoder: inout RowDecoder) throws(BoutiqueError)
-}
+/// A selection is also a ``Table`` named after its type (`noteSummary`), with one column per field
+/// and no primary key: a common table expression's rows are declared this way, and the statement
+/// after the `WITH` reads them as it reads any table's (`NoteSummary.where { … }`, a join). It is read
+/// from several columns, so it has no single stored value: `encode(_:)` gives NULL and `sqlType` is
+/// `ANY`.
+public protocol QuerySelection: Table {}
 
 extension QuerySelection {
-    /// Reads the selection's fields with ``init(decoder:)``.
-    @inlinable
-    public static func decode(from decoder: inout RowDecoder) throws(BoutiqueError) -> Self {
-        try Self(decoder: &decoder)
-    }
-
     /// NULL: a selection spans several columns and has no single stored value.
     public static func encode(_ output: Self) -> DatabaseValue { .null }
 

@@ -33,12 +33,40 @@ import Testing
                         self.queryFragment = [name.queryFragment, `default`.queryFragment, links.queryFragment, scores.queryFragment, photo.queryFragment].joined(separator: ", ")
                     }
                 }
+                struct TableColumns: BoutiqueQueries.TableDefinition {
+                    typealias Root = Author
+                    var name: BoutiqueQueries.TableColumn<Author, String> { .init("name") }
+                    var `default`: BoutiqueQueries.TableColumn<Author, Bool> { .init("default") }
+                    var links: BoutiqueQueries.TableColumn<Author, BoutiqueQueries.JSONRepresentation<[Link]>> { .init("links") }
+                    var scores: BoutiqueQueries.TableColumn<Author, BoutiqueQueries.JSONRepresentation<[String: Int]>?> { .init("scores") }
+                    var photo: BoutiqueQueries.TableColumn<Author, [UInt8]> { .init("photo") }
+                    static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
+                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
+                        [
+                            BoutiqueQueries.ColumnSchema("name", as: String.self),
+                            BoutiqueQueries.ColumnSchema("default", as: Bool.self),
+                            BoutiqueQueries.ColumnSchema("links", as: BoutiqueQueries.JSONRepresentation<[Link]>.self),
+                            BoutiqueQueries.ColumnSchema("scores", as: BoutiqueQueries.JSONRepresentation<[String: Int]>?.self),
+                            BoutiqueQueries.ColumnSchema("photo", as: [UInt8].self),
+                        ]
+                    }
+                    init() {}
+                }
+                static var columns: TableColumns { TableColumns() }
+                static var tableName: String { "author" }
                 init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
                     self.name = try decoder.decode(String.self)
                     self.`default` = try decoder.decode(Bool.self)
                     self.links = try decoder.decode(BoutiqueQueries.JSONRepresentation<[Link]>.self)
                     self.scores = try decoder.decode(BoutiqueQueries.JSONRepresentation<[String: Int]>?.self)
                     self.photo = try decoder.decode([UInt8].self)
+                }
+                func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                    encoder.encode(self.name)
+                    encoder.encode(self.`default`)
+                    encoder.encode(self.links, as: BoutiqueQueries.JSONRepresentation<[Link]>.self)
+                    encoder.encode(self.scores, as: BoutiqueQueries.JSONRepresentation<[String: Int]>?.self)
+                    encoder.encode(self.photo, as: [UInt8].self)
                 }
             }
 
@@ -107,8 +135,24 @@ import Testing
                         self.queryFragment = [value.queryFragment].joined(separator: ", ")
                     }
                 }
+                struct TableColumns: BoutiqueQueries.TableDefinition {
+                    typealias Root = Count
+                    var value: BoutiqueQueries.TableColumn<Count, Int> { .init("value") }
+                    static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
+                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
+                        [
+                            BoutiqueQueries.ColumnSchema("value", as: Int.self),
+                        ]
+                    }
+                    init() {}
+                }
+                static var columns: TableColumns { TableColumns() }
+                static var tableName: String { "count" }
                 init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
                     self.value = try decoder.decode(Int.self)
+                }
+                func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                    encoder.encode(self.value)
                 }
             }
             """

@@ -28,10 +28,32 @@ import Testing
                         self.queryFragment = [title.queryFragment, tagCount.queryFragment, when.queryFragment].joined(separator: ", ")
                     }
                 }
+                struct TableColumns: BoutiqueQueries.TableDefinition {
+                    typealias Root = NoteSummary
+                    var title: BoutiqueQueries.TableColumn<NoteSummary, String> { .init("title") }
+                    var tagCount: BoutiqueQueries.TableColumn<NoteSummary, Int> { .init("tagCount") }
+                    var when: BoutiqueQueries.TableColumn<NoteSummary, Date.ISO8601Representation?> { .init("when") }
+                    static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
+                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
+                        [
+                            BoutiqueQueries.ColumnSchema("title", as: String.self),
+                            BoutiqueQueries.ColumnSchema("tagCount", as: Int.self),
+                            BoutiqueQueries.ColumnSchema("when", as: Date.ISO8601Representation?.self),
+                        ]
+                    }
+                    init() {}
+                }
+                static var columns: TableColumns { TableColumns() }
+                static var tableName: String { "noteSummary" }
                 init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
                     self.title = try decoder.decode(String.self)
                     self.tagCount = try decoder.decode(Int.self)
                     self.when = try decoder.decode(Date.ISO8601Representation?.self)
+                }
+                func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                    encoder.encode(self.title)
+                    encoder.encode(self.tagCount)
+                    encoder.encode(self.when, as: Date.ISO8601Representation?.self)
                 }
             }
             """
@@ -94,8 +116,24 @@ import Testing
                         self.queryFragment = [value.queryFragment].joined(separator: ", ")
                     }
                 }
+                public struct TableColumns: BoutiqueQueries.TableDefinition {
+                    public typealias Root = Count
+                    public var value: BoutiqueQueries.TableColumn<Count, Int> { .init("value") }
+                    public static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
+                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
+                        [
+                            BoutiqueQueries.ColumnSchema("value", as: Int.self),
+                        ]
+                    }
+                    public init() {}
+                }
+                public static var columns: TableColumns { TableColumns() }
+                public static var tableName: String { "count" }
                 public init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
                     self.value = try decoder.decode(Int.self)
+                }
+                public func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                    encoder.encode(self.value)
                 }
             }
             """
@@ -138,6 +176,46 @@ import Testing
             """,
             diagnostics: [
                 ExpectedDiagnostic(message: "'Nothing' has no stored properties for @Selection to read", line: 2, column: 8),
+            ]
+        )
+    }
+
+    /// A selection is a table, whose name and column handles name one type: a generic one is refused.
+    @Test func genericSelection() {
+        assertExpansion(
+            """
+            @Selection
+            struct Pair<T> {
+                let first: Int
+            }
+            """,
+            expandedSource: """
+            struct Pair<T> {
+                let first: Int
+            }
+            """,
+            diagnostics: [
+                ExpectedDiagnostic(message: "@Selection does not support generic types", line: 2, column: 12),
+            ]
+        )
+    }
+
+    /// `queryFragment` names the column handles' own SQL, so no field may take it.
+    @Test func selectionFieldNamedQueryFragment() {
+        assertExpansion(
+            """
+            @Selection
+            struct Piece {
+                let queryFragment: String
+            }
+            """,
+            expandedSource: """
+            struct Piece {
+                let queryFragment: String
+            }
+            """,
+            diagnostics: [
+                ExpectedDiagnostic(message: "a column property cannot be named 'queryFragment', which the table's columns use; rename it and keep the SQL name with @Column(\"queryFragment\")", line: 3, column: 9),
             ]
         )
     }

@@ -32,6 +32,7 @@ let boutiqueMacros: [String: MacroSpec] = [
         type: SelectionMacro.self, conformances: ["BoutiqueQueries.QuerySelection", "BoutiqueQueries.JSONPathObject"]),
     "BoutiqueTable": MacroSpec(type: BoutiqueTableMacro.self, conformances: ["BoutiqueQueries.BoutiqueTableOptions"]),
     "sql": MacroSpec(type: SQLMacro.self),
+    "bind": MacroSpec(type: BindMacro.self),
     "DatabaseFunction": MacroSpec(type: DatabaseFunctionMacro.self),
 ]
 

@@ -43,6 +43,16 @@ extension Date.ISO8601Representation: QueryDateRepresentation {
     }
 }
 
+extension Date.JulianDayRepresentation: QueryDateRepresentation {
+    /// A Julian day number, which SQLite reads as a time value as it is.
+    public static func timeValueArguments(_ value: QueryFragment) -> [QueryFragment] { [value] }
+
+    /// Back to a Julian day number.
+    public static func storedValue(_ timeValueArguments: [QueryFragment]) -> QueryFragment {
+        Operators.function("julianday", timeValueArguments)
+    }
+}
+
 extension Date.UnixTimeRepresentation: QueryDateRepresentation {
     /// Whole seconds since 1970, INTEGER.
     public static func timeValueArguments(_ value: QueryFragment) -> [QueryFragment] { [value, QueryFragment("'unixepoch'")] }

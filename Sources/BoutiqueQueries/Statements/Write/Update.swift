@@ -143,6 +143,12 @@ public func += <Value: QueryNumeric>(lhs: inout any QueryExpression<Value>, rhs:
     lhs = SQLExpression<Value>(Operators.binary(lhs.queryFragment, "+", rhs.queryFragment))
 }
 
+/// `x = (x || ?)` for a text column in an `update { }` closure: `$0.title += " (draft)"` appends.
+@_disfavoredOverload
+public func += <Value: QueryText>(lhs: inout any QueryExpression<Value>, rhs: String) {
+    lhs = SQLExpression<Value>(Operators.binary(lhs.queryFragment, "||", String.bound(rhs)))
+}
+
 /// `x = (x - ?)` for a column in an `update { }` closure: `$0.stock -= 1`.
 @_disfavoredOverload
 public func -= <Value: QueryNumeric>(lhs: inout any QueryExpression<Value>, rhs: Value.QueryOutput) {
@@ -169,12 +175,6 @@ extension SQLExpression where QueryValue: QueryNumeric {
     public mutating func negate() {
         self = SQLExpression("(-" + queryFragment + ")")
     }
-}
-
-/// `x = (x || ?)` for a text column in an `update { }` closure: `$0.title += "!"`.
-@_disfavoredOverload
-public func += (lhs: inout any QueryExpression<String>, rhs: String) {
-    lhs = SQLExpression<String>(Operators.binary(lhs.queryFragment, "||", String.bound(rhs)))
 }
 
 /// `x = (x || y)` with another text column or expression: `$0.title += $0.notes.coalesce("")`.
