@@ -9,9 +9,10 @@ struct SimulatedApp: Sendable {
     /// The log rows one push carries (``SyncOptions/pushRowLimit``): a transaction of more goes in parts.
     let pushRowLimit: Int
 
-    /// Notes and their tags, with a column added by the upgrade.
+    /// Notes and their tags, with a column added by the upgrade. Sixteen log rows a push: a bulk edit
+    /// of every row (``LocalWrites``) goes in parts.
     static let notes = SimulatedApp(
-        plan: SyncTestSchema.plan, upgraded: SyncTestSchema.upgraded, tables: ["note", "tag"], pushRowLimit: 64)
+        plan: SyncTestSchema.plan, upgraded: SyncTestSchema.upgraded, tables: ["note", "tag"], pushRowLimit: 16)
 
     /// Reminders lists shared between users, with no upgrade. Two log rows a push: its transactions of
     /// more (three writes at once, a move carrying a list's reminders) go in parts, refused ones too.
