@@ -11,6 +11,7 @@ enum LocalFolder {
         var through = try ReplicaRecordRow.read(sql)?.foldedThrough ?? 0
         let start = through
         let states = try RowStates(sql: sql)
+        let ownWrites = OwnWrites(sql: sql)
         while true {
             let (transactions, readThrough) = try LocalLogReader.transactions(
                 after: through, rowLimit: 4_096, limits: .standard, tables: tables, on: connection)
@@ -21,6 +22,10 @@ enum LocalFolder {
                     let before = state
                     MergeRule.apply(change, to: &state)
                     try states.setState(state, table: change.table, key: change.key)
+                    // What this write replaced of the file's earlier ones comes back should it be refused.
+                    try SupersededCells.note(
+                        transaction: transaction.id, table: change.table, key: change.key, before: before, after: state, stamp: stamp,
+                        ownWrites: ownWrites, sql: sql)
                     if let table = tables[change.table], !table.foreignKeyColumns.isEmpty {
                         // A local move: note where the row was, in case its new parent turns out deleted.
                         try PreviousValues.track(

@@ -128,6 +128,9 @@ struct RemoteApplier {
             let state = row.merged
             for arrival in row.arrivals { parkUnknown(arrival.columnNames, of: row.id.table, in: table) }
             if state != row.before { try writer.write(state, table: row.id.table, key: row.id.key) }
+            if row.before != nil {
+                try SupersededCells.forgetOutrun(row.arrivals, after: state, table: row.id.table, key: row.id.key, ownWrites: ownWrites, sql: sql)
+            }
             if !state.isVisible {
                 try noteDeadRow(row, after: state, table: table)
             } else if let before = row.before, let ownLog {

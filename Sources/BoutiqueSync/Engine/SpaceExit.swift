@@ -2,7 +2,7 @@
 /// space they are not in.
 ///
 /// Runs inside a remote transaction, so nothing of it is pushed: the rows are deleted from their tables
-/// and sync forgets everything it kept of them (state, space, previous values, waiting). Rows of other
+/// and sync forgets everything it kept of them (state, space, previous values, superseded cells, waiting). Rows of other
 /// spaces whose foreign key pointed at them are kept out of their tables until the parent comes back
 /// (``WaitingRows``), by the pull's foreign-key check.
 enum SpaceExit {
@@ -21,6 +21,7 @@ enum SpaceExit {
             }
             try states.removeState(table: row.table, key: row.key)
             try PreviousValues.forget(table: row.table, key: row.key, sql: sql)
+            try SupersededCells.forget(table: row.table, key: row.key, sql: sql)
             try labels.forget(table: row.table, key: row.key)
             try waiting.forget(table: row.table, key: row.key)
         }

@@ -111,6 +111,9 @@ extension SyncSession {
             if last {
                 state.cursor = max(state.cursor, cursor)
                 state.bootstrapped = true
+                // Pages from here on tell where this file's own writes after the snapshot's cursor are,
+                // not those it passed.
+                try OwnLogPositions(server: server, sql: sql).notePassedBySnapshot()
             } else {
                 // Until the last page, the device is not bootstrapped: a restart resumes the bootstrap
                 // (a re-bootstrap's included) instead of pulling.

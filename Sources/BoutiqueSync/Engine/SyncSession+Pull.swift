@@ -45,10 +45,15 @@ extension SyncSession {
             // device stopped halfway is told again, and moves it in again.
             let joined = events.last.flatMap { $0.kind == .joined ? $0 : nil }
             let cursor = joined.map { min(response.nextCursor, $0.sequence - 1) } ?? response.nextCursor
+            // A server that relays how far writers had pulled (``SyncChange/seen``) tells where this
+            // file's own transactions are too (the two came together); it leaves the list out when the
+            // page passes none.
+            let placesOwn = response.ownTransactions != nil || response.changes.contains { $0.change.seen != nil }
             if !response.changes.isEmpty || !events.isEmpty || response.nextCursor != requestedCursor || !parkedChecked {
                 try await during(response.changes.isEmpty && events.isEmpty ? nil : .pulling) {
                     try await applyRemote(
-                        response.changes, events: events, own: response.ownTransactions ?? [], cursor: max(cursor, requestedCursor))
+                        response.changes, events: events, own: response.ownTransactions ?? [], placesOwn: placesOwn,
+                        cursor: max(cursor, requestedCursor))
                 }
                 parkedChecked = true
             }
@@ -78,7 +83,11 @@ extension SyncSession {
     ///
     /// `own` says where this file's own transactions the page passes are in the log: with each change's
     /// ``SyncChange/seen``, whether an edit of this device a change overwrites was one its writer had.
-    func applyRemote(_ changes: [ServerChange], events: [SpaceEvent] = [], own: [LoggedTransaction] = [], cursor: Int64) async throws {
+    /// `placesOwn` says that the server tells where the file's own transactions are (every one through
+    /// the page's end, in this page or an earlier one).
+    func applyRemote(
+        _ changes: [ServerChange], events: [SpaceEvent] = [], own: [LoggedTransaction] = [], placesOwn: Bool = false, cursor: Int64
+    ) async throws {
         let tables = self.tables
         let replica = self.replica
         let server = serverID
@@ -97,6 +106,7 @@ extension SyncSession {
                 try ParkedValues.apply(tables: tables, retryingRefusedRows: retry, sql: sql)
                 var applier = try RemoteApplier(sql: sql, tables: tables)
                 let positions = OwnLogPositions(server: server, sql: sql)
+                positions.unplacedAreAfterThePage = placesOwn
                 try positions.record(own)
                 // Writes of this file pushed under a replica id it gave up come back as others' changes.
                 try positions.record(try changes.filter { try applier.ownWrites.contains($0.change.stamp) }

@@ -341,6 +341,7 @@ extension SyncSession {
             try current.write(server: server, sql)
             try NettedTransactions.removeHandled(
                 acknowledged: current.acknowledged, foldedThrough: try ReplicaRecordRow.read(sql)?.foldedThrough ?? 0, sql)
+            try SupersededCells.removeAcknowledged(through: current.acknowledged, sql: sql)
             if clearRetired { try ReplicaRecordRow.change(sql) { $0.retired = nil } }
         }
     }

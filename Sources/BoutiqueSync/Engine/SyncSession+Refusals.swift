@@ -46,7 +46,8 @@ extension SyncSession {
                     guard let table = tables[name] else { continue }
                     if let local = try states.state(table: name, key: row.key) {
                         if local.isVisible { shown.append((table, row.key, local)) }
-                        let undone = local.withdrawing(withdrawn, server: row.state)
+                        let earlier = try SupersededCells.restoring(withdrawn: withdrawn, table: name, key: row.key, sql: sql)
+                        let undone = local.withdrawing(withdrawn, server: row.state, restoring: earlier)
                         try states.setState(undone, table: name, key: row.key)
                         row.state = try Self.leavingUndecided(row.state, local: undone, ownWrites: applier.ownWrites, positions: positions)
                     }
@@ -55,6 +56,7 @@ extension SyncSession {
                 }
             }
             try applier.apply(merged)
+            try SupersededCells.withdraw(refusals.map(\.transactionID), withdrawn: withdrawn, sql: sql)
             // A row the device showed that the server's version has deleted: this device's edits of it
             // that the server kept are discarded by the delete (the merge saw the row gone already,
             // its existence having been the refused insert's, or the server's).

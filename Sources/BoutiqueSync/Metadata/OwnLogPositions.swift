@@ -8,6 +8,10 @@ final class OwnLogPositions {
     private let sql: SQLRunner
     private let server: String
     private var known: [SyncStamp: Int64?] = [:]
+    /// Whether the pull page being merged came from a server that tells where this file's own
+    /// transactions are, through the page's end: a write whose place is still not known then is after
+    /// the page, or nowhere in the log.
+    var unplacedAreAfterThePage = false
 
     init(server: String, sql: SQLRunner) {
         self.server = server
@@ -21,6 +25,18 @@ final class OwnLogPositions {
     /// The position of a write the server acknowledged in an answer that did not say where it is (an
     /// earlier answer, lost, applied it): it is in the log or lost there, and which is not known.
     static let unplaced: Int64 = -2
+
+    /// The position of a write acknowledged without its place (``unplaced``) when a snapshot then moved
+    /// the cursor past wherever it is without a page saying so: no later page tells it either.
+    static let passedByASnapshot: Int64 = -3
+
+    /// Marks the writes still ``unplaced`` as passed by the snapshot that just moved the cursor.
+    func notePassedBySnapshot() throws {
+        try sql.run(
+            "UPDATE boutique_sync_logged SET sequence = ? WHERE server = ? AND sequence = ?",
+            [.integer(Self.passedByASnapshot), .text(server), .integer(Self.unplaced)])
+        known.removeAll()
+    }
 
     /// Records the local writes of the transactions after `acknowledged` through `through`, which the
     /// server acknowledged, as unplaced where no answer said where they are.
@@ -70,10 +86,14 @@ final class OwnLogPositions {
     /// Whether a change made with its writer's cursor at `seen` was made knowing the own write `stamp`:
     /// `nil` when that cannot be told (a writer that did not say, an own write whose place is not known).
     /// An own write with no place recorded was not acknowledged yet: not in the log, nobody had it.
+    /// One acknowledged without its place, when the page says where every own write up to its end is
+    /// (``unplacedAreAfterThePage``) and no snapshot passed it since, is after every change of the page,
+    /// each of which was made with a cursor before its own place: nobody had it either.
     func knew(_ stamp: SyncStamp, seen: Int64?) throws -> Bool? {
         let sequence = try sequence(of: stamp)
         if sequence == Self.notLogged { return false }
-        guard let seen, sequence != Self.unplaced else { return nil }
+        guard let seen, sequence != Self.passedByASnapshot else { return nil }
+        if sequence == Self.unplaced { return unplacedAreAfterThePage ? false : nil }
         guard let sequence else { return false }
         return seen >= sequence
     }

@@ -41,6 +41,8 @@
 ///   then (``PullMarks``): how far the file had pulled when each local write was made.
 /// - `boutique_sync_logged`: per server, where this file's own transactions are in the server's log,
 ///   by stamp (``OwnLogPositions``): whether another device's change was made knowing them.
+/// - `boutique_sync_superseded`: per row and local transaction not acknowledged yet, the cells of this
+///   file's earlier writes it replaced (``SupersededCells``): what a refusal of it puts back.
 enum SyncMetadataSchema {
     static let migrations: [(id: String, sql: String)] = [
         ("v1_sync_metadata", """
@@ -95,6 +97,10 @@ enum SyncMetadataSchema {
                 PRIMARY KEY(server, clock)) WITHOUT ROWID;
             CREATE TABLE boutique_sync_logged(server TEXT NOT NULL, time INTEGER NOT NULL, writer TEXT NOT NULL, sequence INTEGER NOT NULL,
                 PRIMARY KEY(server, time, writer)) WITHOUT ROWID;
+            """),
+        ("v10_superseded_cells", """
+            CREATE TABLE boutique_sync_superseded(tbl TEXT NOT NULL, key NOT NULL, txn INTEGER NOT NULL, cells BLOB NOT NULL,
+                PRIMARY KEY(tbl, key, txn)) WITHOUT ROWID;
             """),
     ]
 

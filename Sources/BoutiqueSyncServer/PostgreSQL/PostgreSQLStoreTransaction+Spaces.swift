@@ -199,19 +199,20 @@ extension PostgreSQLStoreTransaction {
         return logged
     }
 
-    /// Every entry of the range's batches is counted (the last batch whole), its size only when
-    /// ``changes(after:through:visibleIn:batch:)`` would return it.
+    /// Every entry of the range's batches is counted (the last batch through at most
+    /// ``LogBatchSize/countedChanges(limit:)`` sequence numbers), its size only when
+    /// ``changes(after:through:visibleIn:batch:)`` would return it; `octet_length` reads no change.
     func batchSizes(after: Int64, through: Int64, visibleIn spaces: [SyncSpace]) throws -> [LogBatchSize] {
         let found = try run(
             """
             SELECT batch, max(sequence), count(*)::int8,
                 coalesce(sum(CASE WHEN space = ANY($4) OR moved_from = ANY($4) THEN octet_length(change) ELSE 0 END), 0)::int8
             FROM boutique_sync_server_log
-            WHERE tenant = $1 AND sequence > $2 AND batch <= coalesce((
+            WHERE tenant = $1 AND sequence > $2 AND sequence <= $5 AND batch <= coalesce((
                 SELECT max(batch) FROM boutique_sync_server_log WHERE tenant = $1 AND sequence > $2 AND sequence <= $3), -1)
             GROUP BY batch ORDER BY batch
             """,
-            [.int8(after), .int8(through), Self.value(spaces)])
+            [.int8(after), .int8(through), Self.value(spaces), .int8(LogBatchSize.countedThrough(after: after, through: through))])
         return try Self.batchSizes(found)
     }
 

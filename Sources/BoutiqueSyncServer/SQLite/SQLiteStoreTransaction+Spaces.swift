@@ -155,8 +155,10 @@ extension SQLiteStoreTransaction {
         }
     }
 
-    /// Every entry of the range's batches is counted (the last batch whole), its size only when
-    /// ``changes(after:through:visibleIn:batch:)`` would return it.
+    /// Every entry of the range's batches is counted (the last batch through at most
+    /// ``LogBatchSize/countedChanges(limit:)`` sequence numbers), its size only when
+    /// ``changes(after:through:visibleIn:batch:)`` would return it; `length(change)` reads a record's
+    /// header only.
     func batchSizes(after: Int64, through: Int64, visibleIn spaces: [SyncSpace]) throws -> [LogBatchSize] {
         let json = Self.hexJSON(spaces)
         return try rows(
@@ -166,11 +168,12 @@ extension SQLiteStoreTransaction {
                     OR (moved_from IS NOT NULL AND hex(moved_from) IN (SELECT value FROM json_each(?))) THEN length(change)
                 ELSE 0 END), 0)
             FROM boutique_sync_server_log
-            WHERE tenant = ? AND sequence > ? AND batch <= coalesce((
+            WHERE tenant = ? AND sequence > ? AND sequence <= ? AND batch <= coalesce((
                 SELECT max(batch) FROM boutique_sync_server_log WHERE tenant = ? AND sequence > ? AND sequence <= ?), -1)
             GROUP BY batch ORDER BY batch
             """,
-            [.text(json), .text(json), .text(tenant), .integer(after), .text(tenant), .integer(after), .integer(through)]
+            [.text(json), .text(json), .text(tenant), .integer(after), .integer(LogBatchSize.countedThrough(after: after, through: through)),
+             .text(tenant), .integer(after), .integer(through)]
         ).map(Self.batchSize)
     }
 

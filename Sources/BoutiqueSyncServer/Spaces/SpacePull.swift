@@ -74,9 +74,11 @@ struct SpacePull {
                 // The budget ends the page, on a whole server transaction, as a device applies it.
                 let start = from
                 // The rest of a transaction the page cut, unless that rest is more than a page reads
-                // (a transaction a device sent in parts): then the next pages carry it.
-                if let last = logged.last, let whole = try store.batchSizes(after: end, through: end + 1, visibleIn: spaces.sorted()).first,
-                    whole.batch != last.batch || whole.last - end <= Int64(max(limit, PullReading.largeTransactionChanges))
+                // (a transaction a device sent in parts): then the next pages carry it. It is counted
+                // only far enough to tell (a bounded part of it, not the whole rest).
+                let most = Int64(max(limit, PullReading.largeTransactionChanges))
+                if let last = logged.last, let whole = try store.batchSizes(after: end, through: end + most + 1, visibleIn: spaces.sorted()).first,
+                    whole.batch != last.batch || whole.last - end <= most
                 {
                     let rest = try store.changes(after: end, through: upper, visibleIn: spaces.sorted(), batch: last.batch)
                     logged += rest

@@ -24,6 +24,20 @@ public struct LogBatchSize: Hashable, Sendable {
         return limit + max(limit, PullReading.largeTransactionChanges) + 1
     }
 
+    /// The last sequence number a count of the log range (`after`, `through`] under sharing rules reads
+    /// (``SyncSpaceStoreTransaction/batchSizes(after:through:visibleIn:)``): ``countedChanges(limit:)`` of the range's
+    /// length past `after`. A transaction running on past `through` is counted only so far, enough to
+    /// tell that it is larger than a page carries whole.
+    ///
+    /// ```swift
+    /// LogBatchSize.countedThrough(after: 5_000, through: 6_000)   // 7_001
+    /// ```
+    public static func countedThrough(after: Int64, through: Int64) -> Int64 {
+        let length = Int(clamping: max(through.subtractingReportingOverflow(after).partialValue, 1))
+        let (end, overflow) = after.addingReportingOverflow(Int64(countedChanges(limit: min(length, Int(Int32.max)))))
+        return overflow ? .max : end
+    }
+
     /// A transaction's size.
     public init(batch: Int64, last: Int64, changes: Int, bytes: Int) {
         self.batch = batch

@@ -69,9 +69,12 @@ public protocol SyncSpaceStoreTransaction {
     /// The log entries in (`after`, `through`] whose space or moved-from space is one of `spaces`, in
     /// sequence order; only those of `batch` when it is given.
     func changes(after: Int64, through: Int64, visibleIn spaces: [SyncSpace], batch: Int64?) throws -> [LoggedChange]
-    /// The server transactions with an entry in (`after`, `through`], in order, the last one whole, each
-    /// with the stored size of its entries that ``changes(after:through:visibleIn:batch:)`` would return
-    /// for `spaces` (an entry of another space counts nothing).
+    /// The server transactions with an entry in (`after`, `through`], in order, each with the stored size
+    /// of its entries that ``changes(after:through:visibleIn:batch:)`` would return for `spaces` (an
+    /// entry of another space counts nothing). The last one is counted through at most
+    /// ``LogBatchSize/countedChanges(limit:)`` sequence numbers after `after`, the range's length as the
+    /// limit (``LogBatchSize/countedThrough(after:through:)``): a transaction of hundreds of thousands
+    /// of changes is not read whole for each page that counts it.
     func batchSizes(after: Int64, through: Int64, visibleIn spaces: [SyncSpace]) throws -> [LogBatchSize]
     /// Takes the next sequence number for something that is not a logged change (a membership change).
     func reserveSequence() throws -> Int64

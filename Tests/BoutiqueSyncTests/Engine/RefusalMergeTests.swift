@@ -104,4 +104,48 @@ import Testing
         #expect(losses.first?.values == ["body": .text("from a")])
         await d.close()
     }
+
+    @Test func anEditALaterRefusedEditReplacedIsJudgedAgainstTheServersWinnerOnce() async throws {
+        let d = try await Devices.make()
+        // a's edit of the title is logged; b, which has not pulled it, overwrites it later.
+        try await d.a.write { conn in try conn.execute("UPDATE note SET title = 'from a' WHERE id = 'n1'") }
+        _ = try await d.syncA.session.pushAll()
+        try await Task.sleep(for: .milliseconds(3))
+        try await d.b.write { conn in try conn.execute("UPDATE note SET title = 'from b' WHERE id = 'n1'") }
+        _ = try await d.syncB.session.pushAll()
+        // a, which has not pulled b's title, writes the title again in a transaction the server refuses:
+        // its first edit is no longer in the row's state, only in what that transaction replaced.
+        try await d.a.write { conn in try conn.execute("UPDATE note SET title = 'secret' WHERE id = 'n1'") }
+        _ = try await d.syncA.session.pushAll()
+        _ = try await d.syncA.synchronize()
+        _ = try await d.syncA.synchronize()
+
+        #expect(try await d.a.rows("note") == [["n1", "from b", "years", "NULL"]])
+        let losses = await d.syncA.takeReportedLosses()
+        #expect(losses.map(\.kind) == [.editBeatenByConcurrentEdit], "b overwrote a's first edit without having it: told once")
+        #expect(losses.first?.values == ["title": .text("from a")])
+        await d.close()
+    }
+
+    @Test func anEditReplacedByARefusedEditDoesNotComeBackWhenTheWinnerWasPulledInBetween() async throws {
+        let d = try await Devices.make()
+        try await d.a.write { conn in try conn.execute("UPDATE note SET title = 'from a' WHERE id = 'n1'") }
+        _ = try await d.syncA.session.pushAll()
+        try await Task.sleep(for: .milliseconds(3))
+        try await d.b.write { conn in try conn.execute("UPDATE note SET title = 'from b' WHERE id = 'n1'") }
+        _ = try await d.syncB.session.pushAll()
+        try await Task.sleep(for: .milliseconds(3))
+        // a writes the title again, later than b, and pulls b's title before pushing: b's write loses
+        // to a's second one there, and never arrives again. The refusal then leaves b's title, and
+        // does not put a's first edit back to wait for a write that already came.
+        try await d.a.write { conn in try conn.execute("UPDATE note SET title = 'secret' WHERE id = 'n1'") }
+        _ = try await d.syncA.session.pullOnce(wait: .zero)
+        #expect(try await d.a.rows("note") == [["n1", "secret", "years", "NULL"]])
+        _ = try await d.syncA.session.pushAll()
+        _ = try await d.syncA.synchronize()
+
+        #expect(try await d.a.rows("note") == [["n1", "from b", "years", "NULL"]], "a shows the server's title")
+        #expect(try await d.b.rows("note") == [["n1", "from b", "years", "NULL"]])
+        await d.close()
+    }
 }

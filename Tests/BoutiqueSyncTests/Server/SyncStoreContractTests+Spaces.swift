@@ -346,3 +346,43 @@ extension SyncStoreContractTests {
         }
     }
 }
+
+extension SyncStoreContractTests {
+    /// A pull under sharing rules counts a bounded part of a transaction too large for one page, not
+    /// its whole rest, for each page; and the pages still carry every change once, in order.
+    @Test(arguments: StoreKind.allCases)
+    func countingAPageUnderRulesReadsABoundedPartOfALargeTransaction(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let rules = try SyncRules(roots: ["list"], follows: ["item": "listID"])
+            let server = SyncServer(store: store, rules: rules, maximumClockSkewMilliseconds: 60_000, wallClock: { Self.wall })
+            let small = Self.transaction(1, keys: [.text("a"), .text("b")])
+            let large = Self.transaction(2, keys: (0..<1_200).map { .text(String(format: "n%04d", $0)) })
+            let pushed = try await Self.push(server, [small, large])
+            #expect(pushed.outcome == .accepted && pushed.appliedThrough == 2)
+            let spaces: [SyncSpace] = [.common]
+            let counted = try await store.transaction(tenant: "t") { store in
+                (try store.batchSizes(after: 0, through: 10, visibleIn: spaces), try store.batchSizes(after: 600, through: 610, visibleIn: spaces))
+            }
+            // The range's last transaction, which runs on past it, is counted only so far.
+            #expect(counted.0.map(\.batch) == [1, 3] && counted.0.first?.changes == 2)
+            #expect(counted.0.reduce(0) { $0 + $1.changes } <= LogBatchSize.countedChanges(limit: 10), "\(counted.0)")
+            #expect(counted.0.last?.last == LogBatchSize.countedThrough(after: 0, through: 10))
+            #expect(counted.1.map(\.batch) == [3] && counted.1.reduce(0) { $0 + $1.changes } <= LogBatchSize.countedChanges(limit: 10))
+            #expect(counted.1.first?.bytes ?? 0 > 0, "the visible changes counted weigh something")
+
+            var pages: [[Int64]] = []
+            var cursor: Int64 = 0
+            while true {
+                let page = try await server.pull(PullRequest(replica: "p", cursor: cursor, limit: 10), tenant: "t", user: "bo")
+                pages.append(page.changes.map(\.sequence))
+                cursor = page.nextCursor
+                guard page.hasMore, pages.count < 200 else { break }
+            }
+            // A page reads its ten sequence numbers; the large transaction's rest rides along only once
+            // it is at most 256 changes (the last page).
+            #expect(pages.dropLast().allSatisfy { $0.count == 10 }, "\(pages.map(\.count))")
+            #expect((pages.last?.count ?? 0) <= 10 + 256, "\(pages.map(\.count))")
+            #expect(pages.flatMap { $0 } == Array(1...1_202))
+        }
+    }
+}

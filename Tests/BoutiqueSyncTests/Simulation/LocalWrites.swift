@@ -20,8 +20,11 @@ enum LocalWrites {
             // Its locks are waited for as long as the suite's other deadlines stretch (under a sanitizer).
             options: DatabaseOptions(multiProcess: true, busyTimeout: .seconds(5 * syncTimeoutScale)))
         let skew = device.skew
+        // The widget's writer is the file's too: its writes are the device's own.
+        let writer = identifiers.next()
+        device.madeIdentifiers.withLock { _ = $0.insert(writer) }
         await widget.setCommitStampClock(
-            { UInt64(max(0, Int64(time.milliseconds) + skew.value.load(ordering: .relaxed))) }, writer: identifiers.next())
+            { UInt64(max(0, Int64(time.milliseconds) + skew.value.load(ordering: .relaxed))) }, writer: writer)
         do {
             try await self.random(on: device, in: widget, step: step, random: &random)
         } catch {
@@ -106,6 +109,21 @@ enum LocalWrites {
                 let value = DatabaseValue.text("\(device.name)-\(step)-import-\(round)")
                 statements.append(("UPDATE note SET title = ?, rank = coalesce(rank, 0) + 1 WHERE id = ?", [value, note]))
                 if let tag { statements.append(("UPDATE tag SET label = ? WHERE id = ?", [value, tag])) }
+            }
+        }
+        // A bulk edit of every row, twice: more log rows than one push carries (the notes app's
+        // ``SimulatedApp/pushRowLimit``), so it goes in parts; now and then with a rank too (never the
+        // one the server's rule refuses: a refused transaction sent in parts is the spaces simulator's).
+        if random.chance(2), !localNotes.isEmpty {
+            let rank: Int64? = random.chance(25) ? Int64(random.below(4)) : nil
+            for round in 0..<2 {
+                let value = DatabaseValue.text("\(device.name)-\(step)-bulk-\(round)")
+                if let rank {
+                    statements.append(("UPDATE note SET body = ?, rank = ?", [value, .integer(rank)]))
+                } else {
+                    statements.append(("UPDATE note SET body = ?", [value]))
+                }
+                statements.append(("UPDATE tag SET label = ?", [value]))
             }
         }
         guard !statements.isEmpty else { return }

@@ -39,6 +39,9 @@ final class SimulatedDevice {
     /// The device this one's file was copied from: the copy holds its history, so its writes are the
     /// copy's too.
     var origin: SimulatedDevice?
+    /// The snapshot requests and delivered pushes before the address was spelled another way, while
+    /// the next sync must download nothing again (the device knew its server).
+    var snapshotsBeforeRespelling: (snapshots: Int, pushes: Int)?
 
     /// The writers of what this device, or the one it was copied from, pushed.
     var pushedWriters: Set<String> {

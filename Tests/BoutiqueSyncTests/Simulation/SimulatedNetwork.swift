@@ -35,6 +35,9 @@ final class SimulatedNetwork: SyncTransport {
         var events: [SpaceEvent.Kind: Int] = [:]
         var snapshotCells: Set<String> = []
         var placed: Set<SyncStamp> = []
+        var address: String
+        var snapshotRequests = 0
+        var parts = 0
     }
 
     /// The server's logic (a ``RestartableServer`` where a run starts it again with other rules).
@@ -48,10 +51,27 @@ final class SimulatedNetwork: SyncTransport {
         self.server = server
         self.tenant = tenant
         self.user = user
-        self.state = Lock(State(random: SeededRandom(seed: seed)))
+        self.state = Lock(State(random: SeededRandom(seed: seed), address: Self.spellings(of: tenant)[0]))
     }
 
-    var serverIdentifier: String { "simulated:\(tenant)" }
+    /// The address the device reaches its server at, as the app spells it.
+    var serverIdentifier: String { state.withLock { $0.address } }
+
+    /// Ways an app may spell the address of the run's one server: another host name for it, a port
+    /// said or not, a trailing slash. Sync keys its progress by the server's identity, not by these.
+    static func spellings(of tenant: String) -> [String] {
+        ["simulated:\(tenant)", "simulated:\(tenant)/", "simulated://\(tenant).example:443", "simulated://SYNC.\(tenant).example/",
+         "simulated://\(tenant).example:8443/api"]
+    }
+
+    /// Spells the address another way (the device is set up again with it).
+    func respell(_ address: String) { state.withLock { $0.address = address } }
+
+    /// How many snapshot pages the device asked for (each bootstrap asks at least one).
+    var snapshotRequests: Int { state.withLock { $0.snapshotRequests } }
+
+    /// How many parts of transactions too large for one push reached the server.
+    var transactionParts: Int { state.withLock { $0.parts } }
 
     var faults: Faults {
         get { state.withLock { $0.faults } }
@@ -91,6 +111,7 @@ final class SimulatedNetwork: SyncTransport {
             print("REFUSED \(request.replica): \(refusals.map { "\($0.transactionID) \($0.table) \($0.key) \($0.reason): \($0.message)" })")
         }
         state.withLock { state in
+            if request.part != nil { state.parts += 1 }
             state.delivered.append(DeliveredPush(request: request, response: response))
             for logged in response.logged ?? [] { state.placed.insert(logged.stamp) }
         }
@@ -112,6 +133,7 @@ final class SimulatedNetwork: SyncTransport {
     func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse {
         let response = try await send("snapshot") { try await server.snapshot(request, tenant: tenant, user: user) }
         state.withLock { state in
+            state.snapshotRequests += 1
             for row in response.rows {
                 for (name, cell) in row.state.cells { state.snapshotCells.insert(Self.cell(row.table, row.key, name, cell.stamp)) }
             }

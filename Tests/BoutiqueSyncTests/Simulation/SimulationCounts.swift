@@ -11,6 +11,12 @@ struct SimulationCounts: Sendable {
     var otherProcessWrites = 0
     /// Edits overwritten concurrently whose device was due to be told, and how many were not.
     var concurrentLosses = ConcurrentEditCheck.Tally()
+    /// Devices set up again with another spelling of their server's address.
+    var addressChanges = 0
+    /// Times a device's address led to another store (and back).
+    var otherStores = 0
+    /// Parts of transactions too large for one push that reached the server.
+    var transactionParts = 0
 
     init() {}
 
@@ -30,6 +36,7 @@ struct SimulationCounts: Sendable {
                 }
             }
             for loss in device.losses { losses[loss.kind, default: 0] += 1 }
+            transactionParts += device.network.transactionParts
             refusals += refused.count
         }
     }
@@ -41,11 +48,15 @@ struct SimulationCounts: Sendable {
         otherProcessWrites += other.otherProcessWrites
         concurrentLosses.due += other.concurrentLosses.due
         concurrentLosses.untold += other.concurrentLosses.untold
+        addressChanges += other.addressChanges
+        otherStores += other.otherStores
+        transactionParts += other.transactionParts
     }
 
     var description: String {
         let kinds = SyncLoss.Kind.allCases.map { "\($0.rawValue) \(losses[$0] ?? 0)" }.joined(separator: ", ")
         return "\(moves) acknowledged moves, \(refusals) transactions refused, \(otherProcessWrites) writes by other processes; losses reported: \(kinds); "
-            + "edits overwritten concurrently: \(concurrentLosses.due) due to be told, \(concurrentLosses.untold) not told"
+            + "edits overwritten concurrently: \(concurrentLosses.due) due to be told, \(concurrentLosses.untold) not told; "
+            + "\(transactionParts) parts of large transactions, \(addressChanges) address respellings, \(otherStores) visits to another store"
     }
 }

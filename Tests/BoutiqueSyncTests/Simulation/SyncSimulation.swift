@@ -46,6 +46,8 @@ struct SyncSimulation {
         var failures: [String] = []
         var devices: [SimulatedDevice] = []
         var otherProcessWrites = 0
+        var addressChanges = 0
+        var otherStores = 0
         func addDevice(upgraded: Bool) -> SimulatedDevice {
             let index = devices.count
             let device = SimulatedDevice(
@@ -93,6 +95,7 @@ struct SyncSimulation {
                 case 83..<85:
                     if device.backup != nil {
                         device.mayChangeReplica = true
+                        device.snapshotsBeforeRespelling = nil
                         try await device.restore(time: time, identifiers: identifiers)
                     }
                 case 85..<86:
@@ -121,6 +124,13 @@ struct SyncSimulation {
                         device.isUpgraded = true
                         try await device.open(time: time, identifiers: identifiers)
                     }
+                case 96:
+                    try await ServerAddressChanges.respell(device, random: &random, time: time, identifiers: identifiers)
+                    addressChanges += 1
+                case 97 where random.chance(40):
+                    try await ServerAddressChanges.visitAnotherStore(
+                        device, time: time, identifiers: identifiers, directory: directory, step: step, failures: &failures)
+                    otherStores += 1
                 default:
                     time.advance(by: UInt64(random.int(in: 10_000...120_000)))
                 }
@@ -172,6 +182,8 @@ struct SyncSimulation {
         var counts = SimulationCounts(devices: devices)
         counts.concurrentLosses = concurrentLosses
         counts.otherProcessWrites = otherProcessWrites
+        counts.addressChanges = addressChanges
+        counts.otherStores = otherStores
         for device in devices { await device.crash() }
         return Result(failures: failures, counts: counts)
     }
@@ -196,7 +208,9 @@ struct SyncSimulation {
         if let previous = device.replica, previous != replica, !device.mayChangeReplica {
             failures.append("\(device.name) took a new replica id without being restored or copied")
         }
+        let replicaChanged = device.replica.map { $0 != replica } ?? false
         device.replica = replica
+        ServerAddressChanges.check(device, report: report, replicaChanged: replicaChanged, failures: &failures)
         return report
     }
 }
