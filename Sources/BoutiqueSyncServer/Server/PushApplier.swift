@@ -224,8 +224,14 @@ struct PushApplier {
             if let denial = denials[transaction.id] {
                 if countsRefusedRows {
                     // The rows the refusal sends back, counted before it is recorded: one that passes the
-                    // answer's bytes is left to the device's next push.
-                    let answer = try RefusalRows.stateBytes(of: transaction.changes, store: store, upTo: applier.maximumRefusalBytes)
+                    // answer's bytes is left to the device's next push. Counted as the answer shows them
+                    // (rows the user may not read count nothing, as they are answered absent), so how far
+                    // a push is handled tells nothing of rows outside the user's spaces. A refusal whose
+                    // rows pass the bytes alone goes without them, but takes a whole answer's share.
+                    var counted = RefusalRows()
+                    var readable = placer == nil ? nil : rights
+                    let fits = try counted.add(transaction.changes, store: store, rights: &readable, upTo: applier.maximumRefusalBytes)
+                    let answer = fits ? counted.bytes : applier.maximumRefusalBytes
                     if refusedBytes > 0, refusedBytes + answer > applier.maximumRefusalBytes { return .stop }
                     refusedBytes += answer
                 }
@@ -415,18 +421,6 @@ struct PushApplier {
         var absent: [SnapshotPosition] = []
         /// The bytes of the states in ``rows``.
         var bytes = 0
-
-        /// The bytes of the states of the rows `changes` touch, as a refusal would carry them, read
-        /// until they pass `limit`: then `limit` (the refusal goes without rows, but takes an answer's
-        /// whole share, so that no other refusal joins it in one answer).
-        static func stateBytes(of changes: [SyncChange], store: any SyncStoreTransaction, upTo limit: Int) throws -> Int {
-            var bytes = 0
-            for change in changes {
-                bytes += try store.rowState(table: change.table, key: change.key)?.record().count ?? 0
-                if bytes > limit { return limit }
-            }
-            return bytes
-        }
 
         /// Adds the rows `changes` touch; `false`, with the reading stopped, once their states pass
         /// `limit` bytes (the refusal then carries none of them).

@@ -16,8 +16,12 @@ struct ServeAuthentication {
         secretFile = try arguments.takeOption("--secret-file")
         jwksFile = try arguments.takeOption("--jwks")
         if let text = try arguments.takeOption("--jwks-url") {
-            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
-                throw UsageError("--jwks-url takes an http or https URL, not '\(text)'")
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), let host = url.host else {
+                throw UsageError("--jwks-url takes an https URL, not '\(text)'")
+            }
+            // Keys read over plain HTTP could be anyone's on the way: only on this machine.
+            guard url.scheme?.lowercased() == "https" || ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host.lowercased()) else {
+                throw UsageError("--jwks-url must be https (plain http only to this machine: 127.0.0.1, localhost, ::1), not '\(text)'")
             }
             jwksURL = url
         }

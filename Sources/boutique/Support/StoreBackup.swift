@@ -15,6 +15,19 @@ enum StoreBackup {
         guard case .integer(1)? = isStore else {
             throw BoutiqueError.invalidArgument("\(store) is not a sync server's store (one `boutique serve --store FILE` keeps)")
         }
+        // A --store-dir directory's files each hold a part: its main file the tenants' list, a tenant's
+        // file one tenant. A copy of one alone would be served as the whole server.
+        let isDirectoryPart = try source.fetchValue(
+            "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'boutique_sync_server_tenant_file'")
+        let underTenants = URL(fileURLWithPath: store).standardizedFileURL.deletingLastPathComponent().lastPathComponent == "tenants"
+        if case .integer(1)? = isDirectoryPart {
+            throw BoutiqueError.invalidArgument(
+                "\(store) is the main file of a `boutique serve --store-dir` directory: copy the whole directory with the server stopped")
+        }
+        if underTenants {
+            throw BoutiqueError.invalidArgument(
+                "\(store) is one tenant's file of a `boutique serve --store-dir` directory: copy the whole directory with the server stopped")
+        }
         let destination = URL(fileURLWithPath: out).standardizedFileURL
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isDirectory) {

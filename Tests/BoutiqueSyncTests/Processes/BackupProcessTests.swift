@@ -1,6 +1,7 @@
 // These run `boutique serve`, which needs the HTTP front end: they are compiled where the package has it.
 #if BOUTIQUE_SYNC_HTTP
 import BoutiqueSQLite
+import BoutiqueSyncServer
 import BoutiqueTestSupport
 import Foundation
 import Testing
@@ -105,6 +106,23 @@ import Testing
         #expect(missing.status == 2 && missing.errors.contains("no such file: nothing.db"), "\(missing.errors)")
         let noOut = try await workspace.attempt(["backup", "--store", "a.db"])
         #expect(noOut.status == 2 && noOut.errors.contains("--out FILE is required"), "\(noOut.errors)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.directory.file("copy.db").path))
+    }
+
+    /// A file of a `--store-dir` directory holds a part of the server: a copy of it alone would be
+    /// served as the whole, with every tenant's data missing.
+    @Test func aFileOfAStoreDirectoryIsRefused() async throws {
+        let workspace = try SyncWorkspace()
+        let directory = workspace.directory.file("tenants-store")
+        let store = try await SQLiteTenantFilesStore.open(directory: directory)
+        _ = try await store.transaction(tenant: "acme") { store in try store.latestSequence() }
+        await store.close()
+        let main = try await workspace.attempt(["backup", "--store", "tenants-store/main.db", "--out", "copy.db"])
+        #expect(main.status == 1 && main.errors.contains("main file of a `boutique serve --store-dir` directory"), "\(main.errors)")
+        let tenantFile = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("tenants").path).first { $0.hasSuffix(".db") })
+        let tenant = try await workspace.attempt(["backup", "--store", "tenants-store/tenants/" + tenantFile, "--out", "copy.db"])
+        #expect(tenant.status == 1 && tenant.errors.contains("one tenant's file"), "\(tenant.errors)")
         #expect(!FileManager.default.fileExists(atPath: workspace.directory.file("copy.db").path))
     }
 }

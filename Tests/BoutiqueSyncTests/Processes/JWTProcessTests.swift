@@ -139,7 +139,8 @@ import Testing
         for (arguments, said) in [
             (["--jwks", "shared.json"], "no RSA or P-256 signing key"),
             (["--jwks", "missing.json"], "cannot read the JWK Set file"),
-            (["--jwks-url", "ftp://id.example.test/jwks"], "http or https"),
+            (["--jwks-url", "ftp://id.example.test/jwks"], "takes an https URL"),
+            (["--jwks-url", "http://id.example.test/jwks"], "must be https"),
             (["--jwt-audience", "x"], "rules for JWTs"),
         ] {
             let exit = try await workspace.attempt(["serve", "--port", "0", "--store", "server.db"] + arguments)

@@ -81,6 +81,22 @@ import Testing
         #expect(await Self.refusal(other, by: verifier)?.hasPrefix("unsupported algorithm") == true)
     }
 
+    @Test func anRSAAndAnECKeyOfOneIdAreEachUsedForTheirOwnAlgorithm() async throws {
+        let rsa = TestSigningKey(.rsa, id: "shared")
+        let ec = TestSigningKey(.p256, id: "shared")
+        let verifier = try JWTVerifier(keys: try Self.keys([rsa, ec]), secret: nil, rules: JWTClaimRules())
+        #expect(try await verifier.verify(ec.token(TestJWT.claims())).user == "ana")
+        #expect(try await verifier.verify(rsa.token(TestJWT.claims())).user == "ana")
+    }
+
+    @Test func anExpiryPastWhatAnInt64HoldsIsRefusedNotATrap() async throws {
+        let verifier = try Self.verifier()
+        for exp in [1e19, 1e300] {
+            let claims: [String: Any] = ["sub": "ana", "tenant": "acme", "exp": exp]
+            #expect(await Self.refusal(Self.rsa.token(claims), by: verifier)?.hasPrefix("malformed") == true)
+        }
+    }
+
     @Test func tamperedSignaturesAndClaimsAreRefused() async throws {
         let verifier = try Self.verifier()
         for key in [Self.rsa, Self.ec] {

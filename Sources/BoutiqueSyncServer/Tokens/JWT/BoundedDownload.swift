@@ -53,6 +53,16 @@ final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendab
         }
     }
 
+    /// No redirect is followed: a key set moved elsewhere (to plain HTTP, say) would be keys the
+    /// operator did not name.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        problem = "it redirects to \(request.url?.absoluteString ?? "another address"); give that URL instead"
+        completionHandler(nil)
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard problem == nil else { return }
         if received.count + data.count > maximumBytes {

@@ -111,7 +111,9 @@ public struct JSONWebKeySet: Sendable {
             let candidates = keys.filter { $0.key.algorithm == algorithm }
             return candidates.count == 1 ? .found(candidates[0].key) : .missing
         }
-        guard let entry = keys.first(where: { $0.id.map { SyncName.same($0, id) } ?? false }) else { return .missing }
-        return entry.key.algorithm == algorithm ? .found(entry.key) : .wrongKind
+        // A set may give an RSA and an EC key one id: the token's algorithm picks between them.
+        let named = keys.filter { $0.id.map { SyncName.same($0, id) } ?? false }
+        guard !named.isEmpty else { return .missing }
+        return named.first(where: { $0.key.algorithm == algorithm }).map { .found($0.key) } ?? .wrongKind
     }
 }

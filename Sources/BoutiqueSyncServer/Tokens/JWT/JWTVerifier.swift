@@ -215,7 +215,11 @@ public final class JWTVerifier: Sendable {
             // The rule's sentence may quote a name not in NFC; the claim is the provider's, not a secret.
             if let problem = SyncName.problem(in: value, label: label) { throw JWTRefusal(.malformed, problem) }
         }
-        return SyncToken(tenant: tenant, user: user, expiresAt: Int64(exp.rounded(.down)))
+        // A signed `exp` far past what an Int64 holds is the provider's odd claim, not a reason to trap.
+        guard let expiresAt = Int64(exactly: exp.rounded(.down)) else {
+            throw JWTRefusal(.malformed, "the token's 'exp' claim is out of range")
+        }
+        return SyncToken(tenant: tenant, user: user, expiresAt: expiresAt)
     }
 
     private static func time(_ seconds: Double) -> String {
