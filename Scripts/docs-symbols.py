@@ -160,7 +160,9 @@ def topic_links(landing):
     topics = text.split("\n## Topics", 1)[1] if "\n## Topics" in text else ""
     links = collections.Counter()
     for link in re.findall(r"``([^`]+)``", topics):
-        name = link.lstrip("/")
+        # A leading slash makes a link absolute (``/BoutiqueSync/SyncStatus``); an operator's own
+        # slash (``/=(_:_:)``) is part of its name.
+        name = link[1:] if re.match(r"/[A-Za-z_]", link) else link
         # A disambiguation suffix: a symbol kind, a hash, or parameter and return types.
         name = re.sub(r"-(swift\.[a-z.]+|[0-9a-z]{4,6}|\(.*\)(->.*)?|->.*)$", "", name)
         links[name] += 1

@@ -19,7 +19,7 @@ extension QueryBindable where Self: RawRepresentable, RawValue: QueryBindable {
 }
 
 extension RawRepresentable where RawValue: QueryBindable {
-    /// The type stored as its raw value without conforming to ``QueryBindable``:
+    /// The type stored as its raw value without conforming to `QueryBindable`:
     /// `@Column(as: Priority.RawRepresentation.self) var priority: Priority`.
     public typealias RawRepresentation = RawValueRepresentation<Self>
 }

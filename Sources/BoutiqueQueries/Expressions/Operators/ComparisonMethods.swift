@@ -5,7 +5,7 @@ import BoutiqueSQLite
 // always render SQL's `=` and `<>`, also on optionals: `eq(nil)` matches nothing, as it does there.
 
 extension QueryExpression where QueryValue: QueryRepresentable {
-    /// `(x = y)`, also on optionals (a NULL side matches nothing; use ``is(_:)`` to match NULL).
+    /// `(x = y)`, also on optionals (a NULL side matches nothing; use `is(_:)` to match NULL).
     public func eq(_ other: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
         SQLExpression(Operators.binary(queryFragment, "=", other.queryFragment))
     }
@@ -15,7 +15,7 @@ extension QueryExpression where QueryValue: QueryRepresentable {
         SQLExpression(Operators.binary(queryFragment, "=", QueryValue.bound(value)))
     }
 
-    /// `(x <> y)`, also on optionals (a NULL side matches nothing; use ``isNot(_:)`` for NULL).
+    /// `(x <> y)`, also on optionals (a NULL side matches nothing; use `isNot(_:)` for NULL).
     public func neq(_ other: some QueryExpression<QueryValue>) -> SQLExpression<Bool> {
         SQLExpression(Operators.binary(queryFragment, "<>", other.queryFragment))
     }
