@@ -165,8 +165,10 @@ public final class ChildProcess: Sendable {
     /// The standard error so far.
     public var errors: String { collected.withLock { String(decoding: $0.errors, as: UTF8.self) } }
 
-    /// The first output line starting with `prefix`, waiting up to `timeout` for it.
-    public func line(startingWith prefix: String, timeout: Duration = .seconds(30)) async throws -> String {
+    /// The first output line starting with `prefix`, waiting up to `timeout` for it: a minute unless
+    /// said, which only tells a hang (a server built with ThreadSanitizer, beside other builds on two
+    /// cores, once took over 30 s to say it listens).
+    public func line(startingWith prefix: String, timeout: Duration = .seconds(60)) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         func found() -> String? { output.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }).map(String.init) }
         while ContinuousClock.now < deadline {
