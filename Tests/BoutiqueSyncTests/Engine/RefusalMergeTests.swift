@@ -88,11 +88,7 @@ import Testing
     @Test func anEditOverwrittenOnTheServerIsJudgedByThePullNotTheRefusal() async throws {
         let d = try await Devices.make()
         // a's edit of the body is logged; b, which has not pulled it, overwrites it later.
-        try await d.a.write { conn in try conn.execute("UPDATE note SET body = 'from a' WHERE id = 'n1'") }
-        _ = try await d.syncA.session.pushAll()
-        try await Task.sleep(for: .milliseconds(3))
-        try await d.b.write { conn in try conn.execute("UPDATE note SET body = 'from b' WHERE id = 'n1'") }
-        _ = try await d.syncB.session.pushAll()
+        try await d.overwriteConcurrently("body")
         // a's next transaction is refused: the answer carries b's body, which a has not pulled yet.
         try await d.a.write { conn in try conn.execute("UPDATE note SET title = 'secret' WHERE id = 'n1'") }
         _ = try await d.syncA.session.pushAll()
@@ -108,11 +104,7 @@ import Testing
     @Test func anEditALaterRefusedEditReplacedIsJudgedAgainstTheServersWinnerOnce() async throws {
         let d = try await Devices.make()
         // a's edit of the title is logged; b, which has not pulled it, overwrites it later.
-        try await d.a.write { conn in try conn.execute("UPDATE note SET title = 'from a' WHERE id = 'n1'") }
-        _ = try await d.syncA.session.pushAll()
-        try await Task.sleep(for: .milliseconds(3))
-        try await d.b.write { conn in try conn.execute("UPDATE note SET title = 'from b' WHERE id = 'n1'") }
-        _ = try await d.syncB.session.pushAll()
+        try await d.overwriteConcurrently("title")
         // a, which has not pulled b's title, writes the title again in a transaction the server refuses:
         // its first edit is no longer in the row's state, only in what that transaction replaced.
         try await d.a.write { conn in try conn.execute("UPDATE note SET title = 'secret' WHERE id = 'n1'") }
@@ -129,11 +121,7 @@ import Testing
 
     @Test func anEditReplacedByARefusedEditDoesNotComeBackWhenTheWinnerWasPulledInBetween() async throws {
         let d = try await Devices.make()
-        try await d.a.write { conn in try conn.execute("UPDATE note SET title = 'from a' WHERE id = 'n1'") }
-        _ = try await d.syncA.session.pushAll()
-        try await Task.sleep(for: .milliseconds(3))
-        try await d.b.write { conn in try conn.execute("UPDATE note SET title = 'from b' WHERE id = 'n1'") }
-        _ = try await d.syncB.session.pushAll()
+        try await d.overwriteConcurrently("title")
         try await Task.sleep(for: .milliseconds(3))
         // a writes the title again, later than b, and pulls b's title before pushing: b's write loses
         // to a's second one there, and never arrives again. The refusal then leaves b's title, and
@@ -147,5 +135,17 @@ import Testing
         #expect(try await d.a.rows("note") == [["n1", "from b", "years", "NULL"]], "a shows the server's title")
         #expect(try await d.b.rows("note") == [["n1", "from b", "years", "NULL"]])
         await d.close()
+    }
+}
+
+extension RefusalMergeTests.Devices {
+    /// a sets `column` of n1 to 'from a' and pushes; b, which has not pulled it, sets it to 'from b'
+    /// a little later and pushes: b's write beats a's without having had it.
+    func overwriteConcurrently(_ column: String) async throws {
+        try await a.write { conn in try conn.execute("UPDATE note SET \(column) = 'from a' WHERE id = 'n1'") }
+        _ = try await syncA.session.pushAll()
+        try await Task.sleep(for: .milliseconds(3))
+        try await b.write { conn in try conn.execute("UPDATE note SET \(column) = 'from b' WHERE id = 'n1'") }
+        _ = try await syncB.session.pushAll()
     }
 }
