@@ -136,6 +136,11 @@ final class SyncMetrics: Sendable {
         }
         var out = ""
         func family(_ name: String, _ kind: String, _ help: String) { out += "# HELP \(name) \(help)\n# TYPE \(name) \(kind)\n" }
+        /// A metric of one unlabelled value.
+        func single(_ name: String, _ kind: String, _ help: String, _ value: some CustomStringConvertible) {
+            family(name, kind, help)
+            out += "\(name) \(value)\n"
+        }
         func number(_ value: Double) -> String { value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value) }
 
         family("boutique_http_requests_total", "counter", "HTTP requests answered, by endpoint and status.")
@@ -158,25 +163,18 @@ final class SyncMetrics: Sendable {
             out += "boutique_http_request_duration_seconds_sum{endpoint=\"\(endpoint.label)\"} \(snapshot.seconds[endpoint.rawValue])\n"
             out += "boutique_http_request_duration_seconds_count{endpoint=\"\(endpoint.label)\"} \(total)\n"
         }
-        family("boutique_pushed_changes_total", "counter", "Changes received in accepted pushes.")
-        out += "boutique_pushed_changes_total \(pushed.load(ordering: .relaxed))\n"
-        family("boutique_pulled_changes_total", "counter", "Changes sent in answers to pulls.")
-        out += "boutique_pulled_changes_total \(pulled.load(ordering: .relaxed))\n"
+        single("boutique_pushed_changes_total", "counter", "Changes received in accepted pushes.", pushed.load(ordering: .relaxed))
+        single("boutique_pulled_changes_total", "counter", "Changes sent in answers to pulls.", pulled.load(ordering: .relaxed))
         family("boutique_refusals_total", "counter", "Requests refused, by the error body's code.")
         for (code, count) in snapshot.refusals.sorted(by: { $0.key < $1.key }) {
             out += "boutique_refusals_total{reason=\"\(code)\"} \(count)\n"
         }
-        family("boutique_long_polls_waiting", "gauge", "Pulls waiting for changes now.")
-        out += "boutique_long_polls_waiting \(longPolls.load(ordering: .relaxed))\n"
-        family("boutique_connections_open", "gauge", "Client connections open now.")
-        out += "boutique_connections_open \(connectionsOpen)\n"
-        family("boutique_tenants_active", "gauge", "Tenants that made an authenticated request in the last 10 minutes.")
-        out += "boutique_tenants_active \(active)\n"
-        family("boutique_store_errors_total", "counter", "Requests the store failed (answered 503), readiness probes included.")
-        out += "boutique_store_errors_total \(storeErrors.load(ordering: .relaxed))\n"
+        single("boutique_long_polls_waiting", "gauge", "Pulls waiting for changes now.", longPolls.load(ordering: .relaxed))
+        single("boutique_connections_open", "gauge", "Client connections open now.", connectionsOpen)
+        single("boutique_tenants_active", "gauge", "Tenants that made an authenticated request in the last 10 minutes.", active)
+        single("boutique_store_errors_total", "counter", "Requests the store failed (answered 503), readiness probes included.", storeErrors.load(ordering: .relaxed))
         if let logEntries {
-            family("boutique_log_entries", "gauge", "Change-log entries the store holds, all tenants together (read at most once a minute).")
-            out += "boutique_log_entries \(logEntries)\n"
+            single("boutique_log_entries", "gauge", "Change-log entries the store holds, all tenants together (read at most once a minute).", logEntries)
         }
         family("boutique_gc_removed_total", "counter", "What garbage collection removed, by kind.")
         out += "boutique_gc_removed_total{kind=\"log\"} \(logRemoved.load(ordering: .relaxed))\n"
