@@ -23,25 +23,31 @@ import Testing
         pushing transaction: SyncTransaction
     ) async throws -> [String: PullResponse] {
         let answers = Answers()
+        // Each phase has its own deadline, long enough that only a hang misses it on a loaded machine.
+        let phase = syncHangDeadline(seconds: 60)
+        // A poll outwaits both phases: one that gave up while the last of hundreds were still being read
+        // (a CI machine once took over two minutes to read them all) would be answered empty.
+        let wait = Int(phase * 3 * 1_000)
         for (index, replica) in pollers.enumerated() {
-            let request = PullRequest(replica: replica, cursor: cursor, limit: limit(index), waitMilliseconds: 120_000)
+            let request = PullRequest(replica: replica, cursor: cursor, limit: limit(index), waitMilliseconds: wait)
             Task {
                 do { await answers.record(replica, try await server.pull(request, tenant: "t")) } catch { await answers.fail(replica, error) }
             }
         }
-        // Each phase has its own deadline, long enough that only a hang misses it on a loaded machine.
-        var deadline = ContinuousClock.now + .seconds(syncHangDeadline(seconds: 60))
+        var deadline = ContinuousClock.now + .seconds(phase)
         while await server.waitingPolls(tenant: "t") < pollers.count, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(await server.waitingPolls(tenant: "t") == pollers.count, "every poll waits before the push")
         let pushed = try await SyncStoreContractTests.push(server, [transaction], replica: "writer", base: 1, digest: first.digest)
         #expect(pushed.outcome == .accepted)
-        deadline = ContinuousClock.now + .seconds(syncHangDeadline(seconds: 60))
+        deadline = ContinuousClock.now + .seconds(phase)
         while await answers.count < pollers.count, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(await answers.count == pollers.count, "every woken poll is answered")
+        // Polls a failure left waiting end with the test.
+        if await answers.count < pollers.count { await server.endLongPolls() }
         #expect(await answers.failures.isEmpty)
         return await answers.byReplica
     }
