@@ -58,7 +58,6 @@ struct PushApplier {
         case .open(let opened): round = opened
         }
         round.denials = denials
-        try store.forgetRefusals(replica: request.replica, keepingNewest: Self.keptRefusals)
         try recallRefusals(of: request, handledThrough: round.record.appliedThrough, into: &round.denials)
         // The rows the new transactions change, read in one go where the store can.
         let changed = request.transactions.filter { $0.id > round.record.appliedThrough }.flatMap(\.changes)
@@ -165,6 +164,9 @@ struct PushApplier {
             // No device pushes under the id again: nobody is left to hear of its refusals.
             try store.forgetRefusals(replica: retired, through: .max)
         }
+        // The refusals kept stay bounded: trimmed when a push answers with some (those it records
+        // among them), not at every push.
+        if refusals?.isEmpty == false { try store.forgetRefusals(replica: request.replica, keepingNewest: Self.keptRefusals) }
         try store.setClock(round.clock.last)
         var response = PushResponse(
             outcome: .accepted, appliedThrough: record.appliedThrough, digest: record.digest, serverTime: round.clock.last,
