@@ -39,7 +39,7 @@ extension SyncSession {
             guard response.nextCursor >= requestedCursor else {
                 throw BoutiqueError.syncRefused(reason: "the server's next cursor \(response.nextCursor) is before \(requestedCursor)")
             }
-            try await checkWatermark(response)
+            let asksAgain = try await checkWatermark(response)
             let events = response.events ?? []
             // A space joined is moved in before the cursor passes the point where it was joined: a
             // device stopped halfway is told again, and moves it in again.
@@ -59,9 +59,10 @@ extension SyncSession {
             }
             if let joined {
                 let moved = try await moveIn(joined.space, at: joined.sequence)
-                return PullStep(applied: response.changes.count + moved, hasMore: response.hasMore)
+                return PullStep(applied: response.changes.count + moved, hasMore: response.hasMore || asksAgain)
             }
-            return PullStep(applied: response.changes.count + events.count { $0.kind == .rowArrived }, hasMore: response.hasMore)
+            return PullStep(
+                applied: response.changes.count + events.count { $0.kind == .rowArrived }, hasMore: response.hasMore || asksAgain)
         }
     }
 
@@ -69,13 +70,23 @@ extension SyncSession {
     /// the same id with another digest) means a copy of the file pushed under this replica id, or an
     /// acknowledgement was lost; ``resolveMismatch(watermark:digest:state:)`` tells which. A record
     /// behind the file is an answer older than the latest push, and says nothing.
-    private func checkWatermark(_ response: PullResponse) async throws {
-        guard let watermark = response.replicaWatermark else { return }
+    ///
+    /// A watermark of this file's own history is not taken from a pull: the server may have refused
+    /// transactions up to it (a copy of this file pushed them), which a pull does not tell. The session
+    /// shakes hands again instead (`true`): its push from the file's base is answered with the
+    /// watermark and those refusals, which ``resolveMismatch(watermark:digest:state:refusals:)`` undoes.
+    private func checkWatermark(_ response: PullResponse) async throws -> Bool {
+        guard let watermark = response.replicaWatermark else { return false }
         let state = try await serverState()
         guard watermark > state.acknowledged || (watermark == state.acknowledged && response.replicaDigest != state.digest) else {
-            return
+            return false
+        }
+        if watermark > state.acknowledged, let held = try await heldDigest(at: watermark), held == response.replicaDigest {
+            handshaken = false
+            return true
         }
         try await resolveMismatch(watermark: watermark, digest: response.replicaDigest, state: state)
+        return false
     }
 
     /// Applies pulled changes and moves the cursor, in one local transaction marked remote, with

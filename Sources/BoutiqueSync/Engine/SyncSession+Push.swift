@@ -188,7 +188,8 @@ extension SyncSession {
             case .mismatch:
                 partSent = nil
                 largeAhead = nil
-                try await resolveMismatch(watermark: response.appliedThrough, digest: response.digest, state: state)
+                try await resolveMismatch(
+                    watermark: response.appliedThrough, digest: response.digest, state: state, refusals: response.refusals)
                 scannedThrough = 0
             case .refused:
                 partSent = nil
@@ -263,28 +264,25 @@ extension SyncSession {
     }
 
     /// The server's watermark is not this file's history. When the file holds the watermark's
-    /// transaction with the same digest, an acknowledgement was lost: take it. Otherwise the file was
-    /// restored from a backup or copied to another device: take a new replica id, so that nothing
-    /// written under the old one is skipped, and push again from the file's own acknowledged id.
-    func resolveMismatch(watermark: Int64, digest: UInt64?, state: ServerState) async throws {
-        let tables = self.tables
-        // The digest of the file's transaction at the watermark, if it has one it pushed.
-        let held = try await database.write { conn -> UInt64? in
-            guard watermark > 0 else { return nil }
-            let sql = SQLRunner(conn)
-            let read = try LocalLogReader.transactions(
-                after: watermark - 1, rowLimit: 1, limits: .standard, tables: tables, on: conn.connection)
-            guard let transaction = read.transactions.first, transaction.id == watermark, !transaction.isRemote || transaction.isRefused,
-                let stamp = transaction.stamp
-            else { return nil }
-            guard transaction.isOversized else {
-                return SyncTransaction(id: transaction.id, stamp: stamp, changes: transaction.syncChanges(stamp: stamp)).digest
-            }
-            try NettedTransactions.prepare(transaction, tables: tables, sql)
-            return try NettedTransactions.digest(of: transaction.id, stamp: stamp, tables: tables, sql)
-        }
-        if let held, held == digest, watermark > state.acknowledged {
+    /// transaction with the same digest, an acknowledgement was lost (or this is a copy of the file
+    /// restored from an older backup, whose original pushed on): take it, after undoing the
+    /// `refusals` the server recorded in between (a mismatch answer's), which the file has not heard
+    /// of. Otherwise the file was restored from a backup or copied to another device: take a new
+    /// replica id, so that nothing written under the old one is skipped, and push again from the
+    /// file's own acknowledged id.
+    func resolveMismatch(watermark: Int64, digest: UInt64?, state: ServerState, refusals: [PushRefusal]? = nil) async throws {
+        if let held = try await heldDigest(at: watermark), held == digest, watermark > state.acknowledged {
             var updated = state
+            // Undone before the watermark is taken, as an accepted push's refusals are; those the file
+            // marked refused already (a crash before the watermark was recorded) were reported then.
+            let passed = (refusals ?? []).filter { $0.transactionID > state.acknowledged && $0.transactionID <= watermark }
+            let pending = try await database.read { conn in
+                try TransactionStamp.pendingAmong(passed.map(\.transactionID), SQLRunner(conn))
+            }
+            let unheard = passed.filter { pending.contains($0.transactionID) }
+            try await undoRefused(unheard)
+            // A refusal without its rows asked for a snapshot: the progress written next keeps asking.
+            if unheard.contains(where: \.rowsLeftOut) { updated.bootstrapped = false }
             updated.acknowledged = watermark
             updated.digest = digest
             try await writeServerState(updated, clearRetired: false)
@@ -309,6 +307,26 @@ extension SyncSession {
         }
         replica = fresh
         replicaSecret = secret
+    }
+
+    /// The digest of the file's own transaction `watermark` (one it pushed, refused ones included),
+    /// `nil` when it holds none: what tells a watermark of this file's history from another copy's.
+    func heldDigest(at watermark: Int64) async throws -> UInt64? {
+        let tables = self.tables
+        return try await database.write { conn -> UInt64? in
+            guard watermark > 0 else { return nil }
+            let sql = SQLRunner(conn)
+            let read = try LocalLogReader.transactions(
+                after: watermark - 1, rowLimit: 1, limits: .standard, tables: tables, on: conn.connection)
+            guard let transaction = read.transactions.first, transaction.id == watermark, !transaction.isRemote || transaction.isRefused,
+                let stamp = transaction.stamp
+            else { return nil }
+            guard transaction.isOversized else {
+                return SyncTransaction(id: transaction.id, stamp: stamp, changes: transaction.syncChanges(stamp: stamp)).digest
+            }
+            try NettedTransactions.prepare(transaction, tables: tables, sql)
+            return try NettedTransactions.digest(of: transaction.id, stamp: stamp, tables: tables, sql)
+        }
     }
 
     /// Records what the server acknowledged, and (on a server with rules) the spaces it put the pushed

@@ -53,6 +53,15 @@ extension TransactionStamp {
         return stamps
     }
 
+    /// Which of the transactions `ids` still wait to be pushed (neither refused nor remote).
+    static func pendingAmong(_ ids: [Int64], _ sql: SQLRunner) throws -> Set<Int64> {
+        var pending: Set<Int64> = []
+        for id in ids where try TransactionStamp.where({ $0.transactionID == id && $0.mark == Mark.local }).fetchCount(sql.connection) > 0 {
+            pending.insert(id)
+        }
+        return pending
+    }
+
     /// Marks the local transaction `id` refused by the server.
     static func markRefused(_ id: Int64, _ sql: SQLRunner) throws {
         try update { $0.mark = Mark.refused }.where { $0.transactionID == id && $0.mark == Mark.local }.execute(sql.connection)

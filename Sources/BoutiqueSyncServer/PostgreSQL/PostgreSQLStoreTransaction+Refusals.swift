@@ -32,4 +32,14 @@ extension PostgreSQLStoreTransaction {
             "DELETE FROM boutique_sync_server_refusal WHERE tenant = $1 AND replica = $2 AND txn <= $3",
             [.bytea(Array(replica.utf8)), .int8(through)])
     }
+
+    func forgetRefusals(replica: String, keepingNewest count: Int) throws {
+        // The id of the newest one past the count (none: nothing is forgotten), one step down the key.
+        try write(
+            """
+            DELETE FROM boutique_sync_server_refusal WHERE tenant = $1 AND replica = $2 AND txn <= (
+                SELECT txn FROM boutique_sync_server_refusal WHERE tenant = $1 AND replica = $2 ORDER BY txn DESC LIMIT 1 OFFSET $3)
+            """,
+            [.bytea(Array(replica.utf8)), .int8(Int64(max(count, 0)))])
+    }
 }

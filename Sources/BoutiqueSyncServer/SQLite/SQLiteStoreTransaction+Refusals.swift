@@ -24,4 +24,14 @@ extension SQLiteStoreTransaction {
             "DELETE FROM boutique_sync_server_refusal WHERE tenant = ? AND replica = ? AND txn <= ?",
             [.text(tenant), .text(replica), .integer(through)])
     }
+
+    func forgetRefusals(replica: String, keepingNewest count: Int) throws {
+        // The id of the newest one past the count (none: nothing is forgotten), one step down the key.
+        try run(
+            """
+            DELETE FROM boutique_sync_server_refusal WHERE tenant = ? AND replica = ? AND txn <= (
+                SELECT txn FROM boutique_sync_server_refusal WHERE tenant = ? AND replica = ? ORDER BY txn DESC LIMIT 1 OFFSET ?)
+            """,
+            [.text(tenant), .text(replica), .text(tenant), .text(replica), .integer(Int64(max(count, 0)))])
+    }
 }

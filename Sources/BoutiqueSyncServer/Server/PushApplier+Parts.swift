@@ -28,7 +28,6 @@ extension PushApplier {
         case .answered(let response): return response
         case .open(let opened, let carried): (round, transaction) = (opened, carried)
         }
-        try store.forgetRefusals(replica: request.replica, through: request.baseTransactionID)
         if transaction.id <= round.record.appliedThrough {
             // Handled already (the answer to its last part was lost): nothing more is kept, and a
             // refusal is told again.

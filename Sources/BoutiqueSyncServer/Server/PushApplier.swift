@@ -37,6 +37,12 @@ struct PushApplier {
         var kind: SyncRefusal.Reason = .forbidden
     }
 
+    /// How many refusals the store keeps per replica. The device that pushed a refused transaction
+    /// heard of it once its base passes it, but a copy of its file restored from an older backup has
+    /// not: its push from the older base is answered with the refusals the server's watermark passes
+    /// (``open(_:)``), the newest this many.
+    static let keptRefusals = 1_000
+
     /// Applies `request`, except the transactions `refusing` names and (on a server with rules) those
     /// the user's roles do not allow: those are recorded as handled (the watermark moves past them) and
     /// answered with the server's version of their rows. A transaction pushed again after a lost answer
@@ -52,8 +58,6 @@ struct PushApplier {
         case .open(let opened): round = opened
         }
         round.denials = denials
-        // The device acknowledged through its base, so it heard of the refusals up to there.
-        try store.forgetRefusals(replica: request.replica, through: request.baseTransactionID)
         try recallRefusals(of: request, handledThrough: round.record.appliedThrough, into: &round.denials)
         // The rows the new transactions change, read in one go where the store can.
         let changed = request.transactions.filter { $0.id > round.record.appliedThrough }.flatMap(\.changes)
@@ -112,7 +116,8 @@ struct PushApplier {
                 }
                 try store.setClock(serverTime)
                 return .answered(PushResponse(
-                    outcome: .mismatch, appliedThrough: record.appliedThrough, digest: record.digest, serverTime: serverTime))
+                    outcome: .mismatch, appliedThrough: record.appliedThrough, digest: record.digest, serverTime: serverTime,
+                    refusals: try refusalsPassed(by: record, base: request.baseTransactionID)))
             }
         }
         // Checked after the replica's base, so that the device hears of a restored or cloned file
@@ -126,6 +131,19 @@ struct PushApplier {
         return .open(Round(
             record: record, clock: clock, memo: PlacementMemo(remembering: { placer?.resolve($0).isParent ?? false }),
             rights: user.map { SpaceRights(store: store, user: $0) }))
+    }
+
+    /// The refusals the server recorded for `record`'s replica after `base` through its watermark, for a
+    /// mismatch answer: a device whose file holds the watermark's transaction takes the watermark as
+    /// its own (an acknowledgement lost, or a copy of the file restored from an older backup), and
+    /// must undo these first. Without rows: the device takes the server's version from a snapshot.
+    private func refusalsPassed(by record: ReplicaRecord, base: Int64) throws -> [PushRefusal]? {
+        guard base < record.appliedThrough else { return nil }
+        let refused = try store.refusedTransactions(replica: record.replica, from: base + 1, through: record.appliedThrough)
+        guard !refused.isEmpty else { return nil }
+        return refused.map {
+            Self.refusalWithoutRows(transactionID: $0.transactionID, table: $0.table, key: $0.key, message: $0.reason)
+        }
     }
 
     /// The end of every push that was open: the replica's record and the clock stored, the id the
@@ -143,7 +161,12 @@ struct PushApplier {
         {
             old.isRetired = true
             try store.setReplica(old)
+            // No device pushes under the id again: nobody is left to hear of its refusals.
+            try store.forgetRefusals(replica: retired, through: .max)
         }
+        // The refusals kept stay bounded: trimmed when a push answers with some (those it records
+        // among them), not at every push.
+        if refusals?.isEmpty == false { try store.forgetRefusals(replica: request.replica, keepingNewest: Self.keptRefusals) }
         try store.setClock(round.clock.last)
         var response = PushResponse(
             outcome: .accepted, appliedThrough: record.appliedThrough, digest: record.digest, serverTime: round.clock.last,

@@ -1,5 +1,6 @@
-/// A pushed transaction the server refused, as a store keeps it until the device that pushed it has
-/// heard so.
+/// A pushed transaction the server refused, as a store keeps it: the newest of each replica stay after
+/// its device acknowledged past them, since a copy of the device's file restored from an older backup
+/// has not heard of them, and hears of them when it pushes from its older base.
 public struct RefusedTransaction: Hashable, Sendable {
     /// The device's id of the transaction.
     public var transactionID: Int64
@@ -20,14 +21,18 @@ public struct RefusedTransaction: Hashable, Sendable {
 }
 
 /// The refusals a store keeps per replica: a transaction refused is handled (the replica's watermark
-/// moves past it), so when the answer is lost and the device pushes it again, this is what tells the
-/// server it refused it, rather than a check run again on rows and members that changed since.
+/// moves past it), so when the answer is lost and the device pushes it again, or a restored copy of its
+/// file pushes from an older base, this is what tells the server it refused it, rather than a check run
+/// again on rows and members that changed since.
 public protocol SyncRefusalStoreTransaction {
     /// Keeps `refusal` for `replica`.
     func recordRefusal(_ refusal: RefusedTransaction, replica: String) throws
     /// The refusals kept for `replica` with transaction ids in `from...through`, by id.
     func refusedTransactions(replica: String, from: Int64, through: Int64) throws -> [RefusedTransaction]
-    /// Forgets `replica`'s refusals with ids up to `through`: the device acknowledged past them, so it
-    /// heard of them.
+    /// Forgets `replica`'s refusals with ids up to `through` (`Int64.max`: all of them, for a replica
+    /// retired or collected).
     func forgetRefusals(replica: String, through: Int64) throws
+    /// Forgets `replica`'s refusals but the newest `count`: what bounds the refusals kept for copies of
+    /// the device's file.
+    func forgetRefusals(replica: String, keepingNewest count: Int) throws
 }

@@ -60,6 +60,45 @@ import Testing
         await other.close()
     }
 
+    /// A file restored from a backup made before a push the server refused part of, whose original
+    /// heard of the refusal and pushed on past it (a transaction a push: its second push's base is
+    /// past the refusal), hears of the refusal too: whether its push reaches the server's watermark
+    /// (the refusal is told again) or stops short of it (`pushRowLimit` 1: the mismatch answer tells
+    /// it), the refused insert does not stay on the copy, and it is reported.
+    @Test(arguments: [1, 2_000])
+    func aFileRestoredFromBeforeARefusedPushUndoesTheRefusal(pushRowLimit: Int) async throws {
+        let directory = try SyncTemporaryDirectory()
+        let server = try await RefusalTests.strictServer()
+        let url = directory.file("device.db")
+        var database = try await DatabaseActor.open(url: url, migrations: SyncTestSchema.plan)
+        var sync = try await BoutiqueSync(
+            database: database, tables: ["note"], server: .inProcess(server, user: "ann"), options: SyncOptions(pushRowLimit: 1))
+        try await database.write { conn in try conn.execute("INSERT INTO note(id, title) VALUES ('n1', 'plans')") }
+        _ = try await sync.synchronize()
+        try await database.write { conn in try conn.execute("INSERT INTO note(id, title) VALUES ('n2', 'secret')") }
+        try await database.write { conn in try conn.execute("INSERT INTO note(id, title) VALUES ('n3', 'shopping')") }
+        let backup = directory.file("backup.db")
+        try await database.writeWithoutTransaction { conn in try conn.execute("VACUUM INTO ?", [.text(backup.path)]) }
+        _ = try await sync.synchronize()
+        let kept = [["n1", "plans", "NULL", "NULL"], ["n3", "shopping", "NULL", "NULL"]]
+        #expect(try await database.rows("note") == kept, "the original undid the refused insert")
+        await database.close()
+
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        try FileManager.default.copyItem(at: backup, to: url)
+        database = try await DatabaseActor.open(url: url, migrations: SyncTestSchema.plan)
+        #expect(try await database.rows("note").count == 3, "the copy holds the refused insert, not pushed yet")
+        sync = try await BoutiqueSync(
+            database: database, tables: ["note"], server: .inProcess(server, user: "ann"), options: SyncOptions(pushRowLimit: pushRowLimit))
+        let refusals = sync.refusals
+        _ = try await sync.synchronize()
+        #expect(try await database.rows("note") == kept, "the refused insert did not stay on the copy")
+        let refusal = try #require(await RefusalTests.first(of: refusals), "the copy reported the refusal")
+        #expect(refusal.reason == .forbidden && refusal.table == "note" && refusal.key == .text("n2"))
+        #expect(sync.status.pendingCount == 0)
+        await database.close()
+    }
+
     @Test func aReplicaTheServerForgotBootstrapsAgain() async throws {
         let server = try await makeServer()
         let a = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)

@@ -9,13 +9,11 @@ struct SimulatedApp: Sendable {
     /// The log rows one push carries (``SyncOptions/pushRowLimit``): a transaction of more goes in parts.
     let pushRowLimit: Int
 
-    /// Notes and their tags, with a column added by the upgrade. Sixty-four log rows a push. With
-    /// sixteen, so that a bulk edit of every row (``LocalWrites``) goes in parts, seeds 227 and 525 end
-    /// with a device that kept a refused write: a restored copy of a device's file takes the server's
-    /// watermark past a refusal the server forgot once the original's push passed it. Transactions in
-    /// parts are exercised by the spaces simulator (two log rows a push).
+    /// Notes and their tags, with a column added by the upgrade. Sixteen log rows a push: a bulk edit
+    /// of every row (``LocalWrites``) goes in parts, and a restored copy of a device's file pushes
+    /// short of the server's watermark, whose answer must tell it the refusals it passed.
     static let notes = SimulatedApp(
-        plan: SyncTestSchema.plan, upgraded: SyncTestSchema.upgraded, tables: ["note", "tag"], pushRowLimit: 64)
+        plan: SyncTestSchema.plan, upgraded: SyncTestSchema.upgraded, tables: ["note", "tag"], pushRowLimit: 16)
 
     /// Reminders lists shared between users, with no upgrade. Two log rows a push: its transactions of
     /// more (three writes at once, a move carrying a list's reminders) go in parts, refused ones too.

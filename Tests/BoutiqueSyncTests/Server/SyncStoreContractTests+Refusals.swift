@@ -1,0 +1,75 @@
+import BoutiqueSync
+import BoutiqueSyncServer
+import Foundation
+import Testing
+
+/// The refusals a store keeps for each replica: past the replica's base (a copy of the device's file
+/// restored from an older backup has not heard of them), the newest of them only, none for a replica
+/// given up.
+extension SyncStoreContractTests {
+    /// A server on `store` that refuses every title "secret" of a pushing user.
+    static func strictServer(_ store: any SyncStore) -> SyncServer {
+        SyncServer(
+            store: store, authorize: { _, change in !change.columns.contains { $0.value == .text("secret") } },
+            maximumClockSkewMilliseconds: 60_000, wallClock: { wall })
+    }
+
+    static func push(_ server: SyncServer, _ transactions: [SyncTransaction], base: Int64, digest: UInt64?) async throws -> PushResponse {
+        try await server.push(
+            PushRequest(replica: "r", baseTransactionID: base, baseDigest: digest, schemaVersion: 1, transactions: transactions),
+            tenant: "t", user: "ann")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aPushFromAnOlderBaseHearsOfTheRefusalsThePushesAfterItPassed(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let server = Self.strictServer(store)
+            let first = Self.transaction(1, keys: [.text("a")])
+            let refused = Self.transaction(2, keys: [.text("b")], title: "secret")
+            let last = Self.transaction(3, keys: [.text("c")])
+            let pushed = try await Self.push(server, [first, refused, last], base: 0, digest: nil)
+            #expect(pushed.outcome == .accepted && pushed.appliedThrough == 3 && pushed.refusals?.map(\.transactionID) == [2])
+            // The device heard of it, and says so with its next push's base.
+            let after = try await Self.push(server, [], base: 3, digest: pushed.digest)
+            #expect(after.outcome == .accepted && after.refusals == nil)
+
+            // A copy of the file from before the push pushes from the older base, short of the watermark.
+            let copy = try await Self.push(server, [refused], base: 1, digest: first.digest)
+            #expect(copy.outcome == .mismatch && copy.appliedThrough == 3 && copy.digest == pushed.digest)
+            let told = try #require(copy.refusals, "the mismatch answer tells the refusal the watermark passed")
+            #expect(told.map(\.transactionID) == [2] && told.first?.key == .text("b") && told.first?.rowsLeftOut == true)
+            // Resent as far as the watermark, the refused transaction is refused again, as decided then.
+            let resent = try await Self.push(server, [refused, last], base: 1, digest: first.digest)
+            #expect(resent.outcome == .accepted && resent.refusals?.map(\.transactionID) == [2])
+            #expect(try await Self.log(server).map(\.change.key) == [.text("a"), .text("c")], "nothing refused was applied")
+            // A push from the watermark itself hears of nothing again.
+            let current = try await Self.push(server, [], base: 3, digest: pushed.digest)
+            #expect(current.outcome == .accepted && current.refusals == nil)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aStoreKeepsTheNewestRefusalsOfAReplica(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let kept = try await store.transaction(tenant: "t") { transaction -> [Int64] in
+                for id in Int64(1)...7 {
+                    try transaction.recordRefusal(RefusedTransaction(transactionID: id, table: "note", key: .integer(id), reason: "no"), replica: "r")
+                    try transaction.recordRefusal(RefusedTransaction(transactionID: id, table: "note", key: .integer(id), reason: "no"), replica: "s")
+                }
+                try transaction.forgetRefusals(replica: "r", keepingNewest: 3)
+                try transaction.forgetRefusals(replica: "r", keepingNewest: 5)
+                return try transaction.refusedTransactions(replica: "r", from: 0, through: .max).map(\.transactionID)
+            }
+            #expect(kept == [5, 6, 7])
+            let other = try await store.transaction(tenant: "t") { transaction -> [Int64] in
+                try transaction.refusedTransactions(replica: "s", from: 0, through: .max).map(\.transactionID)
+            }
+            #expect(other == Array(1...7), "another replica's are its own")
+            let forgotten = try await store.transaction(tenant: "t") { transaction -> Int in
+                try transaction.forgetRefusals(replica: "s", through: .max)
+                return try transaction.refusedTransactions(replica: "s", from: 0, through: .max).count
+            }
+            #expect(forgotten == 0)
+        }
+    }
+}
