@@ -198,8 +198,10 @@ extension SyncSession {
                 if response.refusal == .clockSkew, !restamped {
                     restamped = true
                     // Transactions the server already holds (an acknowledgement lost on the way) keep their stamps.
+                    // Those it refused (told with the watermark) are undone first, as after a mismatch.
                     if response.appliedThrough > state.acknowledged {
-                        try await resolveMismatch(watermark: response.appliedThrough, digest: response.digest, state: state)
+                        try await resolveMismatch(
+                            watermark: response.appliedThrough, digest: response.digest, state: state, refusals: response.refusals)
                     }
                     if try await restampFutureTransactions() > 0 {
                         scannedThrough = 0

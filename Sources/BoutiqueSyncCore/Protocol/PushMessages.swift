@@ -90,10 +90,10 @@ public struct PushResponse: Hashable, Sendable, Codable, SyncServerIdentified {
     /// The server that answered (``SyncServerID``); `nil` from servers that predate identities.
     public var server: SyncServerID?
     /// Transactions of the push the server refused one by one (the user may not make them): handled,
-    /// not applied. `nil` or empty when there were none. With ``Outcome/mismatch``: the refusals the
-    /// server recorded for the replica after the push's base through ``appliedThrough``, without their
-    /// rows, which a device that takes ``appliedThrough`` as its own (its file holds that transaction)
-    /// undoes first.
+    /// not applied. `nil` or empty when there were none. With ``Outcome/mismatch``, and with
+    /// ``Outcome/refused`` for stamps too far ahead: the refusals the server recorded for the replica
+    /// after the push's base through ``appliedThrough``, without their rows, which a device that takes
+    /// ``appliedThrough`` as its own (its file holds that transaction) undoes first.
     public var refusals: [PushRefusal]?
     /// On a server with rules, the space each row the push changed went to (the position's
     /// ``SnapshotPosition/space``), in the order of the changes: a device learns where its own rows

@@ -117,7 +117,7 @@ struct PushApplier {
                 try store.setClock(serverTime)
                 return .answered(PushResponse(
                     outcome: .mismatch, appliedThrough: record.appliedThrough, digest: record.digest, serverTime: serverTime,
-                    refusals: try refusalsPassed(by: record, base: request.baseTransactionID)))
+                    refusals: try Self.refusals(passedBy: record, base: request.baseTransactionID, in: store)))
             }
         }
         // Checked after the replica's base, so that the device hears of a restored or cloned file
@@ -133,11 +133,12 @@ struct PushApplier {
             rights: user.map { SpaceRights(store: store, user: $0) }))
     }
 
-    /// The refusals the server recorded for `record`'s replica after `base` through its watermark, for a
-    /// mismatch answer: a device whose file holds the watermark's transaction takes the watermark as
-    /// its own (an acknowledgement lost, or a copy of the file restored from an older backup), and
-    /// must undo these first. Without rows: the device takes the server's version from a snapshot.
-    private func refusalsPassed(by record: ReplicaRecord, base: Int64) throws -> [PushRefusal]? {
+    /// The refusals the server recorded for `record`'s replica after `base` through its watermark, for
+    /// an answer that tells a device a watermark past its base (a mismatch, or a refusal of stamps too
+    /// far ahead): a device whose file holds the watermark's transaction takes the watermark as its own
+    /// (an acknowledgement lost, or a copy of the file restored from an older backup), and must undo
+    /// these first. Without rows: the device takes the server's version from a snapshot.
+    static func refusals(passedBy record: ReplicaRecord, base: Int64, in store: any SyncStoreTransaction) throws -> [PushRefusal]? {
         guard base < record.appliedThrough else { return nil }
         let refused = try store.refusedTransactions(replica: record.replica, from: base + 1, through: record.appliedThrough)
         guard !refused.isEmpty else { return nil }

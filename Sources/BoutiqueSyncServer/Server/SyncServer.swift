@@ -185,19 +185,22 @@ public actor SyncServer: SyncEndpoint {
 
     /// A refused push's answer. The replica's watermark goes with it: a device whose clock ran ahead
     /// stamps its unacknowledged transactions again, and must know which of them the server already
-    /// has (told only to the device holding the replica's secret).
+    /// has (told only to the device holding the replica's secret), and which of those it refused.
     private func refusal(
         of request: PushRequest, tenant: String, wall: UInt64, kind: SyncRefusal.Reason, reason: String
     ) async throws -> PushResponse {
         let replica = request.replica
         let named = !replica.isEmpty && RequestLimits.replicaProblem(replica, limits: limits) == nil
         let secret = request.replicaSecret
-        let (time, record) = try await store.read(tenant: tenant) { store in
-            (try Self.tick(store, wall: wall), named ? try Self.disclosed(try store.replica(replica), secret: secret) : nil)
+        let base = request.baseTransactionID
+        let (time, record, passed) = try await store.read(tenant: tenant) { store in
+            let record = named ? try Self.disclosed(try store.replica(replica), secret: secret) : nil
+            let passed = try record.flatMap { try PushApplier.refusals(passedBy: $0, base: base, in: store) }
+            return (try Self.tick(store, wall: wall), record, passed)
         }
         return PushResponse(
             outcome: .refused, appliedThrough: record?.appliedThrough ?? 0, digest: record?.digest, reason: reason, refusal: kind,
-            serverTime: time)
+            serverTime: time, refusals: passed)
     }
 
     /// A replica's record as a reply may tell it: `nil` unless the request carries the replica's secret

@@ -67,6 +67,21 @@ import Testing
     /// it), the refused insert does not stay on the copy, and it is reported.
     @Test(arguments: [1, 2_000])
     func aFileRestoredFromBeforeARefusedPushUndoesTheRefusal(pushRowLimit: Int) async throws {
+        try await restoreFromBeforeARefusedPush(copyOptions: SyncOptions(pushRowLimit: pushRowLimit))
+    }
+
+    /// The same copy with its clock an hour ahead and a write of its own: its push is refused for the
+    /// write's stamp, with the watermark and the refusals it passed, and the copy undoes them before it
+    /// takes the watermark.
+    @Test func aFileRestoredFromBeforeARefusedPushWithItsClockAheadUndoesTheRefusal() async throws {
+        try await restoreFromBeforeARefusedPush(
+            copyOptions: SyncOptions(wallClock: { UInt64(Date().timeIntervalSince1970 * 1_000) + 3_600_000 }),
+            copyWrites: ["n4", "later"])
+    }
+
+    /// A device's file copied while it held a refused insert (n2) unpushed is restored after the
+    /// original pushed past it, then syncs with `copyOptions`, after writing the row `copyWrites` if any.
+    private func restoreFromBeforeARefusedPush(copyOptions: SyncOptions, copyWrites: [String]? = nil) async throws {
         let directory = try SyncTemporaryDirectory()
         let server = try await RefusalTests.strictServer()
         let url = directory.file("device.db")
@@ -89,10 +104,15 @@ import Testing
         database = try await DatabaseActor.open(url: url, migrations: SyncTestSchema.plan)
         #expect(try await database.rows("note").count == 3, "the copy holds the refused insert, not pushed yet")
         sync = try await BoutiqueSync(
-            database: database, tables: ["note"], server: .inProcess(server, user: "ann"), options: SyncOptions(pushRowLimit: pushRowLimit))
+            database: database, tables: ["note"], server: .inProcess(server, user: "ann"), options: copyOptions)
         let refusals = sync.refusals
+        var expected = kept
+        if let copyWrites {
+            try await database.write { conn in try conn.execute("INSERT INTO note(id, title) VALUES (?, ?)", copyWrites.map { .text($0) }) }
+            expected.append(copyWrites + ["NULL", "NULL"])
+        }
         _ = try await sync.synchronize()
-        #expect(try await database.rows("note") == kept, "the refused insert did not stay on the copy")
+        #expect(try await database.rows("note") == expected, "the refused insert did not stay on the copy")
         let refusal = try #require(await RefusalTests.first(of: refusals), "the copy reported the refusal")
         #expect(refusal.reason == .forbidden && refusal.table == "note" && refusal.key == .text("n2"))
         #expect(sync.status.pendingCount == 0)

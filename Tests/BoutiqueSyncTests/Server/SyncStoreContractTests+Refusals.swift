@@ -48,6 +48,30 @@ extension SyncStoreContractTests {
         }
     }
 
+    /// A copy of the file from before a refused push, whose clock has since run ahead: its push is
+    /// refused for the stamps, with the watermark the device takes if its file holds it, so the
+    /// refusals the watermark passed come with it, as with a mismatch.
+    @Test(arguments: StoreKind.allCases)
+    func aPushRefusedForItsStampsHearsOfTheRefusalsTheWatermarkPassed(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let server = Self.strictServer(store)
+            let first = Self.transaction(1, keys: [.text("a")])
+            let refused = Self.transaction(2, keys: [.text("b")], title: "secret")
+            let last = Self.transaction(3, keys: [.text("c")])
+            let pushed = try await Self.push(server, [first, refused, last], base: 0, digest: nil)
+            #expect(pushed.outcome == .accepted && pushed.refusals?.map(\.transactionID) == [2])
+
+            let ahead = Self.transaction(4, at: Self.wall + 3_600_000, keys: [.text("d")])
+            let copy = try await Self.push(server, [ahead], base: 1, digest: first.digest)
+            #expect(copy.outcome == .refused && copy.refusal == .clockSkew && copy.appliedThrough == 3)
+            let told = try #require(copy.refusals, "the refusal for the stamps tells the refusals the watermark passed")
+            #expect(told.map(\.transactionID) == [2] && told.first?.key == .text("b") && told.first?.rowsLeftOut == true)
+            // From the watermark itself, there is nothing to tell.
+            let current = try await Self.push(server, [ahead], base: 3, digest: pushed.digest)
+            #expect(current.outcome == .refused && current.refusals == nil)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func aStoreKeepsTheNewestRefusalsOfAReplica(_ kind: StoreKind) async throws {
         try await kind.withStore { store in
