@@ -23,6 +23,8 @@ struct SpacesCounts: Sendable {
     var waiting = 0
     var crashes = 0
     var restores = 0
+    /// Devices set up again with another spelling of their server's address.
+    var addressChanges = 0
     /// Runs that served a while with rules that did not match the devices' tables, and the pushes
     /// the server did not place meanwhile.
     var mismatchedRuns = 0
@@ -44,6 +46,7 @@ struct SpacesCounts: Sendable {
         waiting += other.waiting
         crashes += other.crashes
         restores += other.restores
+        addressChanges += other.addressChanges
         mismatchedRuns += other.mismatchedRuns
         unplacedPushes += other.unplacedPushes
     }
@@ -54,7 +57,7 @@ struct SpacesCounts: Sendable {
         return "\(seeds) seeds, \(steps) steps, \(writes) writes; \(shares) shares, \(roleChanges) role changes, \(unshares) unshares, "
             + "\(membershipRefusals) membership changes refused, \(membershipLost) lost; \(refusals) transactions refused; "
             + "\(moves) moves, \(carried) rows carried; events: \(eventList); \(waiting) rows waiting at the end; "
-            + "\(crashes) crashes, \(restores) restores; \(mismatchedRuns) runs with mismatched rules for a while, "
+            + "\(crashes) crashes, \(restores) restores, \(addressChanges) address respellings; \(mismatchedRuns) runs with mismatched rules for a while, "
             + "\(unplacedPushes) pushes not placed"
     }
 }

@@ -155,6 +155,7 @@ struct SpacesSimulation {
                     device.backup = (target, false)
                 case 81..<83:
                     if device.backup != nil {
+                        device.snapshotsBeforeRespelling = nil
                         try await device.restore(time: time, identifiers: identifiers)
                         restoredAt[device.name] = step
                         counts.restores += 1
@@ -169,6 +170,9 @@ struct SpacesSimulation {
                             _ = try? await endpoint.push(request, tenant: Self.tenant, user: device.network.user)
                         }
                     }
+                case 89:
+                    try await ServerAddressChanges.respell(device, random: &random, time: time, identifiers: identifiers)
+                    counts.addressChanges += 1
                 default:
                     time.advance(by: UInt64(random.int(in: 10_000...120_000)))
                 }
@@ -244,6 +248,11 @@ struct SpacesSimulation {
             let cursor = try await device.cursor()
             if cursor < device.lastCursor { failures.append("\(device.name)'s cursor went back from \(device.lastCursor) to \(cursor)") }
             device.lastCursor = cursor
+            // A restored file takes a new replica id when it learns another copy pushed under its own.
+            let replica = await sync.replicaID
+            let replicaChanged = device.replica.map { $0 != replica } ?? false
+            device.replica = replica
+            ServerAddressChanges.check(device, report: report, replicaChanged: replicaChanged, failures: &failures)
             return report
         case .failure(let error):
             if case BoutiqueError.syncUnavailable = error, !mustSucceed { return SyncReport() }
