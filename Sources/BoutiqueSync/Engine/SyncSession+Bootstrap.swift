@@ -109,7 +109,10 @@ extension SyncSession {
             var state = try ServerState.read(server: server, sql)
             state.bootstrap = next
             if last {
-                state.cursor = max(state.cursor, cursor)
+                // A bootstrap again starts from the snapshot's cursor, even one behind the file's: a
+                // cursor past the end of the server's log (a server restored from a backup) would skip
+                // what the server logs next under the positions it passed.
+                state.cursor = again ? cursor : max(state.cursor, cursor)
                 state.bootstrapped = true
                 // Pages from here on tell where this file's own writes after the snapshot's cursor are,
                 // not those it passed.

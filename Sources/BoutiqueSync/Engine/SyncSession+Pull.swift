@@ -34,7 +34,14 @@ extension SyncSession {
         case .refused:
             throw await refused(response.refusal, response.reason, fallback: "pull refused")
         case .resetRequired:
-            return PullStep(applied: try await bootstrap(again: true), hasMore: true)
+            // The cursor is older than the log the server keeps, or past its end (a server restored
+            // from a backup). A push first: a restored server takes again what it lost of this file's
+            // (``resendToRestoredServer(watermark:digest:state:)``), and asks for a bootstrap that
+            // merges; only otherwise are the rows the snapshot leaves out dropped.
+            handshaken = false
+            _ = try await pushAll()
+            let restored = try await !serverState().bootstrapped
+            return PullStep(applied: try await bootstrap(again: !restored), hasMore: true)
         case .changes:
             guard response.nextCursor >= requestedCursor else {
                 throw BoutiqueError.syncRefused(reason: "the server's next cursor \(response.nextCursor) is before \(requestedCursor)")

@@ -188,8 +188,13 @@ extension SyncSession {
             case .mismatch:
                 partSent = nil
                 largeAhead = nil
-                try await resolveMismatch(
-                    watermark: response.appliedThrough, digest: response.digest, state: state, refusals: response.refusals)
+                if response.appliedThrough < state.acknowledged {
+                    // Behind what it acknowledged to this file: the server was restored from a backup.
+                    try await resendToRestoredServer(watermark: response.appliedThrough, digest: response.digest, state: state)
+                } else {
+                    try await resolveMismatch(
+                        watermark: response.appliedThrough, digest: response.digest, state: state, refusals: response.refusals)
+                }
                 scannedThrough = 0
             case .refused:
                 partSent = nil

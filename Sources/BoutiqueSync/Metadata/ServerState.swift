@@ -53,6 +53,15 @@ struct ServerState: Sendable, Hashable {
         }
     }
 
+    /// Forgets the positions in `server`'s log the file kept beside its progress (a bootstrap's notes,
+    /// its pull marks, where its own writes went): they belong to a history the server no longer has
+    /// (it was restored from a backup), whose positions it gives to other changes now.
+    static func forgetLogPositions(server: String, _ sql: SQLRunner) throws {
+        for table in keyedTables where table != "boutique_sync_server" {
+            try sql.run("DELETE FROM \(table) WHERE server = ?", [.text(server)])
+        }
+    }
+
     func write(server: String, _ sql: SQLRunner) throws {
         try sql.run(
             """

@@ -65,7 +65,10 @@ public struct PushResponse: Hashable, Sendable, Codable, SyncServerIdentified {
         case accepted
         /// The server's record of this replica (``PushResponse/appliedThrough``, ``PushResponse/digest``)
         /// is not the device's history: the device checks whether it holds that transaction (a lost
-        /// acknowledgement) or was restored or cloned (it takes a new replica id). Nothing was applied.
+        /// acknowledgement) or was restored or cloned (it takes a new replica id). A record behind what
+        /// the device holds as acknowledged (0 for a replica the server does not know, pushing from a
+        /// later base) is a server restored from a backup: the device sends again what it had
+        /// acknowledged since. Nothing was applied.
         case mismatch
         /// Refused; see ``PushResponse/reason``. Nothing was applied.
         case refused

@@ -93,6 +93,14 @@ struct PushApplier {
                 outcome: .forbidden, appliedThrough: 0, digest: nil, reason: ReplicaSecret.refusal(request.replica), refusal: .replicaTaken,
                 serverTime: serverTime))
         }
+        if known == nil, request.baseTransactionID > 0, try !vouchedFor(request) {
+            // A replica this server does not know pushes from a base it says the server acknowledged:
+            // the server was restored from a backup made before it knew the replica. Taking the base
+            // as the watermark would skip everything before it; the answer tells the device that
+            // nothing is held, and it sends again what it had acknowledged.
+            try store.setClock(serverTime)
+            return .answered(PushResponse(outcome: .mismatch, appliedThrough: 0, digest: nil, serverTime: serverTime))
+        }
         var record = known
             ?? ReplicaRecord(
                 replica: request.replica, appliedThrough: request.baseTransactionID, digest: request.baseDigest, cursor: 0,
@@ -131,6 +139,14 @@ struct PushApplier {
         return .open(Round(
             record: record, clock: clock, memo: PlacementMemo(remembering: { placer?.resolve($0).isParent ?? false }),
             rights: user.map { SpaceRights(store: store, user: $0) }))
+    }
+
+    /// Whether the server holds the history before the base of a push under a replica id it does not
+    /// know yet: the id the device gave up for it (after a mismatch) is one the server knows, at or past
+    /// that base.
+    private func vouchedFor(_ request: PushRequest) throws -> Bool {
+        guard let retired = request.retiredReplica, let old = try store.replica(retired) else { return false }
+        return old.appliedThrough >= request.baseTransactionID
     }
 
     /// The refusals the server recorded for `record`'s replica after `base` through its watermark, for

@@ -17,8 +17,12 @@ enum BackupCommand: Command {
 
         Restore by serving the copy: `boutique serve --store COPY`. It is the same server to devices
         (the store's identity is copied with it): devices that last synced before the copy was made go
-        on where they were. A device that synced after it knows more than the copy and is not yet
-        brought back in line by itself, so restore a copy made after the devices last synced.
+        on where they were. A device that synced after it finds the server behind what it had
+        acknowledged, sends again its own writes the copy lacks (rebuilt from its rows, with their
+        original stamps, so a newer value elsewhere still wins), and downloads the server's state
+        again, dropping nothing; the other devices then pull those writes. Nothing is asked of the
+        operator, except that a write acknowledged after the copy comes back only from the device
+        that made it, when it syncs again.
         """
 
     static func run(_ arguments: inout ArgumentParser) async throws {

@@ -97,6 +97,95 @@ import Testing
         }
     }
 
+    /// Devices that synced after the copy was made are ahead of the server restored from it: each
+    /// sends again what the copy lacks of its acknowledged writes (new rows, edits, a delete), and
+    /// every device ends with every row, once, as the server has it; a device that last synced before
+    /// the copy gets the others' later writes.
+    @Test func devicesAheadOfARestoredCopyPushAgainWhatItLacks() async throws {
+        let workspace = try SyncWorkspace()
+        let (server, url) = try await workspace.serve()
+        try await Self.devicesAheadOfARestore(in: workspace, serving: url) {
+            _ = try await workspace.tool(["backup", "--store", "server.db", "--out", "copy.db"])
+        } restore: {
+            server.send(SIGTERM)
+            #expect(await server.wait(timeout: .seconds(60)).status == 0)
+            return try await workspace.serve(store: "copy.db")
+        }
+    }
+
+    /// The same with PostgreSQL's own dump and restore, of which the server is told nothing.
+    @Test func devicesAheadOfARestoredPostgreSQLDumpPushAgainWhatItLacks() async throws {
+        let tools = URL(fileURLWithPath: "/usr/lib/postgresql/15/bin")
+        guard FileManager.default.isExecutableFile(atPath: tools.appendingPathComponent("pg_dump").path) else {
+            print("◇ devicesAheadOfARestoredPostgreSQLDumpPushAgainWhatItLacks did not run: PostgreSQL 15's pg_dump is not installed")
+            return
+        }
+        try await PostgreSQLTestDatabase.withFresh { postgres in
+            try await PostgreSQLTestDatabase.withFresh { restoredDatabase in
+                let workspace = try SyncWorkspace()
+                let (server, url) = try await workspace.serve(postgres: postgres)
+                let dump = workspace.directory.file("store.dump").path
+                try await Self.devicesAheadOfARestore(in: workspace, serving: url) {
+                    let dumped = try await ChildProcess.run(
+                        executable: tools.appendingPathComponent("pg_dump"), ["--format=custom", "--file=\(dump)", "--dbname=\(postgres)"])
+                    try #require(dumped.status == 0, "\(dumped.errors)")
+                } restore: {
+                    server.send(SIGTERM)
+                    #expect(await server.wait(timeout: .seconds(60)).status == 0)
+                    let restoring = try await ChildProcess.run(
+                        executable: tools.appendingPathComponent("pg_restore"), ["--no-owner", "--dbname=\(restoredDatabase)", dump])
+                    try #require(restoring.status == 0, "\(restoring.errors)")
+                    return try await workspace.serve(postgres: restoredDatabase)
+                }
+            }
+        }
+    }
+
+    /// Devices a, b and d sync; `backup` copies the store; a and b write and sync more; `restore`
+    /// stops the server and serves the copy; every device syncs again.
+    private static func devicesAheadOfARestore(
+        in workspace: SyncWorkspace, serving url: String, backup: () async throws -> Void,
+        restore: () async throws -> (process: ChildProcess, url: String)
+    ) async throws {
+        let token = try await workspace.token()
+        for device in ["a.db", "b.db", "d.db"] { try await workspace.makeDevice(device) }
+        try await workspace.tool([
+            "sql", "a.db",
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10) INSERT INTO note SELECT 'a' || i, 'Note ' || i, NULL, 'a' FROM n",
+        ])
+        try await workspace.tool(["sql", "b.db", "INSERT INTO note VALUES ('b1', 'From b', NULL, 'b')"])
+        for device in ["a.db", "b.db", "d.db", "a.db"] { _ = try await workspace.sync(device, server: url, token: token) }
+        try await backup()
+
+        // After the copy: new rows, edits of rows the copy has, and deletes, acknowledged by the server.
+        try await workspace.tool(["sql", "a.db", "INSERT INTO note VALUES ('a11', 'Later', NULL, 'a'), ('a12', 'Later', NULL, 'a')"])
+        try await workspace.tool(["sql", "a.db", "UPDATE note SET title = 'Edited by a' WHERE id IN ('a1', 'b1')"])
+        try await workspace.tool(["sql", "a.db", "DELETE FROM note WHERE id = 'a2'"])
+        _ = try await workspace.sync("a.db", server: url, token: token)
+        try await workspace.tool(["sql", "b.db", "INSERT INTO note VALUES ('b2', 'Later from b', NULL, 'b')"])
+        try await workspace.tool(["sql", "b.db", "DELETE FROM note WHERE id = 'a3'"])
+        _ = try await workspace.sync("b.db", server: url, token: token)
+        _ = try await workspace.sync("a.db", server: url, token: token)
+        let acknowledged = try workspace.notes("a.db")
+        #expect(try workspace.notes("b.db") == acknowledged)
+        #expect(acknowledged.map { $0[0] } == ["a1", "a10", "a11", "a12", "a4", "a5", "a6", "a7", "a8", "a9", "b1", "b2"])
+
+        let (restored, restoredURL) = try await restore()
+        // Each device ahead of the copy sends again what it lacks; a second round brings each the
+        // other's, and the device that last synced before the copy gets both.
+        for device in ["a.db", "b.db", "a.db", "d.db"] {
+            let output = try await workspace.sync(device, server: restoredURL, token: token)
+            #expect(!output.contains("not the server"), "\(device): \(output)")
+        }
+        try await workspace.makeDevice("c.db")
+        _ = try await workspace.sync("c.db", server: restoredURL, token: token)
+        for device in ["a.db", "b.db", "c.db", "d.db"] {
+            #expect(try workspace.notes(device) == acknowledged, "\(device) holds every acknowledged change, once")
+        }
+        restored.send(SIGTERM)
+        _ = await restored.wait(timeout: .seconds(60))
+    }
+
     @Test func whatIsNotAStoreOrNotNamedIsRefused() async throws {
         let workspace = try SyncWorkspace()
         try await workspace.makeDevice("a.db")

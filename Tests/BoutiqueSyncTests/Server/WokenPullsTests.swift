@@ -23,8 +23,9 @@ import Testing
         pushing transaction: SyncTransaction
     ) async throws -> [String: PullResponse] {
         let answers = Answers()
-        // Each phase has its own deadline, long enough that only a hang misses it on a loaded machine.
-        let phase = syncHangDeadline(seconds: 60)
+        // Each phase has its own deadline, long enough that only a hang misses it on a loaded machine:
+        // hundreds of polls each read the store first, which took over a minute beside other builds.
+        let phase = syncHangDeadline(seconds: 300)
         // A poll outwaits both phases: one that gave up while the last of hundreds were still being read
         // (a CI machine once took over two minutes to read them all) would be answered empty.
         let wait = Int(phase * 3 * 1_000)

@@ -1,0 +1,82 @@
+extension SyncSession {
+    /// Brings a server restored from a backup back to what it had acknowledged to this file.
+    ///
+    /// The server's record of this replica (`watermark`, 0 for a replica it does not know) is behind
+    /// the file's acknowledged id: a server's watermark only moves forward, so it lost the history
+    /// after the backup it was restored from. What it acknowledged since is sent again, rebuilt from
+    /// the row states (``OwnTransactionsFromStates``) because the change log pruned it: each
+    /// transaction under its own id and stamp, so the merge makes every older value harmless where
+    /// the server holds a newer one. The server's watermark reaches the file's acknowledged id again,
+    /// and the push goes on from there as usual.
+    ///
+    /// The file's positions in the server's log (its cursor, where its writes went) belong to the
+    /// history the server lost: the restored server logs other changes under the same positions. They
+    /// are forgotten, and the next pull takes the server's state again (a bootstrap that merges, and
+    /// drops nothing: rows the server lacks come back as the devices that wrote them push again).
+    ///
+    /// Until the last answer, the file keeps its acknowledged id and digest: a device stopped halfway
+    /// finds the server behind again, and sends again from where the server got to.
+    func resendToRestoredServer(watermark: Int64, digest: UInt64?, state: ServerState) async throws {
+        let tables = self.tables
+        let replica = self.replica
+        let server = serverID
+        let through = state.acknowledged
+        // The states hold every local write first (a pull folds them too).
+        try await database.write { conn in try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection) }
+        let rebuilt = try await database.read { conn in
+            try OwnTransactionsFromStates.transactions(after: watermark, through: through, tables: tables, SQLRunner(conn))
+        }
+        var base = watermark
+        var baseDigest = digest
+        var logged: [LoggedTransaction] = []
+        let rowLimit = max(options.pushRowLimit, 1)
+        while base < through {
+            // Whole transactions, up to the push's rows (a larger one goes alone).
+            var batch: [SyncTransaction] = []
+            var rows = 0
+            for transaction in rebuilt where transaction.id > base {
+                guard batch.isEmpty || rows + transaction.changes.count <= rowLimit else { break }
+                batch.append(transaction)
+                rows += transaction.changes.count
+            }
+            guard !batch.isEmpty else {
+                throw BoutiqueError.syncRefused(
+                    reason: "the server was restored to before transaction \(through), which this file can no longer rebuild")
+            }
+            var request = PushRequest(
+                replica: replica, baseTransactionID: base, baseDigest: baseDigest, schemaVersion: schemaVersion, transactions: batch,
+                tables: tableShapes)
+            request.replicaSecret = try await currentReplicaSecret()
+            let span = ReplySpan(askedAt: options.now())
+            let response = try await during(.pushing) { [request] in
+                try await send(reporting: false) { try await transport.push(request) }
+            }
+            guard serverID == server else { throw BoutiqueError.syncUnavailable(reason: "another server answered while this file sent again what the server lost") }
+            try await observeServerTime(response.serverTime, span)
+            guard response.outcome == .accepted, response.appliedThrough > base else {
+                throw await refused(
+                    response.refusal, response.reason,
+                    fallback: "the restored server did not take again what it had acknowledged (answered \(response.outcome.rawValue) at \(response.appliedThrough))")
+            }
+            base = response.appliedThrough
+            baseDigest = response.digest
+            logged += response.logged ?? []
+        }
+        let acknowledgedDigest = baseDigest
+        let positionsLogged = logged
+        try await database.write { conn in
+            let sql = SQLRunner(conn)
+            var current = try ServerState.read(server: server, sql)
+            try ServerState.forgetLogPositions(server: server, sql)
+            let positions = OwnLogPositions(server: server, sql: sql)
+            try positions.record(positionsLogged.filter { $0.sequence > 0 })
+            try positions.recordNotLogged(positionsLogged.filter { $0.sequence <= 0 }.map(\.stamp))
+            current.digest = acknowledgedDigest
+            current.cursor = 0
+            current.bootstrapped = false
+            current.bootstrap = nil
+            try current.write(server: server, sql)
+        }
+        await pendingTally.invalidate()
+    }
+}

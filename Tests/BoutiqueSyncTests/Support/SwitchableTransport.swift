@@ -1,0 +1,28 @@
+import BoutiqueSync
+import BoutiqueSyncServer
+import Synchronization
+
+/// A transport to a server in process that can be pointed at another one, under the same address:
+/// how a running session sees its server replaced (by one restored from a backup, say) between two
+/// requests.
+final class SwitchableTransport: SyncTransport {
+    private let current: Mutex<InProcessTransport>
+    let serverIdentifier: String
+
+    init(_ base: InProcessTransport, address: String = "https://sync.example") {
+        current = Mutex(base)
+        serverIdentifier = address
+    }
+
+    /// Sends every later request to `base`.
+    func switchTo(_ base: InProcessTransport) { current.withLock { $0 = base } }
+
+    private var base: InProcessTransport { current.withLock { $0 } }
+
+    func push(_ request: PushRequest) async throws -> PushResponse { try await base.push(request) }
+    func pull(_ request: PullRequest) async throws -> PullResponse { try await base.pull(request) }
+    func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse { try await base.snapshot(request) }
+    func membership(_ request: MembershipRequest, action: MembershipAction) async throws -> MembershipResponse {
+        try await base.membership(request, action: action)
+    }
+}
