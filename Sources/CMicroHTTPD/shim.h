@@ -96,8 +96,11 @@ static inline struct MHD_Daemon *boutique_mhd_start(
     if (log != NULL) flags |= MHD_USE_ERROR_LOG;
     // The TLS options go last: without TLS the list ends before them (an option a plain daemon is
     // given is refused by the library).
+    // The logger first: the library reads the options in order, and logs what it finds wrong with
+    // the ones before it to standard error.
     return MHD_start_daemon(
         flags, port, admit, context, handler, context,
+        MHD_OPTION_EXTERNAL_LOGGER, log != NULL ? boutique_mhd_logger : NULL, log,
         MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)&address,
         MHD_OPTION_NOTIFY_COMPLETED, completed, context,
         MHD_OPTION_NOTIFY_CONNECTION, connection_changed, context,
@@ -108,7 +111,6 @@ static inline struct MHD_Daemon *boutique_mhd_start(
         MHD_OPTION_CONNECTION_TIMEOUT, idle_timeout_seconds,
         MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)BOUTIQUE_MHD_CONNECTION_MEMORY,
-        MHD_OPTION_EXTERNAL_LOGGER, log != NULL ? boutique_mhd_logger : NULL, log,
         tls ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, tls_certificate,
         MHD_OPTION_HTTPS_MEM_KEY, tls_key,
         MHD_OPTION_HTTPS_PRIORITIES, BOUTIQUE_MHD_TLS_PRIORITIES,
