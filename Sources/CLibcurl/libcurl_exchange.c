@@ -15,7 +15,7 @@
 enum {
     OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_ERRORBUFFER = 10010, OPT_POSTFIELDS = 10015,
     OPT_HTTPHEADER = 10023, OPT_WRITEFUNCTION = 20011, OPT_SSLVERSION = 32, OPT_NOPROGRESS = 43,
-    OPT_XFERINFODATA = 10057, OPT_CAPATH = 10097, OPT_NOSIGNAL = 99, OPT_TIMEOUT_MS = 155,
+    OPT_XFERINFODATA = 10057, OPT_CAPATH = 10097, OPT_NOSIGNAL = 99, OPT_CONNECTTIMEOUT_MS = 156, OPT_LOW_SPEED_LIMIT = 19, OPT_LOW_SPEED_TIME = 20,
     OPT_POSTFIELDSIZE_LARGE = 30120, OPT_XFERINFOFUNCTION = 20219, OPT_CAINFO_BLOB = 40309,
     OPT_PROTOCOLS_STR = 10318, OPT_PROTOCOLS = 181,
 };
@@ -142,7 +142,12 @@ enum boutique_curl_outcome boutique_curl_perform(struct boutique_curl_exchange *
     SET(OPT_NOPROGRESS, 0L);
     SET(OPT_XFERINFOFUNCTION, progress);
     SET(OPT_XFERINFODATA, exchange);
-    SET(OPT_TIMEOUT_MS, exchange->timeout_milliseconds);
+    // As URLSession's timeout: how long the connection may stay silent, not how long the whole
+    // exchange may take (a large page on a slow network takes longer, and is not cut off).
+    long seconds = exchange->timeout_milliseconds / 1000 > 0 ? exchange->timeout_milliseconds / 1000 : 1;
+    SET(OPT_CONNECTTIMEOUT_MS, exchange->timeout_milliseconds);
+    SET(OPT_LOW_SPEED_LIMIT, 1L);
+    SET(OPT_LOW_SPEED_TIME, seconds);
     SET(OPT_SSLVERSION, (long)SSLVERSION_TLSv1_2);
     // Peer and host verification stay libcurl's defaults: on. Given authorities replace the system's,
     // its directory of them included.

@@ -38,6 +38,7 @@ struct boutique_curl_exchange {
     /// PEM certificates of the only authorities to trust; NULL for the system's.
     const void *authorities;
     size_t authorities_length;
+    /// How long the connection may be silent (nothing sent or received) before the exchange ends.
     long timeout_milliseconds;
     /// Set (by `boutique_curl_cancel`) to end the exchange.
     int cancelled;

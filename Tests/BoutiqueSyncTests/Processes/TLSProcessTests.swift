@@ -8,35 +8,9 @@ import Testing
 
 /// `boutique serve --tls-cert --tls-key`: HTTPS from the server itself, devices that trust a private
 /// certificate authority (`--ca-file`, ``SyncServerTrust``) and only it, and the files it refuses at start.
-/// The authority and the server's certificate (for IP 127.0.0.1) are made with `openssl` at test time.
+/// The authority and the server's certificate (for IP 127.0.0.1) are made with `openssl` at test time
+/// (``TestCertificates``).
 @Suite(.serialized) struct TLSProcessTests {
-    /// A private authority, a server certificate it signed for 127.0.0.1, and a second authority
-    /// that signed nothing here, in the workspace.
-    static func makeCertificates(in workspace: SyncWorkspace) async throws {
-        func openssl(_ arguments: [String]) async throws {
-            let exit = try await ChildProcess.run(executable: URL(fileURLWithPath: "/usr/bin/openssl"), arguments, in: workspace.url)
-            guard exit.status == 0 else { throw ChildProcessError("openssl \(arguments.joined(separator: " ")): \(exit.errors)") }
-        }
-        for authority in ["ca", "other-ca"] {
-            try await openssl([
-                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2", "-subj", "/CN=Test \(authority)",
-                "-keyout", "\(authority).key", "-out", "\(authority).pem",
-            ])
-        }
-        try await openssl([
-            "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", "server.key",
-            "-out", "server.csr",
-        ])
-        try Data("subjectAltName=IP:127.0.0.1\n".utf8).write(to: workspace.directory.file("san.ext"))
-        try await openssl([
-            "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-days", "2",
-            "-extfile", "san.ext", "-out", "server.pem",
-        ])
-        for key in ["server.key", "ca.key", "other-ca.key"] {
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: workspace.directory.file(key).path)
-        }
-    }
-
     static let tlsFlags = ["--tls-cert", "server.pem", "--tls-key", "server.key"]
 
     /// Runs `openssl s_client` against the port with `flags`, and returns how it ended.
@@ -49,7 +23,7 @@ import Testing
 
     @Test func devicesTrustingThePrivateAuthoritySyncOverTLS() async throws {
         let workspace = try SyncWorkspace()
-        try await Self.makeCertificates(in: workspace)
+        try await TestCertificates.make(in: workspace.directory)
         let (server, url) = try await workspace.serve(flags: Self.tlsFlags + ["--metrics-port", "0"])
         defer { server.send(SIGKILL) }
         #expect(url.hasPrefix("https://127.0.0.1:"), "\(url)")
@@ -90,7 +64,7 @@ import Testing
 
     @Test func devicesThatDoNotTrustTheAuthorityAreRefusedAtOnce() async throws {
         let workspace = try SyncWorkspace()
-        try await Self.makeCertificates(in: workspace)
+        try await TestCertificates.make(in: workspace.directory)
         let (server, url) = try await workspace.serve(flags: Self.tlsFlags)
         defer { server.send(SIGKILL) }
         let token = try await workspace.token()
@@ -128,7 +102,7 @@ import Testing
 
     @Test func aSwiftDeviceTrustsTheAuthorityThroughItsTransport() async throws {
         let workspace = try SyncWorkspace()
-        try await Self.makeCertificates(in: workspace)
+        try await TestCertificates.make(in: workspace.directory)
         let (server, url) = try await workspace.serve(flags: Self.tlsFlags)
         defer { server.send(SIGKILL) }
         let token = try await workspace.token()
@@ -166,7 +140,7 @@ import Testing
 
     @Test func aCertificateOrKeyThatIsWrongStopsTheStart() async throws {
         let workspace = try SyncWorkspace()
-        try await Self.makeCertificates(in: workspace)
+        try await TestCertificates.make(in: workspace.directory)
         let serve = ["serve", "--port", "0", "--secret-file", "secret", "--store", "server.db"]
 
         // Both options or neither.
