@@ -135,8 +135,13 @@ final class HTTPListener: Sendable {
             UInt32(clamping: max(1, connections)), UInt32(clamping: max(1, min(limits.connectionsPerAddress, connections))),
             UInt32(idleTimeoutSeconds), material?.certificate, material?.key, material?.log)
         else {
-            if let material, let said = material.startMessage {
-                throw BoutiqueError.invalidArgument("the TLS certificate or key is refused: \(said)")
+            if let said = material?.startMessage {
+                // GnuTLS's reasons name what it could not use; anything else (a port taken) is the address's.
+                let lowered = said.lowercased()
+                if ["gnutls", "certificate", "key", "tls"].contains(where: lowered.contains) {
+                    throw BoutiqueError.invalidArgument("the TLS certificate or key is refused: \(said)")
+                }
+                throw BoutiqueError.syncUnavailable(reason: "cannot listen on \(host):\(port): \(said)")
             }
             throw BoutiqueError.syncUnavailable(reason: "cannot listen on \(host):\(port) (in use, or not an IPv4 address)")
         }
