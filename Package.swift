@@ -223,7 +223,11 @@ let package = Package(
         // What devices and the server share: the merge rule, the protocol's messages, the sharing rules
         // and roles, tokens. (The clock is BoutiqueDB's, which stamps every commit.)
         .target(name: "BoutiqueSyncCore", dependencies: ["BoutiqueDB"]),
-        .target(name: "BoutiqueSync", dependencies: ["BoutiqueSyncCore", "BoutiqueDB"]),
+        // HTTPS for the sync transport on Linux, through the libcurl FoundationNetworking loads (see its header).
+        .target(name: "CLibcurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        .target(
+            name: "BoutiqueSync",
+            dependencies: ["BoutiqueSyncCore", "BoutiqueDB", .target(name: "CLibcurl", condition: .when(platforms: [.linux]))]),
         .target(
             name: "BoutiqueSyncServer",
             dependencies: [

@@ -43,6 +43,9 @@ final class HTTPListener: Sendable {
     private let daemon: Lock<Daemon?>
     private let context: Box
     private let state = Lock(ListenerState())
+    /// What libmicrohttpd said while starting a TLS daemon, and the PEM text it was given: both are
+    /// the daemon's for as long as it runs, and freed after it stopped (the key's bytes cleared first).
+    private let tlsMaterial: TLSMaterial?
     /// The connections suspended while their handlers run, by exchange. Whoever removes one resumes
     /// it: the handler's task when it has its response, or ``shutdown(gracePeriod:)`` (with a 503) when
     /// the grace period ran out — libmicrohttpd aborts the process if it is stopped while a connection
@@ -96,13 +99,21 @@ final class HTTPListener: Sendable {
         var maximumQueuedResponseBytes: Int
     }
 
-    /// Starts listening on `host:port` (IPv4; port 0 picks a free one).
+    /// Starts listening on `host:port` (IPv4; port 0 picks a free one), speaking HTTPS with `tls`.
     ///
-    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the address cannot be bound.
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the address cannot be bound,
+    ///   or ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` when TLS is asked of a libmicrohttpd built
+    ///   without it, or its certificate or key is refused.
     static func start(
-        host: String, port: Int, limits: Limits, log: SyncRequestLog?, handler: @escaping Handler
+        host: String, port: Int, limits: Limits, tls: SyncHTTPTLS? = nil, log: SyncRequestLog?, handler: @escaping Handler
     ) throws -> HTTPListener {
         guard (0...65_535).contains(port) else { throw BoutiqueError.syncUnavailable(reason: "port \(port) is not 0…65535") }
+        if tls != nil, boutique_mhd_supports_tls() == 0 {
+            throw BoutiqueError.invalidArgument(
+                "this libmicrohttpd was built without TLS; install one built with GnuTLS (Debian's and Homebrew's are), "
+                    + "or end TLS at a reverse proxy")
+        }
+        let material = tls.map(TLSMaterial.init)
         let box = Box()
         let connections = FileDescriptorLimit.connections(limits.connectionLimit, softLimit: FileDescriptorLimit.current())
         let deadlines = ConnectionDeadlines(
@@ -115,17 +126,26 @@ final class HTTPListener: Sendable {
             unfinishedPerAddress: limits.unfinishedRequestsPerAddress, log: log)
         let listener = HTTPListener(
             context: box, maximumBodyBytes: limits.maximumBodyBytes, log: log, deadlines: deadlines,
-            queuedResponses: QueuedResponseBytes(limit: limits.maximumQueuedResponseBytes), handler: handler)
+            queuedResponses: QueuedResponseBytes(limit: limits.maximumQueuedResponseBytes), tlsMaterial: material, handler: handler)
         // Set before the daemon starts: its polling thread only ever sees the box filled in.
         box.listener = listener
         guard let started = boutique_mhd_start(
             host, UInt16(port), HTTPListener.admit, HTTPListener.access, Unmanaged.passUnretained(box).toOpaque(),
             HTTPListener.completed, HTTPListener.connectionChanged, HTTPListener.requestStarted,
             UInt32(clamping: max(1, connections)), UInt32(clamping: max(1, min(limits.connectionsPerAddress, connections))),
-            UInt32(idleTimeoutSeconds))
+            UInt32(idleTimeoutSeconds), material?.certificate, material?.key, material?.log)
         else {
+            if let said = material?.startMessage {
+                // GnuTLS's reasons name what it could not use; anything else (a port taken) is the address's.
+                let lowered = said.lowercased()
+                if ["gnutls", "certificate", "key", "tls"].contains(where: lowered.contains) {
+                    throw BoutiqueError.invalidArgument("the TLS certificate or key is refused: \(said)")
+                }
+                throw BoutiqueError.syncUnavailable(reason: "cannot listen on \(host):\(port): \(said)")
+            }
             throw BoutiqueError.syncUnavailable(reason: "cannot listen on \(host):\(port) (in use, or not an IPv4 address)")
         }
+        if let material { boutique_mhd_log_started(material.log) }
         let bound = Int(boutique_mhd_port(started))
         listener.boundPort.withLock { $0 = bound == 0 ? port : bound }
         listener.daemon.withLock { $0 = Daemon(pointer: started) }
@@ -135,9 +155,10 @@ final class HTTPListener: Sendable {
 
     private init(
         context: Box, maximumBodyBytes: Int, log: SyncRequestLog?, deadlines: ConnectionDeadlines,
-        queuedResponses: QueuedResponseBytes, handler: @escaping Handler
+        queuedResponses: QueuedResponseBytes, tlsMaterial: TLSMaterial?, handler: @escaping Handler
     ) {
         self.daemon = Lock(nil)
+        self.tlsMaterial = tlsMaterial
         self.context = context
         self.maximumBodyBytes = maximumBodyBytes
         let (drained, overflows) = maximumBodyBytes.addingReportingOverflow(Self.drainedExcessBytes)
@@ -156,6 +177,45 @@ final class HTTPListener: Sendable {
         }
         deadlines.stopSweeping()
         MHD_stop_daemon(running.pointer)
+    }
+
+    /// The PEM text and start-up log of a TLS daemon, in memory of its own that libmicrohttpd may
+    /// point into while the daemon runs. Freed by its owner, the listener, whose `deinit` runs after the
+    /// daemon stopped.
+    private final class TLSMaterial: @unchecked Sendable {
+        let certificate: UnsafeMutablePointer<CChar>
+        let key: UnsafeMutablePointer<CChar>
+        let keyLength: Int
+        let log: UnsafeMutablePointer<boutique_mhd_log>
+
+        init(_ tls: SyncHTTPTLS) {
+            certificate = Self.copy(tls.certificatePEM)
+            key = Self.copy(tls.privateKeyPEM)
+            keyLength = tls.privateKeyPEM.utf8.count
+            log = .allocate(capacity: 1)
+            log.initialize(to: boutique_mhd_log())
+        }
+
+        /// `text` as a C string in memory of its own.
+        private static func copy(_ text: String) -> UnsafeMutablePointer<CChar> {
+            let characters = text.utf8CString
+            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: characters.count)
+            _ = UnsafeMutableBufferPointer(start: copy, count: characters.count).initialize(from: characters)
+            return copy
+        }
+
+        /// The first message libmicrohttpd logged while starting, `nil` for none.
+        var startMessage: String? {
+            let text = String(cString: boutique_mhd_log_message(log)).trimmingCharacters(in: .whitespacesAndNewlines)
+            return text.isEmpty ? nil : text
+        }
+
+        deinit {
+            certificate.deallocate()
+            memset(key, 0, keyLength)
+            key.deallocate()
+            log.deallocate()
+        }
     }
 
     /// How many requests are being read, handled or answered.

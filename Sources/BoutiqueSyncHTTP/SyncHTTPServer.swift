@@ -14,8 +14,9 @@ import Synchronization
 /// ```
 ///
 /// Devices connect with `.http(url, token:)`. The tenant of every request is the one its verified
-/// token names (``/BoutiqueSyncServer/SyncTokenSigner``). Plain HTTP: put TLS in front of it (a reverse proxy) for anything
-/// but a local network.
+/// token names (``/BoutiqueSyncServer/SyncTokenSigner``). Plain HTTP unless it is given a certificate
+/// and key (``SyncHTTPTLS``): then it speaks HTTPS alone (TLS 1.2 and 1.3), and ``url`` is `https://`.
+/// Without one, put TLS in front of it (a reverse proxy) for anything but a local network.
 ///
 /// | Request | Answer |
 /// |---|---|
@@ -39,7 +40,7 @@ public final class SyncHTTPServer: Sendable {
     public let server: SyncServer
     /// The port it listens on (the one picked when it was started with port 0).
     public var port: Int { listener.port }
-    /// The address devices reach it at.
+    /// The address devices reach it at: `https://` when it serves TLS.
     public let url: URL
     /// The IPv4 address it listens on.
     public let host: String
@@ -54,15 +55,18 @@ public final class SyncHTTPServer: Sendable {
     ///
     /// Each connection takes a file descriptor: it serves at most the process's soft limit on open
     /// files less 64 connections (see ``SyncHTTPOptions/connectionLimit`` and
-    /// ``raiseOpenFileLimit()``).
+    /// ``raiseOpenFileLimit()``). With `tls`, it serves HTTPS only.
     ///
-    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the address cannot be bound.
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the address cannot be bound,
+    ///   or ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` when `tls` is refused (see ``SyncHTTPTLS``)
+    ///   or libmicrohttpd was built without TLS.
     public convenience init(
         server: SyncServer, signer: SyncTokenSigner, host: String = "127.0.0.1", port: Int = 0,
-        options: SyncHTTPOptions = SyncHTTPOptions(), log: SyncRequestLog? = nil
+        options: SyncHTTPOptions = SyncHTTPOptions(), tls: SyncHTTPTLS? = nil, log: SyncRequestLog? = nil
     ) throws {
         try self.init(
-            server: server, authentication: try SyncAuthentication(signer: signer), host: host, port: port, options: options, log: log)
+            server: server, authentication: try SyncAuthentication(signer: signer), host: host, port: port, options: options, tls: tls,
+            log: log)
     }
 
     /// Starts serving `server` on `host:port`, taking the tokens `authentication` checks: the
@@ -75,10 +79,15 @@ public final class SyncHTTPServer: Sendable {
     /// let http = try SyncHTTPServer(server: server, authentication: try SyncAuthentication(jwt: jwt), port: 8080)
     /// ```
     ///
-    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the address cannot be bound.
+    /// With `tls`, it serves HTTPS only (TLS 1.2 and 1.3); its metrics (``serveMetrics(port:)``) stay
+    /// plain HTTP on 127.0.0.1.
+    ///
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the address cannot be bound,
+    ///   or ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` when `tls` is refused (see ``SyncHTTPTLS``)
+    ///   or libmicrohttpd was built without TLS.
     public init(
         server: SyncServer, authentication: SyncAuthentication, host: String = "127.0.0.1", port: Int = 0,
-        options: SyncHTTPOptions = SyncHTTPOptions(), log: SyncRequestLog? = nil
+        options: SyncHTTPOptions = SyncHTTPOptions(), tls: SyncHTTPTLS? = nil, log: SyncRequestLog? = nil
     ) throws {
         self.server = server
         self.host = host
@@ -92,9 +101,9 @@ public final class SyncHTTPServer: Sendable {
                 responseDeadline: options.responseDeadline, unfinishedRequestLimit: options.unfinishedRequestLimit,
                 unfinishedRequestsPerAddress: options.unfinishedRequestsPerAddress,
                 maximumQueuedResponseBytes: options.maximumQueuedResponseBytes),
-            log: log, handler: { request in await routes.respond(to: request) })
+            tls: tls, log: log, handler: { request in await routes.respond(to: request) })
         // `host` parsed as an IPv4 address, so the URL is well formed.
-        url = URL(string: "http://\(host):\(listener.port)") ?? URL(fileURLWithPath: "/")
+        url = URL(string: "\(tls == nil ? "http" : "https")://\(host):\(listener.port)") ?? URL(fileURLWithPath: "/")
     }
 
     /// Raises the process's soft limit on open files to its hard limit, and returns the limit now in

@@ -5,6 +5,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,18 +33,53 @@ static inline size_t boutique_mhd_keep_escapes(void *context, struct MHD_Connect
     return strlen(text);
 }
 
+/// What libmicrohttpd says while a daemon starts: the first message, kept so that a daemon that does
+/// not start (a certificate or key GnuTLS cannot read, a key that is not the certificate's) is
+/// refused with the library's reason rather than a guess. Once the daemon runs (`boutique_mhd_log_started`),
+/// its messages (a client's failed handshake, say) are dropped: the request log says what clients did.
+struct boutique_mhd_log {
+    char message[512];
+    int started;
+};
+
+static inline void boutique_mhd_logger(void *context, const char *format, va_list arguments)
+{
+    struct boutique_mhd_log *log = context;
+    if (__atomic_load_n(&log->started, __ATOMIC_ACQUIRE) || log->message[0] != 0) return;
+    vsnprintf(log->message, sizeof log->message, format, arguments);
+}
+
+/// Marks the daemon of `log` started: its later messages are dropped.
+static inline void boutique_mhd_log_started(struct boutique_mhd_log *log)
+{
+    __atomic_store_n(&log->started, 1, __ATOMIC_RELEASE);
+}
+
+/// The first message logged while starting, "" for none.
+static inline const char *boutique_mhd_log_message(const struct boutique_mhd_log *log) { return log->message; }
+
+/// Whether this libmicrohttpd was built with TLS (GnuTLS).
+static inline int boutique_mhd_supports_tls(void) { return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES; }
+
+/// The TLS versions a TLS daemon speaks, in GnuTLS's priority syntax: 1.3 and 1.2, nothing older
+/// (1.0 and 1.1 are deprecated by RFC 8996), with GnuTLS's default ciphers for those.
+#define BOUTIQUE_MHD_TLS_PRIORITIES "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"
+
 /// Starts a daemon listening on `host:port` (an IPv4 address; port 0 picks a free one) with one
 /// internal polling thread (epoll on Linux; elsewhere the best the library has, as epoll is Linux's
 /// alone), suspendable connections (the handlers answer asynchronously), a policy that admits or
 /// refuses each new connection by its client's address, a completion callback per request, a callback
 /// when a connection opens and closes, and one when a request's first line has arrived. At most
 /// `connection_limit` connections, `per_address_limit` of them from one client address (both checked
-/// before the policy). NULL when the address is not IPv4 or the port is taken.
+/// before the policy). With `tls_certificate` and `tls_key` (PEM text, both or neither) it speaks
+/// HTTPS only (TLS 1.2 and 1.3), and the library's messages while starting go to `log`. NULL when the
+/// address is not IPv4, the port is taken, or the certificate or key is refused.
 static inline struct MHD_Daemon *boutique_mhd_start(
     const char *host, uint16_t port, MHD_AcceptPolicyCallback admit, MHD_AccessHandlerCallback handler, void *context,
     MHD_RequestCompletedCallback completed, MHD_NotifyConnectionCallback connection_changed,
     void *(*request_started)(void *context, const char *uri, struct MHD_Connection *connection),
-    unsigned int connection_limit, unsigned int per_address_limit, unsigned int idle_timeout_seconds)
+    unsigned int connection_limit, unsigned int per_address_limit, unsigned int idle_timeout_seconds,
+    const char *tls_certificate, const char *tls_key, struct boutique_mhd_log *log)
 {
     struct sockaddr_in address;
     memset(&address, 0, sizeof address);
@@ -55,8 +91,16 @@ static inline struct MHD_Daemon *boutique_mhd_start(
 #else
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;
 #endif
+    int tls = tls_certificate != NULL && tls_key != NULL;
+    if (tls) flags |= MHD_USE_TLS;
+    if (log != NULL) flags |= MHD_USE_ERROR_LOG;
+    // The TLS options go last: without TLS the list ends before them (an option a plain daemon is
+    // given is refused by the library).
+    // The logger first: the library reads the options in order, and logs what it finds wrong with
+    // the ones before it to standard error.
     return MHD_start_daemon(
         flags, port, admit, context, handler, context,
+        MHD_OPTION_EXTERNAL_LOGGER, log != NULL ? boutique_mhd_logger : NULL, log,
         MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)&address,
         MHD_OPTION_NOTIFY_COMPLETED, completed, context,
         MHD_OPTION_NOTIFY_CONNECTION, connection_changed, context,
@@ -67,6 +111,9 @@ static inline struct MHD_Daemon *boutique_mhd_start(
         MHD_OPTION_CONNECTION_TIMEOUT, idle_timeout_seconds,
         MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)BOUTIQUE_MHD_CONNECTION_MEMORY,
+        tls ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, tls_certificate,
+        MHD_OPTION_HTTPS_MEM_KEY, tls_key,
+        MHD_OPTION_HTTPS_PRIORITIES, BOUTIQUE_MHD_TLS_PRIORITIES,
         MHD_OPTION_END);
 }
 

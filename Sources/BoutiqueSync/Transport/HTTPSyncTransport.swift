@@ -19,6 +19,10 @@ import Foundation
 /// (400, 401, 403, 413, 426) throws a ``SyncRefusal`` whose ``SyncRefusal/reason`` tells them apart, with
 /// the server's message. Made with ``SyncTransport/http(_:credentials:)``, a 401 first asks the app for a
 /// new token and sends the request once more with it.
+///
+/// An `https://` server is trusted when a system authority vouches for its certificate, or, with a
+/// ``SyncServerTrust`` of your own, when your private authority does. A certificate that is not
+/// trusted ends the request at once (no retries) with a `syncUnavailable` error that says so.
 public struct HTTPSyncTransport: SyncTransport {
     /// How often and how patiently a request is sent again.
     public struct RetryPolicy: Hashable, Sendable {
@@ -47,9 +51,15 @@ public struct HTTPSyncTransport: SyncTransport {
     public let retry: RetryPolicy
     /// How long a request may take beyond a pull's wait before it counts as unanswered.
     public let timeout: Duration
+    /// Which authorities vouch for an `https://` server's certificate.
+    public let trust: SyncServerTrust
     /// The bytes this transport (and its copies) sent and received so far, bodies only.
     public let traffic = Traffic()
     private let session: URLSession
+    #if canImport(Security)
+    /// Evaluates the server's certificate when ``trust`` names authorities of its own.
+    private let anchoredTrust: AnchoredServerTrust?
+    #endif
 
     /// Bytes sent and received, for progress displays.
     ///
@@ -72,9 +82,15 @@ public struct HTTPSyncTransport: SyncTransport {
     }
 
     /// A transport to the server at `url`, authenticated with `token` (made by the server's
-    /// `boutique token` or `SyncTokenSigner`).
-    public init(url: URL, token: String, retry: RetryPolicy = RetryPolicy(), timeout: Duration = .seconds(30)) {
-        self.init(url: url, credentials: SyncCredentials(token: token), retry: retry, timeout: timeout)
+    /// `boutique token` or `SyncTokenSigner`), trusting `trust`'s authorities for an `https://` URL.
+    ///
+    /// ```swift
+    /// let transport = HTTPSyncTransport(url: url, token: token, trust: try .certificateAuthority(file: caFile))
+    /// ```
+    public init(
+        url: URL, token: String, trust: SyncServerTrust = .system, retry: RetryPolicy = RetryPolicy(), timeout: Duration = .seconds(30)
+    ) {
+        self.init(url: url, credentials: SyncCredentials(token: token), trust: trust, retry: retry, timeout: timeout)
     }
 
     /// A transport to the server at `url` whose tokens come from `credentials`: called with `nil` for
@@ -87,20 +103,26 @@ public struct HTTPSyncTransport: SyncTransport {
     ///
     /// Such a transport is known by its URL alone (``serverIdentifier``): keep one tenant per URL.
     public init(
-        url: URL, credentials: @escaping @Sendable (_ rejected: String?) async throws -> String, retry: RetryPolicy = RetryPolicy(),
-        timeout: Duration = .seconds(30)
+        url: URL, trust: SyncServerTrust = .system, credentials: @escaping @Sendable (_ rejected: String?) async throws -> String,
+        retry: RetryPolicy = RetryPolicy(), timeout: Duration = .seconds(30)
     ) {
-        self.init(url: url, credentials: SyncCredentials(provider: credentials), retry: retry, timeout: timeout)
+        self.init(url: url, credentials: SyncCredentials(provider: credentials), trust: trust, retry: retry, timeout: timeout)
     }
 
-    private init(url: URL, credentials: SyncCredentials, retry: RetryPolicy, timeout: Duration) {
+    private init(url: URL, credentials: SyncCredentials, trust: SyncServerTrust, retry: RetryPolicy, timeout: Duration) {
         self.url = url
         self.credentials = credentials
+        self.trust = trust
         self.retry = retry
         self.timeout = timeout
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        #if canImport(Security)
+        anchoredTrust = trust.isSystem ? nil : AnchoredServerTrust(trust)
+        session = URLSession(configuration: configuration, delegate: anchoredTrust, delegateQueue: nil)
+        #else
         session = URLSession(configuration: configuration)
+        #endif
     }
 
     /// The server's address and the fixed token's tenant: progress with one tenant is kept apart from
@@ -171,9 +193,8 @@ public struct HTTPSyncTransport: SyncTransport {
             do {
                 request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
                 traffic.add(sent: request.httpBody?.count ?? 0)
-                let (data, reply) = try await session.data(for: request)
+                let (data, status) = try await exchange(request)
                 traffic.add(received: data.count)
-                let status = (reply as? HTTPURLResponse)?.statusCode ?? 0
                 if answers.contains(status) {
                     do {
                         return try SyncJSON.decoder().decode(Response.self, from: data)
@@ -212,6 +233,47 @@ public struct HTTPSyncTransport: SyncTransport {
         }
     }
 
+    /// Sends one request: the answer's body and status. A server certificate that is not trusted is
+    /// thrown as `syncUnavailable` (which ``send`` does not retry); other failures as they come.
+    private func exchange(_ request: URLRequest) async throws -> (Data, Int) {
+        #if os(Linux)
+        if url.scheme?.lowercased() == "https" {
+            do {
+                return try await LibcurlExchange.send(request, trust: trust)
+            } catch LibcurlExchange.Failure.untrusted(let detail) {
+                throw untrusted(detail)
+            } catch LibcurlExchange.Failure.unavailable(let detail) {
+                throw BoutiqueError.syncUnavailable(reason: "cannot send https requests: \(detail)")
+            } catch LibcurlExchange.Failure.noAnswer(let detail) {
+                throw URLError(.cannotConnectToHost, userInfo: [NSLocalizedDescriptionKey: detail])
+            }
+        }
+        #endif
+        do {
+            let (data, reply) = try await session.data(for: request)
+            return (data, (reply as? HTTPURLResponse)?.statusCode ?? 0)
+        } catch let error as URLError {
+            #if canImport(Security)
+            if error.code == .cancelled, !Task.isCancelled, let refusal = anchoredTrust?.refusal { throw untrusted(refusal) }
+            #endif
+            if Self.untrustedCodes.contains(error.code) { throw untrusted(error.localizedDescription) }
+            throw error
+        }
+    }
+
+    /// The errors of a server certificate the system does not trust, which another try does not change.
+    private static let untrustedCodes: Set<URLError.Code> = [
+        .serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
+    ]
+
+    private func untrusted(_ detail: String) -> BoutiqueError {
+        let remedy =
+            trust.isSystem
+            ? "a server whose certificate a private authority signed needs that authority's certificate (SyncServerTrust.certificateAuthority(file:); boutique sync --ca-file FILE)"
+            : "it must be signed by the given certificate authority (\(trust)) and name the URL's host"
+        return BoutiqueError.syncUnavailable(reason: "the certificate of \(url.absoluteString) is not trusted: \(detail); \(remedy)")
+    }
+
     private static func isTransient(_ status: Int) -> Bool {
         status == 0 || status == 408 || status == 429 || status >= 500
     }
@@ -233,6 +295,19 @@ extension SyncTransport where Self == HTTPSyncTransport {
         HTTPSyncTransport(url: url, token: token)
     }
 
+    /// A sync server over HTTPS at `url`, authenticated with `token`, whose certificate one of
+    /// `trust`'s authorities signed: a private authority of your own, say.
+    ///
+    /// ```swift
+    /// let authority = Bundle.main.url(forResource: "sync-ca", withExtension: "pem")!
+    /// let sync = try await BoutiqueSync(database: db, tables: [Note.self],
+    ///                                   server: .http(URL(string: "https://sync.internal:8443")!, token: token,
+    ///                                                 trust: try .certificateAuthority(file: authority)))
+    /// ```
+    public static func http(_ url: URL, token: String, trust: SyncServerTrust) -> HTTPSyncTransport {
+        HTTPSyncTransport(url: url, token: token, trust: trust)
+    }
+
     /// A sync server over HTTP at `url`, with tokens the app hands out: `credentials` is asked for the
     /// first one (`nil`), and for a new one when the server answers 401 to the last (then the request is
     /// sent once more).
@@ -245,5 +320,18 @@ extension SyncTransport where Self == HTTPSyncTransport {
         _ url: URL, credentials: @escaping @Sendable (_ rejected: String?) async throws -> String
     ) -> HTTPSyncTransport {
         HTTPSyncTransport(url: url, credentials: credentials)
+    }
+
+    /// A sync server over HTTPS at `url` whose certificate one of `trust`'s authorities signed, with
+    /// tokens the app hands out (see ``http(_:credentials:)``).
+    ///
+    /// ```swift
+    /// let server: HTTPSyncTransport = .http(url, trust: try .certificateAuthority(file: authority),
+    ///                                       credentials: { _ in try await account.syncToken() })
+    /// ```
+    public static func http(
+        _ url: URL, trust: SyncServerTrust, credentials: @escaping @Sendable (_ rejected: String?) async throws -> String
+    ) -> HTTPSyncTransport {
+        HTTPSyncTransport(url: url, trust: trust, credentials: credentials)
     }
 }

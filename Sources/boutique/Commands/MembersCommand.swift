@@ -7,6 +7,7 @@ enum MembersCommand: Command {
     static let summary = "list who a root row's space is shared with, and their roles"
     static let help = """
         usage: boutique members --server URL (--token TOKEN | --token-file FILE) --table T --key K
+                                [--ca-file FILE]
                boutique members (--store FILE | --store-dir DIR | --postgres URL | --postgres-url-file FILE) [--tenant ID]
                                --table T --key K
 
@@ -23,6 +24,8 @@ enum MembersCommand: Command {
         members of tenant ID's space (ID may be left out when the store holds one tenant). A space with
         no member prints nothing. A tenant, table or row the store does not hold is an error (exit 1).
         See `boutique owner` to give a space an owner.
+
+        \(CAFileArgument.help)
         """
 
     static func run(_ arguments: inout ArgumentParser) async throws {

@@ -21,6 +21,7 @@ enum ServeCommand: Command {
                               [--response-deadline DURATION] [--unfinished-request-limit N]
                               [--unfinished-requests-per-address N] [--max-queued-response-bytes N]
                               [--retain DURATION] [--drain DURATION] [--metrics-port PORT]
+                              [--tls-cert FILE --tls-key FILE]
 
         Serves the sync protocol over HTTP on ADDRESS:PORT (127.0.0.1 when --host is left out; 0.0.0.0
         for every interface; port 0 picks a free one) and prints `listening on http://ADDRESS:PORT` once
@@ -39,7 +40,16 @@ enum ServeCommand: Command {
         connections, answers waiting pulls at once, closes each kept-alive connection after its answer,
         finishes the requests in flight (for up to 10 s) and exits 0; devices send again to the instance
         started in its place, and lose nothing. `boutique backup` copies a SQLite store while it serves.
-        Put TLS in front of it (a reverse proxy) beyond localhost.
+        Beyond localhost devices need TLS: give --tls-cert and --tls-key, or put a reverse proxy in front.
+
+        --tls-cert FILE --tls-key FILE (both or neither) serve HTTPS instead of HTTP, TLS 1.2 and 1.3 only
+        (`listening on https://ADDRESS:PORT`; a plain-HTTP request is not answered). FILE are PEM: the
+        certificate file holds the server's certificate, then any intermediate ones; the key file its
+        unencrypted private key, readable by its owner only (chmod 600 FILE), as the secret file must be.
+        A certificate or key that cannot be read, or a key that is not the certificate's, stops the start
+        with the reason. Devices whose certificate authority is private give its certificate to
+        `boutique sync --ca-file FILE` (and share, unshare, members). The metrics stay plain HTTP on
+        127.0.0.1.
 
         The secret file, and a URL file, must be readable by their owner only (chmod 600 FILE); the
         secret must have at least 32 bytes and not be guessable: make it with
@@ -114,6 +124,7 @@ enum ServeCommand: Command {
         let store = try ServerStore.Location.take(&arguments)
         let authentication = try ServeAuthentication(&arguments)
         let operations = try ServeOperations(&arguments)
+        let tls = try ServeTLS.take(&arguments)
         let openTenantFiles = try arguments.takeOption("--open-tenant-files").map { text in
             guard let count = Int(text), count >= 1 else { throw UsageError("--open-tenant-files takes a number of at least 1, not '\(text)'") }
             guard case .directory? = store else { throw UsageError("--open-tenant-files goes with --store-dir DIR") }
@@ -133,9 +144,9 @@ enum ServeCommand: Command {
         #if BOUTIQUE_SYNC_HTTP
         try await serve(
             store: store, openTenantFiles: openTenantFiles, authentication: authentication, operations: operations, host: host,
-            port: port, rulesFile: rulesFile, logFormat: logFormat, limits: limits, retention: retention)
+            port: port, tls: tls, rulesFile: rulesFile, logFormat: logFormat, limits: limits, retention: retention)
         #else
-        _ = (store, openTenantFiles, authentication, operations, host, port, rulesFile, logFormat, limits, retention)
+        _ = (store, openTenantFiles, authentication, operations, host, port, tls, rulesFile, logFormat, limits, retention)
         throw MissingHTTPFrontEnd()
         #endif
     }
@@ -144,7 +155,8 @@ enum ServeCommand: Command {
     @MainActor
     private static func serve(
         store location: ServerStore.Location, openTenantFiles: Int, authentication: ServeAuthentication, operations: ServeOperations,
-        host: String, port: Int, rulesFile: String?, logFormat: SyncRequestLogFormat, limits: ServeLimits, retention: Duration
+        host: String, port: Int, tls tlsFiles: ServeTLS?, rulesFile: String?, logFormat: SyncRequestLogFormat, limits: ServeLimits,
+        retention: Duration
     ) async throws {
         // Everything the server creates from here on — the SQLite store (or the directory of them) and
         // its -wal and -shm files, which hold every tenant's data — is its owner's alone. (SQLite gives a new -wal and -shm the
@@ -152,6 +164,10 @@ enum ServeCommand: Command {
         umask(0o077)
         // Connections are file descriptors: not 1,024 at most when the system allows more.
         SyncHTTPServer.raiseOpenFileLimit()
+        // Read first: a certificate or key that is wrong stops the start before anything opens.
+        let tls = try tlsFiles.map {
+            try SyncHTTPTLS(certificateFile: URL(fileURLWithPath: $0.certificateFile), privateKeyFile: URL(fileURLWithPath: $0.keyFile))
+        }
         let tokens = try await authentication.make()
         let rules = try rulesFile.map(readRules)
         let store = try await ServerStore.open(location, openTenantFiles: openTenantFiles)
@@ -165,7 +181,8 @@ enum ServeCommand: Command {
                 Output.error("warning: tenant '\(tenant)': \(problem); its devices' pushes are not placed until the rules match (its pulls are served)")
             }
             let log = SyncRequestLog.standardError(format: logFormat.format)
-            http = try SyncHTTPServer(server: server, authentication: tokens, host: host, port: port, options: limits.options, log: log)
+            http = try SyncHTTPServer(
+                server: server, authentication: tokens, host: host, port: port, options: limits.options, tls: tls, log: log)
             housekeeping = SyncHousekeeping(server: server, retention: retention) { [http] event in
                 http.recordHousekeeping(event)
                 log.note("housekeeping", message: "\(event)")

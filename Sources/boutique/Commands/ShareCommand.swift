@@ -6,6 +6,7 @@ enum ShareCommand: Command {
     static let summary = "share a root row's space (a list and what follows it) with another user"
     static let help = """
         usage: boutique share --server URL (--token TOKEN | --token-file FILE) --table T --key K --with USER --role viewer|editor
+                              [--ca-file FILE]
 
         Shares the space of row K of the root table T (see `boutique serve --rules`) with USER, as a
         viewer (reads) or an editor (reads and writes); sharing with a member again changes their role.
@@ -16,6 +17,8 @@ enum ShareCommand: Command {
 
         --token-file FILE (readable by its owner only) or the environment variable BOUTIQUE_SYNC_TOKEN
         gives the token without putting it on the command line.
+
+        \(CAFileArgument.help)
         """
 
     static func run(_ arguments: inout ArgumentParser) async throws {

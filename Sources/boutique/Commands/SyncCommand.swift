@@ -9,6 +9,7 @@ enum SyncCommand: Command {
     static let summary = "sync a database file's tables with a sync server"
     static let help = """
         usage: boutique sync DB --server URL (--token TOKEN | --token-file FILE) --tables t1,t2 [--follow]
+                               [--ca-file FILE]
 
         Syncs the named tables of the database file DB with the server at URL (see `boutique serve`),
         as the user and tenant TOKEN names (see `boutique token`). The first run sets sync up in the
@@ -24,6 +25,8 @@ enum SyncCommand: Command {
         The token can come from --token-file FILE (readable by its owner only: chmod 600 FILE) or the
         environment variable BOUTIQUE_SYNC_TOKEN instead, so that it is not on the command line, where
         other users of the machine can read it.
+
+        \(CAFileArgument.help)
         """
 
     static func run(_ arguments: inout ArgumentParser) async throws {
@@ -31,17 +34,19 @@ enum SyncCommand: Command {
         guard let serverText = try arguments.takeOption("--server") else { throw UsageError("--server is required") }
         let token = try SecretArguments.token(&arguments)
         guard let tablesText = try arguments.takeOption("--tables") else { throw UsageError("--tables is required") }
+        let caFile = try arguments.takeOption("--ca-file")
         let path = try arguments.takePositional("DB")
         try arguments.finish()
         guard let server = URL(string: serverText), ["http", "https"].contains(server.scheme?.lowercased() ?? ""), server.host != nil else {
             throw UsageError("--server takes an http:// or https:// address, not '\(serverText)'")
         }
+        let trust = try CAFileArgument.trust(caFile, server: server)
         let tables = tablesText.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !tables.isEmpty else { throw UsageError("--tables takes a comma-separated list of table names") }
 
         let db = try await DatabaseFile.openShared(path)
         do {
-            try await synchronize(db, server: server, token: token, tables: tables, follow: follow)
+            try await synchronize(db, server: server, token: token, trust: trust, tables: tables, follow: follow)
         } catch {
             await db.close()
             throw error
@@ -50,12 +55,14 @@ enum SyncCommand: Command {
     }
 
     @MainActor
-    private static func synchronize(_ db: BoutiqueDB, server: URL, token: String, tables: [String], follow: Bool) async throws {
+    private static func synchronize(
+        _ db: BoutiqueDB, server: URL, token: String, trust: SyncServerTrust, tables: [String], follow: Bool
+    ) async throws {
         let firstUse = try await db.read { conn in
             try conn.fetchValue("SELECT count(*) FROM sqlite_schema WHERE name = 'boutique_sync_replica'") == .integer(0)
         }
         let progress = SyncProgress()
-        let transport = CountingTransport(base: .http(server, token: token), progress: progress)
+        let transport = CountingTransport(base: .http(server, token: token, trust: trust), progress: progress)
         let sync = try await BoutiqueSync(database: db, tables: tables, server: transport)
         if let resumed = await sync.resumedBootstrapRows(), resumed > 0 {
             progress.resumeBootstrap(after: resumed)

@@ -4,6 +4,7 @@ enum UnshareCommand: Command {
     static let summary = "stop sharing a root row's space with a user"
     static let help = """
         usage: boutique unshare --server URL (--token TOKEN | --token-file FILE) --table T --key K --with USER
+                                [--ca-file FILE]
 
         Removes USER from the space of row K of the root table T; their devices delete the space's rows
         on their next sync (nothing of it is pushed back). Only the space's owner may. Prints the members
@@ -12,6 +13,8 @@ enum UnshareCommand: Command {
 
         --token-file FILE (readable by its owner only) or the environment variable BOUTIQUE_SYNC_TOKEN
         gives the token without putting it on the command line.
+
+        \(CAFileArgument.help)
         """
 
     static func run(_ arguments: inout ArgumentParser) async throws {
