@@ -10,7 +10,8 @@ import Synchronization
 /// ```
 ///
 /// Ready means the store answers a cheap read (its identity) within ``readTimeout``, and the server is
-/// not draining: after SIGTERM it answers 503 so that it is taken out of rotation while its requests
+/// not draining. Probes share the read (``ReadinessRead``): one at a time, its answer reused for a
+/// second: after SIGTERM it answers 503 so that it is taken out of rotation while its requests
 /// in flight finish.
 enum HealthProbe {
     /// The longest `/readyz` waits for the store: a store that takes longer is not ready.
@@ -22,9 +23,9 @@ enum HealthProbe {
 
     /// The answer to `/readyz`, and the store's error when it failed: for the server's log, not the
     /// answer (its text can name the database's host).
-    static func ready(store: any SyncStore, draining: Bool) async -> (response: HTTPResponse, storeError: String?) {
+    static func ready(_ readiness: ReadinessRead, draining: Bool) async -> (response: HTTPResponse, storeError: String?) {
         if draining { return (unavailable("the server is draining: it is stopping"), nil) }
-        switch await firstAnswer(store: store) {
+        switch await readiness.answer() {
         case .timedOut:
             let problem = "the store did not answer within \(readTimeout.components.seconds) s"
             return (unavailable(problem), problem)
@@ -33,7 +34,8 @@ enum HealthProbe {
         }
     }
 
-    private enum Answer: Sendable {
+    /// How a read of the store ended.
+    enum Answer: Sendable {
         case answered
         case failed(String)
         case timedOut
@@ -42,7 +44,7 @@ enum HealthProbe {
     /// How the store's read ended, or `.timedOut` when it did not within ``readTimeout``. The read
     /// runs in a task of its own, so that a store stuck on a dead connection cannot hold the probe past
     /// its timeout.
-    private static func firstAnswer(store: any SyncStore) async -> Answer {
+    static func firstAnswer(store: any SyncStore) async -> Answer {
         let outcome = FirstAnswer()
         let read = Task {
             do {

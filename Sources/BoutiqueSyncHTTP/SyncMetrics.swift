@@ -70,7 +70,7 @@ final class SyncMetrics: Sendable {
     }
 
     private let requests = Mutex(Requests())
-    private let tenants = Mutex<[String: ContinuousClock.Instant]>([:])
+    private let tenants = Mutex(ActiveTenants(window: SyncMetrics.activeWindow))
     private let logEntries = Mutex<(count: Int?, readAt: ContinuousClock.Instant?)>((nil, nil))
     private let pushed = Atomic<Int>(0)
     private let pulled = Atomic<Int>(0)
@@ -103,7 +103,7 @@ final class SyncMetrics: Sendable {
 
     func sawTenant(_ tenant: String) {
         let now = ContinuousClock.now
-        tenants.withLock { $0[tenant] = now }
+        tenants.withLock { $0.saw(tenant, at: now) }
     }
 
     /// Counts what a garbage collection removed (``/BoutiqueSyncServer/SyncHousekeeping/Event/collected(tenant:previousHorizon:report:)``).
@@ -130,10 +130,7 @@ final class SyncMetrics: Sendable {
     func exposition(connectionsOpen: Int, logEntries: Int?) -> String {
         let snapshot = requests.withLock { $0 }
         let now = ContinuousClock.now
-        let active = tenants.withLock { seen -> Int in
-            seen = seen.filter { now - $0.value < Self.activeWindow }
-            return seen.count
-        }
+        let active = tenants.withLock { $0.count(at: now) }
         var out = ""
         func family(_ name: String, _ kind: String, _ help: String) { out += "# HELP \(name) \(help)\n# TYPE \(name) \(kind)\n" }
         /// A metric of one unlabelled value.

@@ -4,6 +4,7 @@ import BoutiqueSync
 import BoutiqueSyncHTTP
 import BoutiqueSyncServer
 import Foundation
+import Synchronization
 import Testing
 
 /// `/readyz` over stores that fail or hang, and how requests are counted in the metrics.
@@ -21,6 +22,65 @@ import Testing
             if hangs { try await Task.sleep(for: .seconds(3_600)) }
             throw BoutiqueError.syncUnavailable(reason: "could not connect to db.internal.example:5432")
         }
+    }
+
+    /// A store that counts its identity reads, each held until ``open()``.
+    final class GatedStore: SyncStore, Sendable {
+        let base: SQLiteSyncStore
+        private let gate = Mutex<(isOpen: Bool, reads: Int, waiting: [CheckedContinuation<Void, Never>])>((false, 0, []))
+
+        init(base: SQLiteSyncStore) { self.base = base }
+
+        var reads: Int { gate.withLock { $0.reads } }
+
+        func transaction<T: Sendable>(tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T) async throws -> T {
+            try await base.transaction(tenant: tenant, body)
+        }
+
+        func identity() async throws -> String? {
+            await withCheckedContinuation { continuation in
+                let isOpen = gate.withLock { gate in
+                    gate.reads += 1
+                    if !gate.isOpen { gate.waiting.append(continuation) }
+                    return gate.isOpen
+                }
+                if isOpen { continuation.resume() }
+            }
+            return "gated"
+        }
+
+        func open() {
+            let waiting = gate.withLock { gate in
+                gate.isOpen = true
+                defer { gate.waiting = [] }
+                return gate.waiting
+            }
+            for continuation in waiting { continuation.resume() }
+        }
+    }
+
+    /// Probes that come while the store is read wait for that read: a flood of probes is one read of
+    /// the store, not one each.
+    @Test func probesAtOnceShareOneStoreRead() async throws {
+        let base = try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL())
+        let store = GatedStore(base: base)
+        let http = try Self.serve(store)
+        let probes = 24
+        let answers = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<probes {
+                group.addTask {
+                    try await SocketHTTP.exchange(port: http.port, head: "GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close", body: [])
+                }
+            }
+            try await waitUntil("every probe is being answered") { http.requestsInFlight == probes }
+            #expect(store.reads == 1, "one read for \(probes) probes")
+            store.open()
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.count == probes && answers.allSatisfy { $0.hasPrefix("HTTP/1.1 200") }, "\(answers.first ?? "")")
+        #expect(store.reads == 1)
+        await http.shutdown()
+        await base.close()
     }
 
     static func serve(_ store: any SyncStore) throws -> SyncHTTPServer {
