@@ -179,9 +179,9 @@ public final class SyncHTTPServer: Sendable {
     /// | `boutique_refusals_total` | counter | `reason`: the error body's code (`unauthorized`, `forbidden`, …) |
     /// | `boutique_long_polls_waiting` | gauge | |
     /// | `boutique_connections_open` | gauge | |
-    /// | `boutique_tenants_active` | gauge: tenants with a request in the last 10 minutes | |
+    /// | `boutique_tenants_active` | gauge: tenants with a request in the last 10 minutes (at most 100,000 are kept) | |
     /// | `boutique_store_errors_total` | counter | |
-    /// | `boutique_log_entries` | gauge: read from the store at most once a minute | |
+    /// | `boutique_log_entries` | gauge: read from the store at most once a minute (``/BoutiqueSyncServer/SyncStore/logEntryCount()``; a ``/BoutiqueSyncServer/SQLiteTenantFilesStore`` counts the tenants written since it opened, every tenant after housekeeping's first round) | |
     /// | `boutique_gc_removed_total` | counter: what ``recordHousekeeping(_:)`` was told | `kind` (`log`, `tombstones`) |
     ///
     /// `endpoint` is `push`, `pull`, `snapshot`, `share`, `unshare`, `members`, `health`, `healthz`,

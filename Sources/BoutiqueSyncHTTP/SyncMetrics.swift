@@ -17,9 +17,9 @@ import Synchronization
 /// | `boutique_refusals_total` | counter | `reason` (the error body's code: `unauthorized`, `forbidden`, …) |
 /// | `boutique_long_polls_waiting` | gauge | |
 /// | `boutique_connections_open` | gauge | |
-/// | `boutique_tenants_active` | gauge (tenants that made a request in the last 10 minutes) | |
+/// | `boutique_tenants_active` | gauge (tenants that made a request in the last 10 minutes; ``ActiveTenants`` keeps at most 100,000) | |
 /// | `boutique_store_errors_total` | counter | |
-/// | `boutique_log_entries` | gauge (read at most once a minute) | |
+/// | `boutique_log_entries` | gauge (read at most once a minute: ``/BoutiqueSyncServer/SyncStore/logEntryCount()``) | |
 /// | `boutique_gc_removed_total` | counter | `kind` (`log`, `tombstones`) |
 ///
 /// `endpoint` is one of `push`, `pull`, `snapshot`, `share`, `unshare`, `members`, `health`, `healthz`,

@@ -11,14 +11,14 @@ import Testing
 @Suite struct ListenerStartStopRaceTests {
     /// Runs `body` on `count` threads of their own, released together, and returns what each returned.
     static func atOnce<T: Sendable>(_ count: Int, _ body: @escaping @Sendable () -> T) async -> [T] {
-        let ready = Atomic<Int>(0)
+        let barrier = Barrier()
         return await withTaskGroup(of: T.self) { group in
             for _ in 0..<count {
                 group.addTask {
                     await withCheckedContinuation { continuation in
                         Thread {
-                            ready.add(1, ordering: .acquiringAndReleasing)
-                            while ready.load(ordering: .acquiring) < count {}
+                            barrier.ready.add(1, ordering: .acquiringAndReleasing)
+                            while barrier.ready.load(ordering: .acquiring) < count {}
                             continuation.resume(returning: body())
                         }.start()
                     }
@@ -26,6 +26,11 @@ import Testing
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
+    }
+
+    /// Threads spinning until all of them are there, so that they go on together.
+    final class Barrier: Sendable {
+        let ready = Atomic<Int>(0)
     }
 
     @Test func serveMetricsCalledAtOnceStartsOneListener() async throws {

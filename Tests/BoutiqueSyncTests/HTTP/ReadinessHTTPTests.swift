@@ -72,13 +72,12 @@ import Testing
                     try await SocketHTTP.exchange(port: http.port, head: "GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close", body: [])
                 }
             }
-            try await waitUntil("every probe is being answered") { http.requestsInFlight == probes }
-            #expect(store.reads == 1, "one read for \(probes) probes")
+            try await waitUntil("every probe is being answered") { http.requestsInFlight == probes && store.reads >= 1 }
             store.open()
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(answers.count == probes && answers.allSatisfy { $0.hasPrefix("HTTP/1.1 200") }, "\(answers.first ?? "")")
-        #expect(store.reads == 1)
+        #expect(store.reads == 1, "one read for \(probes) probes")
         await http.shutdown()
         await base.close()
     }
