@@ -21,16 +21,17 @@ enum HealthProbe {
         HTTPResponse(status: 200, body: Array(#"{"status":"ok"}"#.utf8))
     }
 
-    /// The answer to `/readyz`, and the store's error when it failed: for the server's log, not the
-    /// answer (its text can name the database's host).
+    /// The answer to `/readyz`, and the store's error when it failed and this probe made the read:
+    /// for the server's log, not the answer (its text can name the database's host).
     static func ready(_ readiness: ReadinessRead, draining: Bool) async -> (response: HTTPResponse, storeError: String?) {
         if draining { return (unavailable("the server is draining: it is stopping"), nil) }
-        switch await readiness.answer() {
+        let (answer, isOwn) = await readiness.answer()
+        switch answer {
         case .timedOut:
             let problem = "the store did not answer within \(readTimeout.components.seconds) s"
-            return (unavailable(problem), problem)
+            return (unavailable(problem), isOwn ? problem : nil)
         case .answered: return (HTTPResponse(status: 200, body: Array(#"{"status":"ready"}"#.utf8)), nil)
-        case .failed(let problem): return (unavailable("the store does not answer"), problem)
+        case .failed(let problem): return (unavailable("the store does not answer"), isOwn ? problem : nil)
         }
     }
 

@@ -27,8 +27,10 @@ final class ReadinessRead: Sendable {
 
     init(store: any SyncStore) { self.store = store }
 
-    /// The answer of the read in flight, or of one made less than ``reuseFor`` ago, or of a new read.
-    func answer() async -> HealthProbe.Answer {
+    /// The answer of the read in flight, or of one made less than ``reuseFor`` ago, or of a new read;
+    /// `isOwn` is true for the one probe that started the read, which alone reports its failure (a
+    /// failed read is one store error, not one per probe that shared it).
+    func answer() async -> (answer: HealthProbe.Answer, isOwn: Bool) {
         let now = ContinuousClock.now
         let store = self.store
         let next: Next = state.withLock { state in
@@ -40,11 +42,12 @@ final class ReadinessRead: Sendable {
                 return answer
             }
             state.inFlight = read
-            return .waiting(read)
+            return .started(read)
         }
         switch next {
-        case .recent(let answer): return answer
-        case .waiting(let read): return await read.value
+        case .recent(let answer): return (answer, false)
+        case .waiting(let read): return (await read.value, false)
+        case .started(let read): return (await read.value, true)
         }
     }
 
@@ -52,6 +55,7 @@ final class ReadinessRead: Sendable {
     private enum Next {
         case recent(HealthProbe.Answer)
         case waiting(Task<HealthProbe.Answer, Never>)
+        case started(Task<HealthProbe.Answer, Never>)
     }
 
     private func finished(_ answer: HealthProbe.Answer) {

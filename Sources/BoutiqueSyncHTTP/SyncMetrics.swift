@@ -169,7 +169,7 @@ final class SyncMetrics: Sendable {
         single("boutique_long_polls_waiting", "gauge", "Pulls waiting for changes now.", longPolls.load(ordering: .relaxed))
         single("boutique_connections_open", "gauge", "Client connections open now.", connectionsOpen)
         single("boutique_tenants_active", "gauge", "Tenants that made an authenticated request in the last 10 minutes.", active)
-        single("boutique_store_errors_total", "counter", "Requests the store failed (answered 503), readiness probes included.", storeErrors.load(ordering: .relaxed))
+        single("boutique_store_errors_total", "counter", "Requests the store failed (answered 503), and readiness reads that failed (one per read, however many probes shared it).", storeErrors.load(ordering: .relaxed))
         if let logEntries {
             single("boutique_log_entries", "gauge", "Change-log entries the store holds, all tenants together (read at most once a minute).", logEntries)
         }

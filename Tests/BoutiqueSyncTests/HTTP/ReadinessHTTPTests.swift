@@ -24,12 +24,17 @@ import Testing
         }
     }
 
-    /// A store that counts its identity reads, each held until ``open()``.
+    /// A store that counts its identity reads, each held until ``open()`` (and then failing, when it
+    /// `fails`).
     final class GatedStore: SyncStore, Sendable {
         let base: SQLiteSyncStore
+        let fails: Bool
         private let gate = Mutex<(isOpen: Bool, reads: Int, waiting: [CheckedContinuation<Void, Never>])>((false, 0, []))
 
-        init(base: SQLiteSyncStore) { self.base = base }
+        init(base: SQLiteSyncStore, fails: Bool = false) {
+            self.base = base
+            self.fails = fails
+        }
 
         var reads: Int { gate.withLock { $0.reads } }
 
@@ -46,6 +51,7 @@ import Testing
                 }
                 if isOpen { continuation.resume() }
             }
+            if fails { throw BoutiqueError.syncUnavailable(reason: "could not connect to db.internal.example:5432") }
             return "gated"
         }
 
@@ -60,10 +66,11 @@ import Testing
     }
 
     /// Probes that come while the store is read wait for that read: a flood of probes is one read of
-    /// the store, not one each.
-    @Test func probesAtOnceShareOneStoreRead() async throws {
+    /// the store, not one each; a read that fails is one store error.
+    @Test(arguments: [false, true])
+    func probesAtOnceShareOneStoreRead(storeFails: Bool) async throws {
         let base = try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL())
-        let store = GatedStore(base: base)
+        let store = GatedStore(base: base, fails: storeFails)
         let http = try Self.serve(store)
         let probes = 24
         let answers = try await withThrowingTaskGroup(of: String.self) { group in
@@ -76,8 +83,10 @@ import Testing
             store.open()
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(answers.count == probes && answers.allSatisfy { $0.hasPrefix("HTTP/1.1 200") }, "\(answers.first ?? "")")
+        let status = storeFails ? "HTTP/1.1 503" : "HTTP/1.1 200"
+        #expect(answers.count == probes && answers.allSatisfy { $0.hasPrefix(status) }, "\(answers.first ?? "")")
         #expect(store.reads == 1, "one read for \(probes) probes")
+        #expect(await http.metricsText().contains("boutique_store_errors_total \(storeFails ? 1 : 0)\n"))
         await http.shutdown()
         await base.close()
     }
