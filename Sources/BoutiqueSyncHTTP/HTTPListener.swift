@@ -64,9 +64,13 @@ final class HTTPListener: Sendable {
         var isShuttingDown = false
         /// Set once ``shutdown(gracePeriod:)`` has begun.
         var isStopping = false
-        /// The listening socket libmicrohttpd handed back when it stopped accepting (-1: none).
-        var listeningSocket: Int32 = -1
     }
+
+    /// The listening socket libmicrohttpd handed back when it stopped accepting (-1: none), `nil`
+    /// while it accepts. Its own lock, held while the daemon is told to stop accepting: a second
+    /// caller of ``stopAccepting()`` returns only once the first is done, so that ``shutdown(gracePeriod:)``
+    /// finds the socket to close, and never stops the daemon while it is being quiesced.
+    private let listeningSocket = Lock<Int32?>(nil)
 
     /// The running daemon; libmicrohttpd's calls on it are thread-safe.
     private struct Daemon: @unchecked Sendable {
@@ -237,7 +241,7 @@ final class HTTPListener: Sendable {
             return state.isStopping
         }
         guard !alreadyStopping else { return }
-        let listening = state.withLock { $0.listeningSocket }
+        let listening = listeningSocket.withLock { $0 ?? -1 }
         let deadline = ContinuousClock.now.advanced(by: gracePeriod)
         while requestsInFlight > 0, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(5))
@@ -258,15 +262,15 @@ final class HTTPListener: Sendable {
     /// connection is closed once its answer is sent (see ``respond``), so that a server about to stop
     /// can answer its waiting long polls with connections that will not be kept alive.
     func stopAccepting() {
-        guard let running = daemon.withLock({ $0 }) else { return }
-        let first = state.withLock { state -> Bool in
-            defer { state.isShuttingDown = true }
-            return !state.isShuttingDown
+        listeningSocket.withLock { listening in
+            guard listening == nil, let running = daemon.withLock({ $0 }) else { return }
+            state.withLock { $0.isShuttingDown = true }
+            listening = MHD_quiesce_daemon(running.pointer)
         }
-        guard first else { return }
-        let listening = MHD_quiesce_daemon(running.pointer)
-        state.withLock { $0.listeningSocket = listening }
     }
+
+    /// Whether the daemon was told to stop accepting and handed its listening socket back (for tests).
+    var hasStoppedAccepting: Bool { listeningSocket.withLock { $0 != nil } }
 
     /// Resumes every suspended connection with a 503, stops later resumptions, and says how many there were.
     private func resumeEveryConnection() -> Int {

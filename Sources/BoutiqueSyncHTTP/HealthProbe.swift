@@ -10,7 +10,8 @@ import Synchronization
 /// ```
 ///
 /// Ready means the store answers a cheap read (its identity) within ``readTimeout``, and the server is
-/// not draining: after SIGTERM it answers 503 so that it is taken out of rotation while its requests
+/// not draining. Probes share the read (``ReadinessRead``): one at a time, its answer reused for a
+/// second: after SIGTERM it answers 503 so that it is taken out of rotation while its requests
 /// in flight finish.
 enum HealthProbe {
     /// The longest `/readyz` waits for the store: a store that takes longer is not ready.
@@ -20,20 +21,22 @@ enum HealthProbe {
         HTTPResponse(status: 200, body: Array(#"{"status":"ok"}"#.utf8))
     }
 
-    /// The answer to `/readyz`, and the store's error when it failed: for the server's log, not the
-    /// answer (its text can name the database's host).
-    static func ready(store: any SyncStore, draining: Bool) async -> (response: HTTPResponse, storeError: String?) {
+    /// The answer to `/readyz`, and the store's error when it failed and this probe made the read:
+    /// for the server's log, not the answer (its text can name the database's host).
+    static func ready(_ readiness: ReadinessRead, draining: Bool) async -> (response: HTTPResponse, storeError: String?) {
         if draining { return (unavailable("the server is draining: it is stopping"), nil) }
-        switch await firstAnswer(store: store) {
+        let (answer, isOwn) = await readiness.answer()
+        switch answer {
         case .timedOut:
             let problem = "the store did not answer within \(readTimeout.components.seconds) s"
-            return (unavailable(problem), problem)
+            return (unavailable(problem), isOwn ? problem : nil)
         case .answered: return (HTTPResponse(status: 200, body: Array(#"{"status":"ready"}"#.utf8)), nil)
-        case .failed(let problem): return (unavailable("the store does not answer"), problem)
+        case .failed(let problem): return (unavailable("the store does not answer"), isOwn ? problem : nil)
         }
     }
 
-    private enum Answer: Sendable {
+    /// How a read of the store ended.
+    enum Answer: Sendable {
         case answered
         case failed(String)
         case timedOut
@@ -42,7 +45,7 @@ enum HealthProbe {
     /// How the store's read ended, or `.timedOut` when it did not within ``readTimeout``. The read
     /// runs in a task of its own, so that a store stuck on a dead connection cannot hold the probe past
     /// its timeout.
-    private static func firstAnswer(store: any SyncStore) async -> Answer {
+    static func firstAnswer(store: any SyncStore) async -> Answer {
         let outcome = FirstAnswer()
         let read = Task {
             do {

@@ -7,6 +7,8 @@ struct SyncHTTPRoutes: Sendable {
     let authentication: SyncAuthentication
     /// Whether the server is draining (stopping): `/readyz` says so, to be taken out of rotation.
     let draining: DrainingFlag
+    /// The store read `/readyz` answers by, shared by the probes that come at once.
+    let readiness: ReadinessRead
     let options: SyncHTTPOptions
     let log: SyncRequestLog?
     let metrics: SyncMetrics
@@ -31,7 +33,7 @@ struct SyncHTTPRoutes: Sendable {
         if parts == ["healthz"] || parts == ["readyz"] {
             guard request.method == "GET" || request.method == "HEAD" else { return methodNotAllowed(request) }
             guard parts == ["readyz"] else { return HealthProbe.live() }
-            let (response, storeError) = await HealthProbe.ready(store: server.store, draining: draining.isSet)
+            let (response, storeError) = await HealthProbe.ready(readiness, draining: draining.isSet)
             if let storeError {
                 metrics.storeFailed()
                 log?.storeFailure(client: request.clientAddress, path: request.path, error: storeError, requestID: request.requestID)

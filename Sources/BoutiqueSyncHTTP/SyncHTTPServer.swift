@@ -25,7 +25,7 @@ import Synchronization
 /// | `POST /v1/snapshot` (a ``/BoutiqueSync/SnapshotRequest``) | 200 ``/BoutiqueSync/SnapshotResponse`` |
 /// | `GET /v1/health` | 200 `{"status":"ok","protocolVersion":1}`, no token needed |
 /// | `GET /healthz` | 200 `{"status":"ok"}` while the process serves, no token needed |
-/// | `GET /readyz` | 200 `{"status":"ready"}` when the store answers a read; 503 with a `reason` when it does not, or while draining (``beginDraining()``) |
+/// | `GET /readyz` | 200 `{"status":"ready"}` when the store answers a read (one at a time, shared by the probes that come meanwhile and reused for a second); 503 with a `reason` when it does not, or while draining (``beginDraining()``) |
 ///
 /// `/v1/tenants/NAME/push` (and `pull`, `snapshot`) are the same requests naming their tenant, which
 /// must be the token's (403 otherwise). Every other refusal is a ``/BoutiqueSync/SyncHTTPErrorBody``: 400 malformed
@@ -48,7 +48,17 @@ public final class SyncHTTPServer: Sendable {
     private let listener: HTTPListener
     private let draining = DrainingFlag()
     private let metrics = SyncMetrics()
-    private let metricsListener = Mutex<HTTPListener?>(nil)
+    private let metricsListener = Mutex(MetricsListener.notServed)
+
+    /// Where the metrics listener is: taken under one lock from ``serveMetrics(port:)`` to
+    /// ``shutdown(gracePeriod:)``, so that two calls cannot both start one, and none starts one that
+    /// shutdown would not stop.
+    private enum MetricsListener {
+        case notServed
+        case starting
+        case serving(HTTPListener)
+        case stopped
+    }
 
     /// Starts serving `server` on `host:port`; port 0 picks a free one (read ``port``). With a `log`,
     /// every request, authentication failure and store failure is written to it.
@@ -92,7 +102,8 @@ public final class SyncHTTPServer: Sendable {
         self.server = server
         self.host = host
         let routes = SyncHTTPRoutes(
-            server: server, authentication: authentication, draining: draining, options: options, log: log, metrics: metrics)
+            server: server, authentication: authentication, draining: draining, readiness: ReadinessRead(store: server.store),
+            options: options, log: log, metrics: metrics)
         listener = try HTTPListener.start(
             host: host, port: port,
             limits: HTTPListener.Limits(
@@ -145,7 +156,12 @@ public final class SyncHTTPServer: Sendable {
     /// ```
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
         draining.set()
-        if let metricsListener = metricsListener.withLock({ $0 }) { await metricsListener.shutdown(gracePeriod: .seconds(1)) }
+        let serving: HTTPListener? = metricsListener.withLock { state in
+            defer { state = .stopped }
+            guard case .serving(let listener) = state else { return nil }
+            return listener
+        }
+        if let serving { await serving.shutdown(gracePeriod: .seconds(1)) }
         // First, so that the long polls answered next close their connections instead of keeping
         // them alive for a next request this server will not serve.
         listener.stopAccepting()
@@ -172,9 +188,9 @@ public final class SyncHTTPServer: Sendable {
     /// | `boutique_refusals_total` | counter | `reason`: the error body's code (`unauthorized`, `forbidden`, …) |
     /// | `boutique_long_polls_waiting` | gauge | |
     /// | `boutique_connections_open` | gauge | |
-    /// | `boutique_tenants_active` | gauge: tenants with a request in the last 10 minutes | |
+    /// | `boutique_tenants_active` | gauge: tenants with a request in the last 10 minutes (at most 100,000 are kept) | |
     /// | `boutique_store_errors_total` | counter | |
-    /// | `boutique_log_entries` | gauge: read from the store at most once a minute | |
+    /// | `boutique_log_entries` | gauge: read from the store at most once a minute (``/BoutiqueSyncServer/SyncStore/logEntryCount()``; a ``/BoutiqueSyncServer/SQLiteTenantFilesStore`` counts the tenants written since it opened, every tenant after housekeeping's first round) | |
     /// | `boutique_gc_removed_total` | counter: what ``recordHousekeeping(_:)`` was told | `kind` (`log`, `tombstones`) |
     ///
     /// `endpoint` is `push`, `pull`, `snapshot`, `share`, `unshare`, `members`, `health`, `healthz`,
@@ -182,22 +198,44 @@ public final class SyncHTTPServer: Sendable {
     /// lock and a few additions per request); this only makes them readable.
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the port cannot be bound,
-    ///   or ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` when metrics are already served.
+    ///   or ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` when metrics are already served (or
+    ///   being started by another call), or after ``shutdown(gracePeriod:)`` began.
     @discardableResult
     public func serveMetrics(port: Int) throws -> URL {
-        guard metricsListener.withLock({ $0 == nil }) else { throw BoutiqueError.invalidArgument("the metrics are already served") }
+        let refusal: String? = metricsListener.withLock { state in
+            switch state {
+            case .notServed:
+                state = .starting
+                return nil
+            case .starting, .serving: return "the metrics are already served"
+            case .stopped: return "the server is shutting down"
+            }
+        }
+        if let refusal { throw BoutiqueError.invalidArgument(refusal) }
         let limits = HTTPListener.Limits(
             maximumBodyBytes: 1_024, connectionLimit: 16, connectionsPerAddress: 16, requestDeadline: .seconds(10),
             responseDeadline: .seconds(10), unfinishedRequestLimit: 8, unfinishedRequestsPerAddress: 8,
             maximumQueuedResponseBytes: 16 << 20)
-        let listener = try HTTPListener.start(host: "127.0.0.1", port: port, limits: limits, log: nil) { [weak self] request in
-            guard request.path == "/metrics" else {
-                return .error(404, "not-found", "the metrics are at /metrics")
+        let listener: HTTPListener
+        do {
+            listener = try HTTPListener.start(host: "127.0.0.1", port: port, limits: limits, log: nil) { [weak self] request in
+                guard request.path == "/metrics" else {
+                    return .error(404, "not-found", "the metrics are at /metrics")
+                }
+                guard let self else { return .error(503, "unavailable", "the server is stopping") }
+                return HTTPResponse(status: 200, body: Array(await self.metricsText().utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
             }
-            guard let self else { return .error(503, "unavailable", "the server is stopping") }
-            return HTTPResponse(status: 200, body: Array(await self.metricsText().utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
+        } catch {
+            metricsListener.withLock { state in if case .starting = state { state = .notServed } }
+            throw error
         }
-        metricsListener.withLock { $0 = listener }
+        // A shutdown that came meanwhile found no listener to stop: this one is dropped, which stops it.
+        let kept = metricsListener.withLock { state -> Bool in
+            guard case .starting = state else { return false }
+            state = .serving(listener)
+            return true
+        }
+        guard kept else { throw BoutiqueError.invalidArgument("the server is shutting down") }
         return URL(string: "http://127.0.0.1:\(listener.port)/metrics") ?? URL(fileURLWithPath: "/")
     }
 

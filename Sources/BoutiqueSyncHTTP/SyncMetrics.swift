@@ -17,9 +17,9 @@ import Synchronization
 /// | `boutique_refusals_total` | counter | `reason` (the error body's code: `unauthorized`, `forbidden`, …) |
 /// | `boutique_long_polls_waiting` | gauge | |
 /// | `boutique_connections_open` | gauge | |
-/// | `boutique_tenants_active` | gauge (tenants that made a request in the last 10 minutes) | |
+/// | `boutique_tenants_active` | gauge (tenants that made a request in the last 10 minutes; ``ActiveTenants`` keeps at most 100,000) | |
 /// | `boutique_store_errors_total` | counter | |
-/// | `boutique_log_entries` | gauge (read at most once a minute) | |
+/// | `boutique_log_entries` | gauge (read at most once a minute: ``/BoutiqueSyncServer/SyncStore/logEntryCount()``) | |
 /// | `boutique_gc_removed_total` | counter | `kind` (`log`, `tombstones`) |
 ///
 /// `endpoint` is one of `push`, `pull`, `snapshot`, `share`, `unshare`, `members`, `health`, `healthz`,
@@ -70,7 +70,7 @@ final class SyncMetrics: Sendable {
     }
 
     private let requests = Mutex(Requests())
-    private let tenants = Mutex<[String: ContinuousClock.Instant]>([:])
+    private let tenants = Mutex(ActiveTenants(window: SyncMetrics.activeWindow))
     private let logEntries = Mutex<(count: Int?, readAt: ContinuousClock.Instant?)>((nil, nil))
     private let pushed = Atomic<Int>(0)
     private let pulled = Atomic<Int>(0)
@@ -103,7 +103,7 @@ final class SyncMetrics: Sendable {
 
     func sawTenant(_ tenant: String) {
         let now = ContinuousClock.now
-        tenants.withLock { $0[tenant] = now }
+        tenants.withLock { $0.saw(tenant, at: now) }
     }
 
     /// Counts what a garbage collection removed (``/BoutiqueSyncServer/SyncHousekeeping/Event/collected(tenant:previousHorizon:report:)``).
@@ -130,10 +130,7 @@ final class SyncMetrics: Sendable {
     func exposition(connectionsOpen: Int, logEntries: Int?) -> String {
         let snapshot = requests.withLock { $0 }
         let now = ContinuousClock.now
-        let active = tenants.withLock { seen -> Int in
-            seen = seen.filter { now - $0.value < Self.activeWindow }
-            return seen.count
-        }
+        let active = tenants.withLock { $0.count(at: now) }
         var out = ""
         func family(_ name: String, _ kind: String, _ help: String) { out += "# HELP \(name) \(help)\n# TYPE \(name) \(kind)\n" }
         /// A metric of one unlabelled value.
@@ -172,7 +169,7 @@ final class SyncMetrics: Sendable {
         single("boutique_long_polls_waiting", "gauge", "Pulls waiting for changes now.", longPolls.load(ordering: .relaxed))
         single("boutique_connections_open", "gauge", "Client connections open now.", connectionsOpen)
         single("boutique_tenants_active", "gauge", "Tenants that made an authenticated request in the last 10 minutes.", active)
-        single("boutique_store_errors_total", "counter", "Requests the store failed (answered 503), readiness probes included.", storeErrors.load(ordering: .relaxed))
+        single("boutique_store_errors_total", "counter", "Requests the store failed (answered 503), and readiness reads that failed (one per read, however many probes shared it).", storeErrors.load(ordering: .relaxed))
         if let logEntries {
             single("boutique_log_entries", "gauge", "Change-log entries the store holds, all tenants together (read at most once a minute).", logEntries)
         }

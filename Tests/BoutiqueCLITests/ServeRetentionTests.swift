@@ -42,6 +42,19 @@ struct ServeRetentionTests {
             #expect(help.status == 0)
             #expect(help.output.contains("--retain DURATION"))
             #expect(help.output.contains("default 30d"))
+            #expect(help.output.contains("--housekeeping-interval DURATION (default 1h)"))
+        }
+    }
+
+    @Test(arguments: ["0", "5x", "-1s"])
+    func aHousekeepingIntervalThatIsNotADurationIsAUsageError(_ value: String) async throws {
+        try await withTemporaryDirectory { directory in
+            try Self.writeSecret(in: directory)
+            let serve = try await ToolProcess.run(
+                ["serve", "--port", "0", "--store", "sync.db", "--secret-file", "secret", "--housekeeping-interval", value], in: directory)
+            #expect(serve.status == 2, "\(serve.errorOutput)")
+            #expect(serve.errorOutput.contains("--housekeeping-interval takes a duration such as 90s"), "\(serve.errorOutput)")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("sync.db").path), "nothing was created")
         }
     }
 

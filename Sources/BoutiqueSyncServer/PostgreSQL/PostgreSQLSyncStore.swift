@@ -125,6 +125,21 @@ public final class PostgreSQLSyncStore: SyncStore {
         }
     }
 
+    /// Every tenant's log entries, summed from the tenants' counters in one statement.
+    ///
+    /// ```swift
+    /// print("\(try await store.logEntryCount()) log entries")
+    /// ```
+    public func logEntryCount() async throws -> Int {
+        let worker = try await pool.acquire()
+        defer { pool.release(worker) }
+        return try await worker.transaction { connection in
+            let found = try connection.execute(
+                "SELECT coalesce(sum(greatest(0, next_sequence - 1 - horizon)), 0)::bigint FROM boutique_sync_server_tenant")
+            return Int(try found.int64(0, 0))
+        }
+    }
+
     /// Every tenant with a counter row (created by its first transaction) in the database, whichever
     /// instance made it, in byte order.
     public func tenants() async throws -> [String] {

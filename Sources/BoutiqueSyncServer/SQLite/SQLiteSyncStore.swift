@@ -99,6 +99,20 @@ public final class SQLiteSyncStore: SyncStore {
         }
     }
 
+    /// Every tenant's log entries, summed from the tenants' counters in one statement.
+    ///
+    /// ```swift
+    /// print("\(try await store.logEntryCount()) log entries")
+    /// ```
+    public func logEntryCount() async throws -> Int {
+        try await database.read { conn in
+            let found = try conn.connection.cachedRows(
+                "SELECT coalesce(sum(max(0, next_sequence - 1 - horizon)), 0) FROM boutique_sync_server_tenant", [])
+            guard case .integer(let total)? = found.first?.first else { return 0 }
+            return Int(total)
+        }
+    }
+
     /// Runs `body` in a read transaction on one of the database's reader connections: under WAL it
     /// sees the commits made before it began and never waits for the writer, so a pull of one tenant
     /// does not queue behind another tenant's large push. The store has one writer, which takes

@@ -18,8 +18,9 @@ import Foundation
 ///
 /// At most `openFileLimit` tenant files are open at once, each with `readersPerFile` readers and a
 /// checkpointer's connection: when another must open, the least recently used file that no request
-/// holds is closed (a file in use never is). A tenant seen for the first time is registered by its
-/// first transaction; until then its reads find nothing, as in a new store.
+/// holds is closed (a file in use never is). A tenant seen for the first time is registered, and its
+/// file kept, when its first transaction commits; until then its reads find nothing, as in a new
+/// store, and make no file.
 public final class SQLiteTenantFilesStore: SyncStore {
     /// The directory the store lives in.
     public let directory: URL
@@ -28,6 +29,11 @@ public final class SQLiteTenantFilesStore: SyncStore {
     private let main: SQLiteSyncStore
     private let registry: TenantRegistry
     private let files: TenantFileCache
+    /// Each tenant's log entries as its last transaction in this process left them (see
+    /// ``logEntryCount()``): one entry per registered tenant at most.
+    private let logEntries = Lock<[String: Int]>([:])
+    /// Each unregistered tenant's first transaction, one at a time (``firstTransaction(tenant:_:)``).
+    private let firstTransactions = TenantTurns()
 
     /// How many tenant files are open at once by default.
     public static let defaultOpenFileLimit = 64
@@ -81,14 +87,57 @@ public final class SQLiteTenantFilesStore: SyncStore {
         return SQLiteTenantFilesStore(directory: directory, main: SQLiteSyncStore.on(database), files: files)
     }
 
-    /// Runs `body` in one write transaction of `tenant`'s file, registering the tenant first when it
-    /// is new.
+    /// Runs `body` in one write transaction of `tenant`'s file. A tenant not registered yet is
+    /// registered once its first transaction commits (see ``firstTransaction(tenant:_:)``).
     public func transaction<T: Sendable>(
         tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T
     ) async throws -> T {
-        let lease = try await files.acquire(try await registry.register(tenant))
+        guard let file = try await registry.file(of: tenant) else { return try await firstTransaction(tenant: tenant, body) }
+        return try await transaction(in: file, tenant: tenant, body)
+    }
+
+    /// The first transaction of a tenant not registered yet, one at a time per tenant: its file is
+    /// made for it, and the tenant registered only when it commits. A transaction that throws (a
+    /// refused push, a failing store) leaves neither a registered tenant nor a file: tenants' names
+    /// come from tokens, and a request that stored nothing must not take room on the disk. A file
+    /// that was there before (the registry lost its row) is kept whatever happens.
+    private func firstTransaction<T: Sendable>(
+        tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T
+    ) async throws -> T {
+        try await firstTransactions.take(tenant)
+        defer { firstTransactions.give(tenant) }
+        // Another first transaction may have committed while this one waited for its turn.
+        if let file = try await registry.file(of: tenant) { return try await transaction(in: file, tenant: tenant, body) }
+        let file = try TenantFileName.forTenant(tenant)
+        let url = try fileURL(of: tenant)
+        let existed = FileManager.default.fileExists(atPath: url.path)
         do {
-            let result = try await lease.store.transaction(tenant: tenant, body)
+            // Registered before the file is given back: a failed registration removes the file as a
+            // failed transaction does, and the device, answered with an error, sends its push again.
+            return try await transaction(in: file, tenant: tenant, body, committed: { _ = try await self.registry.register(tenant) })
+        } catch {
+            if !existed {
+                await files.closeIfOpen(file)
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+            }
+            throw error
+        }
+    }
+
+    /// Runs `body` in one write transaction of the tenant file `file`, then `committed` (with the file
+    /// still lent, so that it is not closed meanwhile).
+    private func transaction<T: Sendable>(
+        in file: String, tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T,
+        committed: () async throws -> Void = {}
+    ) async throws -> T {
+        let lease = try await files.acquire(file)
+        do {
+            let (result, entries) = try await lease.store.transaction(tenant: tenant) { store in
+                let result = try body(store)
+                return (result, Int(max(0, try store.latestSequence() - store.logHorizon())))
+            }
+            try await committed()
+            logEntries.withLock { $0[tenant] = entries }
             await files.release(lease)
             return result
         } catch {
@@ -118,6 +167,18 @@ public final class SQLiteTenantFilesStore: SyncStore {
     /// Every registered tenant (from its first transaction on), in byte order.
     public func tenants() async throws -> [String] { try await registry.tenants() }
 
+    /// The log entries of the tenants that committed a transaction since the store was opened, as
+    /// each one's latest transaction left them: no file is opened to count. Every transaction that
+    /// changes a tenant's log (a push, a garbage collection) goes through this store, so the count
+    /// is exact for those tenants; a tenant not written since the store was opened is counted from
+    /// its next transaction on, which ``SyncHousekeeping``'s rounds give every tenant (the first ten
+    /// minutes after start). Another process writing the same directory is not seen.
+    ///
+    /// ```swift
+    /// print("\(try await store.logEntryCount()) log entries")
+    /// ```
+    public func logEntryCount() async throws -> Int { logEntries.withLock { $0.values.reduce(0, +) } }
+
     /// The identity made when the main file was created: one for the whole directory.
     public func identity() async throws -> String? { try await main.identity() }
 
@@ -129,6 +190,9 @@ public final class SQLiteTenantFilesStore: SyncStore {
 
     /// How many tenant files are open now (for tests).
     var openFileCount: Int { get async { await files.openCount } }
+
+    /// How many times a tenant file was opened (for tests).
+    var filesOpenedCount: Int { get async { await files.openedCount } }
 
     /// How many requests wait for a place among the open tenant files (for tests).
     var waitingForFileCount: Int { get async { await files.waitingCount } }

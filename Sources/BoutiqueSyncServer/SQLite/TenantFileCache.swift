@@ -59,6 +59,9 @@ actor TenantFileCache {
     /// How many requests wait for a place among the open files (for tests).
     var waitingCount: Int { waiting.count }
 
+    /// How many times a file was opened (for tests): each open has an id of its own.
+    var openedCount: Int { Int(nextID) }
+
     /// Lends the file `name`, opening it when it is not open.
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/databaseClosed`` after ``close()``; what opening the file
@@ -114,6 +117,14 @@ actor TenantFileCache {
             await body(lease.store)
             release(lease)
         }
+    }
+
+    /// Closes the file `name` once no request holds it (a file about to be removed: its tenant's first
+    /// transaction failed); returns when it is closed, or at once when it is not open.
+    func closeIfOpen(_ name: String) async {
+        while let entry = open[name], entry.users > 0 { await withCheckedContinuation { waiting.append($0) } }
+        if let entry = open[name] { await close(name, entry).value }
+        if let closed = closing[name] { await closed.value }
     }
 
     /// Refuses new requests and closes every file (after the transactions running on it).

@@ -2,8 +2,8 @@ import BoutiqueDB
 import BoutiqueSQLite
 
 /// The tenants of a ``SQLiteTenantFilesStore`` and the names of their files, kept in the store's main
-/// file: a tenant is registered before its first transaction, and from then on its reads and writes go
-/// to its file.
+/// file: a tenant is registered once its first transaction committed, and from then on its reads and
+/// writes go to its file.
 ///
 /// ```swift
 /// let registry = TenantRegistry(database: main)

@@ -51,11 +51,26 @@ public protocol SyncStore: Sendable {
     /// it: the ``/BoutiqueSync/SyncServerID/store`` of every reply. The default, `nil`, leaves replies without one
     /// (devices then know the server by its address).
     func identity() async throws -> String?
+
+    /// How many change-log entries the store holds, all tenants together (``/BoutiqueSyncServer/SyncServer/logEntryCount()``).
+    /// The default reads every tenant's counters, one read per tenant; a store that can count for
+    /// less (a directory of files, where each read opens a file) says how.
+    func logEntryCount() async throws -> Int
 }
 
 extension SyncStore {
     /// Does nothing: the store caches nothing worth freeing.
     public func releaseMemory() async {}
+
+    /// Every tenant's log entries (its latest sequence number past its log's horizon), one read per
+    /// tenant.
+    public func logEntryCount() async throws -> Int {
+        var total = 0
+        for tenant in try await tenants() {
+            total += try await read(tenant: tenant) { transaction in Int(max(0, try transaction.latestSequence() - transaction.logHorizon())) }
+        }
+        return total
+    }
 
     /// `nil`: the store keeps no identity.
     public func identity() async throws -> String? { nil }

@@ -20,8 +20,8 @@ enum ServeCommand: Command {
                               [--connections-per-address N] [--request-deadline DURATION]
                               [--response-deadline DURATION] [--unfinished-request-limit N]
                               [--unfinished-requests-per-address N] [--max-queued-response-bytes N]
-                              [--retain DURATION] [--drain DURATION] [--metrics-port PORT]
-                              [--tls-cert FILE --tls-key FILE]
+                              [--retain DURATION] [--housekeeping-interval DURATION] [--drain DURATION]
+                              [--metrics-port PORT] [--tls-cert FILE --tls-key FILE]
 
         Serves the sync protocol over HTTP on ADDRESS:PORT (127.0.0.1 when --host is left out; 0.0.0.0
         for every interface; port 0 picks a free one) and prints `listening on http://ADDRESS:PORT` once
@@ -113,6 +113,8 @@ enum ServeCommand: Command {
         and still resume where it was: ten minutes after start and then hourly, the server removes the log
         entries and deleted rows' tombstones that every device seen within DURATION has pulled past, and
         prints what it removed on stderr. A device away longer bootstraps again when it returns.
+        --housekeeping-interval DURATION (default 1h) is the time between these rounds; the first runs
+        ten minutes after start, or after DURATION when that is shorter.
 
         It needs the HTTP front end, which is built where GNU libmicrohttpd is installed
         (Debian: `sudo apt-get install libmicrohttpd-dev`; macOS: `brew install libmicrohttpd`).
@@ -183,7 +185,10 @@ enum ServeCommand: Command {
             let log = SyncRequestLog.standardError(format: logFormat.format)
             http = try SyncHTTPServer(
                 server: server, authentication: tokens, host: host, port: port, options: limits.options, tls: tls, log: log)
-            housekeeping = SyncHousekeeping(server: server, retention: retention) { [http] event in
+            housekeeping = SyncHousekeeping(
+                server: server, retention: retention, interval: operations.housekeepingInterval,
+                firstRoundAfter: operations.firstHousekeepingRound
+            ) { [http] event in
                 http.recordHousekeeping(event)
                 log.note("housekeeping", message: "\(event)")
             }

@@ -4,6 +4,7 @@ import BoutiqueSync
 import BoutiqueSyncHTTP
 import BoutiqueSyncServer
 import Foundation
+import Synchronization
 import Testing
 
 /// `/readyz` over stores that fail or hang, and how requests are counted in the metrics.
@@ -21,6 +22,73 @@ import Testing
             if hangs { try await Task.sleep(for: .seconds(3_600)) }
             throw BoutiqueError.syncUnavailable(reason: "could not connect to db.internal.example:5432")
         }
+    }
+
+    /// A store that counts its identity reads, each held until ``open()`` (and then failing, when it
+    /// `fails`).
+    final class GatedStore: SyncStore, Sendable {
+        let base: SQLiteSyncStore
+        let fails: Bool
+        private let gate = Mutex<(isOpen: Bool, reads: Int, waiting: [CheckedContinuation<Void, Never>])>((false, 0, []))
+
+        init(base: SQLiteSyncStore, fails: Bool = false) {
+            self.base = base
+            self.fails = fails
+        }
+
+        var reads: Int { gate.withLock { $0.reads } }
+
+        func transaction<T: Sendable>(tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T) async throws -> T {
+            try await base.transaction(tenant: tenant, body)
+        }
+
+        func identity() async throws -> String? {
+            await withCheckedContinuation { continuation in
+                let isOpen = gate.withLock { gate in
+                    gate.reads += 1
+                    if !gate.isOpen { gate.waiting.append(continuation) }
+                    return gate.isOpen
+                }
+                if isOpen { continuation.resume() }
+            }
+            if fails { throw BoutiqueError.syncUnavailable(reason: "could not connect to db.internal.example:5432") }
+            return "gated"
+        }
+
+        func open() {
+            let waiting = gate.withLock { gate in
+                gate.isOpen = true
+                defer { gate.waiting = [] }
+                return gate.waiting
+            }
+            for continuation in waiting { continuation.resume() }
+        }
+    }
+
+    /// Probes that come while the store is read wait for that read: a flood of probes is one read of
+    /// the store, not one each; a read that fails is one store error.
+    @Test(arguments: [false, true])
+    func probesAtOnceShareOneStoreRead(storeFails: Bool) async throws {
+        let base = try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL())
+        let store = GatedStore(base: base, fails: storeFails)
+        let http = try Self.serve(store)
+        let probes = 24
+        let answers = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<probes {
+                group.addTask {
+                    try await SocketHTTP.exchange(port: http.port, head: "GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close", body: [])
+                }
+            }
+            try await waitUntil("every probe is being answered") { http.requestsInFlight == probes && store.reads >= 1 }
+            store.open()
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let status = storeFails ? "HTTP/1.1 503" : "HTTP/1.1 200"
+        #expect(answers.count == probes && answers.allSatisfy { $0.hasPrefix(status) }, "\(answers.first ?? "")")
+        #expect(store.reads == 1, "one read for \(probes) probes")
+        #expect(await http.metricsText().contains("boutique_store_errors_total \(storeFails ? 1 : 0)\n"))
+        await http.shutdown()
+        await base.close()
     }
 
     static func serve(_ store: any SyncStore) throws -> SyncHTTPServer {

@@ -75,5 +75,31 @@ import Testing
         server.send(SIGTERM)
         _ = await server.wait()
     }
+
+    /// `--housekeeping-interval` brings the first round forward: once both devices have pulled past
+    /// the log's entries (their next pulls say so), a round removes them, and
+    /// `boutique_gc_removed_total{kind="log"}` counts what it removed.
+    @Test(arguments: StoreKind.allCases)
+    func collectedLogEntriesAreCounted(_ kind: StoreKind) async throws {
+        var served: ChildProcess?
+        try await ConnectionBudgetProcessTests.serving(kind, flags: ["--metrics-port", "0", "--housekeeping-interval", "1s"]) {
+            workspace, server, url, _, token in
+            served = server
+            let line = try await server.line(startingWith: "metrics on ")
+            let metrics = try #require(URL(string: String(line.dropFirst("metrics on ".count))))
+            for device in ["a.db", "b.db"] { try await workspace.makeDevice(device) }
+            try await workspace.tool(["sql", "a.db", "INSERT INTO note VALUES ('n1', 'One', NULL, 'a'), ('n2', 'Two', NULL, 'a')"])
+            // A device's pull says how far it has: each pulls twice, the second time from past both entries.
+            for _ in 0..<2 {
+                _ = try await workspace.sync("a.db", server: url.absoluteString, token: token)
+                _ = try await workspace.sync("b.db", server: url.absoluteString, token: token)
+            }
+            try await waitUntil("a round removed both entries") {
+                Self.value(#"boutique_gc_removed_total{kind="log"}"#, in: try await Self.scrape(metrics)) == 2
+            }
+        }
+        let errors = served?.errors ?? ""
+        #expect(errors.contains("log entries 1…2 and 0 tombstone(s) removed"), "\(errors)")
+    }
 }
 #endif

@@ -1,6 +1,7 @@
 // These run `boutique serve`, which needs the HTTP front end: they are compiled where the package has it.
 #if BOUTIQUE_SYNC_HTTP
 import BoutiqueSQLite
+import BoutiqueSync
 import BoutiqueTestSupport
 import Foundation
 import Testing
@@ -43,6 +44,20 @@ import Testing
         }
         again.send(SIGTERM)
         _ = await again.wait(timeout: .seconds(60))
+    }
+
+    /// A tenant's name is whatever its token says: reading as a tenant that never wrote makes no file.
+    @Test func aPullForATenantThatNeverWroteMakesNoFile() async throws {
+        let workspace = try SyncWorkspace()
+        let (server, url) = try await workspace.serve(storeDirectory: "store")
+        for tenant in ["never-wrote", "nor-this-one"] {
+            let body = try RawHTTP.json(PullRequest(replica: "r", cursor: 0, limit: 10))
+            let answer = try await RawHTTP.send(URL(string: url)!, "v1/pull", token: try await workspace.token(tenant: tenant), body: body)
+            #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
+        }
+        server.send(SIGTERM)
+        _ = await server.wait(timeout: .seconds(60))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.directory.file("store/tenants").path) == [])
     }
 
     @Test func aStoreDirectoryWithAStoreFileOrAnOpenFileLimitAloneIsAUsageError() async throws {

@@ -60,6 +60,50 @@ import Testing
         #expect(try main.cachedRows("SELECT count(*) FROM boutique_sync_server_log", []) == [[.integer(0)]])
     }
 
+    /// `boutique_log_entries` is read at every metrics scrape: counting opens no tenant's file, however
+    /// many tenants there are and however few files may be open.
+    @Test func countingTheLogOpensNoFile() async throws {
+        let workspace = try SyncTemporaryDirectory()
+        let store = try await SQLiteTenantFilesStore.open(directory: workspace.file("store"), openFileLimit: 1)
+        let server = SyncStoreContractTests.server(store)
+        for (index, tenant) in ["a", "b", "c"].enumerated() {
+            let transaction = SyncStoreContractTests.transaction(1, keys: (0...index).map { .text("k\($0)") })
+            let pushed = try await SyncStoreContractTests.push(server, [transaction], tenant: tenant)
+            #expect(pushed.outcome == .accepted, "\(pushed)")
+        }
+        let opened = await store.filesOpenedCount
+        #expect(try await server.logEntryCount() == 1 + 2 + 3)
+        #expect(await store.filesOpenedCount == opened, "no file opened to count")
+        await store.close()
+    }
+
+    /// Tenants' names come from tokens: a tenant that never committed a transaction takes no room.
+    /// Its reads find nothing and make no file; a first transaction that fails leaves neither a file
+    /// nor a registered tenant; one that commits registers its tenant.
+    @Test func aTenantIsRegisteredOnlyByATransactionThatCommits() async throws {
+        struct Refused: Error {}
+        let workspace = try SyncTemporaryDirectory()
+        let directory = workspace.file("store")
+        let store = try await SQLiteTenantFilesStore.open(directory: directory)
+        let server = SyncStoreContractTests.server(store)
+        let pulled = try await server.pull(PullRequest(replica: "r", cursor: 0, limit: 10), tenant: "stranger")
+        #expect(pulled.outcome == .changes && pulled.changes.isEmpty)
+        _ = try await server.snapshot(SnapshotRequest(replica: "r", after: nil, limit: 10), tenant: "stranger")
+        try await server.writePullCursors()
+        await #expect(throws: Refused.self) {
+            try await store.transaction(tenant: "failed") { store in
+                try store.setClock(HybridTimestamp(milliseconds: SyncStoreContractTests.wall))
+                throw Refused()
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("tenants").path) == [])
+        #expect(try await store.tenants() == [])
+        #expect(try await SyncStoreContractTests.push(server, [SyncStoreContractTests.transaction(1)], tenant: "failed").outcome == .accepted)
+        #expect(try await store.tenants() == ["failed"])
+        #expect(try Self.tenantsByFile(in: directory) == [try TenantFileName.forTenant("failed"): ["failed"]])
+        await store.close()
+    }
+
     @Test func aRegistryNamingAFileOutsideTheDirectoryIsRefused() async throws {
         let workspace = try SyncTemporaryDirectory()
         let directory = workspace.file("store")

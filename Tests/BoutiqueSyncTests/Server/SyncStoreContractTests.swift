@@ -55,6 +55,22 @@ import Testing
         }
     }
 
+    /// `boutique_log_entries`: every tenant's entries, fewer once collected.
+    @Test(arguments: StoreKind.allCases)
+    func theLogEntryCountFollowsPushesAndCollection(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let server = Self.server(store)
+            #expect(try await server.logEntryCount() == 0)
+            _ = try await Self.push(server, [Self.transaction(1), Self.transaction(2, keys: [.text("j")])], tenant: "a")
+            _ = try await Self.push(server, [Self.transaction(1)], tenant: "b")
+            #expect(try await server.logEntryCount() == 3)
+            // The one device of tenant a says it has both its entries: collection drops them.
+            _ = try await server.pull(PullRequest(replica: "r", cursor: 2, limit: 10), tenant: "a")
+            #expect(try await server.collectGarbage(tenant: "a").horizon == 2)
+            #expect(try await server.logEntryCount() == 1)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func anotherHistoryUnderTheSameIdIsAMismatch(_ kind: StoreKind) async throws {
         try await kind.withStore { store in
