@@ -4,7 +4,7 @@ import SwiftSyntax
 ///
 /// ```swift
 /// let expansion = TableExpansion(typeName: "Note", tableName: "note", schema: schema, access: "")
-/// expansion.body   // TableColumns, columns, tableName, init(decoder:), encodeColumns(into:), Draft
+/// expansion.body   // TableColumns, Columns, columns, tableName, init(decoder:), encodeColumns(into:), Draft
 /// ```
 struct TableExpansion {
     let typeName: String
@@ -17,6 +17,7 @@ struct TableExpansion {
     var body: String {
         var writer = SourceWriter(indentation: 1)
         writeColumns(&writer)
+        writeSelectionColumns(&writer)
         writer.line("\(access)static var columns: TableColumns { TableColumns() }")
         writer.line("\(access)static var tableName: String { \(StringLiteral.quoted(tableName)) }")
         writeDecodingInit(&writer)
@@ -46,14 +47,40 @@ struct TableExpansion {
             writer.line("\(access)static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()")
             writer.line("private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {")
             writer.indented { writer in
-                writer.line("[")
+                // A field that groups columns (a `@Selection` struct) stands for them in the list.
+                writer.line("BoutiqueQueries.ColumnSchema.flattened([")
                 writer.indented { writer in
                     for column in schema.columns { writer.line("BoutiqueQueries.ColumnSchema(\(schemaArguments(column))),") }
                 }
-                writer.line("]")
+                writer.line("])")
             }
             writer.line("}")
             writer.line("\(access)init() {}")
+        }
+        writer.line("}")
+    }
+
+    /// `Columns`: one expression per column, which a select builds a row of the table from (a view's
+    /// select, or a common table expression's). Its initializer takes each column's expression in order;
+    /// nothing is stored but the list's SQL, so the struct costs the compiler one initializer.
+    private func writeSelectionColumns(_ writer: inout SourceWriter) {
+        var parameters = ""
+        var fragments = ""
+        for column in schema.columns {
+            if !parameters.isEmpty {
+                parameters += ", "
+                fragments += ", "
+            }
+            parameters += "\(column.swiftName): some BoutiqueQueries.QueryExpression<\(column.representation)>"
+            fragments += "\(column.swiftName).queryFragment"
+        }
+        writer.line("\(access)struct Columns: BoutiqueQueries.QueryExpression, Sendable {")
+        writer.indented { writer in
+            writer.line("\(access)typealias QueryValue = \(typeName)")
+            writer.line("\(access)let queryFragment: BoutiqueQueries.QueryFragment")
+            writer.line("\(access)init(\(parameters)) {")
+            writer.indented { $0.line("self.queryFragment = [\(fragments)].joined(separator: \", \")") }
+            writer.line("}")
         }
         writer.line("}")
     }
@@ -112,6 +139,13 @@ struct TableExpansion {
             writer.line("\(access)init(\(parameters)) {")
             writer.indented { writer in
                 for column in fields { writer.line("self.\(column.swiftName) = \(column.swiftName)") }
+            }
+            writer.line("}")
+            // A stored row made a draft again (to insert a copy, or to edit it in a form), as
+            // StructuredQueries' `Draft(_:)` does: the key is kept, generated columns are left out.
+            writer.line("\(access)init(_ other: \(typeName)) {")
+            writer.indented { writer in
+                for column in fields { writer.line("self.\(column.swiftName) = other.\(column.swiftName)") }
             }
             writer.line("}")
             writer.line("\(access)func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {")

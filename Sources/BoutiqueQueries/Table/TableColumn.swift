@@ -5,6 +5,12 @@ import BoutiqueSQLite
 /// ```swift
 /// Note.where { $0.title == "Groceries" }.order { $0.updatedAt.desc() }
 /// ```
+///
+/// A field that groups columns (a `@Selection` struct, see ``QuerySelection/groupedColumns``) is a handle
+/// too: its fields are the group's columns (`$0.timestamps.createdAt`), and the whole group is the row
+/// value of its columns, compared as one (`$0.timestamps.eq(timestamps)` renders
+/// `(("note"."createdAt", "note"."updatedAt") = (?, ?))`).
+@dynamicMemberLookup
 public struct TableColumn<Root: Table, Value: QueryRepresentable>: QueryExpression, Sendable {
     public typealias QueryValue = Value
 
@@ -15,11 +21,25 @@ public struct TableColumn<Root: Table, Value: QueryRepresentable>: QueryExpressi
     @inlinable
     public init(_ name: String) { self.name = name }
 
-    /// `"table"."column"`.
+    /// `"table"."column"`; for a group, its columns as a row value, `("table"."a", "table"."b")`.
     public var queryFragment: QueryFragment {
-        QueryFragment(Root.quotedTableName + "." + SQLIdentifier.quote(name))
+        guard let group = Value.groupedColumns else {
+            return QueryFragment(Root.quotedTableName + "." + SQLIdentifier.quote(name))
+        }
+        let table = Root.quotedTableName
+        return QueryFragment(
+            "(" + ColumnSchema.flattened(group).map { table + "." + SQLIdentifier.quote($0.name) }.joined(separator: ", ") + ")")
     }
 
     /// The column's SQL name, quoted but not qualified: `"column"` (for `INSERT` and `UPDATE` lists).
     public var quotedName: String { SQLIdentifier.quote(name) }
+}
+
+extension TableColumn where Value: QuerySelection {
+    /// One column of a group, as a column of the table that holds the group: `$0.timestamps.createdAt`.
+    public subscript<Member>(dynamicMember member: KeyPath<Value.TableColumns, TableColumn<Value, Member>>)
+        -> TableColumn<Root, Member>
+    {
+        TableColumn<Root, Member>(Value.columns[keyPath: member].name)
+    }
 }
