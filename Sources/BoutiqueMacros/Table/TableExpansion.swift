@@ -36,8 +36,15 @@ struct TableExpansion {
             // Computed, with their type written out: nothing to store, and the declarations are checked
             // without looking at their bodies.
             for column in schema.columns {
-                writer.line(
-                    "\(access)var \(column.swiftName): \(columnType(column.representation)) { .init(\(StringLiteral.quoted(column.sqlName))) }")
+                if Self.mayBeGroup(column) {
+                    // A type the text does not tell from a group of columns (a `@Selection` struct):
+                    // the overload `handle` resolves to decides, a `TableColumn` or a `ColumnGroup`.
+                    writer.line(
+                        "\(access)let \(column.swiftName) = \(columnType(column.representation)).handle(\(StringLiteral.quoted(column.sqlName)))")
+                } else {
+                    writer.line(
+                        "\(access)var \(column.swiftName): \(columnType(column.representation)) { .init(\(StringLiteral.quoted(column.sqlName))) }")
+                }
             }
             if let key {
                 writer.line("\(access)var primaryKey: \(columnType(key.representation)) { \(key.swiftName) }")
@@ -182,6 +189,20 @@ struct TableExpansion {
     /// The Draft's type for a column: the key becomes optional.
     private func draftType(_ column: ModelColumn) -> String {
         column.isPrimaryKey && !column.isOptional ? Self.optional(column.valueType) : column.valueType
+    }
+
+    /// The types stored in one column whatever else is declared: their handles are written out.
+    static let singleColumnTypes: Set<String> = [
+        "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float",
+        "Bool", "String", "Date", "UUID", "Data", "[UInt8]", "Foundation.Date", "Foundation.UUID", "Foundation.Data",
+        "Swift.Int", "Swift.Int64", "Swift.Double", "Swift.Bool", "Swift.String",
+    ]
+
+    /// `true` when the column's type may be a group of columns: stored as its own type (no `as:`), not
+    /// optional (an optional group is not supported) and not one of ``singleColumnTypes``.
+    static func mayBeGroup(_ column: ModelColumn) -> Bool {
+        column.representation == column.valueType && !column.isOptional && !column.valueType.hasSuffix("?")
+            && !singleColumnTypes.contains(column.valueType)
     }
 
     /// `true` for `UUID` and `Foundation.UUID`.

@@ -5,12 +5,6 @@ import BoutiqueSQLite
 /// ```swift
 /// Note.where { $0.title == "Groceries" }.order { $0.updatedAt.desc() }
 /// ```
-///
-/// A field that groups columns (a `@Selection` struct, see ``QuerySelection/groupedColumns``) is a handle
-/// too: its fields are the group's columns (`$0.timestamps.createdAt`), and the whole group is the row
-/// value of its columns, compared as one (`$0.timestamps.eq(timestamps)` renders
-/// `(("note"."createdAt", "note"."updatedAt") = (?, ?))`).
-@dynamicMemberLookup
 public struct TableColumn<Root: Table, Value: QueryRepresentable>: QueryExpression, Sendable {
     public typealias QueryValue = Value
 
@@ -21,25 +15,25 @@ public struct TableColumn<Root: Table, Value: QueryRepresentable>: QueryExpressi
     @inlinable
     public init(_ name: String) { self.name = name }
 
-    /// `"table"."column"`; for a group, its columns as a row value, `("table"."a", "table"."b")`.
+    /// `"table"."column"`.
     public var queryFragment: QueryFragment {
-        guard let group = Value.groupedColumns else {
-            return QueryFragment(Root.quotedTableName + "." + SQLIdentifier.quote(name))
-        }
-        let table = Root.quotedTableName
-        return QueryFragment(
-            "(" + ColumnSchema.flattened(group).map { table + "." + SQLIdentifier.quote($0.name) }.joined(separator: ", ") + ")")
+        QueryFragment(Root.quotedTableName + "." + SQLIdentifier.quote(name))
     }
 
     /// The column's SQL name, quoted but not qualified: `"column"` (for `INSERT` and `UPDATE` lists).
     public var quotedName: String { SQLIdentifier.quote(name) }
 }
 
+extension TableColumn {
+    /// The handle on the column `name`. `@Table` declares a column whose type it cannot tell from a
+    /// group of columns by its name (an enum, a `@Selection` struct) with this call, whose result type
+    /// the type decides: a `TableColumn`, or a ``ColumnGroup`` for a group.
+    @inlinable
+    public static func handle(_ name: String) -> TableColumn { TableColumn(name) }
+}
+
 extension TableColumn where Value: QuerySelection {
-    /// One column of a group, as a column of the table that holds the group: `$0.timestamps.createdAt`.
-    public subscript<Member>(dynamicMember member: KeyPath<Value.TableColumns, TableColumn<Value, Member>>)
-        -> TableColumn<Root, Member>
-    {
-        TableColumn<Root, Member>(Value.columns[keyPath: member].name)
-    }
+    /// The handle on a group of columns (a `@Selection` struct stored as one field of a table).
+    @inlinable
+    public static func handle(_ name: String) -> ColumnGroup<Root, Value> { ColumnGroup(name) }
 }

@@ -602,11 +602,18 @@ import Testing
                 var primaryKey: BoutiqueQueries.TableColumn<Models.Item, Int> { id }
                 static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
                 private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
-                    [
+                    BoutiqueQueries.ColumnSchema.flattened([
                         BoutiqueQueries.ColumnSchema("id", as: Int.self, primaryKey: true),
-                    ]
+                    ])
                 }
                 init() {}
+            }
+            struct Columns: BoutiqueQueries.QueryExpression, Sendable {
+                typealias QueryValue = Models.Item
+                let queryFragment: BoutiqueQueries.QueryFragment
+                init(id: some BoutiqueQueries.QueryExpression<Int>) {
+                    self.queryFragment = [id.queryFragment].joined(separator: ", ")
+                }
             }
             static var columns: TableColumns { TableColumns() }
             static var tableName: String { "item" }
@@ -621,6 +628,9 @@ import Testing
                 var id: Int?
                 init(id: Int? = nil) {
                     self.id = id
+                }
+                init(_ other: Models.Item) {
+                    self.id = other.id
                 }
                 func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
                     encoder.encode(self.id)
@@ -657,7 +667,7 @@ import Testing
                     typealias PrimaryKey = Int
                     var id: BoutiqueQueries.TableColumn<Event, Int> { .init("id") }
                     var startAt: BoutiqueQueries.TableColumn<Event, Date> { .init("startAt") }
-                    var timestamps: BoutiqueQueries.TableColumn<Event, Timestamps> { .init("timestamps") }
+                    let timestamps = BoutiqueQueries.TableColumn<Event, Timestamps>.handle("timestamps")
                     var endAt: BoutiqueQueries.TableColumn<Event, Date> { .init("endAt") }
                     var primaryKey: BoutiqueQueries.TableColumn<Event, Int> { id }
                     static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
