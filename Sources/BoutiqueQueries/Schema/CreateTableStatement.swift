@@ -14,7 +14,7 @@ import BoutiqueSQLite
 ///
 /// A generated column declared without its expression (`@Column(generated: .stored)`) is computed as
 /// the app's own SQL says, which the model does not know: the text then has an empty
-/// `GENERATED ALWAYS AS ()`, to be filled in, and ``execute(_:)`` refuses to run it.
+/// `GENERATED ALWAYS AS ()`, to be filled in, and `execute` refuses to run it.
 public struct CreateTableStatement: Hashable, Sendable {
     /// The statement's SQL text.
     public let sql: String

@@ -13,7 +13,8 @@
 /// A generated column is read but never written: inserts, updates and upserts leave it out. With
 /// `.virtual` or `.stored` alone, as StructuredQueries spells it, the expression lives where the table
 /// is created, in the app's migration SQL; the model then cannot create the table by itself, and
-/// ``CreateTableStatement/execute(_:)`` says so. With an expression, `CREATE TABLE` declares it.
+/// running its ``CreateTableStatement`` throws, naming the column. With an expression, the model's
+/// `CREATE TABLE` declares it.
 public struct GeneratedColumn: Hashable, Sendable {
     /// Whether SQLite computes the value when the row is read or keeps it when the row is written.
     public enum Storage: String, Hashable, Sendable {
