@@ -4,7 +4,7 @@ import Foundation
 // The listings of the Models and Queries article's section on triggers and views.
 
 extension ModelsAndQueries {
-    @Table @Selection
+    @Table
     struct ReminderWithList: Sendable {
         @Column(primaryKey: true) let reminderID: Int
         let reminderTitle: String

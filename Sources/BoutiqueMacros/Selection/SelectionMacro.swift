@@ -28,59 +28,35 @@ public struct SelectionMacro: ExtensionMacro, MemberMacro {
             context.diagnose(NotAStruct.diagnostic(macro: "@Selection", node: node, declaration: declaration))
             return []
         }
-        // On a `@Table` struct (a view's or a common table expression's rows, as StructuredQueries
-        // declares them), `@Table` reads the columns, reports their problems, decodes the row and makes
-        // it a table; `@Selection` only adds `Columns`, in the table's column order.
-        let isTable = Self.isTable(structDecl)
-        var schema = ModelSchema(reading: structDecl, as: isTable ? .table : .selection)
-        if !isTable {
-            if let generics = structDecl.genericParameterClause {
-                // A selection is a table, and a table's name and column handles name one type.
-                context.diagnose(Diagnostic(
-                    node: generics,
-                    message: MacroMessage.error("genericSelection", "@Selection does not support generic types")))
-                return []
-            }
-            var problems = schema.diagnostics
-            problems.append(contentsOf: TableMacro.reservedNames(in: schema, names: ["queryFragment"]))
-            for diagnostic in problems.items { context.diagnose(diagnostic) }
-            guard !problems.hasErrors else { return [] }
+        // On a `@Table` struct (a view's rows, as earlier releases declared them), `@Table` does
+        // everything, `Columns` included, as it does for every table: `@Selection` adds nothing.
+        if Self.isTable(structDecl) { return [] }
+        if let generics = structDecl.genericParameterClause {
+            // A selection is a table, and a table's name and column handles name one type.
+            context.diagnose(Diagnostic(
+                node: generics,
+                message: MacroMessage.error("genericSelection", "@Selection does not support generic types")))
+            return []
         }
-        guard !schema.diagnostics.hasErrors else { return [] }
+        var schema = ModelSchema(reading: structDecl, as: .selection)
+        var problems = schema.diagnostics
+        problems.append(contentsOf: TableMacro.reservedNames(in: schema, names: ["queryFragment"]))
+        for diagnostic in problems.items { context.diagnose(diagnostic) }
+        guard !problems.hasErrors else { return [] }
         if NestedTypeNames.isNested(context.lexicalContext) {
             var names = NestedTypeNames()
             schema = names.aliasing(schema)
         }
 
+        // The struct is also a table named after it, with no key: the rows of a common table
+        // expression, which the statement after `WITH` reads as it reads any table's. Its `Columns`
+        // come with the table's expansion.
         let typeName = type.trimmedDescription
         let access = AccessLevel(of: structDecl, in: context.lexicalContext).prefix
-        var parameters = ""
-        var fragments = ""
-        for column in schema.columns {
-            if !parameters.isEmpty {
-                parameters += ", "
-                fragments += ", "
-            }
-            parameters += "\(column.swiftName): some BoutiqueQueries.QueryExpression<\(column.representation)>"
-            fragments += "\(column.swiftName).queryFragment"
-        }
-        var writer = SourceWriter(indentation: 1)
-        writer.line("\(access)struct Columns: BoutiqueQueries.QueryExpression, Sendable {")
-        writer.indented { writer in
-            writer.line("\(access)typealias QueryValue = \(typeName)")
-            writer.line("\(access)let queryFragment: BoutiqueQueries.QueryFragment")
-            writer.line("\(access)init(\(parameters)) {")
-            writer.indented { $0.line("self.queryFragment = [\(fragments)].joined(separator: \", \")") }
-            writer.line("}")
-        }
-        writer.line("}")
-        if isTable { return [ExtensionDeclSyntax.make(type: typeName, conformances: [], body: writer.text)] }
-        // Alone, the struct is also a table named after it, with no key: the rows of a common table
-        // expression, which the statement after `WITH` reads as it reads any table's.
         let table = TableExpansion(
             typeName: typeName, tableName: TableMacro.defaultTableName(for: structDecl.name.text), schema: schema,
             access: access)
-        let body = writer.text + "\n" + table.body
+        let body = table.body
         let conformances = protocols.contains { $0.isNamed("QuerySelection") } ? ["BoutiqueQueries.QuerySelection"] : []
         return [ExtensionDeclSyntax.make(type: typeName, conformances: conformances, body: body)]
             + JSONPathMembersExpansion.extensions(

@@ -17,7 +17,8 @@ struct ModelColumn {
     /// property), or the property's type.
     var representation: String
     let isOptional: Bool
-    /// The `generated:` argument (`.virtual("lower(title)")`); generated columns are never written.
+    /// The `generated:` argument (`.virtual("lower(title)")`, or `.stored` when the app's SQL gives the
+    /// expression); generated columns are never written.
     let generated: ExprSyntax?
     /// Source text of the `DatabaseValue` for a literal default (`.integer(0)`), if any.
     let defaultValue: String?

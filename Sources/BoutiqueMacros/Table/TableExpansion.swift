@@ -4,7 +4,7 @@ import SwiftSyntax
 ///
 /// ```swift
 /// let expansion = TableExpansion(typeName: "Note", tableName: "note", schema: schema, access: "")
-/// expansion.body   // TableColumns, columns, tableName, init(decoder:), encodeColumns(into:), Draft
+/// expansion.body   // TableColumns, Columns, columns, tableName, init(decoder:), encodeColumns(into:), Draft
 /// ```
 struct TableExpansion {
     let typeName: String
@@ -17,6 +17,7 @@ struct TableExpansion {
     var body: String {
         var writer = SourceWriter(indentation: 1)
         writeColumns(&writer)
+        writeSelectionColumns(&writer)
         writer.line("\(access)static var columns: TableColumns { TableColumns() }")
         writer.line("\(access)static var tableName: String { \(StringLiteral.quoted(tableName)) }")
         writeDecodingInit(&writer)
@@ -35,8 +36,15 @@ struct TableExpansion {
             // Computed, with their type written out: nothing to store, and the declarations are checked
             // without looking at their bodies.
             for column in schema.columns {
-                writer.line(
-                    "\(access)var \(column.swiftName): \(columnType(column.representation)) { .init(\(StringLiteral.quoted(column.sqlName))) }")
+                if Self.mayBeGroup(column) {
+                    // A type the text does not tell from a group of columns (a `@Selection` struct):
+                    // the overload `handle` resolves to decides, a `TableColumn` or a `ColumnGroup`.
+                    writer.line(
+                        "\(access)let \(column.swiftName) = \(columnType(column.representation)).handle(\(StringLiteral.quoted(column.sqlName)))")
+                } else {
+                    writer.line(
+                        "\(access)var \(column.swiftName): \(columnType(column.representation)) { .init(\(StringLiteral.quoted(column.sqlName))) }")
+                }
             }
             if let key {
                 writer.line("\(access)var primaryKey: \(columnType(key.representation)) { \(key.swiftName) }")
@@ -46,14 +54,40 @@ struct TableExpansion {
             writer.line("\(access)static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()")
             writer.line("private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {")
             writer.indented { writer in
-                writer.line("[")
+                // A field that groups columns (a `@Selection` struct) stands for them in the list.
+                writer.line("BoutiqueQueries.ColumnSchema.flattened([")
                 writer.indented { writer in
                     for column in schema.columns { writer.line("BoutiqueQueries.ColumnSchema(\(schemaArguments(column))),") }
                 }
-                writer.line("]")
+                writer.line("])")
             }
             writer.line("}")
             writer.line("\(access)init() {}")
+        }
+        writer.line("}")
+    }
+
+    /// `Columns`: one expression per column, which a select builds a row of the table from (a view's
+    /// select, or a common table expression's). Its initializer takes each column's expression in order;
+    /// nothing is stored but the list's SQL, so the struct costs the compiler one initializer.
+    private func writeSelectionColumns(_ writer: inout SourceWriter) {
+        var parameters = ""
+        var fragments = ""
+        for column in schema.columns {
+            if !parameters.isEmpty {
+                parameters += ", "
+                fragments += ", "
+            }
+            parameters += "\(column.swiftName): some BoutiqueQueries.QueryExpression<\(column.representation)>"
+            fragments += "\(column.swiftName).queryFragment"
+        }
+        writer.line("\(access)struct Columns: BoutiqueQueries.QueryExpression, Sendable {")
+        writer.indented { writer in
+            writer.line("\(access)typealias QueryValue = \(typeName)")
+            writer.line("\(access)let queryFragment: BoutiqueQueries.QueryFragment")
+            writer.line("\(access)init(\(parameters)) {")
+            writer.indented { $0.line("self.queryFragment = [\(fragments)].joined(separator: \", \")") }
+            writer.line("}")
         }
         writer.line("}")
     }
@@ -114,6 +148,13 @@ struct TableExpansion {
                 for column in fields { writer.line("self.\(column.swiftName) = \(column.swiftName)") }
             }
             writer.line("}")
+            // A stored row made a draft again (to insert a copy, or to edit it in a form), as
+            // StructuredQueries' `Draft(_:)` does: the key is kept, generated columns are left out.
+            writer.line("\(access)init(_ other: \(typeName)) {")
+            writer.indented { writer in
+                for column in fields { writer.line("self.\(column.swiftName) = other.\(column.swiftName)") }
+            }
+            writer.line("}")
             writer.line("\(access)func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {")
             writer.indented { writer in
                 for column in fields {
@@ -148,6 +189,20 @@ struct TableExpansion {
     /// The Draft's type for a column: the key becomes optional.
     private func draftType(_ column: ModelColumn) -> String {
         column.isPrimaryKey && !column.isOptional ? Self.optional(column.valueType) : column.valueType
+    }
+
+    /// The types stored in one column whatever else is declared: their handles are written out.
+    static let singleColumnTypes: Set<String> = [
+        "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float",
+        "Bool", "String", "Date", "UUID", "Data", "[UInt8]", "Foundation.Date", "Foundation.UUID", "Foundation.Data",
+        "Swift.Int", "Swift.Int64", "Swift.Double", "Swift.Bool", "Swift.String",
+    ]
+
+    /// `true` when the column's type may be a group of columns: stored as its own type (no `as:`), not
+    /// optional (an optional group is not supported) and not one of ``singleColumnTypes``.
+    static func mayBeGroup(_ column: ModelColumn) -> Bool {
+        column.representation == column.valueType && !column.isOptional && !column.valueType.hasSuffix("?")
+            && !singleColumnTypes.contains(column.valueType)
     }
 
     /// `true` for `UUID` and `Foundation.UUID`.

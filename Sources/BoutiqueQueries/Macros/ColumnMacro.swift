@@ -5,13 +5,15 @@
 ///     @Column(primaryKey: true) let code: String
 ///     @Column("starts_at", as: Date.ISO8601Representation.self) var startsAt: Date
 ///     @Column(generated: .virtual("lower(code)")) let lowerCode: String
+///     @Column(generated: .stored) let endsAt: Date   // as the app's migration SQL computes it
 /// }
 /// ```
 ///
 /// - Parameters:
 ///   - name: The SQL name; the property's name when `nil`.
 ///   - primaryKey: `true` for the primary key, `false` to keep a property named `id` from being it.
-///   - generated: The expression of a generated column; such columns are read but never written.
+///   - generated: How a generated column is stored, with its expression or (`.virtual`, `.stored`)
+///     without, when the app's SQL declares it; such columns are read but never written.
 @attached(peer)
 public macro Column(
     _ name: String? = nil,

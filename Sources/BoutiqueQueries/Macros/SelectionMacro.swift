@@ -22,6 +22,16 @@
 /// ```
 ///
 /// Fields may use `@Column(as:)` to pick a representation.
+///
+/// As one field of a `@Table`, a selection groups columns of that table: its fields are the table's
+/// columns, in order and under their own names, read as `$0.timestamps.createdAt` and compared as a
+/// whole (``ColumnGroup``):
+///
+/// ```swift
+/// @Selection struct Timestamps { let createdAt: Date; let updatedAt: Date? }
+/// @Table struct Note { let id: Int; var title: String; let timestamps: Timestamps }
+/// // columns: id, title, createdAt, updatedAt
+/// ```
 @attached(member, names: named(_BoutiqueTypes))
 @attached(
     extension, conformances: QuerySelection, JSONPathObject,

@@ -11,9 +11,18 @@ import BoutiqueSQLite
 /// Each column is declared with its SQL type, `PRIMARY KEY`, `NOT NULL` unless optional, its literal
 /// `DEFAULT`, and `GENERATED ALWAYS AS (…) VIRTUAL|STORED` for generated columns. In a table that is not
 /// `STRICT`, an `ANY` column is declared without a type: there `ANY` would mean numeric affinity.
+///
+/// A generated column declared without its expression (`@Column(generated: .stored)`) is computed as
+/// the app's own SQL says, which the model does not know: the text then has an empty
+/// `GENERATED ALWAYS AS ()`, to be filled in, and `execute` refuses to run it.
 public struct CreateTableStatement: Hashable, Sendable {
     /// The statement's SQL text.
     public let sql: String
+    /// The table's name.
+    public let tableName: String
+    /// The generated columns whose expression the model does not give, in order: while there is one,
+    /// the statement cannot create the table.
+    public let columnsWithoutExpression: [String]
 
     /// The statement for a table of `columns` named `tableName`.
     public init(tableName: String, columns: [ColumnSchema], options: TableOptions = [], ifNotExists: Bool = false) {
@@ -27,6 +36,8 @@ public struct CreateTableStatement: Hashable, Sendable {
         if options.contains(.withoutRowID) { suffixes.append("WITHOUT ROWID") }
         if !suffixes.isEmpty { sql += " " + suffixes.joined(separator: ", ") }
         self.sql = sql
+        self.tableName = tableName
+        self.columnsWithoutExpression = columns.filter { $0.generated != nil && $0.generated?.expression == nil }.map(\.name)
     }
 
     /// The statement for `table`'s columns.
@@ -35,7 +46,14 @@ public struct CreateTableStatement: Hashable, Sendable {
     }
 
     /// Runs the statement.
+    ///
+    /// - Throws: ``BoutiqueError/invalidArgument(_:)`` without running anything when a generated column
+    ///   has no expression in the model (``columnsWithoutExpression``); SQLite's error otherwise.
     public func execute(_ connection: Connection) throws {
+        if let column = columnsWithoutExpression.first {
+            throw BoutiqueError.invalidArgument(
+                "the model of table '\(tableName)' cannot create it: its generated column '\(column)' is computed as the app's SQL says (@Column(generated: .virtual) or .stored without an expression); create the table with that SQL in a migration, or give the expression in the model, @Column(generated: .stored(\"…\"))")
+        }
         do {
             try connection.execute(sql)
         } catch {
@@ -53,12 +71,7 @@ public struct CreateTableStatement: Hashable, Sendable {
         if !column.isNullable, column.generated == nil { parts.append("NOT NULL") }
         if let value = column.defaultValue, column.generated == nil { parts.append("DEFAULT " + SQLLiteral.render(value)) }
         if let generated = column.generated {
-            let storage: String
-            switch generated {
-            case .virtual: storage = "VIRTUAL"
-            case .stored: storage = "STORED"
-            }
-            parts.append("GENERATED ALWAYS AS (\(generated.expression)) \(storage)")
+            parts.append("GENERATED ALWAYS AS (\(generated.expression ?? "")) \(generated.storage.rawValue)")
         }
         return parts.joined(separator: " ")
     }

@@ -24,3 +24,10 @@ extension QuerySelection {
     /// `ANY`: a selection is not stored in one column.
     public static var sqlType: SQLType { .any }
 }
+
+extension QuerySelection {
+    /// A selection stored as one field of a table is a group of the table's columns, named as its
+    /// fields are: `@Table struct Reminder { let id: Int; let timestamps: Timestamps }` has the columns
+    /// `id`, `createdAt` and `updatedAt`.
+    public static var groupedColumns: [ColumnSchema]? { TableColumns.allColumns }
+}

@@ -18,6 +18,9 @@ public struct ColumnSchema: Hashable, Sendable {
     public var generated: GeneratedColumn?
     /// How the column's value goes into the row's JSON object (``TableDefinition/jsonObject()``).
     public var jsonValueForm: JSONValueForm
+    /// For a field that groups several columns (a `@Selection` struct), those columns: the table holds
+    /// them in its place (``flattened(_:)``).
+    public var groupedColumns: [ColumnSchema]?
 
     /// A column's schema, field by field.
     public init(
@@ -41,23 +44,22 @@ public struct ColumnSchema: Hashable, Sendable {
         self.init(
             name: name, sqlType: R.sqlType, isNullable: R.isNullable, isPrimaryKey: primaryKey,
             defaultValue: defaultValue, generated: generated, jsonValueForm: R.jsonValueForm)
+        groupedColumns = R.groupedColumns
+    }
+
+    /// `columns` with each group of columns replaced by the columns it groups, in order: a table's
+    /// columns as SQLite has them.
+    ///
+    /// ```swift
+    /// @Selection struct Timestamps { var createdAt: Date; var updatedAt: Date? }
+    /// ColumnSchema.flattened([ColumnSchema("id", as: Int.self), ColumnSchema("timestamps", as: Timestamps.self)])
+    ///     .map(\.name)   // ["id", "createdAt", "updatedAt"]
+    /// ```
+    public static func flattened(_ columns: [ColumnSchema]) -> [ColumnSchema] {
+        guard columns.contains(where: { $0.groupedColumns != nil }) else { return columns }
+        return columns.flatMap { $0.groupedColumns.map(flattened) ?? [$0] }
     }
 
     /// `true` when inserts and updates write the column (it is not generated).
     public var isWritable: Bool { generated == nil }
-}
-
-/// A generated column's expression and storage.
-public enum GeneratedColumn: Hashable, Sendable {
-    /// Computed when read; not stored.
-    case virtual(String)
-    /// Computed when written and stored.
-    case stored(String)
-
-    /// The SQL expression.
-    public var expression: String {
-        switch self {
-        case .virtual(let expression), .stored(let expression): expression
-        }
-    }
 }

@@ -23,3 +23,17 @@ public struct TableColumn<Root: Table, Value: QueryRepresentable>: QueryExpressi
     /// The column's SQL name, quoted but not qualified: `"column"` (for `INSERT` and `UPDATE` lists).
     public var quotedName: String { SQLIdentifier.quote(name) }
 }
+
+extension TableColumn {
+    /// The handle on the column `name`. `@Table` declares a column whose type it cannot tell from a
+    /// group of columns by its name (an enum, a `@Selection` struct) with this call, whose result type
+    /// the type decides: a `TableColumn`, or a ``ColumnGroup`` for a group.
+    @inlinable
+    public static func handle(_ name: String) -> TableColumn { TableColumn(name) }
+}
+
+extension TableColumn where Value: QuerySelection {
+    /// The handle on a group of columns (a `@Selection` struct stored as one field of a table).
+    @inlinable
+    public static func handle(_ name: String) -> ColumnGroup<Root, Value> { ColumnGroup(name) }
+}

@@ -38,12 +38,19 @@ public protocol QueryRepresentable<QueryOutput>: SendableMetatype {
     /// (``TableDefinition/jsonObject()``). The default follows ``sqlType``: text and integers as they
     /// are, REAL numbers with all their digits.
     static var jsonValueForm: JSONValueForm { get }
+
+    /// The columns a value spans when it is a group of columns (a `@Selection` struct stored as one
+    /// field of a `@Table`), in order; `nil` for a value stored in one column.
+    static var groupedColumns: [ColumnSchema]? { get }
 }
 
 extension QueryRepresentable {
     public static var isNullable: Bool { false }
 
     public static var jsonValueForm: JSONValueForm { JSONValueForm(defaultFor: sqlType) }
+
+    @inlinable
+    public static var groupedColumns: [ColumnSchema]? { nil }
 
     @inlinable
     public static func bind(_ output: QueryOutput, to statement: Statement, at index: Int32) throws(SQLiteError) {

@@ -35,6 +35,11 @@ public struct RowEncoder {
     /// Encodes `value` stored with `representation`.
     @inlinable @inline(__always)
     public mutating func encode<R: QueryRepresentable>(_ value: R.QueryOutput, as representation: R.Type) {
+        // A group of columns writes each of its own (a check the optimizer removes for other types).
+        if R.groupedColumns != nil, let group = value as? any Table {
+            group.encodeColumns(into: &self)
+            return
+        }
         if let statement {
             let index = parameterIndex
             let failure = statement._withUnsafeGuaranteedRef { statement -> SQLiteError? in

@@ -26,13 +26,6 @@ import Testing
             }
 
             nonisolated extension Author: BoutiqueQueries.QuerySelection {
-                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
-                    typealias QueryValue = Author
-                    let queryFragment: BoutiqueQueries.QueryFragment
-                    init(name: some BoutiqueQueries.QueryExpression<String>, `default`: some BoutiqueQueries.QueryExpression<Bool>, links: some BoutiqueQueries.QueryExpression<BoutiqueQueries.JSONRepresentation<[Link]>>, scores: some BoutiqueQueries.QueryExpression<BoutiqueQueries.JSONRepresentation<[String: Int]>?>, photo: some BoutiqueQueries.QueryExpression<[UInt8]>) {
-                        self.queryFragment = [name.queryFragment, `default`.queryFragment, links.queryFragment, scores.queryFragment, photo.queryFragment].joined(separator: ", ")
-                    }
-                }
                 struct TableColumns: BoutiqueQueries.TableDefinition {
                     typealias Root = Author
                     var name: BoutiqueQueries.TableColumn<Author, String> { .init("name") }
@@ -42,15 +35,22 @@ import Testing
                     var photo: BoutiqueQueries.TableColumn<Author, [UInt8]> { .init("photo") }
                     static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
                     private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
-                        [
+                        BoutiqueQueries.ColumnSchema.flattened([
                             BoutiqueQueries.ColumnSchema("name", as: String.self),
                             BoutiqueQueries.ColumnSchema("default", as: Bool.self),
                             BoutiqueQueries.ColumnSchema("links", as: BoutiqueQueries.JSONRepresentation<[Link]>.self),
                             BoutiqueQueries.ColumnSchema("scores", as: BoutiqueQueries.JSONRepresentation<[String: Int]>?.self),
                             BoutiqueQueries.ColumnSchema("photo", as: [UInt8].self),
-                        ]
+                        ])
                     }
                     init() {}
+                }
+                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
+                    typealias QueryValue = Author
+                    let queryFragment: BoutiqueQueries.QueryFragment
+                    init(name: some BoutiqueQueries.QueryExpression<String>, `default`: some BoutiqueQueries.QueryExpression<Bool>, links: some BoutiqueQueries.QueryExpression<BoutiqueQueries.JSONRepresentation<[Link]>>, scores: some BoutiqueQueries.QueryExpression<BoutiqueQueries.JSONRepresentation<[String: Int]>?>, photo: some BoutiqueQueries.QueryExpression<[UInt8]>) {
+                        self.queryFragment = [name.queryFragment, `default`.queryFragment, links.queryFragment, scores.queryFragment, photo.queryFragment].joined(separator: ", ")
+                    }
                 }
                 static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "author" }
@@ -128,23 +128,23 @@ import Testing
             }
 
             nonisolated extension Count: BoutiqueQueries.QuerySelection {
+                struct TableColumns: BoutiqueQueries.TableDefinition {
+                    typealias Root = Count
+                    var value: BoutiqueQueries.TableColumn<Count, Int> { .init("value") }
+                    static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
+                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
+                        BoutiqueQueries.ColumnSchema.flattened([
+                            BoutiqueQueries.ColumnSchema("value", as: Int.self),
+                        ])
+                    }
+                    init() {}
+                }
                 struct Columns: BoutiqueQueries.QueryExpression, Sendable {
                     typealias QueryValue = Count
                     let queryFragment: BoutiqueQueries.QueryFragment
                     init(value: some BoutiqueQueries.QueryExpression<Int>) {
                         self.queryFragment = [value.queryFragment].joined(separator: ", ")
                     }
-                }
-                struct TableColumns: BoutiqueQueries.TableDefinition {
-                    typealias Root = Count
-                    var value: BoutiqueQueries.TableColumn<Count, Int> { .init("value") }
-                    static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
-                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
-                        [
-                            BoutiqueQueries.ColumnSchema("value", as: Int.self),
-                        ]
-                    }
-                    init() {}
                 }
                 static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "count" }

@@ -21,13 +21,6 @@ import Testing
             }
 
             nonisolated extension NoteSummary: BoutiqueQueries.QuerySelection {
-                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
-                    typealias QueryValue = NoteSummary
-                    let queryFragment: BoutiqueQueries.QueryFragment
-                    init(title: some BoutiqueQueries.QueryExpression<String>, tagCount: some BoutiqueQueries.QueryExpression<Int>, when: some BoutiqueQueries.QueryExpression<Date.ISO8601Representation?>) {
-                        self.queryFragment = [title.queryFragment, tagCount.queryFragment, when.queryFragment].joined(separator: ", ")
-                    }
-                }
                 struct TableColumns: BoutiqueQueries.TableDefinition {
                     typealias Root = NoteSummary
                     var title: BoutiqueQueries.TableColumn<NoteSummary, String> { .init("title") }
@@ -35,13 +28,20 @@ import Testing
                     var when: BoutiqueQueries.TableColumn<NoteSummary, Date.ISO8601Representation?> { .init("when") }
                     static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
                     private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
-                        [
+                        BoutiqueQueries.ColumnSchema.flattened([
                             BoutiqueQueries.ColumnSchema("title", as: String.self),
                             BoutiqueQueries.ColumnSchema("tagCount", as: Int.self),
                             BoutiqueQueries.ColumnSchema("when", as: Date.ISO8601Representation?.self),
-                        ]
+                        ])
                     }
                     init() {}
+                }
+                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
+                    typealias QueryValue = NoteSummary
+                    let queryFragment: BoutiqueQueries.QueryFragment
+                    init(title: some BoutiqueQueries.QueryExpression<String>, tagCount: some BoutiqueQueries.QueryExpression<Int>, when: some BoutiqueQueries.QueryExpression<Date.ISO8601Representation?>) {
+                        self.queryFragment = [title.queryFragment, tagCount.queryFragment, when.queryFragment].joined(separator: ", ")
+                    }
                 }
                 static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "noteSummary" }
@@ -60,8 +60,8 @@ import Testing
         )
     }
 
-    /// On a `@Table` struct (a view's rows), `@Selection` adds `Columns` alone, in the table's column
-    /// order with its representations: the table decodes the row, and is no `QuerySelection`.
+    /// On a `@Table` struct (a view's rows, as earlier releases declared them), `@Selection` adds
+    /// nothing: `@Table` generates `Columns` for every table, and the struct is no `QuerySelection`.
     @Test func selectionOnATable() {
         assertExpansion(
             """
@@ -78,16 +78,6 @@ import Testing
                 let reminderID: Int
                 var listTitle: String
                 var due: Date?
-            }
-
-            nonisolated extension ReminderWithList {
-                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
-                    typealias QueryValue = ReminderWithList
-                    let queryFragment: BoutiqueQueries.QueryFragment
-                    init(reminderID: some BoutiqueQueries.QueryExpression<Int>, listTitle: some BoutiqueQueries.QueryExpression<String>, due: some BoutiqueQueries.QueryExpression<Date.ISO8601Representation?>) {
-                        self.queryFragment = [reminderID.queryFragment, listTitle.queryFragment, due.queryFragment].joined(separator: ", ")
-                    }
-                }
             }
             """,
             macros: ["Selection": boutiqueMacros["Selection"]!, "Column": boutiqueMacros["Column"]!]
@@ -109,23 +99,23 @@ import Testing
             }
 
             nonisolated extension Count: BoutiqueQueries.QuerySelection {
+                public struct TableColumns: BoutiqueQueries.TableDefinition {
+                    public typealias Root = Count
+                    public var value: BoutiqueQueries.TableColumn<Count, Int> { .init("value") }
+                    public static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
+                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
+                        BoutiqueQueries.ColumnSchema.flattened([
+                            BoutiqueQueries.ColumnSchema("value", as: Int.self),
+                        ])
+                    }
+                    public init() {}
+                }
                 public struct Columns: BoutiqueQueries.QueryExpression, Sendable {
                     public typealias QueryValue = Count
                     public let queryFragment: BoutiqueQueries.QueryFragment
                     public init(value: some BoutiqueQueries.QueryExpression<Int>) {
                         self.queryFragment = [value.queryFragment].joined(separator: ", ")
                     }
-                }
-                public struct TableColumns: BoutiqueQueries.TableDefinition {
-                    public typealias Root = Count
-                    public var value: BoutiqueQueries.TableColumn<Count, Int> { .init("value") }
-                    public static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
-                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
-                        [
-                            BoutiqueQueries.ColumnSchema("value", as: Int.self),
-                        ]
-                    }
-                    public init() {}
                 }
                 public static var columns: TableColumns { TableColumns() }
                 public static var tableName: String { "count" }
@@ -242,11 +232,18 @@ import Testing
                     public var primaryKey: BoutiqueQueries.TableColumn<Note, Int> { id }
                     public static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
                     private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
-                        [
+                        BoutiqueQueries.ColumnSchema.flattened([
                             BoutiqueQueries.ColumnSchema("id", as: Int.self, primaryKey: true),
-                        ]
+                        ])
                     }
                     public init() {}
+                }
+                public struct Columns: BoutiqueQueries.QueryExpression, Sendable {
+                    public typealias QueryValue = Note
+                    public let queryFragment: BoutiqueQueries.QueryFragment
+                    public init(id: some BoutiqueQueries.QueryExpression<Int>) {
+                        self.queryFragment = [id.queryFragment].joined(separator: ", ")
+                    }
                 }
                 public static var columns: TableColumns { TableColumns() }
                 public static var tableName: String { "note" }
@@ -261,6 +258,9 @@ import Testing
                     public var id: Int?
                     public init(id: Int? = nil) {
                         self.id = id
+                    }
+                    public init(_ other: Note) {
+                        self.id = other.id
                     }
                     public func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
                         encoder.encode(self.id)
@@ -295,11 +295,18 @@ import Testing
                     var message: BoutiqueQueries.TableColumn<Log, String> { .init("message") }
                     static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
                     private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
-                        [
+                        BoutiqueQueries.ColumnSchema.flattened([
                             BoutiqueQueries.ColumnSchema("message", as: String.self),
-                        ]
+                        ])
                     }
                     init() {}
+                }
+                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
+                    typealias QueryValue = Log
+                    let queryFragment: BoutiqueQueries.QueryFragment
+                    init(message: some BoutiqueQueries.QueryExpression<String>) {
+                        self.queryFragment = [message.queryFragment].joined(separator: ", ")
+                    }
                 }
                 static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "log" }
@@ -365,11 +372,18 @@ import Testing
                     var message: BoutiqueQueries.TableColumn<Log, String> { .init("message") }
                     static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
                     private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
-                        [
+                        BoutiqueQueries.ColumnSchema.flattened([
                             BoutiqueQueries.ColumnSchema("message", as: String.self),
-                        ]
+                        ])
                     }
                     init() {}
+                }
+                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
+                    typealias QueryValue = Log
+                    let queryFragment: BoutiqueQueries.QueryFragment
+                    init(message: some BoutiqueQueries.QueryExpression<String>) {
+                        self.queryFragment = [message.queryFragment].joined(separator: ", ")
+                    }
                 }
                 static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "log" }

@@ -33,14 +33,21 @@ import Testing
                     var primaryKey: BoutiqueQueries.TableColumn<Note, UUID> { id }
                     static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
                     private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
-                        [
+                        BoutiqueQueries.ColumnSchema.flattened([
                             BoutiqueQueries.ColumnSchema("id", as: UUID.self, primaryKey: true),
                             BoutiqueQueries.ColumnSchema("title", as: String.self),
                             BoutiqueQueries.ColumnSchema("body", as: String.self),
                             BoutiqueQueries.ColumnSchema("updatedAt", as: Date.self),
-                        ]
+                        ])
                     }
                     init() {}
+                }
+                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
+                    typealias QueryValue = Note
+                    let queryFragment: BoutiqueQueries.QueryFragment
+                    init(id: some BoutiqueQueries.QueryExpression<UUID>, title: some BoutiqueQueries.QueryExpression<String>, body: some BoutiqueQueries.QueryExpression<String>, updatedAt: some BoutiqueQueries.QueryExpression<Date>) {
+                        self.queryFragment = [id.queryFragment, title.queryFragment, body.queryFragment, updatedAt.queryFragment].joined(separator: ", ")
+                    }
                 }
                 static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "note" }
@@ -67,6 +74,12 @@ import Testing
                         self.title = title
                         self.body = body
                         self.updatedAt = updatedAt
+                    }
+                    init(_ other: Note) {
+                        self.id = other.id
+                        self.title = other.title
+                        self.body = other.body
+                        self.updatedAt = other.updatedAt
                     }
                     func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
                         encoder.encode(self.id, as: UUID?.self)
@@ -125,7 +138,7 @@ import Testing
                     var primaryKey: BoutiqueQueries.TableColumn<Note, UUID> { id }
                     static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
                     private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
-                        [
+                        BoutiqueQueries.ColumnSchema.flattened([
                             BoutiqueQueries.ColumnSchema("id", as: UUID.self, primaryKey: true),
                             BoutiqueQueries.ColumnSchema("title", as: String.self),
                             BoutiqueQueries.ColumnSchema("body_text", as: String.self),
@@ -134,9 +147,16 @@ import Testing
                             BoutiqueQueries.ColumnSchema("isPinned", as: Bool.self, defaultValue: .integer(0)),
                             BoutiqueQueries.ColumnSchema("rating", as: Int?.self),
                             BoutiqueQueries.ColumnSchema("titleLower", as: String.self, generated: .virtual("lower(title)")),
-                        ]
+                        ])
                     }
                     init() {}
+                }
+                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
+                    typealias QueryValue = Note
+                    let queryFragment: BoutiqueQueries.QueryFragment
+                    init(id: some BoutiqueQueries.QueryExpression<UUID>, title: some BoutiqueQueries.QueryExpression<String>, body: some BoutiqueQueries.QueryExpression<String>, createdAt: some BoutiqueQueries.QueryExpression<Date.ISO8601Representation>, updatedAt: some BoutiqueQueries.QueryExpression<Date>, isPinned: some BoutiqueQueries.QueryExpression<Bool>, rating: some BoutiqueQueries.QueryExpression<Int?>, titleLower: some BoutiqueQueries.QueryExpression<String>) {
+                        self.queryFragment = [id.queryFragment, title.queryFragment, body.queryFragment, createdAt.queryFragment, updatedAt.queryFragment, isPinned.queryFragment, rating.queryFragment, titleLower.queryFragment].joined(separator: ", ")
+                    }
                 }
                 static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "note" }
@@ -177,6 +197,15 @@ import Testing
                         self.isPinned = isPinned
                         self.rating = rating
                     }
+                    init(_ other: Note) {
+                        self.id = other.id
+                        self.title = other.title
+                        self.body = other.body
+                        self.createdAt = other.createdAt
+                        self.updatedAt = other.updatedAt
+                        self.isPinned = other.isPinned
+                        self.rating = other.rating
+                    }
                     func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
                         encoder.encode(self.id, as: UUID?.self)
                         encoder.encode(self.title)
@@ -215,12 +244,19 @@ import Testing
                     var level: BoutiqueQueries.TableColumn<LogLine, Int> { .init("level") }
                     static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
                     private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
-                        [
+                        BoutiqueQueries.ColumnSchema.flattened([
                             BoutiqueQueries.ColumnSchema("message", as: String.self),
                             BoutiqueQueries.ColumnSchema("level", as: Int.self, defaultValue: .integer(0)),
-                        ]
+                        ])
                     }
                     init() {}
+                }
+                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
+                    typealias QueryValue = LogLine
+                    let queryFragment: BoutiqueQueries.QueryFragment
+                    init(message: some BoutiqueQueries.QueryExpression<String>, level: some BoutiqueQueries.QueryExpression<Int>) {
+                        self.queryFragment = [message.queryFragment, level.queryFragment].joined(separator: ", ")
+                    }
                 }
                 static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "logLine" }
@@ -268,14 +304,21 @@ import Testing
                     var primaryKey: BoutiqueQueries.TableColumn<Tag, Int> { id }
                     static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
                     private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
-                        [
+                        BoutiqueQueries.ColumnSchema.flattened([
                             BoutiqueQueries.ColumnSchema("id", as: Int.self, primaryKey: true),
                             BoutiqueQueries.ColumnSchema("name", as: String.self, defaultValue: .text("it's")),
                             BoutiqueQueries.ColumnSchema("weight", as: Double.self, defaultValue: .real(-1.5)),
                             BoutiqueQueries.ColumnSchema("note", as: String?.self, defaultValue: .null),
-                        ]
+                        ])
                     }
                     init() {}
+                }
+                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
+                    typealias QueryValue = Tag
+                    let queryFragment: BoutiqueQueries.QueryFragment
+                    init(id: some BoutiqueQueries.QueryExpression<Int>, name: some BoutiqueQueries.QueryExpression<String>, weight: some BoutiqueQueries.QueryExpression<Double>, note: some BoutiqueQueries.QueryExpression<String?>) {
+                        self.queryFragment = [id.queryFragment, name.queryFragment, weight.queryFragment, note.queryFragment].joined(separator: ", ")
+                    }
                 }
                 static var columns: TableColumns { TableColumns() }
                 static var tableName: String { "tags" }
@@ -302,6 +345,12 @@ import Testing
                         self.name = name
                         self.weight = weight
                         self.note = note
+                    }
+                    init(_ other: Tag) {
+                        self.id = other.id
+                        self.name = other.name
+                        self.weight = other.weight
+                        self.note = other.note
                     }
                     func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
                         encoder.encode(self.id)
@@ -361,7 +410,7 @@ import Testing
                     public var observed: BoutiqueQueries.TableColumn<Person, Int> { .init("observed") }
                     public static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
                     private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
-                        [
+                        BoutiqueQueries.ColumnSchema.flattened([
                             BoutiqueQueries.ColumnSchema("id", as: Int.self),
                             BoutiqueQueries.ColumnSchema("full_name", as: String.self),
                             BoutiqueQueries.ColumnSchema("bornAt", as: Date.UnixTimeRepresentation?.self),
@@ -369,9 +418,16 @@ import Testing
                             BoutiqueQueries.ColumnSchema("a", as: Double.self),
                             BoutiqueQueries.ColumnSchema("b", as: Double.self),
                             BoutiqueQueries.ColumnSchema("observed", as: Int.self, defaultValue: .integer(0)),
-                        ]
+                        ])
                     }
                     public init() {}
+                }
+                public struct Columns: BoutiqueQueries.QueryExpression, Sendable {
+                    public typealias QueryValue = Person
+                    public let queryFragment: BoutiqueQueries.QueryFragment
+                    public init(id: some BoutiqueQueries.QueryExpression<Int>, name: some BoutiqueQueries.QueryExpression<String>, bornAt: some BoutiqueQueries.QueryExpression<Date.UnixTimeRepresentation?>, `default`: some BoutiqueQueries.QueryExpression<Bool>, a: some BoutiqueQueries.QueryExpression<Double>, b: some BoutiqueQueries.QueryExpression<Double>, observed: some BoutiqueQueries.QueryExpression<Int>) {
+                        self.queryFragment = [id.queryFragment, name.queryFragment, bornAt.queryFragment, `default`.queryFragment, a.queryFragment, b.queryFragment, observed.queryFragment].joined(separator: ", ")
+                    }
                 }
                 public static var columns: TableColumns { TableColumns() }
                 public static var tableName: String { "people" }
@@ -429,14 +485,21 @@ import Testing
                     package var primaryKey: BoutiqueQueries.TableColumn<Device, UUID.BytesRepresentation> { serial }
                     package static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
                     private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
-                        [
+                        BoutiqueQueries.ColumnSchema.flattened([
                             BoutiqueQueries.ColumnSchema("serial", as: UUID.BytesRepresentation.self, primaryKey: true),
                             BoutiqueQueries.ColumnSchema("tags", as: JSONRepresentation<[String]>.self),
                             BoutiqueQueries.ColumnSchema("createdAt", as: Date.self),
                             BoutiqueQueries.ColumnSchema("id", as: UUID.self),
-                        ]
+                        ])
                     }
                     package init() {}
+                }
+                package struct Columns: BoutiqueQueries.QueryExpression, Sendable {
+                    package typealias QueryValue = Device
+                    package let queryFragment: BoutiqueQueries.QueryFragment
+                    package init(serial: some BoutiqueQueries.QueryExpression<UUID.BytesRepresentation>, tags: some BoutiqueQueries.QueryExpression<JSONRepresentation<[String]>>, createdAt: some BoutiqueQueries.QueryExpression<Date>, id: some BoutiqueQueries.QueryExpression<UUID>) {
+                        self.queryFragment = [serial.queryFragment, tags.queryFragment, createdAt.queryFragment, id.queryFragment].joined(separator: ", ")
+                    }
                 }
                 package static var columns: TableColumns { TableColumns() }
                 package static var tableName: String { "device" }
@@ -463,6 +526,12 @@ import Testing
                         self.tags = tags
                         self.createdAt = createdAt
                         self.id = id
+                    }
+                    package init(_ other: Device) {
+                        self.serial = other.serial
+                        self.tags = other.tags
+                        self.createdAt = other.createdAt
+                        self.id = other.id
                     }
                     package func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
                         encoder.encode(self.serial, as: UUID.BytesRepresentation?.self)
@@ -533,11 +602,18 @@ import Testing
                 var primaryKey: BoutiqueQueries.TableColumn<Models.Item, Int> { id }
                 static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
                 private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
-                    [
+                    BoutiqueQueries.ColumnSchema.flattened([
                         BoutiqueQueries.ColumnSchema("id", as: Int.self, primaryKey: true),
-                    ]
+                    ])
                 }
                 init() {}
+            }
+            struct Columns: BoutiqueQueries.QueryExpression, Sendable {
+                typealias QueryValue = Models.Item
+                let queryFragment: BoutiqueQueries.QueryFragment
+                init(id: some BoutiqueQueries.QueryExpression<Int>) {
+                    self.queryFragment = [id.queryFragment].joined(separator: ", ")
+                }
             }
             static var columns: TableColumns { TableColumns() }
             static var tableName: String { "item" }
@@ -553,10 +629,101 @@ import Testing
                 init(id: Int? = nil) {
                     self.id = id
                 }
+                init(_ other: Models.Item) {
+                    self.id = other.id
+                }
                 func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
                     encoder.encode(self.id)
                 }
             }
         }
         """
+
+    /// A generated column without its expression (the app's SQL declares it) and a field whose type is
+    /// a group of columns: the expansion names both as it names any column; the group is found by its
+    /// type when the program runs (`ColumnSchema.flattened`, the column handle, the encoder).
+    @Test func generatedColumnWithoutExpressionAndAGroupField() {
+        assertExpansion(
+            """
+            @Table
+            struct Event {
+                let id: Int
+                var startAt: Date
+                var timestamps: Timestamps
+                @Column(generated: .stored) let endAt: Date
+            }
+            """,
+            expandedSource: """
+            struct Event {
+                let id: Int
+                var startAt: Date
+                var timestamps: Timestamps
+                let endAt: Date
+            }
+
+            nonisolated extension Event: BoutiqueQueries.Table, BoutiqueQueries.PrimaryKeyedTable {
+                struct TableColumns: BoutiqueQueries.PrimaryKeyedTableDefinition {
+                    typealias Root = Event
+                    typealias PrimaryKey = Int
+                    var id: BoutiqueQueries.TableColumn<Event, Int> { .init("id") }
+                    var startAt: BoutiqueQueries.TableColumn<Event, Date> { .init("startAt") }
+                    let timestamps = BoutiqueQueries.TableColumn<Event, Timestamps>.handle("timestamps")
+                    var endAt: BoutiqueQueries.TableColumn<Event, Date> { .init("endAt") }
+                    var primaryKey: BoutiqueQueries.TableColumn<Event, Int> { id }
+                    static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
+                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
+                        BoutiqueQueries.ColumnSchema.flattened([
+                            BoutiqueQueries.ColumnSchema("id", as: Int.self, primaryKey: true),
+                            BoutiqueQueries.ColumnSchema("startAt", as: Date.self),
+                            BoutiqueQueries.ColumnSchema("timestamps", as: Timestamps.self),
+                            BoutiqueQueries.ColumnSchema("endAt", as: Date.self, generated: .stored),
+                        ])
+                    }
+                    init() {}
+                }
+                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
+                    typealias QueryValue = Event
+                    let queryFragment: BoutiqueQueries.QueryFragment
+                    init(id: some BoutiqueQueries.QueryExpression<Int>, startAt: some BoutiqueQueries.QueryExpression<Date>, timestamps: some BoutiqueQueries.QueryExpression<Timestamps>, endAt: some BoutiqueQueries.QueryExpression<Date>) {
+                        self.queryFragment = [id.queryFragment, startAt.queryFragment, timestamps.queryFragment, endAt.queryFragment].joined(separator: ", ")
+                    }
+                }
+                static var columns: TableColumns { TableColumns() }
+                static var tableName: String { "event" }
+                init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
+                    self.id = try decoder.decode(Int.self)
+                    self.startAt = try decoder.decode(Date.self)
+                    self.timestamps = try decoder.decode(Timestamps.self)
+                    self.endAt = try decoder.decode(Date.self)
+                }
+                func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                    encoder.encode(self.id)
+                    encoder.encode(self.startAt, as: Date.self)
+                    encoder.encode(self.timestamps, as: Timestamps.self)
+                }
+                struct Draft: BoutiqueQueries.TableDraft {
+                    typealias Root = Event
+                    var id: Int?
+                    var startAt: Date
+                    var timestamps: Timestamps
+                    init(id: Int? = nil, startAt: Date, timestamps: Timestamps) {
+                        self.id = id
+                        self.startAt = startAt
+                        self.timestamps = timestamps
+                    }
+                    init(_ other: Event) {
+                        self.id = other.id
+                        self.startAt = other.startAt
+                        self.timestamps = other.timestamps
+                    }
+                    func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                        encoder.encode(self.id)
+                        encoder.encode(self.startAt, as: Date.self)
+                        encoder.encode(self.timestamps, as: Timestamps.self)
+                    }
+                }
+            }
+            """
+        )
+    }
 }

@@ -21,5 +21,12 @@ enum Operators {
 /// A value of a column's representation, bound as a parameter.
 extension QueryRepresentable {
     @usableFromInline
-    static func bound(_ value: QueryOutput) -> QueryFragment { QueryFragment(binding: encode(value)) }
+    static func bound(_ value: QueryOutput) -> QueryFragment {
+        guard groupedColumns != nil else { return QueryFragment(binding: encode(value)) }
+        // A group of columns is compared as a row value, `(?, ?)`, one parameter per column.
+        var encoder = RowEncoder()
+        encoder.encode(value, as: Self.self)
+        let parameters = Array(repeating: "?", count: encoder.values.count).joined(separator: ", ")
+        return QueryFragment("(" + parameters + ")", bindings: encoder.values)
+    }
 }
