@@ -16,8 +16,10 @@ extension RemoteApplier {
         _ row: PendingRows.Row, before: RowRegister, after: RowRegister, positions: OwnLogPositions
     ) throws {
         // A row that was gone lost its edits to the delete (``SyncLoss/Kind/editBeatenByDelete``); an
-        // insert bringing it back writes a new row over them.
-        guard before.isVisible else { return }
+        // insert bringing it back writes a new row over them. A row with no existence at all (its
+        // insert was refused, and this file's later edits of it wait on the server) lost nothing to a
+        // delete: an insert made without those edits overwrites them concurrently.
+        guard before.isVisible || (before.existence == nil && before.lastDelete == nil) else { return }
         var lost: [SyncStamp: [String: DatabaseValue]] = [:]
         for (name, cell) in before.cells where before.isCurrent(cell) {
             // A delete after the edit discarded it, whatever came after the delete.

@@ -20,13 +20,26 @@ extension RemoteApplier {
             return
         }
         var arriving: Set<SyncStamp> = []
+        var inserted: SyncStamp?
         for arrival in row.arrivals {
-            if case .change(let change) = arrival, change.kind == .update { arriving.insert(change.stamp) }
+            switch arrival {
+            case .change(let change):
+                if change.kind == .update { arriving.insert(change.stamp) }
+            case .state(let state):
+                // A snapshot's row this file holds no state of: one it forgot (a refused transaction
+                // sent in parts makes it take the server's version of every row it touched from a
+                // snapshot) may have shown this file's edits until now, and the delete the state
+                // carries discards them. The row's insert wrote its key column, and is no edit.
+                for cell in state.cells.values { arriving.insert(cell.stamp) }
+                if let table, let insert = state.cells[table.keyColumn.lowercased()]?.stamp, inserted.map({ $0 < insert }) ?? true {
+                    inserted = insert
+                }
+            }
         }
         // Edits the state already held were reported when the row went (a pull of this file's own
         // writes from an earlier session brings them again).
         for cell in row.before.map({ Array($0.cells.values) }) ?? [] { arriving.remove(cell.stamp) }
-        guard !arriving.isEmpty, let edits = try ownWrites.edits(of: after, since: nil, among: arriving) else { return }
+        guard !arriving.isEmpty, let edits = try ownWrites.edits(of: after, since: inserted, among: arriving) else { return }
         losses.append(SyncLoss(table: row.id.table, key: row.id.key, kind: .editBeatenByDelete, values: edits.values, stamp: edits.latest))
     }
 

@@ -59,11 +59,16 @@ extension SyncSession {
             try SupersededCells.withdraw(refusals.map(\.transactionID), withdrawn: withdrawn, sql: sql)
             // A row the device showed that the server's version has deleted: this device's edits of it
             // that the server kept are discarded by the delete (the merge saw the row gone already,
-            // its existence having been the refused insert's, or the server's).
+            // its existence having been the refused insert's, or the server's). A row that only the
+            // refused insert made exist was deleted by nobody: the edits the server kept wait there
+            // for a row, and are judged when an insert arrives (overwritten by one made without
+            // them, ``SyncLoss/Kind/editBeatenByConcurrentEdit``).
             for (table, key, before) in shown {
                 let name = table.lowercasedName
                 let after = try states.state(table: name, key: key) ?? RowRegister()
-                guard !after.isVisible, !applier.losses.contains(where: { $0.table == name && $0.key == key }) else { continue }
+                guard !after.isVisible, after.existence != nil || after.lastDelete != nil,
+                    !applier.losses.contains(where: { $0.table == name && $0.key == key })
+                else { continue }
                 let inserted = before.existence.flatMap { withdrawn.contains($0.stamp) ? nil : $0.stamp }
                 guard let edits = try applier.ownWrites.edits(of: after, since: inserted) else { continue }
                 applier.losses.append(SyncLoss(

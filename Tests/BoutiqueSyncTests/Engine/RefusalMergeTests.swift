@@ -15,13 +15,13 @@ import Testing
         let syncA: BoutiqueSync
         let syncB: BoutiqueSync
 
-        static func make(aPlan: BoutiqueMigrationPlan = SyncTestSchema.plan) async throws -> Devices {
+        static func make(aPlan: BoutiqueMigrationPlan = SyncTestSchema.plan, aOptions: SyncOptions = SyncOptions()) async throws -> Devices {
             let server = SyncServer(store: try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL()), authorize: { _, change in
                 !change.columns.contains { $0.name == "title" && $0.value == .text("secret") }
             })
             let a = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: aPlan)
             let b = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
-            let syncA = try await BoutiqueSync(database: a, tables: ["note", "tag"], server: .inProcess(server, user: "ann"))
+            let syncA = try await BoutiqueSync(database: a, tables: ["note", "tag"], server: .inProcess(server, user: "ann"), options: aOptions)
             let syncB = try await BoutiqueSync(database: b, tables: ["note", "tag"], server: .inProcess(server, user: "bob"))
             try await b.write { conn in try conn.execute("INSERT INTO note(id, title, body) VALUES ('n1', 'plans', 'years')") }
             _ = try await syncB.synchronize()
@@ -81,6 +81,49 @@ import Testing
         #expect(try await d.a.rows("note").map { $0[0] } == ["n1"])
         let losses = await d.syncA.takeReportedLosses()
         #expect(losses.map(\.kind) == [.editBeatenByDelete], "the edit the server kept is discarded by b's delete")
+        #expect(losses.first?.values == ["body": .text("kept")])
+        await d.close()
+    }
+
+    @Test func anEditOfARowOnlyARefusedInsertShowedIsReportedWhenAnotherDeviceInsertsItWithoutHavingIt() async throws {
+        let d = try await Devices.make()
+        // a adds n2 (refused: the server holds nothing of it, and a takes the row off) and then edits
+        // it (accepted: the server keeps the edit, waiting for a row).
+        try await d.a.write { conn in try conn.execute("INSERT INTO note(id, title) VALUES ('n2', 'secret')") }
+        try await d.a.write { conn in try conn.execute("UPDATE note SET body = 'kept' WHERE id = 'n2'") }
+        _ = try await d.syncA.synchronize()
+        #expect(try await d.a.rows("note").map { $0[0] } == ["n1"])
+        // b, which has not pulled a's edit, adds a note n2 of its own: its body beats a's edit.
+        try await Task.sleep(for: .milliseconds(3))
+        try await d.b.write { conn in try conn.execute("INSERT INTO note(id, title, body) VALUES ('n2', 'from b', 'from b')") }
+        _ = try await d.syncB.synchronize()
+        _ = try await d.syncA.synchronize()
+
+        #expect(try await d.a.rows("note") == [["n1", "plans", "years", "NULL"], ["n2", "from b", "from b", "NULL"]])
+        let losses = await d.syncA.takeReportedLosses()
+        #expect(losses.map(\.kind) == [.editBeatenByConcurrentEdit], "b's insert overwrote a's edit without having it")
+        #expect(losses.first?.values == ["body": .text("kept")])
+        await d.close()
+    }
+
+    @Test func anEditOfARowARefusedTransactionInPartsTouchedIsReportedWhenTheSnapshotBringsItsDelete() async throws {
+        // Two log rows a push: a's transaction of three goes in parts, and its refusal in the first
+        // part comes without the server's version of its rows, which a then takes from a snapshot.
+        let d = try await Devices.make(aOptions: SyncOptions(pushRowLimit: 2))
+        try await d.a.write { conn in try conn.execute("UPDATE note SET body = 'kept' WHERE id = 'n1'") }
+        _ = try await d.syncA.session.pushAll()
+        try await d.b.write { conn in try conn.execute("DELETE FROM note WHERE id = 'n1'") }
+        _ = try await d.syncB.synchronize()
+        // a, which has not pulled the delete, edits n1 again among other rows, in a refused transaction.
+        try await d.a.write { conn in
+            try conn.execute("UPDATE note SET title = 'secret' WHERE id = 'n1'")
+            try conn.execute("INSERT INTO note(id, title) VALUES ('n2', 'secret'), ('n3', 'secret')")
+        }
+        _ = try await d.syncA.synchronize()
+
+        #expect(try await d.a.rows("note") == [])
+        let losses = await d.syncA.takeReportedLosses()
+        #expect(losses.map(\.kind) == [.editBeatenByDelete], "b's delete discarded a's acknowledged edit")
         #expect(losses.first?.values == ["body": .text("kept")])
         await d.close()
     }

@@ -103,14 +103,18 @@ enum ServerAddressChanges {
     }
 
     /// The last local transaction the file has not had acknowledged by the server its address
-    /// reaches, 0 when there is none.
+    /// reaches, 0 when there is none. An address the file never had an answer through (spelled
+    /// another way since its last sync) names no progress: the file's work is then measured against
+    /// the servers it did sync with (what one of them acknowledged was pushed, and the change log,
+    /// pruned up to that, no longer holds it).
     private static func lastPending(_ database: DatabaseActor, address: String) async throws -> Int64 {
         let last = try await database.read { conn in
             try conn.fetchValue(
                 """
-                SELECT max(change_txn_id) FROM boutique_sync_txn WHERE remote = 0 AND change_txn_id > coalesce((
-                    SELECT acknowledged FROM boutique_sync_server
-                    WHERE server = coalesce((SELECT server FROM boutique_sync_server_alias WHERE address = ?1), ?1)), 0)
+                SELECT max(change_txn_id) FROM boutique_sync_txn WHERE remote = 0 AND change_txn_id > coalesce(
+                    (SELECT acknowledged FROM boutique_sync_server
+                     WHERE server = (SELECT server FROM boutique_sync_server_alias WHERE address = ?1)),
+                    (SELECT max(acknowledged) FROM boutique_sync_server), 0)
                 """,
                 [.text(address)])
         }
