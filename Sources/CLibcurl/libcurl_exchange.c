@@ -68,8 +68,9 @@ static void load(void)
     curl.loaded = 1;
 }
 
-/// The largest answer kept: a page of changes is at most a few megabytes.
-static const size_t maximum_response = (size_t)1 << 30;
+/// The largest answer kept: a page of changes is at most a few megabytes, so a server cannot make a
+/// device hold more than this of one answer.
+static const size_t maximum_response = (size_t)64 << 20;
 
 static size_t receive(char *data, size_t size, size_t count, void *context)
 {

@@ -32,7 +32,11 @@ final class AnchoredServerTrust: NSObject, URLSessionDelegate, @unchecked Sendab
             return (.cancelAuthenticationChallenge, nil)
         }
         var error: CFError?
-        if SecTrustEvaluateWithError(trust, &error) { return (.useCredential, URLCredential(trust: trust)) }
+        if SecTrustEvaluateWithError(trust, &error) {
+            // A refusal told of an earlier chain says nothing of later failures.
+            lastRefusal.withLock { $0 = nil }
+            return (.useCredential, URLCredential(trust: trust))
+        }
         let reason = error.map { CFErrorCopyDescription($0) as String } ?? "it is not signed by the given certificate authority"
         lastRefusal.withLock { $0 = reason }
         return (.cancelAuthenticationChallenge, nil)

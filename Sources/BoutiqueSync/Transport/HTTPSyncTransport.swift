@@ -191,6 +191,7 @@ public struct HTTPSyncTransport: SyncTransport {
         while true {
             let failure: String
             do {
+                try Self.requireHeaderSafe(token)
                 request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
                 traffic.add(sent: request.httpBody?.count ?? 0)
                 let (data, status) = try await exchange(request)
@@ -233,9 +234,22 @@ public struct HTTPSyncTransport: SyncTransport {
         }
     }
 
+    /// Refuses a token that would not stay one header value: a line break in it would start another
+    /// header (or end the request's headers) on the wire.
+    private static func requireHeaderSafe(_ token: String) throws {
+        guard token.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return }
+        throw BoutiqueError.invalidArgument("the sync token holds a control character (a line break, say), which an HTTP header cannot carry")
+    }
+
     /// Sends one request: the answer's body and status. A server certificate that is not trusted is
     /// thrown as `syncUnavailable` (which ``send`` does not retry); other failures as they come.
     private func exchange(_ request: URLRequest) async throws -> (Data, Int) {
+        #if !os(Linux) && !canImport(Security)
+        // No way here to make given authorities the only ones trusted: refused rather than ignored.
+        if !trust.isSystem, url.scheme?.lowercased() == "https" {
+            throw BoutiqueError.syncUnavailable(reason: "a private certificate authority (\(trust)) is not supported on this platform")
+        }
+        #endif
         #if os(Linux)
         if url.scheme?.lowercased() == "https" {
             do {

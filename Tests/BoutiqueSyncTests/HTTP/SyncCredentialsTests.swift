@@ -32,6 +32,22 @@ import Testing
         await server.stop()
     }
 
+    /// A token with a line break would carry a header of its own onto the wire: it is refused before
+    /// anything is sent.
+    @Test func aTokenWithALineBreakIsRefusedBeforeAnythingIsSent() async throws {
+        let server = try await HTTPTestServer()
+        let injected = try server.token() + "\r\nX-Injected: 1"
+        let transport: HTTPSyncTransport = .http(server.http.url, credentials: { _ in injected })
+        let request = PullRequest(replica: "r", cursor: 0, limit: 10)
+        await #expect {
+            _ = try await transport.pull(request)
+        } throws: { error in
+            guard case BoutiqueError.invalidArgument(let reason) = error else { return false }
+            return reason.contains("control character") && !reason.contains("X-Injected")
+        }
+        await server.stop()
+    }
+
     @Test func refusalsArriveTypedAndAFixedExpiredTokenStopsSync() async throws {
         let server = try await HTTPTestServer(minimumSchemaVersion: 5)
         let database = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
