@@ -20,15 +20,26 @@ extension SyncStoreContractTests {
             tenant: "t", user: "ann")
     }
 
+    /// Three transactions, the second of which the strict server refuses.
+    static let pastARefusal = (
+        first: transaction(1, keys: [.text("a")]), refused: transaction(2, keys: [.text("b")], title: "secret"),
+        last: transaction(3, keys: [.text("c")])
+    )
+
+    /// Pushes ``pastARefusal`` from the start: accepted through 3, the second refused.
+    static func pushPastARefusal(_ server: SyncServer) async throws -> PushResponse {
+        let (first, refused, last) = pastARefusal
+        let pushed = try await push(server, [first, refused, last], base: 0, digest: nil)
+        #expect(pushed.outcome == .accepted && pushed.appliedThrough == 3 && pushed.refusals?.map(\.transactionID) == [2])
+        return pushed
+    }
+
     @Test(arguments: StoreKind.allCases)
     func aPushFromAnOlderBaseHearsOfTheRefusalsThePushesAfterItPassed(_ kind: StoreKind) async throws {
         try await kind.withStore { store in
             let server = Self.strictServer(store)
-            let first = Self.transaction(1, keys: [.text("a")])
-            let refused = Self.transaction(2, keys: [.text("b")], title: "secret")
-            let last = Self.transaction(3, keys: [.text("c")])
-            let pushed = try await Self.push(server, [first, refused, last], base: 0, digest: nil)
-            #expect(pushed.outcome == .accepted && pushed.appliedThrough == 3 && pushed.refusals?.map(\.transactionID) == [2])
+            let (first, refused, last) = Self.pastARefusal
+            let pushed = try await Self.pushPastARefusal(server)
             // The device heard of it, and says so with its next push's base.
             let after = try await Self.push(server, [], base: 3, digest: pushed.digest)
             #expect(after.outcome == .accepted && after.refusals == nil)
@@ -55,11 +66,8 @@ extension SyncStoreContractTests {
     func aPushRefusedForItsStampsHearsOfTheRefusalsTheWatermarkPassed(_ kind: StoreKind) async throws {
         try await kind.withStore { store in
             let server = Self.strictServer(store)
-            let first = Self.transaction(1, keys: [.text("a")])
-            let refused = Self.transaction(2, keys: [.text("b")], title: "secret")
-            let last = Self.transaction(3, keys: [.text("c")])
-            let pushed = try await Self.push(server, [first, refused, last], base: 0, digest: nil)
-            #expect(pushed.outcome == .accepted && pushed.refusals?.map(\.transactionID) == [2])
+            let first = Self.pastARefusal.first
+            let pushed = try await Self.pushPastARefusal(server)
 
             let ahead = Self.transaction(4, at: Self.wall + 3_600_000, keys: [.text("d")])
             let copy = try await Self.push(server, [ahead], base: 1, digest: first.digest)
