@@ -124,4 +124,37 @@ for n in range(2, MAX):
     w(f"    }}")
     w(f"}}")
     w("")
+# Right and full joins that add a table to a join of n tables. The rows a right or full join keeps
+# unmatched have NULL in every column of the tables before it, so each of those tables reads as
+# optional (once: a left-joined table's `Other?` stays one optional), by its columns.
+for n in range(2, MAX):
+    ts = names("T", n)
+    os_ = names("O", n)
+    cols = ", ".join(f"columns.{i}" for i in range(n))
+    before = [f"{t}.Root?" for t in ts]
+    reads = ", ".join(f"try {t}.Root.decodeJoined(from: &decoder)" for t in ts)
+    generics = ", ".join([f"{t}: TableDefinition" for t in ts] + os_)
+    where = f"where Columns == {tup(ts)}, Output == {tup(os_)}"
+    new_cols = tup(ts + ["Other.TableColumns"])
+    for (name, kind, other_type, other_read, summary) in [
+        ("rightJoin", ".right", "Other", "try Other(decoder: &decoder)",
+         "every row of `other`, with `nil` for each table before it where none match: `RIGHT JOIN`"),
+        ("fullJoin", ".full", "Other?", "try Other.decodeJoined(from: &decoder)",
+         "every row of both sides, with `nil` for the side that has no match: `FULL JOIN`"),
+    ]:
+        w(f"extension Select {{")
+        w(f"    /// Adds a table to a join of {n}, keeping {summary}.")
+        w(f"    public func {name}<{generics}, Other: Table>(")
+        w(f"        _ other: Select<Other.TableColumns, Other>,")
+        w(f"        on condition: {new_cols} -> some QueryExpression<Bool>")
+        w(f"    ) -> Select<{new_cols}, {tup(before + [other_type])}> {where} {{")
+        w(f"        joined(")
+        w(f"            other, kind: {kind}, on: condition({cols}, other.columns).queryFragment,")
+        w(f"            columns: ({cols}, other.columns)")
+        w(f"        ) {{ (decoder) throws(BoutiqueError) in")
+        w(f"            ({reads}, {other_read})")
+        w(f"        }}")
+        w(f"    }}")
+        w(f"}}")
+        w("")
 print("\n".join(out).rstrip() + "")

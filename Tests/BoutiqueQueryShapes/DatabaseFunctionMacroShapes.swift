@@ -223,4 +223,22 @@ public enum DatabaseFunctionMacroShapes {
     public static func recordTitles(_ log: CallLog) -> SQLQuery<Void> {
         #sql("SELECT \(log.$record(Reminder.columns.title)) FROM \(Reminder.self) ORDER BY \(Reminder.columns.id)")
     }
+
+    /// A function returning nothing, called from a trigger's body for each new reminder, as
+    /// StructuredQueries' triggers article calls one: `Values` of the call, once as it is and once of
+    /// an expression of the new row.
+    public static func recordInsertedTitles(_ log: CallLog) -> TemporaryTrigger<Reminder> {
+        Reminder.createTemporaryTrigger(
+            "record_inserted_titles",
+            after: .insert { new in
+                Values(log.$record(new.title))
+                Values(log.$record(new.title.upper()))
+            }
+        )
+    }
+
+    /// The call on its own, as a statement: `SELECT "record"(?)`.
+    public static func recordOne(_ log: CallLog, _ value: String) -> Values<Void> {
+        Values(log.$record(value))
+    }
 }

@@ -195,6 +195,26 @@ import Testing
         #expect(log.values == ["Groceries", "Haircut", "Email boss", ""])
     }
 
+    /// A function returning nothing, called by a trigger for each inserted row and as a statement.
+    @Test func aVoidFunctionCalledFromATriggerBody() async throws {
+        let db = try await open()
+        let trigger = DatabaseFunctionMacroShapes.recordInsertedTitles(log)
+        #expect(trigger.sql == #"CREATE TEMPORARY TRIGGER "record_inserted_titles" AFTER INSERT ON "reminder" FOR EACH ROW BEGIN SELECT "record"("new"."title"); SELECT "record"(upper("new"."title")); END"#)
+        try await db.write { conn in
+            try trigger.execute(conn)
+            try Reminder.insert {
+                Reminder(id: 10, listID: 1, title: "Standup")
+                Reminder(id: 11, listID: 2, title: "Retro")
+            }.execute(conn)
+        }
+        #expect(log.values == ["Standup", "STANDUP", "Retro", "RETRO"])
+
+        let direct = DatabaseFunctionMacroShapes.recordOne(log, "by hand")
+        #expect(direct.sql == #"SELECT "record"(?)"#)
+        try await db.write { conn in try direct.execute(conn) }
+        #expect(log.values.last == "by hand")
+    }
+
     /// The function keeps its object weakly: once it is gone, a call fails the statement.
     @Test func aMethodOfADeallocatedInstance() async throws {
         var instance: CallLog? = CallLog()

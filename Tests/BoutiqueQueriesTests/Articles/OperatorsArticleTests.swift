@@ -4,7 +4,8 @@ import Testing
 
 /// StructuredQueries' "Operators" article (equality and comparison): `eq`, `neq`, `is` and `isNot`
 /// between an optional column and a column of its wrapped type, between two columns of one table,
-/// and `+` joining text.
+/// `+` joining text, the bit operators and unary signs on integers, and a closed range's `contains`
+/// as `BETWEEN`.
 @Suite("Article: operators")
 struct OperatorsArticleTests {
     let db: Connection
@@ -56,5 +57,68 @@ struct OperatorsArticleTests {
         let query = Plant.where { $0.id.eq(1) }.select { $0.name + $0.name.lower() + "." }
         #expect(query.sql == #"SELECT (("plant"."name" || lower("plant"."name")) || ?) FROM "plant" WHERE ("plant"."id" = ?)"#)
         #expect(try query.fetchOne(db) == "Basilbasil.")
+    }
+
+    @Test func bitOperatorsOnIntegerColumns() throws {
+        // Waterings: Basil 4, Mint -3, Climber 7, Shrub 0, Seedling 1.
+        let odd = Plant.where { ($0.waterings & 1).eq(1) }.order { $0.id }.select { $0.name }
+        #expect(odd.sql == #"SELECT "plant"."name" FROM "plant" WHERE (("plant"."waterings" & ?) = ?) ORDER BY "plant"."id""#)
+        #expect(try odd.fetchAll(db) == ["Mint", "Climber", "Seedling"])
+
+        let bits = Plant.order { $0.id }.select { ($0.waterings | 8, $0.waterings << 2, $0.waterings >> 1, ~$0.waterings) }
+        #expect(bits.sql == #"SELECT ("plant"."waterings" | ?), ("plant"."waterings" << ?), ("plant"."waterings" >> ?), (~"plant"."waterings") FROM "plant" ORDER BY "plant"."id""#)
+        let rows = try bits.fetchAll(db)
+        let waterings = [4, -3, 7, 0, 1]
+        // SQLite's answers are Swift's: `>>` keeps the sign, `~` flips every bit of the 64-bit value.
+        let ored: [Int] = waterings.map { $0 | 8 }
+        let shiftedUp: [Int] = waterings.map { $0 << 2 }
+        let shiftedDown: [Int] = waterings.map { $0 >> 1 }
+        let flipped: [Int] = waterings.map { ~$0 }
+        #expect(rows.map(\.0) == ored)
+        #expect(rows.map(\.1) == shiftedUp)
+        #expect(rows.map(\.2) == shiftedDown)
+        #expect(rows.map(\.3) == flipped)
+
+        // Between two columns.
+        let masked = Plant.where { $0.id.eq(3) }.select { $0.waterings & $0.id }
+        #expect(try masked.fetchOne(db) == 7 & 3)
+    }
+
+    @Test func unarySignsOnNumbers() throws {
+        let query = Plant.where { $0.id.eq(2) }.select { (-$0.waterings, +$0.waterings, +$0.height, -$0.height) }
+        #expect(query.sql == #"SELECT (-"plant"."waterings"), (+"plant"."waterings"), (+"plant"."height"), (-"plant"."height") FROM "plant" WHERE ("plant"."id" = ?)"#)
+        let row = try #require(try query.fetchOne(db))
+        #expect(row.0 == 3 && row.1 == -3 && row.2 == 0.6 && row.3 == -0.6)
+    }
+
+    @Test func bitAssignmentsInAnUpdate() throws {
+        let update = Plant.update {
+            $0.waterings |= 16
+            $0.waterings &= 22
+        }.where { $0.id.eq(1) }
+        // The second assignment reads the first, as statements in a closure do.
+        #expect(update.sql == #"UPDATE "plant" SET "waterings" = (("waterings" | ?) & ?) WHERE ("plant"."id" = ?)"#)
+        try update.execute(db)
+        try Plant.update { $0.waterings <<= 1 }.where { $0.id.eq(3) }.execute(db)
+        try Plant.update { $0.waterings >>= 2 }.where { $0.id.eq(2) }.execute(db)
+        try Plant.update { $0.waterings = ~$0.waterings }.where { $0.id.eq(4) }.execute(db)
+        let rows = try Plant.order { $0.id }.select { $0.waterings }.fetchAll(db)
+        let expected: [Int] = [(4 | 16) & 22, -3 >> 2, 7 << 1, ~0, 1]
+        #expect(rows == expected)
+    }
+
+    @Test func aClosedRangeContainsAnExpressionAsBetween() throws {
+        // StructuredQueries renders `length("title") BETWEEN 4 AND 5`; the bounds are bound here.
+        let byLength = Plant.where { (4...5).contains($0.name.length()) }.order { $0.id }.select { $0.name }
+        #expect(byLength.sql == #"SELECT "plant"."name" FROM "plant" WHERE (length("plant"."name") BETWEEN ? AND ?) ORDER BY "plant"."id""#)
+        #expect(byLength.bindings == [.integer(4), .integer(5)])
+        #expect(try byLength.fetchAll(db) == ["Basil", "Mint", "Shrub"])
+
+        // Both bounds are included; a range of doubles is not a sequence, and works the same.
+        let watered = Plant.where { (4...7).contains($0.waterings) }.order { $0.id }.select { $0.name }
+        #expect(try watered.fetchAll(db) == ["Basil", "Climber"])
+        let midHeight = Plant.where { (0.6...1.48).contains($0.height) }.order { $0.id }.select { $0.name }
+        #expect(midHeight.sql.hasSuffix(#"WHERE ("plant"."height" BETWEEN ? AND ?) ORDER BY "plant"."id""#))
+        #expect(try midHeight.fetchAll(db) == ["Mint", "Shrub"])
     }
 }

@@ -3,8 +3,9 @@ import BoutiqueSQLite
 import Testing
 
 /// StructuredQueries' "Selects" and "Where clauses" articles: pagination with `offset`, reusable
-/// scopes combined with `and`/`or` or chained by name, `unscoped`, `none`, outer joins, a self-join
-/// through an alias, and a row of `Values` computed from a subquery.
+/// scopes combined with `and`/`or` or chained by name, `unscoped`, `none`, outer joins (also after
+/// another join), joins of selects that already chose their columns, a self-join through an alias,
+/// and a row of `Values` computed from a subquery.
 @Suite("Article: select statements")
 struct SelectStatementsArticleTests {
     let db: Connection
@@ -79,6 +80,56 @@ struct SelectStatementsArticleTests {
         }
         #expect(plantsWithoutBed == ["Seedling"])
         #expect(bedsWithoutPlant == ["Fallow"])
+    }
+
+    @Test func rightAndFullJoinsAfterAnotherJoin() throws {
+        // Each gardener looks after the bed of their number; Rafe's bed (Fallow) has no plant, so
+        // the inner join has no row for it and the right join keeps him with neither.
+        let right = Plant.join(Bed.all) { $0.bedID.eq($1.id) }
+            .rightJoin(Gardener.all) { _, bed, gardener in bed.id.eq(gardener.id) }
+            .order { _, _, gardener in gardener.id }
+            .order { plant, _, _ in plant.id }
+        #expect(right.sql.contains(#" FROM "plant" JOIN "bed" ON ("plant"."bedID" = "bed"."id") RIGHT JOIN "gardener" ON ("bed"."id" = "gardener"."id") ORDER BY "gardener"."id", "plant"."id""#))
+        let rows = try right.fetchAll(db)
+        #expect(rows.map { $0.0?.name } == ["Basil", "Mint", "Climber", "Shrub", nil])
+        #expect(rows.map { $0.1?.name } == ["Herbs", "Herbs", "Roses", "Roses", nil])
+        #expect(rows.map(\.2.name) == ["Olu", "Olu", "Pia", "Pia", "Rafe"])
+
+        // After a left join: a gardener mentored from a bed's number, every row of both sides kept.
+        let full = Bed.leftJoin(Plant.all) { $0.id.eq($1.bedID) }
+            .fullJoin(Gardener.all) { bed, _, gardener in bed.id.eq(gardener.mentorID) }
+        #expect(full.sql.contains(#" FROM "bed" LEFT JOIN "plant" ON ("bed"."id" = "plant"."bedID") FULL JOIN "gardener" ON ("bed"."id" = "gardener"."mentorID")"#))
+        let described = try full.fetchAll(db).map { "\($0.0?.name ?? "-")/\($0.1?.name ?? "-")/\($0.2?.name ?? "-")" }
+        #expect(described.sorted() == [
+            "-/-/Olu", "-/-/Rafe", "Fallow/-/-", "Herbs/Basil/Pia", "Herbs/Mint/Pia", "Roses/Climber/-", "Roses/Shrub/-",
+        ])
+    }
+
+    @Test func joinsOfSelectsThatChoseTheirColumns() throws {
+        // The chosen column stays the row; the joined table only filters and pairs.
+        let names = Plant.select(\.name).join(Bed.all) { $0.bedID.eq($1.id) }.order { plant, _ in plant.id }
+        #expect(names.sql == #"SELECT "plant"."name" FROM "plant" JOIN "bed" ON ("plant"."bedID" = "bed"."id") ORDER BY "plant"."id""#)
+        #expect(try names.fetchAll(db) == ["Basil", "Mint", "Climber", "Shrub"])
+
+        // Both sides chose: the row is both, this side's first, and the joined select's filter applies.
+        let pairs = Bed.select(\.name).join(Plant.where(\.isBlooming).select(\.name)) { $0.id.eq($1.bedID) }
+            .order { bed, _ in bed.id }
+        #expect(pairs.sql == #"SELECT "bed"."name", "plant"."name" FROM "bed" JOIN "plant" ON ("bed"."id" = "plant"."bedID") WHERE "plant"."isBlooming" ORDER BY "bed"."id""#)
+        let rows = try pairs.fetchAll(db)
+        #expect(rows.map(\.0) == ["Herbs", "Roses"])
+        #expect(rows.map(\.1) == ["Mint", "Climber"])
+
+        // A select of rows joined with one that chose: the chosen columns are the row.
+        let planted = Bed.join(Plant.select(\.name)) { $0.id.eq($1.bedID) }.where { bed, _ in bed.id.eq(2) }
+        #expect(planted.sql.hasPrefix(#"SELECT "plant"."name" FROM "bed" JOIN "plant""#))
+        #expect(try planted.fetchAll(db).sorted() == ["Climber", "Shrub"])
+        let plantIDs = try Bed.all.join(Plant.select(\.id)) { $0.id.eq($1.bedID) }.fetchAll(db)
+        #expect(plantIDs.sorted() == [1, 2, 3, 4])
+
+        // A left join keeps the row without a match once.
+        let beds = Bed.select(\.name).leftJoin(Plant.where(\.isBlooming)) { $0.id.eq($1.bedID) }.order { bed, _ in bed.id }
+        #expect(beds.sql == #"SELECT "bed"."name" FROM "bed" LEFT JOIN "plant" ON ("bed"."id" = "plant"."bedID") AND "plant"."isBlooming" ORDER BY "bed"."id""#)
+        #expect(try beds.fetchAll(db) == ["Herbs", "Roses", "Fallow"])
     }
 
     @Test func selfJoinThroughAnAliasOnAnOptionalKey() throws {

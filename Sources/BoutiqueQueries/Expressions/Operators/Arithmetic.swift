@@ -74,4 +74,10 @@ extension QueryExpression where QueryValue: QueryNumeric {
     public static prefix func - (expression: Self) -> SQLExpression<QueryValue> {
         SQLExpression("(-" + expression.queryFragment + ")")
     }
+
+    /// `(+x)`: the expression unchanged in value; SQLite's unary plus, which also leaves text as text.
+    @_disfavoredOverload
+    public static prefix func + (expression: Self) -> SQLExpression<QueryValue> {
+        SQLExpression("(+" + expression.queryFragment + ")")
+    }
 }

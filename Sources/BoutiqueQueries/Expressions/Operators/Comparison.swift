@@ -116,6 +116,15 @@ extension Sequence {
     }
 }
 
+extension ClosedRange {
+    /// `(expression BETWEEN ? AND ?)`, with the range's bounds: `(10...20).contains($0.title.length())`.
+    /// A range of integers is also a sequence, but its test is the two bounds, not a list of every value.
+    public func contains<E: QueryExpression>(_ expression: E) -> SQLExpression<Bool>
+    where E.QueryValue: QueryRepresentable, E.QueryValue.QueryOutput == Bound {
+        expression.between(lowerBound, and: upperBound)
+    }
+}
+
 // An optional column compared with a column of its wrapped type, as a join condition on an optional
 // foreign key reads: `$1.assigneeID == $2.id`. A NULL side matches nothing, as SQL's `=` says.
 extension QueryExpression {

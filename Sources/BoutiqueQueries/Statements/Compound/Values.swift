@@ -30,6 +30,14 @@ public struct Values<Output>: PartialSelectStatement {
         rowDecoder = Self.decoder(repeat (each E).QueryValue.self)
     }
 
+    /// A row of one call made for its effect, as a trigger's body makes it: `Values($logChange(new.id))`
+    /// reads `SELECT "logChange"("new"."id")`, whose value (NULL, for a function returning nothing) is
+    /// not read.
+    public init(_ call: some QueryExpression<Void>) where Output == Void {
+        query = "SELECT " + call.queryFragment
+        rowDecoder = { _ in }
+    }
+
     /// Reads one column per representation, left to right.
     private static func decoder<each R: QueryRepresentable>(
         _ representations: repeat (each R).Type

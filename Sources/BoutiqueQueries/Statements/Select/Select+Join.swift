@@ -54,8 +54,8 @@ enum JoinKind {
 
 extension Select {
     /// Adds `other` to the `FROM` clause with `condition`, whatever the tables joined so far.
-    func joined<Other: Table, NewColumns, NewOutput>(
-        _ other: Select<Other.TableColumns, Other>, kind: JoinKind, on condition: QueryFragment,
+    func joined<OtherColumns, OtherOutput, NewColumns, NewOutput>(
+        _ other: Select<OtherColumns, OtherOutput>, kind: JoinKind, on condition: QueryFragment,
         columns newColumns: NewColumns,
         decoder: @escaping @Sendable (inout RowDecoder) throws(BoutiqueError) -> NewOutput
     ) -> Select<NewColumns, NewOutput> {

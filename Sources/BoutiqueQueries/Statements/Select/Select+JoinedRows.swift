@@ -404,3 +404,123 @@ extension Select {
         }
     }
 }
+
+extension Select {
+    /// Adds a table to a join of 2, keeping every row of `other`, with `nil` for each table before it where none match: `RIGHT JOIN`.
+    public func rightJoin<T1: TableDefinition, T2: TableDefinition, O1, O2, Other: Table>(
+        _ other: Select<Other.TableColumns, Other>,
+        on condition: (T1, T2, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(T1, T2, Other.TableColumns), (T1.Root?, T2.Root?, Other)> where Columns == (T1, T2), Output == (O1, O2) {
+        joined(
+            other, kind: .right, on: condition(columns.0, columns.1, other.columns).queryFragment,
+            columns: (columns.0, columns.1, other.columns)
+        ) { (decoder) throws(BoutiqueError) in
+            (try T1.Root.decodeJoined(from: &decoder), try T2.Root.decodeJoined(from: &decoder), try Other(decoder: &decoder))
+        }
+    }
+}
+
+extension Select {
+    /// Adds a table to a join of 2, keeping every row of both sides, with `nil` for the side that has no match: `FULL JOIN`.
+    public func fullJoin<T1: TableDefinition, T2: TableDefinition, O1, O2, Other: Table>(
+        _ other: Select<Other.TableColumns, Other>,
+        on condition: (T1, T2, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(T1, T2, Other.TableColumns), (T1.Root?, T2.Root?, Other?)> where Columns == (T1, T2), Output == (O1, O2) {
+        joined(
+            other, kind: .full, on: condition(columns.0, columns.1, other.columns).queryFragment,
+            columns: (columns.0, columns.1, other.columns)
+        ) { (decoder) throws(BoutiqueError) in
+            (try T1.Root.decodeJoined(from: &decoder), try T2.Root.decodeJoined(from: &decoder), try Other.decodeJoined(from: &decoder))
+        }
+    }
+}
+
+extension Select {
+    /// Adds a table to a join of 3, keeping every row of `other`, with `nil` for each table before it where none match: `RIGHT JOIN`.
+    public func rightJoin<T1: TableDefinition, T2: TableDefinition, T3: TableDefinition, O1, O2, O3, Other: Table>(
+        _ other: Select<Other.TableColumns, Other>,
+        on condition: (T1, T2, T3, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(T1, T2, T3, Other.TableColumns), (T1.Root?, T2.Root?, T3.Root?, Other)> where Columns == (T1, T2, T3), Output == (O1, O2, O3) {
+        joined(
+            other, kind: .right, on: condition(columns.0, columns.1, columns.2, other.columns).queryFragment,
+            columns: (columns.0, columns.1, columns.2, other.columns)
+        ) { (decoder) throws(BoutiqueError) in
+            (try T1.Root.decodeJoined(from: &decoder), try T2.Root.decodeJoined(from: &decoder), try T3.Root.decodeJoined(from: &decoder), try Other(decoder: &decoder))
+        }
+    }
+}
+
+extension Select {
+    /// Adds a table to a join of 3, keeping every row of both sides, with `nil` for the side that has no match: `FULL JOIN`.
+    public func fullJoin<T1: TableDefinition, T2: TableDefinition, T3: TableDefinition, O1, O2, O3, Other: Table>(
+        _ other: Select<Other.TableColumns, Other>,
+        on condition: (T1, T2, T3, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(T1, T2, T3, Other.TableColumns), (T1.Root?, T2.Root?, T3.Root?, Other?)> where Columns == (T1, T2, T3), Output == (O1, O2, O3) {
+        joined(
+            other, kind: .full, on: condition(columns.0, columns.1, columns.2, other.columns).queryFragment,
+            columns: (columns.0, columns.1, columns.2, other.columns)
+        ) { (decoder) throws(BoutiqueError) in
+            (try T1.Root.decodeJoined(from: &decoder), try T2.Root.decodeJoined(from: &decoder), try T3.Root.decodeJoined(from: &decoder), try Other.decodeJoined(from: &decoder))
+        }
+    }
+}
+
+extension Select {
+    /// Adds a table to a join of 4, keeping every row of `other`, with `nil` for each table before it where none match: `RIGHT JOIN`.
+    public func rightJoin<T1: TableDefinition, T2: TableDefinition, T3: TableDefinition, T4: TableDefinition, O1, O2, O3, O4, Other: Table>(
+        _ other: Select<Other.TableColumns, Other>,
+        on condition: (T1, T2, T3, T4, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(T1, T2, T3, T4, Other.TableColumns), (T1.Root?, T2.Root?, T3.Root?, T4.Root?, Other)> where Columns == (T1, T2, T3, T4), Output == (O1, O2, O3, O4) {
+        joined(
+            other, kind: .right, on: condition(columns.0, columns.1, columns.2, columns.3, other.columns).queryFragment,
+            columns: (columns.0, columns.1, columns.2, columns.3, other.columns)
+        ) { (decoder) throws(BoutiqueError) in
+            (try T1.Root.decodeJoined(from: &decoder), try T2.Root.decodeJoined(from: &decoder), try T3.Root.decodeJoined(from: &decoder), try T4.Root.decodeJoined(from: &decoder), try Other(decoder: &decoder))
+        }
+    }
+}
+
+extension Select {
+    /// Adds a table to a join of 4, keeping every row of both sides, with `nil` for the side that has no match: `FULL JOIN`.
+    public func fullJoin<T1: TableDefinition, T2: TableDefinition, T3: TableDefinition, T4: TableDefinition, O1, O2, O3, O4, Other: Table>(
+        _ other: Select<Other.TableColumns, Other>,
+        on condition: (T1, T2, T3, T4, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(T1, T2, T3, T4, Other.TableColumns), (T1.Root?, T2.Root?, T3.Root?, T4.Root?, Other?)> where Columns == (T1, T2, T3, T4), Output == (O1, O2, O3, O4) {
+        joined(
+            other, kind: .full, on: condition(columns.0, columns.1, columns.2, columns.3, other.columns).queryFragment,
+            columns: (columns.0, columns.1, columns.2, columns.3, other.columns)
+        ) { (decoder) throws(BoutiqueError) in
+            (try T1.Root.decodeJoined(from: &decoder), try T2.Root.decodeJoined(from: &decoder), try T3.Root.decodeJoined(from: &decoder), try T4.Root.decodeJoined(from: &decoder), try Other.decodeJoined(from: &decoder))
+        }
+    }
+}
+
+extension Select {
+    /// Adds a table to a join of 5, keeping every row of `other`, with `nil` for each table before it where none match: `RIGHT JOIN`.
+    public func rightJoin<T1: TableDefinition, T2: TableDefinition, T3: TableDefinition, T4: TableDefinition, T5: TableDefinition, O1, O2, O3, O4, O5, Other: Table>(
+        _ other: Select<Other.TableColumns, Other>,
+        on condition: (T1, T2, T3, T4, T5, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(T1, T2, T3, T4, T5, Other.TableColumns), (T1.Root?, T2.Root?, T3.Root?, T4.Root?, T5.Root?, Other)> where Columns == (T1, T2, T3, T4, T5), Output == (O1, O2, O3, O4, O5) {
+        joined(
+            other, kind: .right, on: condition(columns.0, columns.1, columns.2, columns.3, columns.4, other.columns).queryFragment,
+            columns: (columns.0, columns.1, columns.2, columns.3, columns.4, other.columns)
+        ) { (decoder) throws(BoutiqueError) in
+            (try T1.Root.decodeJoined(from: &decoder), try T2.Root.decodeJoined(from: &decoder), try T3.Root.decodeJoined(from: &decoder), try T4.Root.decodeJoined(from: &decoder), try T5.Root.decodeJoined(from: &decoder), try Other(decoder: &decoder))
+        }
+    }
+}
+
+extension Select {
+    /// Adds a table to a join of 5, keeping every row of both sides, with `nil` for the side that has no match: `FULL JOIN`.
+    public func fullJoin<T1: TableDefinition, T2: TableDefinition, T3: TableDefinition, T4: TableDefinition, T5: TableDefinition, O1, O2, O3, O4, O5, Other: Table>(
+        _ other: Select<Other.TableColumns, Other>,
+        on condition: (T1, T2, T3, T4, T5, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(T1, T2, T3, T4, T5, Other.TableColumns), (T1.Root?, T2.Root?, T3.Root?, T4.Root?, T5.Root?, Other?)> where Columns == (T1, T2, T3, T4, T5), Output == (O1, O2, O3, O4, O5) {
+        joined(
+            other, kind: .full, on: condition(columns.0, columns.1, columns.2, columns.3, columns.4, other.columns).queryFragment,
+            columns: (columns.0, columns.1, columns.2, columns.3, columns.4, other.columns)
+        ) { (decoder) throws(BoutiqueError) in
+            (try T1.Root.decodeJoined(from: &decoder), try T2.Root.decodeJoined(from: &decoder), try T3.Root.decodeJoined(from: &decoder), try T4.Root.decodeJoined(from: &decoder), try T5.Root.decodeJoined(from: &decoder), try Other.decodeJoined(from: &decoder))
+        }
+    }
+}

@@ -69,6 +69,71 @@ extension Table {
     }
 }
 
+// StructuredQueries' spellings of an upsert of rows, with the conflict target and the filters as
+// closures: `Reminder.insert { row } onConflict: { $0.id } where: { … } doUpdate: { … } where: { … }`.
+extension Table {
+    /// Inserts the rows, and where one conflicts on the columns `target` names (a `UNIQUE` constraint,
+    /// the key, or the partial unique index `targetFilter` describes), makes the assignments `updates`
+    /// lists where `updateFilter` holds; the second argument of each reads the refused row. No
+    /// assignment: `DO NOTHING`.
+    ///
+    /// ```swift
+    /// Tag.insert {
+    ///     Tag(id: 7, name: "home", uses: 1)
+    /// } onConflict: {
+    ///     $0.name
+    /// } doUpdate: { tag, excluded in
+    ///     tag.uses += excluded.uses
+    /// } where: { tag, _ in
+    ///     tag.uses < 100
+    /// }
+    /// ```
+    public static func insert<each K: QueryRepresentable>(
+        @InsertValuesBuilder<Self> _ rows: () -> InsertRows<Self>,
+        onConflict target: (TableColumns) -> (repeat TableColumn<Self, each K>),
+        @ConflictConditionBuilder where targetFilter: (TableColumns) -> [QueryFragment] = { _ in [] },
+        doUpdate updates: (inout Updates<Self>, Excluded<Self>) -> Void = { _, _ in },
+        @ConflictConditionBuilder where updateFilter: (TableColumns, Excluded<Self>) -> [QueryFragment] = { _, _ in [] }
+    ) -> Insert<Self> {
+        let clause = conflictClause(
+            target: quotedNames(repeat each target(columns)), targetFilter: targetFilter(columns), updates,
+            updateFilter: updateFilter)
+        return Insert(rows: rows().rows, conflict: .clause(clause.sql), conflictBindings: clause.bindings)
+    }
+
+    /// Inserts the rows, updating a row that conflicts on `target` with the assignments `updates` lists
+    /// where `updateFilter` holds.
+    public static func insert<each K: QueryRepresentable>(
+        @InsertValuesBuilder<Self> _ rows: () -> InsertRows<Self>,
+        onConflict target: (TableColumns) -> (repeat TableColumn<Self, each K>),
+        @ConflictConditionBuilder where targetFilter: (TableColumns) -> [QueryFragment] = { _ in [] },
+        doUpdate updates: (inout Updates<Self>) -> Void,
+        @ConflictConditionBuilder where updateFilter: (TableColumns) -> [QueryFragment] = { _ in [] }
+    ) -> Insert<Self> {
+        insert(rows, onConflict: target, where: targetFilter, doUpdate: { row, _ in updates(&row) }, where: { row, _ in return updateFilter(row) })
+    }
+
+    /// Inserts the rows, and where one conflicts with an existing row on any uniqueness constraint,
+    /// makes the assignments `updates` lists where `updateFilter` holds: `ON CONFLICT DO UPDATE SET …`.
+    public static func insert(
+        @InsertValuesBuilder<Self> _ rows: () -> InsertRows<Self>,
+        onConflictDoUpdate updates: (inout Updates<Self>, Excluded<Self>) -> Void,
+        @ConflictConditionBuilder where updateFilter: (TableColumns, Excluded<Self>) -> [QueryFragment] = { _, _ in [] }
+    ) -> Insert<Self> {
+        let clause = conflictClause(target: [], targetFilter: [], updates, updateFilter: updateFilter)
+        return Insert(rows: rows().rows, conflict: .clause(clause.sql), conflictBindings: clause.bindings)
+    }
+
+    /// Inserts the rows, updating a row they conflict with as `updates` says where `updateFilter` holds.
+    public static func insert(
+        @InsertValuesBuilder<Self> _ rows: () -> InsertRows<Self>,
+        onConflictDoUpdate updates: (inout Updates<Self>) -> Void,
+        @ConflictConditionBuilder where updateFilter: (TableColumns) -> [QueryFragment] = { _ in [] }
+    ) -> Insert<Self> {
+        insert(rows, onConflictDoUpdate: { row, _ in updates(&row) }, where: { row, _ in return updateFilter(row) })
+    }
+}
+
 extension Insert {
     /// Skips rows that break a uniqueness constraint: `ON CONFLICT DO NOTHING`.
     ///

@@ -71,6 +71,8 @@ public struct Insert<Root: Table>: QueryStatement {
             sql += Self.conflictTarget(target) + " DO UPDATE SET " + assignments
         case .nothing(let target):
             sql += Self.conflictTarget(target) + " DO NOTHING"
+        case .clause(let clause):
+            sql += " " + clause
         case .abort, .ignore, .replace:
             break
         }
@@ -108,6 +110,8 @@ enum InsertConflict: Hashable, Sendable {
     case assign(target: [String], assignments: String)
     /// `ON CONFLICT (target) DO NOTHING`; an empty target stands for any uniqueness constraint.
     case nothing(target: [String])
+    /// A whole `ON CONFLICT …` clause (with `WHERE` filters), whose values are bound after each row's.
+    case clause(String)
 }
 
 extension Table {

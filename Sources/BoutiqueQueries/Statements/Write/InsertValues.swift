@@ -63,48 +63,63 @@ extension Table {
 
     /// Inserts rows of values, and where a row conflicts with an existing one on any uniqueness
     /// constraint, makes the assignments `updates` lists to that row; its second argument reads the
-    /// refused row (`excluded."column"`): `ON CONFLICT DO UPDATE SET …`.
+    /// refused row (`excluded."column"`): `ON CONFLICT DO UPDATE SET …`. A row for which `updateFilter`
+    /// does not hold is left as it is (`… WHERE …`).
     public static func insert<each V: QueryRepresentable>(
         _ columns: (TableColumns) -> (repeat TableColumn<Self, each V>),
         @InsertColumnValuesBuilder<(repeat each V)> values: () -> [[QueryFragment]],
-        onConflictDoUpdate updates: (inout Updates<Self>, Excluded<Self>) -> Void
+        onConflictDoUpdate updates: (inout Updates<Self>, Excluded<Self>) -> Void,
+        @ConflictConditionBuilder where updateFilter: (TableColumns, Excluded<Self>) -> [QueryFragment] = { _, _ in [] }
     ) -> InsertValues<Self> {
         InsertValues(
             columns: quotedNames(repeat each columns(Self.columns)), rows: values(),
-            conflict: conflictClause(target: [], updates))
+            conflict: conflictClause(target: [], targetFilter: [], updates, updateFilter: updateFilter))
     }
 
-    /// Inserts rows of values, updating a conflicting row with the assignments `updates` lists.
+    /// Inserts rows of values, updating a conflicting row with the assignments `updates` lists where
+    /// `updateFilter` holds.
     public static func insert<each V: QueryRepresentable>(
         _ columns: (TableColumns) -> (repeat TableColumn<Self, each V>),
         @InsertColumnValuesBuilder<(repeat each V)> values: () -> [[QueryFragment]],
-        onConflictDoUpdate updates: (inout Updates<Self>) -> Void
+        onConflictDoUpdate updates: (inout Updates<Self>) -> Void,
+        @ConflictConditionBuilder where updateFilter: (TableColumns) -> [QueryFragment] = { _ in [] }
     ) -> InsertValues<Self> {
-        insert(columns, values: values, onConflictDoUpdate: { row, _ in updates(&row) })
+        insert(columns, values: values, onConflictDoUpdate: { row, _ in updates(&row) }, where: { row, _ in return updateFilter(row) })
     }
 
     /// Inserts rows of values, and where a row conflicts with an existing one on the columns `target`
-    /// names (a `UNIQUE` constraint or the key), makes the assignments `updates` lists; its second
-    /// argument reads the refused row: `ON CONFLICT ("name") DO UPDATE SET …`. No assignment: `DO NOTHING`.
+    /// names (a `UNIQUE` constraint or the key, or a partial unique index that `targetFilter`
+    /// describes), makes the assignments `updates` lists where `updateFilter` holds; its second
+    /// argument reads the refused row: `ON CONFLICT ("name") WHERE … DO UPDATE SET … WHERE …`. No
+    /// assignment: `DO NOTHING` (and `updateFilter` has nothing to filter).
     public static func insert<each V: QueryRepresentable, each K: QueryRepresentable>(
         _ columns: (TableColumns) -> (repeat TableColumn<Self, each V>),
         @InsertColumnValuesBuilder<(repeat each V)> values: () -> [[QueryFragment]],
         onConflict target: (TableColumns) -> (repeat TableColumn<Self, each K>),
-        doUpdate updates: (inout Updates<Self>, Excluded<Self>) -> Void
+        @ConflictConditionBuilder where targetFilter: (TableColumns) -> [QueryFragment] = { _ in [] },
+        doUpdate updates: (inout Updates<Self>, Excluded<Self>) -> Void = { _, _ in },
+        @ConflictConditionBuilder where updateFilter: (TableColumns, Excluded<Self>) -> [QueryFragment] = { _, _ in [] }
     ) -> InsertValues<Self> {
         InsertValues(
             columns: quotedNames(repeat each columns(Self.columns)), rows: values(),
-            conflict: conflictClause(target: quotedNames(repeat each target(Self.columns)), updates))
+            conflict: conflictClause(
+                target: quotedNames(repeat each target(Self.columns)), targetFilter: targetFilter(Self.columns), updates,
+                updateFilter: updateFilter))
     }
 
-    /// Inserts rows of values, updating a row that conflicts on `target` with the assignments `updates` lists.
+    /// Inserts rows of values, updating a row that conflicts on `target` with the assignments `updates`
+    /// lists where `updateFilter` holds.
     public static func insert<each V: QueryRepresentable, each K: QueryRepresentable>(
         _ columns: (TableColumns) -> (repeat TableColumn<Self, each V>),
         @InsertColumnValuesBuilder<(repeat each V)> values: () -> [[QueryFragment]],
         onConflict target: (TableColumns) -> (repeat TableColumn<Self, each K>),
-        doUpdate updates: (inout Updates<Self>) -> Void
+        @ConflictConditionBuilder where targetFilter: (TableColumns) -> [QueryFragment] = { _ in [] },
+        doUpdate updates: (inout Updates<Self>) -> Void,
+        @ConflictConditionBuilder where updateFilter: (TableColumns) -> [QueryFragment] = { _ in [] }
     ) -> InsertValues<Self> {
-        insert(columns, values: values, onConflict: target, doUpdate: { row, _ in updates(&row) })
+        insert(
+            columns, values: values, onConflict: target, where: targetFilter, doUpdate: { row, _ in updates(&row) },
+            where: { row, _ in return updateFilter(row) })
     }
 
     /// Inserts rows of values into one column: `INSERT INTO "tag" ("name") VALUES (?), (?)`.
@@ -136,15 +151,25 @@ extension Table {
         return names
     }
 
-    /// `ON CONFLICT ("a") DO UPDATE SET …` of the assignments `updates` makes; `DO NOTHING` without any.
-    /// An empty target stands for any uniqueness constraint.
+    /// `ON CONFLICT ("a") WHERE … DO UPDATE SET … WHERE …` of the assignments `updates` makes; `DO
+    /// NOTHING` without any, where the update's filter is left out: it would have no update to filter,
+    /// and SQLite refuses `DO NOTHING WHERE`. An empty target stands for any uniqueness constraint,
+    /// which takes no filter of its own.
     static func conflictClause(
-        target: [String], _ updates: (inout Updates<Self>, Excluded<Self>) -> Void
+        target: [String], targetFilter: [QueryFragment], _ updates: (inout Updates<Self>, Excluded<Self>) -> Void,
+        updateFilter: (TableColumns, Excluded<Self>) -> [QueryFragment]
     ) -> QueryFragment {
         var assignments = Updates<Self>()
         updates(&assignments, Excluded())
-        let head = target.isEmpty ? "ON CONFLICT" : "ON CONFLICT (" + target.joined(separator: ", ") + ")"
-        guard !assignments.assignments.isEmpty else { return QueryFragment(head + " DO NOTHING") }
-        return QueryFragment(head + " DO UPDATE SET ") + Update<Self>.setList(assignments.assignments)
+        var clause = QueryFragment(target.isEmpty ? "ON CONFLICT" : "ON CONFLICT (" + target.joined(separator: ", ") + ")")
+        if !target.isEmpty { clause.append(ConflictConditionBuilder.whereClause(targetFilter)) }
+        guard !assignments.assignments.isEmpty else {
+            clause.append(" DO NOTHING")
+            return clause
+        }
+        clause.append(" DO UPDATE SET ")
+        clause.append(Update<Self>.setList(assignments.assignments))
+        clause.append(ConflictConditionBuilder.whereClause(updateFilter(columns, Excluded())))
+        return clause
     }
 }
