@@ -163,6 +163,16 @@ public enum Sync {
         return sync
     }
 
+    /// A device reaching a server whose certificate a private authority signed, shipped in the app.
+    @MainActor
+    public static func privateAuthorityDevice(_ db: BoutiqueDB, token: String) async throws -> BoutiqueSync {
+        let authority = Bundle.main.url(forResource: "ca", withExtension: "pem")!
+        let server: HTTPSyncTransport = .http(URL(string: "https://sync.internal:8443")!, token: token,
+                                              trust: try .certificateAuthority(file: authority))
+        let sync = try await BoutiqueSync(database: db, tables: [Note.self], server: server)
+        return sync
+    }
+
     /// A server that lets only administrators change invoices.
     public static func authorizingServer(_ store: SQLiteSyncStore) -> SyncServer {
         let server = SyncServer(store: store, authorize: { user, change in

@@ -23,6 +23,12 @@ public struct ColumnGroup<Root: Table, Group: QuerySelection>: QueryExpression, 
     /// The field's name (not a column of the table: its columns are the group's).
     public let name: String
 
+    /// The group held in the field `name` of `Root` (what `@Table` generates for a field whose type
+    /// is a `@Selection` struct).
+    ///
+    /// ```swift
+    /// let timestamps = ColumnGroup<Note, Timestamps>("timestamps")
+    /// ```
     @inlinable
     public init(_ name: String) { self.name = name }
 
