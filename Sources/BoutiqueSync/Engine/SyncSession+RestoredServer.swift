@@ -14,21 +14,36 @@ extension SyncSession {
     /// are forgotten, and the next pull takes the server's state again (a bootstrap that merges, and
     /// drops nothing: rows the server lacks come back as the devices that wrote them push again).
     ///
-    /// Until the last answer, the file keeps its acknowledged id and digest: a device stopped halfway
-    /// finds the server behind again, and sends again from where the server got to.
+    /// The file's positions are forgotten before the first batch goes: once the server is known
+    /// restored they are wrong whatever happens next, and a device stopped halfway (or whose last
+    /// answer was lost) must not keep them. Until the last answer, the file keeps its acknowledged id
+    /// and digest: a device stopped halfway finds the server behind again, and sends again from where
+    /// the server got to; one whose last answer was lost finds the server at its acknowledged id with
+    /// the digest of the rebuilt transaction (``rebuiltDigest(at:)``), and takes it.
+    ///
+    /// The restored server may refuse what the original took (its memberships are the backup's): those
+    /// refusals are undone and reported as a push's are, and the spaces it names are recorded.
     func resendToRestoredServer(watermark: Int64, digest: UInt64?, state: ServerState) async throws {
         let tables = self.tables
         let replica = self.replica
         let server = serverID
         let through = state.acknowledged
         // The states hold every local write first (a pull folds them too).
-        try await database.write { conn in try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection) }
+        try await database.write { conn in
+            let sql = SQLRunner(conn)
+            try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
+            try ServerState.forgetLogPositions(server: server, sql)
+            var current = try ServerState.read(server: server, sql)
+            current.cursor = 0
+            current.bootstrapped = false
+            current.bootstrap = nil
+            try current.write(server: server, sql)
+        }
         let rebuilt = try await database.read { conn in
             try OwnTransactionsFromStates.transactions(after: watermark, through: through, tables: tables, SQLRunner(conn))
         }
         var base = watermark
         var baseDigest = digest
-        var logged: [LoggedTransaction] = []
         let rowLimit = max(options.pushRowLimit, 1)
         while base < through {
             // Whole transactions, up to the push's rows (a larger one goes alone).
@@ -48,8 +63,19 @@ extension SyncSession {
                 tables: tableShapes)
             request.replicaSecret = try await currentReplicaSecret()
             let span = ReplySpan(askedAt: options.now())
-            let response = try await during(.pushing) { [request] in
-                try await send(reporting: false) { try await transport.push(request) }
+            let response: PushResponse
+            do {
+                response = try await during(.pushing) { [request] in
+                    try await send(reporting: false) { try await transport.push(request) }
+                }
+            } catch let refusal as SyncRefusal {
+                // A rebuilt transaction goes whole: one larger than the server's body limit cannot go
+                // until the limit is raised. Said so, rather than as a bare 413 on every push.
+                guard refusal.reason == .tooLarge else { throw refusal }
+                let largest = batch.max { $0.changes.count < $1.changes.count }
+                throw BoutiqueError.syncRefused(
+                    reason: "the restored server refused transaction \(largest?.id ?? base + 1) sent again "
+                        + "(\(largest?.changes.count ?? 0) rows) as larger than it takes; raise its request body limit")
             }
             guard serverID == server else { throw BoutiqueError.syncUnavailable(reason: "another server answered while this file sent again what the server lost") }
             try await observeServerTime(response.serverTime, span)
@@ -58,25 +84,43 @@ extension SyncSession {
                     response.refusal, response.reason,
                     fallback: "the restored server did not take again what it had acknowledged (answered \(response.outcome.rawValue) at \(response.appliedThrough))")
             }
+            // The restored server's rules are the backup's: what they refuse is undone and reported
+            // before the server's progress is taken, as a push's refusals are.
+            try await undoRefused(response.refusals ?? [])
+            let logged = response.logged ?? []
+            let spaces = response.spaces ?? []
+            try await database.write { conn in
+                let sql = SQLRunner(conn)
+                let positions = OwnLogPositions(server: server, sql: sql)
+                try positions.record(logged.filter { $0.sequence > 0 })
+                try positions.recordNotLogged(logged.filter { $0.sequence <= 0 }.map(\.stamp))
+                let labels = SpaceLabels(sql: sql)
+                for row in spaces { try labels.set(row.space, table: row.table.lowercased(), key: row.key) }
+            }
             base = response.appliedThrough
             baseDigest = response.digest
-            logged += response.logged ?? []
         }
         let acknowledgedDigest = baseDigest
-        let positionsLogged = logged
         try await database.write { conn in
             let sql = SQLRunner(conn)
             var current = try ServerState.read(server: server, sql)
-            try ServerState.forgetLogPositions(server: server, sql)
-            let positions = OwnLogPositions(server: server, sql: sql)
-            try positions.record(positionsLogged.filter { $0.sequence > 0 })
-            try positions.recordNotLogged(positionsLogged.filter { $0.sequence <= 0 }.map(\.stamp))
             current.digest = acknowledgedDigest
-            current.cursor = 0
-            current.bootstrapped = false
-            current.bootstrap = nil
             try current.write(server: server, sql)
         }
         await pendingTally.invalidate()
+    }
+
+    /// The digest of the file's own transaction `id` as ``resendToRestoredServer(watermark:digest:state:)``
+    /// rebuilds it, `nil` when the file has none: what a restored server that took the re-sent
+    /// transactions holds at `id`, told from another copy's history when the answer was lost.
+    func rebuiltDigest(at id: Int64) async throws -> UInt64? {
+        guard id > 0 else { return nil }
+        let tables = self.tables
+        let replica = self.replica
+        return try await database.write { conn in
+            try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
+            let rebuilt = try OwnTransactionsFromStates.transactions(after: id - 1, through: id, tables: tables, SQLRunner(conn))
+            return rebuilt.first?.digest
+        }
     }
 }

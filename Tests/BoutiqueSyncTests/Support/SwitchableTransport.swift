@@ -8,6 +8,11 @@ import Synchronization
 final class SwitchableTransport: SyncTransport {
     private let current: Mutex<InProcessTransport>
     let serverIdentifier: String
+    /// Whether the answer to the next push that carries transactions is lost (after the server
+    /// committed it).
+    let losesNextAnswerWithTransactions = Atomic<Bool>(false)
+
+    struct LostAnswer: Error {}
 
     init(_ base: InProcessTransport, address: String = "https://sync.example") {
         current = Mutex(base)
@@ -19,7 +24,11 @@ final class SwitchableTransport: SyncTransport {
 
     private var base: InProcessTransport { current.withLock { $0 } }
 
-    func push(_ request: PushRequest) async throws -> PushResponse { try await base.push(request) }
+    func push(_ request: PushRequest) async throws -> PushResponse {
+        let answer = try await base.push(request)
+        if !request.transactions.isEmpty, losesNextAnswerWithTransactions.exchange(false, ordering: .relaxed) { throw LostAnswer() }
+        return answer
+    }
     func pull(_ request: PullRequest) async throws -> PullResponse { try await base.pull(request) }
     func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse { try await base.snapshot(request) }
     func membership(_ request: MembershipRequest, action: MembershipAction) async throws -> MembershipResponse {
