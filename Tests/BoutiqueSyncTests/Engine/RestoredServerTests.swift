@@ -239,4 +239,32 @@ import Testing
         #expect(try await database.rows("note").map { $0[1] } == expected)
         await database.close()
     }
+
+    /// A transaction acknowledged after the backup is larger than one push body: it goes again in
+    /// parts, as a push sends it, and the restored server applies it whole.
+    @Test func aTransactionTooLargeForOnePushGoesAgainInParts() async throws {
+        let original = try await BackedUpServer(in: try SyncTemporaryDirectory())
+        let database = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
+        let transport = SwitchableTransport(.inProcess(original.server))
+        var options = SyncOptions()
+        options.pushRowLimit = 2
+        let sync = try await BoutiqueSync(database: database, tables: ["note"], server: transport, options: options)
+        try await write("INSERT INTO note(id, title) VALUES ('n0', 'before the backup')", database)
+        _ = try await sync.synchronize()
+        let restore = try await original.backup()
+        try await write("INSERT INTO note(id, title) VALUES ('n1', 'one'), ('n2', 'two'), ('n3', 'three'), ('n4', 'four'), ('n5', 'five')", database)
+        _ = try await sync.synchronize()
+        let replica = await sync.replicaID
+
+        let restored = try await restore()
+        transport.switchTo(.inProcess(restored))
+        transport.maximumChanges.store(2, ordering: .relaxed)
+        _ = try await sync.synchronize()
+
+        let expected = ["before the backup", "one", "two", "three", "four", "five"]
+        #expect(try await titles(on: restored) == expected, "the restored server has the whole transaction")
+        #expect(try await database.rows("note").map { $0[1] } == expected)
+        #expect(await sync.replicaID == replica)
+        await database.close()
+    }
 }

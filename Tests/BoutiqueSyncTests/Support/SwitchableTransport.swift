@@ -12,6 +12,10 @@ final class SwitchableTransport: SyncTransport {
     /// committed it).
     let losesNextAnswerWithTransactions = Atomic<Bool>(false)
 
+    /// The most row changes a push may carry before it is refused as too large (as a server's body
+    /// limit refuses it with a 413).
+    let maximumChanges = Atomic<Int>(.max)
+
     struct LostAnswer: Error {}
 
     init(_ base: InProcessTransport, address: String = "https://sync.example") {
@@ -25,6 +29,10 @@ final class SwitchableTransport: SyncTransport {
     private var base: InProcessTransport { current.withLock { $0 } }
 
     func push(_ request: PushRequest) async throws -> PushResponse {
+        let changes = request.transactions.reduce(0) { $0 + $1.changes.count }
+        if changes > maximumChanges.load(ordering: .relaxed) {
+            throw SyncRefusal(reason: .tooLarge, message: "the push body is larger than the server takes")
+        }
         let answer = try await base.push(request)
         if !request.transactions.isEmpty, losesNextAnswerWithTransactions.exchange(false, ordering: .relaxed) { throw LostAnswer() }
         return answer
