@@ -32,16 +32,8 @@ extension SyncSession {
         let server = serverID
         let through = state.acknowledged
         // The states hold every local write first (a pull folds them too).
-        try await database.write { conn in
-            let sql = SQLRunner(conn)
-            try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
-            try ServerState.forgetLogPositions(server: server, sql)
-            var current = try ServerState.read(server: server, sql)
-            current.cursor = 0
-            current.bootstrapped = false
-            current.bootstrap = nil
-            try current.write(server: server, sql)
-        }
+        try await database.write { conn in try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection) }
+        try await forgetPositionsInLostHistory()
         let rebuilt = try await database.read { conn in
             try OwnTransactionsFromStates.transactions(after: watermark, through: through, tables: tables, SQLRunner(conn))
         }
@@ -150,6 +142,22 @@ extension SyncSession {
             try current.write(server: server, sql)
         }
         await pendingTally.invalidate()
+    }
+
+    /// Forgets the file's positions in the server's log (its cursor, where its writes went), which
+    /// belong to history the server lost, and asks for a bootstrap (one that merges: the pull takes it
+    /// as after a restore).
+    func forgetPositionsInLostHistory() async throws {
+        let server = serverID
+        try await database.write { conn in
+            let sql = SQLRunner(conn)
+            try ServerState.forgetLogPositions(server: server, sql)
+            var current = try ServerState.read(server: server, sql)
+            current.cursor = 0
+            current.bootstrapped = false
+            current.bootstrap = nil
+            try current.write(server: server, sql)
+        }
     }
 
     /// The digest of the file's own transaction `id` as ``resendToRestoredServer(watermark:digest:state:)``

@@ -267,4 +267,38 @@ import Testing
         #expect(await sync.replicaID == replica)
         await database.close()
     }
+
+    /// A device that only pulled after the backup (the server's record of it is right) finds its
+    /// cursor past the end of the restored log: its bootstrap merges, and keeps the row another device
+    /// wrote after the backup until that device sends it again.
+    @Test func aDeviceThatOnlyPulledKeepsAnotherDevicesRowsTheRestoredServerLacks() async throws {
+        let original = try await BackedUpServer(in: try SyncTemporaryDirectory())
+        var devices: [(database: DatabaseActor, transport: SwitchableTransport, sync: BoutiqueSync)] = []
+        for _ in 0..<2 {
+            let database = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
+            let transport = SwitchableTransport(.inProcess(original.server))
+            devices.append((database, transport, try await BoutiqueSync(database: database, tables: ["note"], server: transport)))
+        }
+        let (writer, reader) = (devices[0], devices[1])
+        try await write("INSERT INTO note(id, title) VALUES ('n1', 'before the backup')", writer.database)
+        _ = try await writer.sync.synchronize()
+        _ = try await reader.sync.synchronize()
+        let restore = try await original.backup()
+        try await write("INSERT INTO note(id, title) VALUES ('n2', 'written after the backup')", writer.database)
+        _ = try await writer.sync.synchronize()
+        _ = try await reader.sync.synchronize()
+        let expected = ["before the backup", "written after the backup"]
+        #expect(try await reader.database.rows("note").map { $0[1] } == expected)
+
+        let restored = try await restore()
+        for device in devices { device.transport.switchTo(.inProcess(restored)) }
+        _ = try await reader.sync.synchronize()
+        #expect(try await reader.database.rows("note").map { $0[1] } == expected, "the reader dropped none of the rows it had pulled")
+
+        _ = try await writer.sync.synchronize()
+        _ = try await reader.sync.synchronize()
+        #expect(try await titles(on: restored) == expected)
+        for device in devices { #expect(try await device.database.rows("note").map { $0[1] } == expected) }
+        for device in devices { await device.database.close() }
+    }
 }
