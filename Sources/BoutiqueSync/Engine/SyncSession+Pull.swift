@@ -40,7 +40,15 @@ extension SyncSession {
             // merges; only otherwise are the rows the snapshot leaves out dropped.
             handshaken = false
             _ = try await pushAll()
-            let restored = try await !serverState().bootstrapped
+            var restored = try await !serverState().bootstrapped
+            if let end = response.logEnd, requestedCursor > end, !restored {
+                // Past the end of the log: the server lost history this device pulled (it wrote
+                // nothing the server lost, or the push above found it). Its positions there are
+                // forgotten, and the bootstrap merges: rows other devices wrote since the backup stay
+                // until those devices send them again.
+                restored = true
+                try await forgetPositionsInLostHistory()
+            }
             return PullStep(applied: try await bootstrap(again: !restored), hasMore: true)
         case .changes:
             guard response.nextCursor >= requestedCursor else {

@@ -191,6 +191,14 @@ extension SyncSession {
                 if response.appliedThrough < state.acknowledged {
                     // Behind what it acknowledged to this file: the server was restored from a backup.
                     try await resendToRestoredServer(watermark: response.appliedThrough, digest: response.digest, state: state)
+                } else if response.appliedThrough == state.acknowledged, let digest = response.digest,
+                    try await rebuiltDigest(at: state.acknowledged) == digest
+                {
+                    // A restored server that took everything sent again, whose last answer was lost (or
+                    // the file stopped before recording it): its digest is the rebuilt transaction's.
+                    var updated = state
+                    updated.digest = digest
+                    try await writeServerState(updated, clearRetired: false)
                 } else {
                     try await resolveMismatch(
                         watermark: response.appliedThrough, digest: response.digest, state: state, refusals: response.refusals)

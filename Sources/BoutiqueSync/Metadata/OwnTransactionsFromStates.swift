@@ -14,15 +14,16 @@
 /// // pushed in order, from the server's watermark 12: the server's watermark reaches 40 again
 /// ```
 enum OwnTransactionsFromStates {
-    /// The file's own transactions after `after` through `through` (those the server refused are not:
-    /// they were undone), in order, each with what its writes left in the states.
+    /// The file's own transactions after `after` through `through`, in order, each with what its
+    /// writes left in the states. One the server refused goes empty under its id and stamp: it was
+    /// undone, yet the server's watermark has to pass it again (it had passed it before the backup).
     static func transactions(after: Int64, through: Int64, tables: [String: SyncedTable], _ sql: SQLRunner) throws -> [SyncTransaction] {
         let own = try TransactionStamp.where {
-            $0.mark == TransactionStamp.Mark.local && $0.transactionID > after && $0.transactionID <= through
+            $0.mark != TransactionStamp.Mark.remote && $0.transactionID > after && $0.transactionID <= through
         }.order { $0.transactionID }.fetchAll(sql.connection)
         guard !own.isEmpty else { return [] }
         var wanted: Set<SyncStamp> = []
-        for stamped in own { wanted.insert(stamped.syncStamp) }
+        for stamped in own where stamped.mark == TransactionStamp.Mark.local { wanted.insert(stamped.syncStamp) }
         var byStamp: [SyncStamp: [SyncChange]] = [:]
         let states = try RowStates(sql: sql)
         for name in tables.keys.sorted() {

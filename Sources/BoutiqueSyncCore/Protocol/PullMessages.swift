@@ -86,6 +86,15 @@ public struct PullResponse: Hashable, Sendable, Codable, SyncServerIdentified {
     /// had this device's write when it overwrote it. `nil` when there are none (and from servers that
     /// predate it).
     public var ownTransactions: [LoggedTransaction]?
+    /// With ``Outcome/resetRequired`` for a cursor past the end of the server's log, where the log
+    /// ends: the server lost history the device had pulled (it was restored from a backup), so the
+    /// device's rows the server lacks are not rows it forgot, and the device's bootstrap keeps them.
+    /// `nil` otherwise (and from servers that predate it).
+    ///
+    /// ```swift
+    /// if response.outcome == .resetRequired, let end = response.logEnd, cursor > end { /* merge, drop nothing */ }
+    /// ```
+    public var logEnd: Int64?
 
     /// An answer to a pull.
     public init(

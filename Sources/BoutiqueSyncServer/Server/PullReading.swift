@@ -78,9 +78,10 @@ struct PullReading {
         }
         let (latest, horizon) = try logBounds()
         guard request.cursor >= horizon, request.cursor <= latest else {
-            return Page(
-                response: PullResponse(outcome: .resetRequired, changes: [], nextCursor: request.cursor, hasMore: false, serverTime: time),
-                acknowledged: nil, bytes: 0)
+            var response = PullResponse(outcome: .resetRequired, changes: [], nextCursor: request.cursor, hasMore: false, serverTime: time)
+            // A cursor past the end: this server lost history the device pulled (a restore from a backup).
+            if request.cursor > latest { response.logEnd = latest }
+            return Page(response: response, acknowledged: nil, bytes: 0)
         }
         let limit = min(max(request.limit, 1), 10_000)
         // A page that would bring the device nothing but its own changes (after it pushed many) is

@@ -8,6 +8,15 @@ import Synchronization
 final class SwitchableTransport: SyncTransport {
     private let current: Mutex<InProcessTransport>
     let serverIdentifier: String
+    /// Whether the answer to the next push that carries transactions is lost (after the server
+    /// committed it).
+    let losesNextAnswerWithTransactions = Atomic<Bool>(false)
+
+    /// The most row changes a push may carry before it is refused as too large (as a server's body
+    /// limit refuses it with a 413).
+    let maximumChanges = Atomic<Int>(.max)
+
+    struct LostAnswer: Error {}
 
     init(_ base: InProcessTransport, address: String = "https://sync.example") {
         current = Mutex(base)
@@ -19,7 +28,15 @@ final class SwitchableTransport: SyncTransport {
 
     private var base: InProcessTransport { current.withLock { $0 } }
 
-    func push(_ request: PushRequest) async throws -> PushResponse { try await base.push(request) }
+    func push(_ request: PushRequest) async throws -> PushResponse {
+        let changes = request.transactions.reduce(0) { $0 + $1.changes.count }
+        if changes > maximumChanges.load(ordering: .relaxed) {
+            throw SyncRefusal(reason: .tooLarge, message: "the push body is larger than the server takes")
+        }
+        let answer = try await base.push(request)
+        if !request.transactions.isEmpty, losesNextAnswerWithTransactions.exchange(false, ordering: .relaxed) { throw LostAnswer() }
+        return answer
+    }
     func pull(_ request: PullRequest) async throws -> PullResponse { try await base.pull(request) }
     func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse { try await base.snapshot(request) }
     func membership(_ request: MembershipRequest, action: MembershipAction) async throws -> MembershipResponse {
