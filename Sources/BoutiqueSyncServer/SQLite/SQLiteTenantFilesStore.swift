@@ -88,7 +88,7 @@ public final class SQLiteTenantFilesStore: SyncStore {
     }
 
     /// Runs `body` in one write transaction of `tenant`'s file. A tenant not registered yet is
-    /// registered once its first transaction commits (see ``firstTransaction(tenant:_:)``).
+    /// registered once its first transaction commits: a transaction that throws leaves no file behind.
     public func transaction<T: Sendable>(
         tenant: String, _ body: @Sendable (any SyncStoreTransaction) throws -> T
     ) async throws -> T {
