@@ -247,8 +247,12 @@ final class HTTPListener: Sendable {
             try? await Task.sleep(for: .milliseconds(5))
         }
         // Handlers still running after the grace period: their connections are answered 503 and
-        // resumed, and given a moment to be sent, so that none is suspended when the daemon stops.
-        if resumeEveryConnection() > 0 {
+        // resumed, and given a moment to be sent, so that none is suspended when the daemon stops. (A
+        // request that arrives on a connection kept alive from before, between the last answer and the
+        // daemon's stop, is answered 503 too: it was never in flight, and the device asks again.)
+        let cutOff = resumeEveryConnection()
+        if cutOff > 0 {
+            log?.note("shutdown", message: "\(cutOff) requests still running after the grace period were answered 503")
             let sent = ContinuousClock.now.advanced(by: .seconds(1))
             while requestsInFlight > 0, ContinuousClock.now < sent { try? await Task.sleep(for: .milliseconds(5)) }
         }

@@ -140,7 +140,9 @@ import Testing
     @Test func aRequestOutlastingTheGracePeriodIsAnswered503AndTheServerStops() async throws {
         let base = try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL())
         let signer = try SyncTokenSigner(secret: HTTPTestServer.secret)
-        let http = try SyncHTTPServer(server: SyncServer(store: SlowStore(base: base, delay: .seconds(300))), signer: signer)
+        let captured = CapturedLog()
+        let http = try SyncHTTPServer(
+            server: SyncServer(store: SlowStore(base: base, delay: .seconds(300))), signer: signer, log: captured.log())
         let token = try signer.token(tenant: "acme", user: "ana", expiresAt: Date().addingTimeInterval(60))
         let url = http.url
         let slow = Task {
@@ -154,6 +156,8 @@ import Testing
         let answer = try await slow.value
         #expect(answer.status == 503)
         #expect(answer.errorBody?.error.reason.contains("shutting down") == true)
+        // The operator hears of it: the log says how many requests the grace period cut off.
+        #expect(captured.all.contains { $0.contains("1 requests still running after the grace period were answered 503") })
         await base.close()
     }
 
