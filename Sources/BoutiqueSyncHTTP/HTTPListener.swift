@@ -246,10 +246,15 @@ final class HTTPListener: Sendable {
         while requestsInFlight > 0, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(5))
         }
+        // No handler starts from here: a request that comes on a connection kept alive from before is
+        // answered 503 at once (it was never in flight, and its device asks again). One that started
+        // just before finishes within what is left of the grace period.
+        suspended.withLock { $0.isStopping = true }
+        while suspended.withLock({ !$0.connections.isEmpty }), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
         // Handlers still running after the grace period: their connections are answered 503 and
-        // resumed, and given a moment to be sent, so that none is suspended when the daemon stops. (A
-        // request that arrives on a connection kept alive from before, between the last answer and the
-        // daemon's stop, is answered 503 too: it was never in flight, and the device asks again.)
+        // resumed, and given a moment to be sent, so that none is suspended when the daemon stops.
         let cutOff = resumeEveryConnection()
         if cutOff > 0 {
             log?.note("shutdown", message: "\(cutOff) requests still running after the grace period were answered 503")

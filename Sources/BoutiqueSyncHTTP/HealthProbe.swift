@@ -1,5 +1,5 @@
+import BoutiqueSQLite
 import Foundation
-import Synchronization
 
 /// The answers to the probes an orchestrator (Kubernetes, a load balancer) asks: `GET /healthz`,
 /// whether the process serves at all, and `GET /readyz`, whether it should be sent devices now.
@@ -68,7 +68,7 @@ enum HealthProbe {
 
     /// The first of the answers given to it; later ones are dropped.
     private final class FirstAnswer: Sendable {
-        private let state = Mutex<(answer: Answer?, waiting: CheckedContinuation<Answer, Never>?)>((nil, nil))
+        private let state = Lock<(answer: Answer?, waiting: CheckedContinuation<Answer, Never>?)>((nil, nil))
 
         func settle(_ answer: Answer) {
             let waiting: CheckedContinuation<Answer, Never>? = state.withLock { state in

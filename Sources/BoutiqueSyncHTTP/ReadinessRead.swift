@@ -1,5 +1,5 @@
+import BoutiqueSQLite
 import Foundation
-import Synchronization
 
 /// The store read behind `/readyz`, shared: at most one in flight, whose answer every probe that
 /// came meanwhile takes, and which later probes reuse for ``reuseFor``.
@@ -23,7 +23,7 @@ final class ReadinessRead: Sendable {
     }
 
     private let store: any SyncStore
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     init(store: any SyncStore) { self.store = store }
 

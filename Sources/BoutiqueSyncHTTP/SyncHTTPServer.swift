@@ -1,5 +1,5 @@
+import BoutiqueSQLite
 import Foundation
-import Synchronization
 
 /// A ``/BoutiqueSyncServer/SyncServer`` on the network: the sync protocol over HTTP/1.1 (GNU libmicrohttpd), with bearer
 /// tokens.
@@ -48,7 +48,7 @@ public final class SyncHTTPServer: Sendable {
     private let listener: HTTPListener
     private let draining = DrainingFlag()
     private let metrics = SyncMetrics()
-    private let metricsListener = Mutex(MetricsListener.notServed)
+    private let metricsListener = Lock(MetricsListener.notServed)
 
     /// Where the metrics listener is: taken under one lock from ``serveMetrics(port:)`` to
     /// ``shutdown(gracePeriod:)``, so that two calls cannot both start one, and none starts one that

@@ -1,3 +1,4 @@
+import BoutiqueSQLite
 import Foundation
 import Synchronization
 
@@ -69,9 +70,9 @@ final class SyncMetrics: Sendable {
         var refusals: [String: Int] = [:]
     }
 
-    private let requests = Mutex(Requests())
-    private let tenants = Mutex(ActiveTenants(window: SyncMetrics.activeWindow))
-    private let logEntries = Mutex<(count: Int?, readAt: ContinuousClock.Instant?)>((nil, nil))
+    private let requests = Lock(Requests())
+    private let tenants = Lock(ActiveTenants(window: SyncMetrics.activeWindow))
+    private let logEntries = Lock<(count: Int?, readAt: ContinuousClock.Instant?)>((nil, nil))
     private let pushed = Atomic<Int>(0)
     private let pulled = Atomic<Int>(0)
     private let longPolls = Atomic<Int>(0)

@@ -148,8 +148,9 @@ struct TableExpansion {
                 for column in fields { writer.line("self.\(column.swiftName) = \(column.swiftName)") }
             }
             writer.line("}")
-            // A stored row made a draft again (to insert a copy, or to edit it in a form), as
-            // StructuredQueries' `Draft(_:)` does: the key is kept, generated columns are left out.
+            // A stored row made a draft again (to edit it in a form and write it back, or, its key set to
+            // nil, to insert a copy), as StructuredQueries' `Draft(_:)` does: the key is kept, generated
+            // columns are left out.
             writer.line("\(access)init(_ other: \(typeName)) {")
             writer.indented { writer in
                 for column in fields { writer.line("self.\(column.swiftName) = other.\(column.swiftName)") }

@@ -99,6 +99,11 @@ struct GroupedAndGeneratedColumnsArticleTests {
         #expect(earlier.sql.hasSuffix(#"WHERE (("remindersList"."createdAt", "remindersList"."updatedAt") <= (?, ?))"#))
         #expect(try earlier.fetchAll(db).map(\.id) == [1])
         #expect(try RemindersList.where { $0.timestamps.neq(home) }.fetchAll(db).map(\.id) == [2])
+        // The operators spell the same comparisons.
+        let equal = RemindersList.where { $0.timestamps == home }
+        #expect(equal.sql.hasSuffix(#"WHERE (("remindersList"."createdAt", "remindersList"."updatedAt") = (?, ?))"#))
+        #expect(try equal.fetchAll(db).map(\.id) == [1])
+        #expect(try RemindersList.where { $0.timestamps != home }.fetchAll(db).map(\.id) == [2])
     }
 
     @Test func aRowWithAGroupIsUpdatedAndUpserted() throws {

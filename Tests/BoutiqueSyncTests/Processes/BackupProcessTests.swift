@@ -9,6 +9,12 @@ import Testing
 /// `boutique backup`: a copy of a SQLite store made while `boutique serve` serves it and devices push,
 /// which another `boutique serve` then serves as the same server.
 @Suite(.serialized) struct BackupProcessTests {
+    /// Where PostgreSQL 15's client tools are on Debian, as CI installs them.
+    static let postgreSQLTools = URL(fileURLWithPath: "/usr/lib/postgresql/15/bin")
+    static let hasPostgreSQLTools = ["pg_dump", "pg_restore"].allSatisfy {
+        FileManager.default.isExecutableFile(atPath: postgreSQLTools.appendingPathComponent($0).path)
+    }
+
     @Test func aStoreCopiedWhileItServesIsServedAsTheSameServer() async throws {
         let workspace = try SyncWorkspace()
         let (server, url) = try await workspace.serve()
@@ -58,12 +64,9 @@ import Testing
 
     /// PostgreSQL's own dump, taken while the server serves and restored into another database, is
     /// served as the same server.
-    @Test func aPostgreSQLDumpRestoredIsServedAsTheSameServer() async throws {
-        let tools = URL(fileURLWithPath: "/usr/lib/postgresql/15/bin")
-        guard FileManager.default.isExecutableFile(atPath: tools.appendingPathComponent("pg_dump").path) else {
-            print("◇ aPostgreSQLDumpRestoredIsServedAsTheSameServer did not run: PostgreSQL 15's pg_dump is not installed")
-            return
-        }
+    @Test(.enabled(if: BackupProcessTests.hasPostgreSQLTools, "PostgreSQL 15's pg_dump and pg_restore are not installed"))
+    func aPostgreSQLDumpRestoredIsServedAsTheSameServer() async throws {
+        let tools = Self.postgreSQLTools
         try await PostgreSQLTestDatabase.withFresh { postgres in
             let workspace = try SyncWorkspace()
             let (server, url) = try await workspace.serve(postgres: postgres)
@@ -114,12 +117,9 @@ import Testing
     }
 
     /// The same with PostgreSQL's own dump and restore, of which the server is told nothing.
-    @Test func devicesAheadOfARestoredPostgreSQLDumpPushAgainWhatItLacks() async throws {
-        let tools = URL(fileURLWithPath: "/usr/lib/postgresql/15/bin")
-        guard FileManager.default.isExecutableFile(atPath: tools.appendingPathComponent("pg_dump").path) else {
-            print("◇ devicesAheadOfARestoredPostgreSQLDumpPushAgainWhatItLacks did not run: PostgreSQL 15's pg_dump is not installed")
-            return
-        }
+    @Test(.enabled(if: BackupProcessTests.hasPostgreSQLTools, "PostgreSQL 15's pg_dump and pg_restore are not installed"))
+    func devicesAheadOfARestoredPostgreSQLDumpPushAgainWhatItLacks() async throws {
+        let tools = Self.postgreSQLTools
         try await PostgreSQLTestDatabase.withFresh { postgres in
             try await PostgreSQLTestDatabase.withFresh { restoredDatabase in
                 let workspace = try SyncWorkspace()

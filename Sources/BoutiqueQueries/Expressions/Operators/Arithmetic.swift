@@ -75,7 +75,7 @@ extension QueryExpression where QueryValue: QueryNumeric {
         SQLExpression("(-" + expression.queryFragment + ")")
     }
 
-    /// `(+x)`: the expression unchanged in value; SQLite's unary plus, which also leaves text as text.
+    /// `(+x)`: the expression unchanged in value (SQLite's unary plus).
     @_disfavoredOverload
     public static prefix func + (expression: Self) -> SQLExpression<QueryValue> {
         SQLExpression("(+" + expression.queryFragment + ")")

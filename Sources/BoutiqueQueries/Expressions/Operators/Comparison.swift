@@ -20,6 +20,8 @@ extension QueryExpression where QueryValue: QueryRepresentable {
     /// `(x = ?)` with a bound value; `(x IS NULL)` for `nil`: `$0.title == "Groceries"`, `$0.dueDate == nil`.
     @_disfavoredOverload
     public static func == (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<Bool> {
+        // A group of columns compares as a row value, never NULL.
+        guard QueryValue.groupedColumns == nil else { return SQLExpression(Operators.binary(lhs.queryFragment, "=", QueryValue.bound(rhs))) }
         let value = QueryValue.encode(rhs)
         return SQLExpression(Operators.binary(lhs.queryFragment, value.isNull ? "IS" : "=", QueryFragment(binding: value)))
     }
@@ -27,6 +29,9 @@ extension QueryExpression where QueryValue: QueryRepresentable {
     /// `(x <> ?)` with a bound value; `(x IS NOT NULL)` for `nil`.
     @_disfavoredOverload
     public static func != (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<Bool> {
+        guard QueryValue.groupedColumns == nil else {
+            return SQLExpression(Operators.binary(lhs.queryFragment, "<>", QueryValue.bound(rhs)))
+        }
         let value = QueryValue.encode(rhs)
         return SQLExpression(
             Operators.binary(lhs.queryFragment, value.isNull ? "IS NOT" : "<>", QueryFragment(binding: value)))

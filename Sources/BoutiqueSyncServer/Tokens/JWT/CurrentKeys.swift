@@ -1,10 +1,10 @@
-import Synchronization
+import BoutiqueSQLite
 
 /// The keys a verifier checks with now: replaced whole when its JWK Set is read again.
 final class CurrentKeys: Sendable {
-    private let keys: Mutex<JSONWebKeySet?>
+    private let keys: Lock<JSONWebKeySet?>
 
-    init(_ keys: JSONWebKeySet?) { self.keys = Mutex(keys) }
+    init(_ keys: JSONWebKeySet?) { self.keys = Lock(keys) }
 
     var current: JSONWebKeySet? { keys.withLock { $0 } }
 
