@@ -51,6 +51,21 @@ import Testing
         maximumBodyBytes: 1_024, connectionLimit: 8, connectionsPerAddress: 8, requestDeadline: .seconds(60),
         responseDeadline: .seconds(60), unfinishedRequestLimit: 4, unfinishedRequestsPerAddress: 4, maximumQueuedResponseBytes: 1 << 20)
 
+    /// A listener on `port` again. The port was one the system picked, which other suites running at
+    /// the same moment may be handed for a while as soon as it is free: a few tries, a moment apart.
+    /// A socket the listener failed to close keeps the port for every try.
+    static func listen(on port: Int) async throws -> HTTPListener {
+        for _ in 0..<19 {
+            if let listener = try? HTTPListener.start(host: "127.0.0.1", port: port, limits: limits, log: nil, handler: { _ in
+                HTTPResponse(status: 204, body: [])
+            }) {
+                return listener
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return try HTTPListener.start(host: "127.0.0.1", port: port, limits: limits, log: nil) { _ in HTTPResponse(status: 204, body: []) }
+    }
+
     /// Whoever calls ``HTTPListener/stopAccepting()``, the listener has stopped accepting when the
     /// call returns, even while another caller's call is under way: ``HTTPListener/shutdown(gracePeriod:)``
     /// relies on it to find the listening socket it closes (and the port can be bound again).
@@ -66,9 +81,7 @@ import Testing
             }
             #expect(done == [true, true])
             await listener.shutdown(gracePeriod: .zero)
-            let again = try HTTPListener.start(host: "127.0.0.1", port: port, limits: Self.limits, log: nil) { _ in
-                HTTPResponse(status: 204, body: [])
-            }
+            let again = try await Self.listen(on: port)
             await again.shutdown(gracePeriod: .zero)
         }
     }
