@@ -97,6 +97,8 @@ import Testing
             try await waitUntil("a round removed both entries") {
                 Self.value(#"boutique_gc_removed_total{kind="log"}"#, in: try await Self.scrape(metrics)) == 2
             }
+            // The round is logged just after it is counted, and its line read from the pipe a moment later.
+            try await waitUntil("the round is logged") { server.errors.contains("log entries 1…2 and 0 tombstone(s) removed") }
         }
         let errors = served?.errors ?? ""
         #expect(errors.contains("log entries 1…2 and 0 tombstone(s) removed"), "\(errors)")
