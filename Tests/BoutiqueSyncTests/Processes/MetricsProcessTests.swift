@@ -81,10 +81,8 @@ import Testing
     /// `boutique_gc_removed_total{kind="log"}` counts what it removed.
     @Test(arguments: StoreKind.allCases)
     func collectedLogEntriesAreCounted(_ kind: StoreKind) async throws {
-        var served: ChildProcess?
         try await ConnectionBudgetProcessTests.serving(kind, flags: ["--metrics-port", "0", "--housekeeping-interval", "1s"]) {
             workspace, server, url, _, token in
-            served = server
             let line = try await server.line(startingWith: "metrics on ")
             let metrics = try #require(URL(string: String(line.dropFirst("metrics on ".count))))
             for device in ["a.db", "b.db"] { try await workspace.makeDevice(device) }
@@ -100,8 +98,6 @@ import Testing
             // The round is logged just after it is counted, and its line read from the pipe a moment later.
             try await waitUntil("the round is logged") { server.errors.contains("log entries 1…2 and 0 tombstone(s) removed") }
         }
-        let errors = served?.errors ?? ""
-        #expect(errors.contains("log entries 1…2 and 0 tombstone(s) removed"), "\(errors)")
     }
 }
 #endif
