@@ -129,7 +129,7 @@ struct RemoteApplier {
             for arrival in row.arrivals { parkUnknown(arrival.columnNames, of: row.id.table, in: table) }
             if state != row.before { try writer.write(state, table: row.id.table, key: row.id.key) }
             if row.before != nil {
-                try SupersededCells.forgetOutrun(row.arrivals, after: state, table: row.id.table, key: row.id.key, ownWrites: ownWrites, sql: sql)
+                try OutrunArrivals.note(row.arrivals, after: state, table: row.id.table, key: row.id.key, ownWrites: ownWrites, sql: sql)
             }
             if !state.isVisible {
                 try noteDeadRow(row, after: state, table: table)

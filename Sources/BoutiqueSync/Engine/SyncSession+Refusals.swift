@@ -46,7 +46,17 @@ extension SyncSession {
                     guard let table = tables[name] else { continue }
                     if let local = try states.state(table: name, key: row.key) {
                         if local.isVisible { shown.append((table, row.key, local)) }
-                        let earlier = try SupersededCells.restoring(withdrawn: withdrawn, table: name, key: row.key, sql: sql)
+                        var earlier = try SupersededCells.restoring(withdrawn: withdrawn, table: name, key: row.key, sql: sql)
+                        // An earlier edit a pulled write had beaten before the refused one outran that
+                        // write: the pulled write comes back, and the edit is judged against it now
+                        // (its change never arrives again).
+                        let beaten = try OutrunArrivals.takeBeaten(
+                            &earlier, in: local, withdrawn: withdrawn, table: name, key: row.key, positions: positions, sql: sql)
+                        for (stamp, values) in beaten.sorted(by: { $0.key < $1.key }) {
+                            applier.losses.append(SyncLoss(
+                                table: name, key: row.key, kind: .editBeatenByConcurrentEdit, values: values, stamp: stamp,
+                                row: local.isVisible ? local.visibleValues : [:]))
+                        }
                         let undone = local.withdrawing(withdrawn, server: row.state, restoring: earlier)
                         try states.setState(undone, table: name, key: row.key)
                         row.state = try Self.leavingUndecided(row.state, local: undone, ownWrites: applier.ownWrites, positions: positions)

@@ -10,9 +10,9 @@
 /// refusal, or the pull that brings the overwriting change, judges E as it judges any edit.
 ///
 /// A note is written when a local transaction is folded into the states and only when it replaced a
-/// current cell this file wrote; it is dropped when the server acknowledges the transaction, and for
-/// a whole row when a pulled write that one of this file's later writes beats is merged (that write
-/// then never arrives again to judge the earlier edit, which must not wait for it).
+/// current cell this file wrote; it is dropped when the server acknowledges the transaction. A pulled
+/// write that one of this file's later writes beats is merged meanwhile and never arrives again: it is
+/// kept beside the notes (``OutrunArrivals``), to judge the earlier edit should it come back.
 ///
 /// ```swift
 /// try SupersededCells.note(transaction: 42, table: "note", key: key, before: before, after: state, stamp: stamp, ownWrites: own, sql: sql)
@@ -89,36 +89,20 @@ enum SupersededCells {
             }
         }
         for id in refused { try sql.run("DELETE FROM boutique_sync_superseded WHERE txn = ?", [.integer(id)]) }
+        try OutrunArrivals.forgetSettled(sql: sql)
     }
 
     /// Forgets the notes of the transactions the server acknowledged (through `acknowledged`): a
     /// write it kept is never withdrawn.
     static func removeAcknowledged(through acknowledged: Int64, sql: SQLRunner) throws {
         try sql.run("DELETE FROM boutique_sync_superseded WHERE txn <= ?", [.integer(acknowledged)])
+        try OutrunArrivals.forgetSettled(sql: sql)
     }
 
-    /// Forgets every note of a row: it left this device, or a write merged into it can no longer be
-    /// waited for.
+    /// Forgets every note of a row: it left this device.
     static func forget(table: String, key: DatabaseValue, sql: SQLRunner) throws {
         try sql.run("DELETE FROM boutique_sync_superseded WHERE tbl = ? AND key = ?", [.text(table), key])
-    }
-
-    /// Forgets the row's notes when one of `arrivals` (merged into `after`) wrote a column whose winner
-    /// is a later write of this file's: that arrival is merged now and never comes again, so an earlier
-    /// edit of this file it beat cannot wait for it to be judged (``restoring(withdrawn:table:key:sql:)``
-    /// would otherwise put it back for good).
-    static func forgetOutrun(
-        _ arrivals: [PendingRows.Arrival], after: RowRegister, table: String, key: DatabaseValue, ownWrites: OwnWrites, sql: SQLRunner
-    ) throws {
-        for arrival in arrivals {
-            for (name, cell) in arrival.register.cells {
-                guard let winner = after.cells[name], cell.stamp < winner.stamp, try ownWrites.contains(winner.stamp),
-                    try !ownWrites.contains(cell.stamp)
-                else { continue }
-                try forget(table: table, key: key, sql: sql)
-                return
-            }
-        }
+        try OutrunArrivals.forget(table: table, key: key, sql: sql)
     }
 
     /// The row's notes, by the stamp of the write that replaced their cells.

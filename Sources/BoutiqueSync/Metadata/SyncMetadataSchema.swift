@@ -43,6 +43,9 @@
 ///   by stamp (``OwnLogPositions``): whether another device's change was made knowing them.
 /// - `boutique_sync_superseded`: per row and local transaction not acknowledged yet, the cells of this
 ///   file's earlier writes it replaced (``SupersededCells``): what a refusal of it puts back.
+/// - `boutique_sync_outrun`: per row with superseded cells and column, the newest pulled write that lost
+///   to a later write of this file's, and its writers' furthest cursor (``OutrunArrivals``): what judges
+///   the earlier edit a refusal puts back.
 enum SyncMetadataSchema {
     static let migrations: [(id: String, sql: String)] = [
         ("v1_sync_metadata", """
@@ -101,6 +104,10 @@ enum SyncMetadataSchema {
         ("v10_superseded_cells", """
             CREATE TABLE boutique_sync_superseded(tbl TEXT NOT NULL, key NOT NULL, txn INTEGER NOT NULL, cells BLOB NOT NULL,
                 PRIMARY KEY(tbl, key, txn)) WITHOUT ROWID;
+            """),
+        ("v11_outrun_arrivals", """
+            CREATE TABLE boutique_sync_outrun(tbl TEXT NOT NULL, key NOT NULL, col TEXT NOT NULL, cell BLOB NOT NULL, seen INTEGER,
+                PRIMARY KEY(tbl, key, col)) WITHOUT ROWID;
             """),
     ]
 

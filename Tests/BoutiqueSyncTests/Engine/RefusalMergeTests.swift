@@ -162,13 +162,14 @@ import Testing
         await d.close()
     }
 
-    @Test func anEditReplacedByARefusedEditDoesNotComeBackWhenTheWinnerWasPulledInBetween() async throws {
+    @Test func anEditReplacedByARefusedEditIsJudgedAgainstTheWinnerPulledInBetween() async throws {
         let d = try await Devices.make()
         try await d.overwriteConcurrently("title")
         try await Task.sleep(for: .milliseconds(3))
         // a writes the title again, later than b, and pulls b's title before pushing: b's write loses
-        // to a's second one there, and never arrives again. The refusal then leaves b's title, and
-        // does not put a's first edit back to wait for a write that already came.
+        // to a's second one there, and never arrives again. The refusal then leaves b's title, does
+        // not put a's first edit back to wait for a write that already came, and tells a that b's
+        // title overwrote its first edit without having pulled it.
         try await d.a.write { conn in try conn.execute("UPDATE note SET title = 'secret' WHERE id = 'n1'") }
         _ = try await d.syncA.session.pullOnce(wait: .zero)
         #expect(try await d.a.rows("note") == [["n1", "secret", "years", "NULL"]])
@@ -177,6 +178,30 @@ import Testing
 
         #expect(try await d.a.rows("note") == [["n1", "from b", "years", "NULL"]], "a shows the server's title")
         #expect(try await d.b.rows("note") == [["n1", "from b", "years", "NULL"]])
+        let losses = await d.syncA.takeReportedLosses()
+        #expect(losses.map(\.kind) == [.editBeatenByConcurrentEdit], "b overwrote a's first edit without having it: told once")
+        #expect(losses.first?.values == ["title": .text("from a")])
+        #expect(losses.first?.row["title"] == .text("secret"), "the row as a showed it when the refusal came")
+        await d.close()
+    }
+
+    @Test func anEditReplacedByARefusedEditIsNotReportedWhenTheWinnerPulledInBetweenHadIt() async throws {
+        let d = try await Devices.make()
+        // a's edit of the title is logged, and b pulls it before overwriting it: b's write knew it.
+        try await d.a.write { conn in try conn.execute("UPDATE note SET title = 'from a' WHERE id = 'n1'") }
+        _ = try await d.syncA.session.pushAll()
+        _ = try await d.syncB.synchronize()
+        try await Task.sleep(for: .milliseconds(3))
+        try await d.b.write { conn in try conn.execute("UPDATE note SET title = 'from b' WHERE id = 'n1'") }
+        _ = try await d.syncB.session.pushAll()
+        try await Task.sleep(for: .milliseconds(3))
+        try await d.a.write { conn in try conn.execute("UPDATE note SET title = 'secret' WHERE id = 'n1'") }
+        _ = try await d.syncA.session.pullOnce(wait: .zero)
+        _ = try await d.syncA.session.pushAll()
+        _ = try await d.syncA.synchronize()
+
+        #expect(try await d.a.rows("note") == [["n1", "from b", "years", "NULL"]], "a shows the server's title")
+        #expect(await d.syncA.takeReportedLosses() == [], "b had pulled a's first edit: nothing was lost unseen")
         await d.close()
     }
 }
