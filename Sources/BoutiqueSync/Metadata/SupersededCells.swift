@@ -71,7 +71,12 @@ enum SupersededCells {
             byRow[PendingRows.RowID(table: table, key: row[1]), default: []].append((txn, try RowRegister(record: bytes)))
         }
         let refusedIDs = Set(refused)
-        for (id, notes) in byRow where notes.contains(where: { refusedIDs.contains($0.txn) }) {
+        // A row's later note can name a refused cell although the refused transaction left no note of
+        // that row (it replaced no cell of this file's there): every note is looked at.
+        for (id, notes) in byRow
+        where notes.contains(where: { note in
+            refusedIDs.contains(note.txn) || note.cells.cells.values.contains { withdrawn.contains($0.stamp) }
+        }) {
             let restored = try restoring(withdrawn: withdrawn, table: id.table, key: id.key, sql: sql)
             for note in notes where !refusedIDs.contains(note.txn) {
                 var cells = note.cells
