@@ -182,6 +182,9 @@ public final class SQLiteTenantFilesStore: SyncStore {
     /// The identity made when the main file was created: one for the whole directory.
     public func identity() async throws -> String? { try await main.identity() }
 
+    /// The main file's history: one for the whole directory.
+    public func history() async throws -> String? { try await main.history() }
+
     /// Frees the page caches of the main file and of every tenant file open now.
     public func releaseMemory() async {
         await main.releaseMemory()
