@@ -140,7 +140,7 @@ extension SyncSession {
             // mismatch, whose digest the file recognises as its own.
             // The same when the reply told another history of the server's log (a restored store): the
             // round's progress holds positions the file just forgot.
-            if serverID != server || historyChanges != changes, try await serverState() != current { continue }
+            if serverID != server || historyChanges != changes, try await serverState().progress != current.progress { continue }
             try await observeServerTime(response.serverTime, span)
             switch response.outcome {
             case .accepted:

@@ -72,11 +72,7 @@ extension SyncSession {
             let state = try ServerState.read(server: server, sql)
             guard state.history != history else { return false }
             let changed = state.history != nil
-            if changed {
-                try ServerState.forgetPositionsInLostHistory(server: server, sql)
-            } else {
-                try state.write(server: server, sql)
-            }
+            if changed { try ServerState.forgetPositionsInLostHistory(server: server, sql) }
             try ServerState.recordHistory(history, server: server, sql)
             return changed
         }

@@ -27,10 +27,26 @@ struct ServerState: Sendable, Hashable {
             history: row[5].textValue)
     }
 
-    /// Records that the file's positions with `server` belong to `history` (the state, written first,
-    /// holds them).
+    /// The state without its history: what a step compares to tell whether another moved the file's
+    /// progress meanwhile. The history recorded at the first reply that names one is not progress
+    /// (a push whose reply first named its server must not be dropped for it).
+    var progress: ServerState {
+        var state = self
+        state.history = nil
+        return state
+    }
+
+    /// Records that the file's positions with `server` belong to `history`. A server the file has no
+    /// progress with yet gets a row of none, and nothing else: no pull mark, which the first write of
+    /// real progress makes.
     static func recordHistory(_ history: String, server: String, _ sql: SQLRunner) throws {
-        try sql.run("UPDATE boutique_sync_server SET history = ? WHERE server = ?", [.text(history), .text(server)])
+        try sql.run(
+            """
+            INSERT INTO boutique_sync_server(server, acknowledged, digest, cursor, bootstrapped, snapshot_progress, history)
+            VALUES (?, 0, NULL, 0, 0, NULL, ?)
+            ON CONFLICT(server) DO UPDATE SET history = excluded.history
+            """,
+            [.text(server), .text(history)])
     }
 
     /// Makes the next pull from `server` a bootstrap (the device's copy of some rows is not the

@@ -145,6 +145,16 @@ public final class PostgreSQLSyncStore: SyncStore {
         }
     }
 
+    /// Gives the store a new history id: for a database restored by means that keep where its row
+    /// lives (a base backup, a file-system snapshot), which ``history()`` cannot tell from the original.
+    public func startNewHistory() async throws {
+        let worker = try await pool.acquire()
+        defer { pool.release(worker) }
+        try await worker.transaction { connection in
+            _ = try connection.execute("UPDATE boutique_sync_server_identity SET history = gen_random_uuid()::text")
+        }
+    }
+
     /// Every tenant's log entries, summed from the tenants' counters in one statement.
     ///
     /// ```swift

@@ -150,6 +150,11 @@ public final class SQLiteSyncStore: SyncStore {
         }
     }
 
+    /// Gives the store a new history (``SQLiteSyncStoreSchema/newHistory``).
+    public func startNewHistory() async throws {
+        try await database.write { conn in try conn.execute(SQLiteSyncStoreSchema.newHistory) }
+    }
+
     /// Frees the page caches of the store's connections (see ``/BoutiqueDB/DatabaseActor/releaseMemory()``).
     public func releaseMemory() async { await database.releaseMemory() }
 

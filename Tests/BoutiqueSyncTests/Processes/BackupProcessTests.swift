@@ -228,6 +228,27 @@ import Testing
         }
     }
 
+    /// A copy made another way than `boutique backup` (SQLite's `VACUUM INTO` from another process)
+    /// keeps the original's history; `boutique new-history` gives it one before it serves.
+    @Test func aCopyMadeOtherwiseIsMarkedWithNewHistory() async throws {
+        let workspace = try SyncWorkspace()
+        let (server, url) = try await workspace.serve()
+        try await Self.aDeviceThatOnlyPulledSinceTheBackup(in: workspace, serving: url) {
+            let store = try Connection(path: workspace.directory.file("server.db").path, flags: [.readOnly, .noMutex])
+            defer { store.close() }
+            try store.execute("VACUUM INTO ?", [.text(workspace.directory.file("copy.db").path)])
+        } restore: {
+            server.send(SIGTERM)
+            #expect(await server.wait(timeout: .seconds(60)).status == 0)
+            let marked = try await workspace.tool(["new-history", "--store", "copy.db"])
+            #expect(marked.hasPrefix("gave copy.db a new history"), "\(marked)")
+            return try await workspace.serve(store: "copy.db")
+        }
+        let missing = try await workspace.attempt(["new-history", "--store", "nothing.db"])
+        #expect(missing.status == 2 && missing.errors.contains("no such store: nothing.db"), "\(missing.errors)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.directory.file("nothing.db").path))
+    }
+
     /// Devices a and p sync; `backup` copies the store; a writes ten rows and p pulls them; `restore`
     /// serves the copy; a new device g writes forty rows there, past p's cursor, and a sends again
     /// what the copy lacks; then p syncs.
