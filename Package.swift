@@ -239,7 +239,8 @@ let package = Package(
             swiftSettings: httpSettings),
         .executableTarget(
             name: "BoutiqueBenchmarks",
-            dependencies: ["BoutiqueDB", "CSQLite", "BoutiqueSync", "BoutiqueSyncServer"] + httpDependencies,
+            dependencies: ["BoutiqueDB", "CSQLite", "BoutiqueSync", "BoutiqueSyncServer", .target(name: "CLibcurl", condition: .when(platforms: [.linux]))]
+                + httpDependencies,
             swiftSettings: httpSettings),
         // A child process for the multi-process and crash tests: they start it, kill it, and check the file.
         .executableTarget(name: "BoutiqueTestWorker", dependencies: ["BoutiqueDB", "BoutiqueReplayWorkload"]),

@@ -30,7 +30,10 @@ struct Timings {
 struct Harness {
     var rounds: Int
 
-    func measure(_ workload: Workload) throws {
+    func measure(_ workload: Workload) throws { _ = try measureReturningMedians(workload) }
+
+    /// ``measure(_:)``, returning each variant's median in seconds.
+    func measureReturningMedians(_ workload: Workload) throws -> [Double] {
         var checksums: [Int?] = Array(repeating: nil, count: workload.variants.count)
         for (index, variant) in workload.variants.enumerated() { checksums[index] = try variant.run() }
         if Set(checksums.compactMap { $0 }).count > 1 {
@@ -55,6 +58,7 @@ struct Harness {
                 + String(format: "%.3f×", ratio)
             print(line)
         }
+        return timings.map(\.median)
     }
 
     private func format(_ seconds: Double) -> String {

@@ -16,6 +16,7 @@
 //   swift run -c release boutique-benchmarks --once server-memory.clients   the stalled readers and slow connections only
 //   swift run -c release boutique-benchmarks --once server-memory.answers   the move and refusal amplification only
 //   swift run -c release boutique-benchmarks --long-polls       10,000 waiting long polls woken by one push
+//   swift run -c release boutique-benchmarks --https-reuse  HTTPS requests/s: a connection per request against kept handles (Linux)
 //   swift run -c release boutique-benchmarks --isolation another tenant's push and pull under one tenant's heavy load
 //   swift run -c release boutique-benchmarks --functions  a Swift database function's cost per call
 //   swift run -c release boutique-benchmarks --all       everything
@@ -69,10 +70,11 @@ func run() async throws {
         case "--long-polls": groups.insert("long-polls")
         case "--isolation": groups.insert("isolation")
         case "--functions": groups.insert("functions")
+        case "--https-reuse": groups.insert("https-reuse")
         case "--serve-for-benchmark": try await ServerProcess.serve(store: arguments.next() ?? "sqlite")
         case "--all": groups.formUnion(["core", "database", "changes", "sync", "network"])
         default:
-            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--bootstrap-large] [--traffic] [--spaces] [--push-throughput] [--push-large] [--server-memory] [--long-polls] [--isolation] [--functions] [--all] [--once WORKLOAD.VARIANT]")
+            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--bootstrap-large] [--traffic] [--spaces] [--push-throughput] [--push-large] [--server-memory] [--long-polls] [--isolation] [--functions] [--https-reuse] [--all] [--once WORKLOAD.VARIANT]")
             exit(2)
         }
     }
@@ -165,6 +167,13 @@ func run() async throws {
         if groups.contains("long-polls") { try await LongPollWorkloads.run() }
         if groups.contains("isolation") { try await IsolationWorkloads.run() }
         if groups.contains("functions") { try await DatabaseFunctionWorkloads.run(rounds: rounds) }
+        if groups.contains("https-reuse") {
+            #if BOUTIQUE_SYNC_HTTP && os(Linux)
+            try await HTTPSReuseWorkloads.run(rounds: rounds)
+            #else
+            print("the https-reuse workload needs Linux (libcurl) and the HTTP front end")
+            #endif
+        }
         return
     }
 

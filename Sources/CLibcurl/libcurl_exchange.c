@@ -37,6 +37,7 @@ static struct {
     int (*easy_perform)(void *);
     int (*easy_getinfo)(void *, int, ...);
     void (*easy_cleanup)(void *);
+    void (*easy_reset)(void *);
     const char *(*easy_strerror)(int);
     struct slist *(*slist_append)(struct slist *, const char *);
     void (*slist_free_all)(struct slist *);
@@ -56,11 +57,12 @@ static void load(void)
     *(void **)&curl.easy_perform = dlsym(library, "curl_easy_perform");
     *(void **)&curl.easy_getinfo = dlsym(library, "curl_easy_getinfo");
     *(void **)&curl.easy_cleanup = dlsym(library, "curl_easy_cleanup");
+    *(void **)&curl.easy_reset = dlsym(library, "curl_easy_reset");
     *(void **)&curl.easy_strerror = dlsym(library, "curl_easy_strerror");
     *(void **)&curl.slist_append = dlsym(library, "curl_slist_append");
     *(void **)&curl.slist_free_all = dlsym(library, "curl_slist_free_all");
     *(void **)&curl.global_init = dlsym(library, "curl_global_init");
-    if (!curl.easy_init || !curl.easy_setopt || !curl.easy_perform || !curl.easy_getinfo || !curl.easy_cleanup
+    if (!curl.easy_init || !curl.easy_setopt || !curl.easy_perform || !curl.easy_getinfo || !curl.easy_cleanup || !curl.easy_reset
         || !curl.easy_strerror || !curl.slist_append || !curl.slist_free_all || !curl.global_init)
         return;
     // Once, before any handle, as libcurl asks (FoundationNetworking may have done it too: harmless).
@@ -107,6 +109,26 @@ static void describe(struct boutique_curl_exchange *exchange, const char *detail
     snprintf(exchange->error, sizeof exchange->error, "%s", text);
 }
 
+void *boutique_curl_handle_create(void)
+{
+    pthread_once(&load_once, load);
+    return curl.loaded ? curl.easy_init() : NULL;
+}
+
+void boutique_curl_handle_destroy(void *handle)
+{
+    if (handle != NULL && curl.loaded) curl.easy_cleanup(handle);
+}
+
+/// Ends an exchange's use of its handle: a handle of the exchange alone is freed; a kept one forgets
+/// every option (they point into this exchange's memory, and the next exchange sets its own: the
+/// authorities to trust included), and keeps its open connection and TLS session.
+static void let_go(struct boutique_curl_exchange *exchange, void *handle)
+{
+    if (handle == exchange->handle) curl.easy_reset(handle);
+    else curl.easy_cleanup(handle);
+}
+
 enum boutique_curl_outcome boutique_curl_perform(struct boutique_curl_exchange *exchange)
 {
     pthread_once(&load_once, load);
@@ -117,7 +139,7 @@ enum boutique_curl_outcome boutique_curl_perform(struct boutique_curl_exchange *
         snprintf(exchange->error, sizeof exchange->error, "libcurl (libcurl.so.4) cannot be loaded");
         return BOUTIQUE_CURL_UNAVAILABLE;
     }
-    void *handle = curl.easy_init();
+    void *handle = exchange->handle != NULL ? exchange->handle : curl.easy_init();
     if (handle == NULL) {
         snprintf(exchange->error, sizeof exchange->error, "libcurl cannot make a handle");
         return BOUTIQUE_CURL_UNAVAILABLE;
@@ -160,7 +182,7 @@ enum boutique_curl_outcome boutique_curl_perform(struct boutique_curl_exchange *
 #undef SET
     if (code != E_OK) {
         snprintf(exchange->error, sizeof exchange->error, "libcurl refused an option: %s", curl.easy_strerror(code));
-        curl.easy_cleanup(handle);
+        let_go(exchange, handle);
         curl.slist_free_all(headers);
         return BOUTIQUE_CURL_UNAVAILABLE;
     }
@@ -188,12 +210,16 @@ enum boutique_curl_outcome boutique_curl_perform(struct boutique_curl_exchange *
         outcome = BOUTIQUE_CURL_NO_ANSWER;
     }
     if (outcome != BOUTIQUE_CURL_ANSWERED) describe(exchange, detail, code);
-    curl.easy_cleanup(handle);
+    let_go(exchange, handle);
     curl.slist_free_all(headers);
     return outcome;
 }
 
 #else
+
+void *boutique_curl_handle_create(void) { return NULL; }
+
+void boutique_curl_handle_destroy(void *handle) { (void)handle; }
 
 enum boutique_curl_outcome boutique_curl_perform(struct boutique_curl_exchange *exchange)
 {

@@ -13,6 +13,9 @@ import Glibc
 ///
 /// After ``release()``, requests pass again, so a later client reaches the server through the same
 /// address. A held connection ends when its client closes it.
+///
+/// It also counts the connections clients opened (``connectionsAccepted``): how many a client made
+/// for its requests, which a TLS server cannot tell a test as simply.
 public final class HoldingRelay: @unchecked Sendable {
     /// The port clients connect to.
     public let port: Int
@@ -22,6 +25,7 @@ public final class HoldingRelay: @unchecked Sendable {
     private let occurrence: Int
     private let lock = NSLock()
     private var seen = 0
+    private var accepted = 0
     private var released = false
     private var stopped = false
 
@@ -46,6 +50,18 @@ public final class HoldingRelay: @unchecked Sendable {
         self.listener = listener
         port = Int(UInt16(bigEndian: address.sin_port))
         Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    /// A relay that holds nothing: it forwards, and counts connections.
+    public convenience init(forwardingTo targetPort: Int) throws {
+        try self.init(forwardingTo: targetPort, holding: "", occurrence: 1)
+    }
+
+    /// The connections clients opened through the relay so far.
+    public var connectionsAccepted: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return accepted
     }
 
     /// Lets requests pass from now on. Those already held stay held.
@@ -82,6 +98,7 @@ public final class HoldingRelay: @unchecked Sendable {
             }
             lock.lock()
             let done = stopped
+            if !done { accepted += 1 }
             lock.unlock()
             if done {
                 close(client)

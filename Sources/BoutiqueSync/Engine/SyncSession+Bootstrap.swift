@@ -36,9 +36,13 @@ extension SyncSession {
         defer { coming.cancel() }
         repeat {
             let server = serverID
+            let changes = historyChanges
             let page = try await send { try await coming.reply() }
             // Another server answers at this address now: its pages do not continue the old one's.
             guard serverID == server else { throw BoutiqueError.syncUnavailable(reason: "another server answered during the bootstrap") }
+            // The server's log is another history now (a restored store): the bootstrap starts over,
+            // from the restored server's state.
+            guard historyChanges == changes else { return changed }
             try await observeServerTime(page.serverTime, coming.span)
             if let reason = page.reason { throw await refused(page.refusal, reason, fallback: "snapshot refused") }
             // The next page is asked for while this one merges: the server reads and sends it while

@@ -15,11 +15,12 @@ extension SyncSession {
         var request = PullRequest(replica: replica, cursor: state.cursor, limit: options.pullLimit, waitMilliseconds: 0)
         request.replicaSecret = try await currentReplicaSecret()
         let server = serverID
+        let changes = historyChanges
         let span = ReplySpan(askedAt: options.now())
         let response = try await send { [request] in try await transport.pull(request) }
-        // Another server answers at this address now: the cursor was the old one's. The next step
-        // starts its progress with this one (a bootstrap).
-        guard serverID == server else { return PullStep(applied: 0, hasMore: true) }
+        // Another server answers at this address now, or the server's log is another history (a
+        // restored store): the cursor was the old one's. The next step starts again (a bootstrap).
+        guard serverID == server, historyChanges == changes else { return PullStep(applied: 0, hasMore: true) }
         return try await handlePull(response, requestedCursor: state.cursor, span)
     }
 

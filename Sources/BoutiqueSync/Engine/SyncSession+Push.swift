@@ -27,6 +27,7 @@ extension SyncSession {
             // for ever. A transaction in parts takes a round per part.
             guard attempts < 1_000 else { throw BoutiqueError.syncRefused(reason: "the server keeps answering pushes without progress") }
             let server = serverID
+            let changes = historyChanges
             let from = scannedThrough
             let tables = self.tables
             let rowLimit = options.pushRowLimit
@@ -137,7 +138,9 @@ extension SyncSession {
             // for it: a server that knew this replica found the base was not its history and applied
             // nothing; a new one that applied the round's transactions says so at the next round's
             // mismatch, whose digest the file recognises as its own.
-            if serverID != server, try await serverState() != current { continue }
+            // The same when the reply told another history of the server's log (a restored store): the
+            // round's progress holds positions the file just forgot.
+            if serverID != server || historyChanges != changes, try await serverState().progress != current.progress { continue }
             try await observeServerTime(response.serverTime, span)
             switch response.outcome {
             case .accepted:

@@ -149,15 +149,7 @@ extension SyncSession {
     /// as after a restore).
     func forgetPositionsInLostHistory() async throws {
         let server = serverID
-        try await database.write { conn in
-            let sql = SQLRunner(conn)
-            try ServerState.forgetLogPositions(server: server, sql)
-            var current = try ServerState.read(server: server, sql)
-            current.cursor = 0
-            current.bootstrapped = false
-            current.bootstrap = nil
-            try current.write(server: server, sql)
-        }
+        try await database.write { conn in try ServerState.forgetPositionsInLostHistory(server: server, SQLRunner(conn)) }
     }
 
     /// The digest of the file's own transaction `id` as ``resendToRestoredServer(watermark:digest:state:)``

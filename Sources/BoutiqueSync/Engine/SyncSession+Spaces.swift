@@ -13,7 +13,11 @@ extension SyncSession {
         repeat {
             let request = SnapshotRequest(replica: replica, after: after, limit: Self.snapshotPageSize, space: space)
             let span = ReplySpan(askedAt: options.now())
+            let changes = historyChanges
             let page = try await send { try await transport.snapshot(request) }
+            // The server's log is another history now (a restored store): `sequence` was the old
+            // one's, and the bootstrap the file starts over with brings the space's rows.
+            guard historyChanges == changes else { return received }
             try await observeServerTime(page.serverTime, span)
             if let reason = page.reason { throw await refused(page.refusal, reason, fallback: "snapshot refused") }
             try await mergeMovedIn(page.rows, last: page.next == nil, cursor: sequence)

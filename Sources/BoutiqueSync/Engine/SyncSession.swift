@@ -68,6 +68,13 @@ actor SyncSession {
     /// The server this session found behind the address in place of the one the file last synced
     /// with (another store): its progress starts anew, with a bootstrap.
     var newServer: SyncServerID?
+    /// The server's history as last recorded for ``serverID`` (``followHistory(_:)``), so that a reply
+    /// of the same history reads nothing.
+    var recordedHistory: (server: String, history: String)?
+    /// How many times this session found the server's history changed (a restored store): a step
+    /// whose request went out before the count moved drops the answer, whose positions belong to the
+    /// history the file just forgot.
+    var historyChanges = 0
 
     init(
         database: DatabaseActor, transport: any SyncTransport, tables: [String: SyncedTable],
@@ -201,9 +208,10 @@ actor SyncSession {
             // Dropped when another step moved the cursor or found another server behind the address,
             // or when this answer comes from another server (taken up here, between steps): the next
             // round goes on from there.
-            if let named = response.server, named.key != serverID {
+            if let named = response.server {
+                let changes = historyChanges
                 try await adopt(named)
-                return 0
+                guard historyChanges == changes else { return 0 }
             }
             guard serverID == server else { return 0 }
             guard try await serverState().cursor == cursor else { return 0 }

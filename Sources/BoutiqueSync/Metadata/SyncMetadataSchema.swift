@@ -15,7 +15,8 @@
 /// - `boutique_sync_row`: the merge state of each synced row: per column the winning value and stamp,
 ///   and the existence register.
 /// - `boutique_sync_server`: per server, the acknowledged transaction and its digest, the pull cursor,
-///   whether the snapshot bootstrap finished, and how far one under way got (``BootstrapResumePoint``).
+///   whether the snapshot bootstrap finished, how far one under way got (``BootstrapResumePoint``), and
+///   the history of the server's log the positions were taken in (``SyncServerID/history``).
 /// - `boutique_sync_snapshot_seen`: during a bootstrap again, the rows the server's pages named so far:
 ///   what it does not name is dropped at the end. On disk, so a bootstrap's memory does not grow with
 ///   the rows and a resumed one still knows the pages before the restart.
@@ -105,7 +106,10 @@ enum SyncMetadataSchema {
             CREATE TABLE boutique_sync_superseded(tbl TEXT NOT NULL, key NOT NULL, txn INTEGER NOT NULL, cells BLOB NOT NULL,
                 PRIMARY KEY(tbl, key, txn)) WITHOUT ROWID;
             """),
-        ("v11_outrun_arrivals", """
+        ("v11_server_history", """
+            ALTER TABLE boutique_sync_server ADD COLUMN history TEXT;
+            """),
+        ("v12_outrun_arrivals", """
             CREATE TABLE boutique_sync_outrun(tbl TEXT NOT NULL, key NOT NULL, col TEXT NOT NULL, cell BLOB NOT NULL, seen INTEGER,
                 PRIMARY KEY(tbl, key, col)) WITHOUT ROWID;
             """),

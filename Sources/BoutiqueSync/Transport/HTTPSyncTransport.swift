@@ -60,6 +60,11 @@ public struct HTTPSyncTransport: SyncTransport {
     /// Evaluates the server's certificate when ``trust`` names authorities of its own.
     private let anchoredTrust: AnchoredServerTrust?
     #endif
+    #if os(Linux)
+    /// The libcurl handles `https://` requests go through, each keeping its connection open for the
+    /// next request: shared by the transport's copies, closed when the last one goes.
+    let libcurlHandles = LibcurlHandles()
+    #endif
 
     /// Bytes sent and received, for progress displays.
     ///
@@ -253,7 +258,7 @@ public struct HTTPSyncTransport: SyncTransport {
         #if os(Linux)
         if url.scheme?.lowercased() == "https" {
             do {
-                return try await LibcurlExchange.send(request, trust: trust)
+                return try await LibcurlExchange.send(request, trust: trust, handles: libcurlHandles)
             } catch LibcurlExchange.Failure.untrusted(let detail) {
                 throw untrusted(detail)
             } catch LibcurlExchange.Failure.unavailable(let detail) {

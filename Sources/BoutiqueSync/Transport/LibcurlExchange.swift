@@ -11,6 +11,9 @@ import FoundationNetworking
 /// ``SyncServerTrust`` are given to this request's handle alone, and an untrusted certificate is told
 /// apart from a network failure.
 ///
+/// The request goes through one of the transport's kept handles (``LibcurlHandles``), whose
+/// connection the previous request left open.
+///
 /// libcurl blocks the thread it runs on, for as long as a long-polling pull waits: each request has a
 /// thread of its own rather than one of the concurrency pool's. Cancelling the task ends it within
 /// about a second (libcurl's progress callback asks).
@@ -26,8 +29,8 @@ enum LibcurlExchange {
     }
 
     /// Sends `request` (a POST with a body) and returns the answer's body and status.
-    static func send(_ request: URLRequest, trust: SyncServerTrust) async throws -> (Data, Int) {
-        let transfer = Transfer(request, trust: trust)
+    static func send(_ request: URLRequest, trust: SyncServerTrust, handles: LibcurlHandles) async throws -> (Data, Int) {
+        let transfer = Transfer(request, trust: trust, handles: handles)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, Int), any Error>) in
                 let thread = Thread {
@@ -51,8 +54,10 @@ enum LibcurlExchange {
         private let headerCount: Int
         private let body: UnsafeMutableRawBufferPointer
         private let authorities: UnsafeMutableRawBufferPointer?
+        private let handles: LibcurlHandles
 
-        init(_ request: URLRequest, trust: SyncServerTrust) {
+        init(_ request: URLRequest, trust: SyncServerTrust, handles: LibcurlHandles) {
+            self.handles = handles
             exchange = .allocate(capacity: 1)
             exchange.initialize(to: boutique_curl_exchange())
             let lines = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
@@ -79,7 +84,11 @@ enum LibcurlExchange {
 
         /// Sends the request, blocking this thread until it ends.
         func perform() -> Result<(Data, Int), any Error> {
+            // Taken on this thread, given back once the answer is in: one request per handle at a time.
+            exchange.pointee.handle = handles.take()
             let outcome = boutique_curl_perform(exchange)
+            handles.give(exchange.pointee.handle)
+            exchange.pointee.handle = nil
             defer { boutique_curl_free(exchange) }
             let detail = String(cString: boutique_curl_error(exchange))
             switch outcome {

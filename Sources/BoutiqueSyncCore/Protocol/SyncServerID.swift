@@ -9,18 +9,31 @@
 /// server.
 ///
 /// ```json
-/// "server": {"store": "6f1c2b9e-…", "tenant": "acme"}
+/// "server": {"store": "6f1c2b9e-…", "tenant": "acme", "history": "0b7d…"}
 /// ```
+///
+/// A store restored from a backup keeps its identity (devices go on with it) but not its
+/// ``history``: the positions of its log past the backup hold other changes than those devices pulled
+/// there, so a device that finds another history than the one it pulled from takes the server's
+/// state again instead of pulling on from its cursor.
 public struct SyncServerID: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The store's identity: a random id made when the store was created.
     public var store: String
     /// The tenant the reply was made for: the requesting token's.
     public var tenant: String
+    /// Which history of the store's log the reply comes from: the same as long as the log only grows,
+    /// another once the store was copied by `boutique backup` or restored from a dump (the positions
+    /// past the copy then hold other changes). `nil` from servers that predate it.
+    ///
+    /// It is not part of ``key``: progress stays with the same server, but positions in its log that
+    /// a device kept under another history are not this one's.
+    public var history: String?
 
     /// A server's identity.
-    public init(store: String, tenant: String) {
+    public init(store: String, tenant: String, history: String? = nil) {
         self.store = store
         self.tenant = tenant
+        self.history = history
     }
 
     /// The key a device keeps its progress with this server under.

@@ -141,6 +141,13 @@ public enum PostgreSQLStoreSchema {
                 SELECT DISTINCT tenant, usr FROM boutique_sync_server_member WHERE role = 'owner' ON CONFLICT DO NOTHING
             """,
         ]),
+        // The history of the store's log (`SyncServerID.history`), as in the SQLite store. A dump
+        // restored is told apart by where its row lives, which the store reads with it (see
+        // `PostgreSQLSyncStore.history()`): a restore writes the row anew, in another table.
+        Migration(version: 9, name: "boutique_sync_server_v9_history", statements: [
+            "ALTER TABLE boutique_sync_server_identity ADD COLUMN history text",
+            "UPDATE boutique_sync_server_identity SET history = gen_random_uuid()::text",
+        ]),
     ]
 
     /// The advisory lock the migrations run under: the two-integer form ("Bout", "Sync"), whose keys

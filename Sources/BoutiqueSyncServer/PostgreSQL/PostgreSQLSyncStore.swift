@@ -125,6 +125,36 @@ public final class PostgreSQLSyncStore: SyncStore {
         }
     }
 
+    /// The history of the store's log: the id made when the store was created, with where its row
+    /// lives (the database's and the table's object ids, and the transaction that wrote the row).
+    ///
+    /// `pg_dump` copies the id, so a dump restored would otherwise answer with the original's
+    /// history; restoring it creates the database or the table anew and writes the row again, which
+    /// changes where the row lives. A server restarted, or upgraded with `pg_upgrade` (which keeps
+    /// those ids), keeps its history.
+    public func history() async throws -> String? {
+        let worker = try await pool.acquire()
+        defer { pool.release(worker) }
+        return try await worker.transaction { connection in
+            let found = try connection.execute("""
+                SELECT history.history || '@' || database.oid::text || '.' || history.tableoid::text || '.' || history.xmin::text
+                FROM boutique_sync_server_identity AS history, pg_database AS database
+                WHERE database.datname = current_database() AND history.history IS NOT NULL
+                """)
+            return found.rowCount > 0 ? try found.string(0, 0) : nil
+        }
+    }
+
+    /// Gives the store a new history id: for a database restored by means that keep where its row
+    /// lives (a base backup, a file-system snapshot), which ``history()`` cannot tell from the original.
+    public func startNewHistory() async throws {
+        let worker = try await pool.acquire()
+        defer { pool.release(worker) }
+        try await worker.transaction { connection in
+            _ = try connection.execute("UPDATE boutique_sync_server_identity SET history = gen_random_uuid()::text")
+        }
+    }
+
     /// Every tenant's log entries, summed from the tenants' counters in one statement.
     ///
     /// ```swift

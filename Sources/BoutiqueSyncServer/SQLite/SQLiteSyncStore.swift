@@ -140,6 +140,21 @@ public final class SQLiteSyncStore: SyncStore {
         }
     }
 
+    /// The history of the store's log: made when the store was created, made anew in each copy
+    /// `boutique backup` writes (see ``/BoutiqueSync/SyncServerID/history``).
+    public func history() async throws -> String? {
+        try await database.read { conn in
+            guard case .text(let history) = try conn.connection.cachedRows("SELECT history FROM boutique_sync_server_identity", []).first?.first
+            else { return nil }
+            return history
+        }
+    }
+
+    /// Gives the store a new history (``SQLiteSyncStoreSchema/newHistory``).
+    public func startNewHistory() async throws {
+        try await database.write { conn in try conn.execute(SQLiteSyncStoreSchema.newHistory) }
+    }
+
     /// Frees the page caches of the store's connections (see ``/BoutiqueDB/DatabaseActor/releaseMemory()``).
     public func releaseMemory() async { await database.releaseMemory() }
 
@@ -244,5 +259,24 @@ public enum SQLiteSyncStoreSchema {
                     SELECT tenant, user FROM boutique_sync_server_member WHERE role = 'owner';
                 """)
         }
+        SQLiteSyncStoreSchema.historyMigration
     }
+
+    /// The history of the store's log (``/BoutiqueSync/SyncServerID/history``), made once and made
+    /// anew in every copy `boutique backup` writes (``newHistory``): a copy served again logs other
+    /// changes at the positions past the copy than the original did.
+    static let historyMigration = BoutiqueMigration("boutique_sync_server_v9_history") { conn in
+        try conn.execute("""
+            ALTER TABLE boutique_sync_server_identity ADD COLUMN history TEXT;
+            \(SQLiteSyncStoreSchema.newHistory);
+            """)
+    }
+
+    /// The statement that gives the store a new history: run on a copy of the store (a backup), which
+    /// devices must not take for the original's log past the point it was copied at.
+    ///
+    /// ```swift
+    /// try copy.execute(SQLiteSyncStoreSchema.newHistory)
+    /// ```
+    public static let newHistory = "UPDATE boutique_sync_server_identity SET history = lower(hex(randomblob(16)))"
 }

@@ -182,6 +182,12 @@ public final class SQLiteTenantFilesStore: SyncStore {
     /// The identity made when the main file was created: one for the whole directory.
     public func identity() async throws -> String? { try await main.identity() }
 
+    /// The main file's history: one for the whole directory.
+    public func history() async throws -> String? { try await main.history() }
+
+    /// Gives the main file a new history: the whole directory's.
+    public func startNewHistory() async throws { try await main.startNewHistory() }
+
     /// Frees the page caches of the main file and of every tenant file open now.
     public func releaseMemory() async {
         await main.releaseMemory()

@@ -20,12 +20,15 @@ final class TenantRegistry: Sendable {
 
     /// The main file's migrations: the one-file store's tables (its identity is the server's; its tenant
     /// tables stay empty) and the registry.
-    static let plan = BoutiqueMigrationPlan(SQLiteSyncStoreSchema.plan.migrations + [
+    /// The history migration comes after the registry's, as it came later: a main file's applied ids
+    /// stay a prefix of the plan.
+    static let plan = BoutiqueMigrationPlan(SQLiteSyncStoreSchema.plan.migrations.filter { $0.id != SQLiteSyncStoreSchema.historyMigration.id } + [
         BoutiqueMigration("boutique_sync_server_tenant_files_v1") { conn in
             try conn.execute("""
                 CREATE TABLE boutique_sync_server_tenant_file(tenant TEXT PRIMARY KEY NOT NULL, file TEXT NOT NULL UNIQUE) WITHOUT ROWID;
                 """)
-        }
+        },
+        SQLiteSyncStoreSchema.historyMigration,
     ])
 
     /// The registry in `database`, migrated with ``plan``.

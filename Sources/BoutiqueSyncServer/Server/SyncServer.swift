@@ -46,8 +46,9 @@ public actor SyncServer: SyncEndpoint {
     var shapes = TenantShapes()
     /// How far known replicas pulled, not written yet.
     private var acknowledgements = PullAcknowledgements()
-    /// The store's identity once read (it never changes); `.some(nil)` for a store without one.
-    private var storeIdentity: String??
+    /// The store's identity and history once read (neither changes while the server serves the
+    /// store); `.some(nil)` for a store without an identity.
+    private var storeIdentity: (identity: String, history: String?)??
 
     /// - Parameters:
     ///   - store: Where the data lives.
@@ -221,10 +222,14 @@ public actor SyncServer: SyncEndpoint {
 
     /// `reply`, saying which server made it: the store's identity and `tenant`.
     private func identified<Reply: SyncServerIdentified>(_ reply: Reply, tenant: String) async throws -> Reply {
-        if storeIdentity == nil { storeIdentity = .some(try await store.identity()) }
-        guard case .some(.some(let identity)) = storeIdentity else { return reply }
+        if storeIdentity == nil {
+            let identity = try await store.identity()
+            let history = identity == nil ? nil : try await store.history()
+            storeIdentity = .some(identity.map { ($0, history) })
+        }
+        guard case .some(.some(let known)) = storeIdentity else { return reply }
         var reply = reply
-        reply.server = SyncServerID(store: identity, tenant: tenant)
+        reply.server = SyncServerID(store: known.identity, tenant: tenant, history: known.history)
         return reply
     }
 

@@ -52,6 +52,22 @@ public protocol SyncStore: Sendable {
     /// (devices then know the server by its address).
     func identity() async throws -> String?
 
+    /// Which history of the store's log replies come from: the ``/BoutiqueSync/SyncServerID/history``
+    /// of every reply. It stays while the log only grows and changes when the store is a copy served
+    /// again (a backup restored), whose log positions past the copy hold other changes. The default,
+    /// `nil`, leaves replies without one (devices then rely on what a push or a pull past the log's
+    /// end tells them of a restore).
+    func history() async throws -> String?
+
+    /// Gives the store a new history: for a store restored by means that do not make one themselves (a
+    /// copy of its files, a file-system snapshot, a PostgreSQL base backup), run once before it serves
+    /// again. Every device then takes its state again at its next sync (see ``history()``).
+    ///
+    /// ```swift
+    /// try await store.startNewHistory()
+    /// ```
+    func startNewHistory() async throws
+
     /// How many change-log entries the store holds, all tenants together (``/BoutiqueSyncServer/SyncServer/logEntryCount()``).
     /// The default reads every tenant's counters, one read per tenant; a store that can count for
     /// less (a directory of files, where each read opens a file) says how.
@@ -74,6 +90,14 @@ extension SyncStore {
 
     /// `nil`: the store keeps no identity.
     public func identity() async throws -> String? { nil }
+
+    /// `nil`: the store keeps no history.
+    public func history() async throws -> String? { nil }
+
+    /// Throws ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)``: the store keeps no history.
+    public func startNewHistory() async throws {
+        throw BoutiqueError.invalidArgument("this store keeps no history of its log")
+    }
 
     /// Throws ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)``: a store that keeps its tenants somewhere of its
     /// own says where by implementing this; the stores of this module do.

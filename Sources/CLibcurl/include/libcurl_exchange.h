@@ -42,6 +42,10 @@ struct boutique_curl_exchange {
     long timeout_milliseconds;
     /// Set (by `boutique_curl_cancel`) to end the exchange.
     int cancelled;
+    /// A handle of `boutique_curl_handle_create` to send through, which keeps its connection (and
+    /// TLS session) for the next exchange that uses it; NULL for a handle of this exchange alone.
+    /// One exchange at a time per handle.
+    void *handle;
 
     /// The answer's status and body (malloc'd; free it with `boutique_curl_free`).
     long status;
@@ -53,6 +57,13 @@ struct boutique_curl_exchange {
     /// What went wrong, when the outcome is not BOUTIQUE_CURL_ANSWERED.
     char error[512];
 };
+
+/// A handle that keeps its connection open between exchanges (see `handle`); NULL when libcurl cannot
+/// be loaded or make one. Free it with `boutique_curl_handle_destroy`.
+void *boutique_curl_handle_create(void);
+
+/// Closes a handle's connection and frees it.
+void boutique_curl_handle_destroy(void *handle);
 
 /// Sends the request and waits for its answer (blocking the calling thread).
 enum boutique_curl_outcome boutique_curl_perform(struct boutique_curl_exchange *exchange);

@@ -16,13 +16,13 @@ enum BackupCommand: Command {
         is never a partial copy. An existing --out is refused unless --force replaces it.
 
         Restore by serving the copy: `boutique serve --store COPY`. It is the same server to devices
-        (the store's identity is copied with it): devices that last synced before the copy was made go
-        on where they were. A device that synced after it finds the server behind what it had
-        acknowledged, sends again its own writes the copy lacks (rebuilt from its rows, with their
-        original stamps, so a newer value elsewhere still wins), and downloads the server's state
-        again, dropping nothing; the other devices then pull those writes. Nothing is asked of the
-        operator, except that a write acknowledged after the copy comes back only from the device
-        that made it, when it syncs again.
+        (the store's identity is copied with it), with a history of its own: the copy logs other
+        changes than the original past the point it was made, so each device, at its next sync, sends
+        again its own writes the copy lacks (rebuilt from its rows, with their original stamps, so a
+        newer value elsewhere still wins) and downloads the server's state again, merging and dropping
+        nothing, instead of pulling on from where it was in the original's log; the other devices then
+        pull those writes. Nothing is asked of the operator, except that a write acknowledged after the
+        copy comes back only from the device that made it, when it syncs again.
         """
 
     static func run(_ arguments: inout ArgumentParser) async throws {

@@ -1,4 +1,5 @@
 import BoutiqueDB
+import BoutiqueSyncServer
 import Foundation
 
 /// A consistent copy of a SQLite sync store, made online: SQLite's `VACUUM INTO` reads the store in
@@ -49,6 +50,7 @@ enum StoreBackup {
         // A writer's checkpoint may hold the store's lock for a moment.
         try source.setBusyTimeout(milliseconds: 20_000)
         try source.execute("VACUUM INTO ?", [.text(partial.path)])
+        try startNewHistory(partial)
         try check(partial, of: store)
         let handle = try FileHandle(forUpdating: partial)
         try handle.synchronize()
@@ -62,6 +64,19 @@ enum StoreBackup {
             }
         }
         return (try? FileManager.default.attributesOfItem(atPath: destination.path))?[.size] as? Int ?? 0
+    }
+
+    /// Gives the copy a history of its own (``SyncServerID/history``): once served, it logs other
+    /// changes than the original at the positions past the copy, and a device that pulled those
+    /// positions from the original must not pull on from them. A store from before histories gets
+    /// one when it is served.
+    private static func startNewHistory(_ copy: URL) throws {
+        let connection = try Connection(path: copy.path, flags: [.readWrite, .noMutex])
+        defer { connection.close() }
+        let hasHistory = try connection.fetchValue(
+            "SELECT count(*) FROM pragma_table_info('boutique_sync_server_identity') WHERE name = 'history'")
+        guard case .integer(1)? = hasHistory else { return }
+        try connection.execute(SQLiteSyncStoreSchema.newHistory)
     }
 
     /// Refuses a copy SQLite does not find whole.

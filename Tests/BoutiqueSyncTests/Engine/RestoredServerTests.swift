@@ -21,10 +21,18 @@ import Testing
         }
 
         /// A consistent copy of the store as it is now, and the server a restore from it makes (with
-        /// `authorize`, the rules as of the backup), when `restored` is called.
-        func backup(authorize: SyncAuthorizer? = nil) async throws -> @Sendable () async throws -> SyncServer {
+        /// `authorize`, the rules as of the backup), when `restored` is called. The copy keeps the
+        /// store's history (a copy of the file made by other means than `boutique backup`) unless
+        /// `newHistory`, as `boutique backup`'s copies do not.
+        func backup(authorize: SyncAuthorizer? = nil, newHistory: Bool = false) async throws -> @Sendable () async throws -> SyncServer {
             let copy = directory.file("copy.db")
             try await database.writeWithoutTransaction { conn in try conn.execute("VACUUM INTO ?", [.text(copy.path)]) }
+            if newHistory {
+                let copied = try await DatabaseActor.open(
+                    url: copy, migrations: SQLiteSyncStoreSchema.plan, options: DatabaseOptions(changeCapture: ChangeCaptureOptions(mode: .off)))
+                try await copied.writeWithoutTransaction { conn in try conn.execute(SQLiteSyncStoreSchema.newHistory) }
+                await copied.close()
+            }
             return { SyncServer(store: try await SQLiteSyncStore.open(url: copy), authorize: authorize) }
         }
     }

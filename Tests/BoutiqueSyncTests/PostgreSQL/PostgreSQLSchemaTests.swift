@@ -180,4 +180,31 @@ import Testing
             return error as? BoutiqueError ?? .invalidArgument("not a BoutiqueError: \(error)")
         }
     }
+
+    /// The store's history stays across instances and restarts, and changes when the operator marks
+    /// the store restored (``PostgreSQLSyncStore/startNewHistory()``) or when its row is written
+    /// again (as a restore writes it), while its identity stays.
+    @Test func theHistoryStaysUntilTheStoreIsRestored() async throws {
+        try await PostgreSQLTestDatabase.withFresh { url in
+            let first = try await PostgreSQLSyncStore.open(url: url)
+            let history = try #require(try await first.history())
+            let identity = try await first.identity()
+            let second = try await PostgreSQLSyncStore.open(url: url)
+            #expect(try await second.history() == history, "every instance answers with the same history")
+            await second.close()
+            await first.close()
+            let reopened = try await PostgreSQLSyncStore.open(url: url)
+            #expect(try await reopened.history() == history, "a restart keeps it")
+
+            try await reopened.startNewHistory()
+            let marked = try #require(try await reopened.history())
+            #expect(marked != history)
+            // The row written again with the id it had (as a restore writes a dump's rows): another history.
+            try await PostgreSQLTestDatabase.execute("UPDATE boutique_sync_server_identity SET history = history", on: url)
+            let rewritten = try #require(try await reopened.history())
+            #expect(rewritten != marked && rewritten.hasPrefix(String(marked.prefix { $0 != "@" })), "the same id, written elsewhere: \(rewritten)")
+            #expect(try await reopened.identity() == identity, "the same server")
+            await reopened.close()
+        }
+    }
 }

@@ -186,6 +186,108 @@ import Testing
         _ = await restored.wait(timeout: .seconds(60))
     }
 
+    /// A device that only pulled after the copy was made, and syncs only once the restored server's
+    /// log has grown past its cursor (other devices wrote there): neither its push nor its pull finds
+    /// the server behind it, but the restored server's history is not the one its cursor was taken
+    /// in, so it takes the server's state again and ends with exactly the server's rows.
+    @Test func aDeviceThatOnlyPulledSinceTheCopyGetsWhatTheRestoredLogHoldsBelowItsCursor() async throws {
+        let workspace = try SyncWorkspace()
+        let (server, url) = try await workspace.serve()
+        try await Self.aDeviceThatOnlyPulledSinceTheBackup(in: workspace, serving: url) {
+            _ = try await workspace.tool(["backup", "--store", "server.db", "--out", "copy.db"])
+        } restore: {
+            server.send(SIGTERM)
+            #expect(await server.wait(timeout: .seconds(60)).status == 0)
+            return try await workspace.serve(store: "copy.db")
+        }
+    }
+
+    /// The same with PostgreSQL's own dump, restored into another database: the server is told
+    /// nothing, and finds the restore by where its history's row now lives.
+    @Test(.enabled(if: BackupProcessTests.hasPostgreSQLTools, "PostgreSQL 15's pg_dump and pg_restore are not installed"))
+    func aDeviceThatOnlyPulledSinceAPostgreSQLDumpGetsWhatTheRestoredLogHoldsBelowItsCursor() async throws {
+        let tools = Self.postgreSQLTools
+        try await PostgreSQLTestDatabase.withFresh { postgres in
+            try await PostgreSQLTestDatabase.withFresh { restoredDatabase in
+                let workspace = try SyncWorkspace()
+                let (server, url) = try await workspace.serve(postgres: postgres)
+                let dump = workspace.directory.file("store.dump").path
+                try await Self.aDeviceThatOnlyPulledSinceTheBackup(in: workspace, serving: url) {
+                    let dumped = try await ChildProcess.run(
+                        executable: tools.appendingPathComponent("pg_dump"), ["--format=custom", "--file=\(dump)", "--dbname=\(postgres)"])
+                    try #require(dumped.status == 0, "\(dumped.errors)")
+                } restore: {
+                    server.send(SIGTERM)
+                    #expect(await server.wait(timeout: .seconds(60)).status == 0)
+                    let restoring = try await ChildProcess.run(
+                        executable: tools.appendingPathComponent("pg_restore"), ["--no-owner", "--dbname=\(restoredDatabase)", dump])
+                    try #require(restoring.status == 0, "\(restoring.errors)")
+                    return try await workspace.serve(postgres: restoredDatabase)
+                }
+            }
+        }
+    }
+
+    /// A copy made another way than `boutique backup` (SQLite's `VACUUM INTO` from another process)
+    /// keeps the original's history; `boutique new-history` gives it one before it serves.
+    @Test func aCopyMadeOtherwiseIsMarkedWithNewHistory() async throws {
+        let workspace = try SyncWorkspace()
+        let (server, url) = try await workspace.serve()
+        try await Self.aDeviceThatOnlyPulledSinceTheBackup(in: workspace, serving: url) {
+            let store = try Connection(path: workspace.directory.file("server.db").path, flags: [.readOnly, .noMutex])
+            defer { store.close() }
+            try store.execute("VACUUM INTO ?", [.text(workspace.directory.file("copy.db").path)])
+        } restore: {
+            server.send(SIGTERM)
+            #expect(await server.wait(timeout: .seconds(60)).status == 0)
+            let marked = try await workspace.tool(["new-history", "--store", "copy.db"])
+            #expect(marked.hasPrefix("gave copy.db a new history"), "\(marked)")
+            return try await workspace.serve(store: "copy.db")
+        }
+        let missing = try await workspace.attempt(["new-history", "--store", "nothing.db"])
+        #expect(missing.status == 2 && missing.errors.contains("no such store: nothing.db"), "\(missing.errors)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.directory.file("nothing.db").path))
+    }
+
+    /// Devices a and p sync; `backup` copies the store; a writes ten rows and p pulls them; `restore`
+    /// serves the copy; a new device g writes forty rows there, past p's cursor, and a sends again
+    /// what the copy lacks; then p syncs.
+    private static func aDeviceThatOnlyPulledSinceTheBackup(
+        in workspace: SyncWorkspace, serving url: String, backup: () async throws -> Void,
+        restore: () async throws -> (process: ChildProcess, url: String)
+    ) async throws {
+        let token = try await workspace.token()
+        for device in ["a.db", "p.db", "g.db", "c.db"] { try await workspace.makeDevice(device) }
+        try await workspace.tool([
+            "sql", "a.db",
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5) INSERT INTO note SELECT 'a' || i, 'Note ' || i, NULL, 'a' FROM n",
+        ])
+        for device in ["a.db", "p.db"] { _ = try await workspace.sync(device, server: url, token: token) }
+        try await backup()
+        try await workspace.tool([
+            "sql", "a.db",
+            "WITH RECURSIVE n(i) AS (SELECT 6 UNION ALL SELECT i + 1 FROM n WHERE i < 15) INSERT INTO note SELECT 'a' || i, 'Later ' || i, NULL, 'a' FROM n",
+        ])
+        for device in ["a.db", "p.db"] { _ = try await workspace.sync(device, server: url, token: token) }
+        #expect(try workspace.notes("p.db").count == 15)
+
+        let (restored, restoredURL) = try await restore()
+        try await workspace.tool([
+            "sql", "g.db",
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 40) INSERT INTO note SELECT 'g' || i, 'Grown ' || i, NULL, 'g' FROM n",
+        ])
+        for device in ["g.db", "a.db"] { _ = try await workspace.sync(device, server: restoredURL, token: token) }
+        let pulled = try await workspace.sync("p.db", server: restoredURL, token: token)
+        #expect(!pulled.contains("not the server") && !pulled.contains("lost") && !pulled.contains("refused"), "\(pulled)")
+        _ = try await workspace.sync("c.db", server: restoredURL, token: token)
+        let onServer = try workspace.notes("c.db")
+        #expect(onServer.count == 55, "the restored server has every acknowledged row")
+        #expect(try workspace.notes("p.db") == onServer, "the device that only pulled holds exactly the server's rows")
+        #expect(try workspace.notes("a.db") == onServer)
+        restored.send(SIGTERM)
+        _ = await restored.wait(timeout: .seconds(60))
+    }
+
     @Test func whatIsNotAStoreOrNotNamedIsRefused() async throws {
         let workspace = try SyncWorkspace()
         try await workspace.makeDevice("a.db")

@@ -16,6 +16,10 @@ final class SwitchableTransport: SyncTransport {
     /// limit refuses it with a 413).
     let maximumChanges = Atomic<Int>(.max)
 
+    /// Whether replies leave out the server's history (``SyncServerID/history``), as a server that
+    /// predates histories answers.
+    let hidesHistory = Atomic<Bool>(false)
+
     struct LostAnswer: Error {}
 
     init(_ base: InProcessTransport, address: String = "https://sync.example") {
@@ -33,12 +37,20 @@ final class SwitchableTransport: SyncTransport {
         if changes > maximumChanges.load(ordering: .relaxed) {
             throw SyncRefusal(reason: .tooLarge, message: "the push body is larger than the server takes")
         }
-        let answer = try await base.push(request)
+        let answer = told(try await base.push(request))
         if !request.transactions.isEmpty, losesNextAnswerWithTransactions.exchange(false, ordering: .relaxed) { throw LostAnswer() }
         return answer
     }
-    func pull(_ request: PullRequest) async throws -> PullResponse { try await base.pull(request) }
-    func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse { try await base.snapshot(request) }
+    func pull(_ request: PullRequest) async throws -> PullResponse { told(try await base.pull(request)) }
+    func snapshot(_ request: SnapshotRequest) async throws -> SnapshotResponse { told(try await base.snapshot(request)) }
+
+    /// `reply` as the device is told it: without the server's history when ``hidesHistory``.
+    private func told<Reply: SyncServerIdentified>(_ reply: Reply) -> Reply {
+        guard hidesHistory.load(ordering: .relaxed) else { return reply }
+        var reply = reply
+        reply.server?.history = nil
+        return reply
+    }
     func membership(_ request: MembershipRequest, action: MembershipAction) async throws -> MembershipResponse {
         try await base.membership(request, action: action)
     }
