@@ -5,7 +5,7 @@ enum Tool {
     static let commands: [any Command.Type] = [
         DemoCommand.self, SQLCommand.self, WatchCommand.self, ChangesCommand.self, MigrationsCommand.self,
         CheckCommand.self, ServeCommand.self, BackupCommand.self, TokenCommand.self, SyncCommand.self, ShareCommand.self, UnshareCommand.self,
-        MembersCommand.self, OwnerCommand.self,
+        MembersCommand.self, OwnerCommand.self, AttachmentsCommand.self,
     ]
 
     static var usage: String {
