@@ -86,8 +86,10 @@ import Darwin
         let size = 300 * 1_024 * 1_024
         _ = FileManager.default.createFile(atPath: source.path, contents: nil)
         let handle = try FileHandle(forWritingTo: source)
+        var chunk = AttachmentModels.bytes(AttachmentFolder.chunkSize)
         for index in 0..<(size / AttachmentFolder.chunkSize) {
-            try handle.write(contentsOf: AttachmentModels.bytes(AttachmentFolder.chunkSize, seed: UInt8(truncatingIfNeeded: index)))
+            withUnsafeBytes(of: index) { chunk.replaceSubrange(0..<$0.count, with: $0) }  // no two chunks alike
+            try handle.write(contentsOf: chunk)
         }
         try handle.close()
 
