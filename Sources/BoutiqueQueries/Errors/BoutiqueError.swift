@@ -97,7 +97,7 @@ public indirect enum BoutiqueError: Error, Sendable, Hashable {
 
     /// The bytes stored on this device under an attachment's id are not the bytes it names (their size
     /// or SHA-256 differs): the file was damaged or changed outside BoutiqueDB. They are never returned.
-    /// Storing the right bytes again replaces them.
+    /// Storing the right bytes again replaces a file of the wrong size.
     case attachmentDamaged(id: String, reason: String)
 }
 
