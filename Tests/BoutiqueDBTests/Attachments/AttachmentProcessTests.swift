@@ -78,6 +78,37 @@ import Darwin
         await database.close()
     }
 
+    @Test func aCancelledStoreRemovesItsPartialFile() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try await DatabaseActor.open(url: directory.file("cancel.db"))
+        let pipe = directory.file("upload.pipe").path
+        guard mkfifo(pipe, 0o600) == 0 else { throw BoutiqueError.fileSystem(path: pipe, message: "mkfifo failed") }
+        let writer = open(pipe, O_RDWR)
+        defer { close(writer) }
+        let chunk = AttachmentModels.bytes(60_000)
+        #expect(chunk.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) } == chunk.count)
+        let store = database.attachments
+        let task = Task { try await store.store(contentsOf: URL(fileURLWithPath: pipe), contentType: "video/mp4") }
+
+        let folder = try #require(store.folderURL)
+        _ = try await withTimeout(60) {
+            while true {
+                for name in AttachmentModels.names(in: folder) where name.hasPrefix(".partial-") {
+                    let size = (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path))?[.size]
+                    if let size = size as? NSNumber, size.intValue > 0 { return true }
+                }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        task.cancel()
+        // The store is blocked reading the pipe; the next bytes wake it, and it sees the cancellation.
+        #expect(chunk.withUnsafeBytes { write(writer, $0.baseAddress, 1) } == 1)
+        let result = try await withTimeout(60) { await task.result }
+        #expect(throws: BoutiqueError.cancelled) { try result.get() }
+        #expect(AttachmentModels.names(in: folder).isEmpty)
+        await database.close()
+    }
+
     @Test func streamingALargeFileKeepsMemoryBounded() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("large.db").path
