@@ -219,7 +219,13 @@ let package = Package(
             linkerSettings: macroSyntax.linker
         ),
         .target(name: "BoutiqueQueries", dependencies: ["BoutiqueSQLite", "BoutiqueMacros"]),
-        .target(name: "BoutiqueDB", dependencies: ["BoutiqueSQLite", "BoutiqueQueries"]),
+        // libcrypto names attachments by the SHA-256 of their bytes where CryptoKit is missing.
+        .target(
+            name: "BoutiqueDB",
+            dependencies: [
+                "BoutiqueSQLite", "BoutiqueQueries",
+                .target(name: "CCrypto", condition: .when(platforms: platformsWithoutCryptoKit)),
+            ]),
         // What devices and the server share: the merge rule, the protocol's messages, the sharing rules
         // and roles, tokens. (The clock is BoutiqueDB's, which stamps every commit.)
         .target(name: "BoutiqueSyncCore", dependencies: ["BoutiqueDB"]),

@@ -26,6 +26,9 @@ enum WorkerCommand {
     /// Reads the change feed of `path` from `since` up to the token current when it starts, printing the
     /// token of each transaction on a line.
     case replayFeed(path: String, plan: Int, since: Int64)
+    /// Opens `path` and stores the contents of `file` (read to its end: a pipe works) as an attachment,
+    /// printing its id and byte count.
+    case attachmentPut(path: String, file: String, contentType: String)
 
     struct UsageError: Error, CustomStringConvertible {
         var description: String
@@ -35,7 +38,7 @@ enum WorkerCommand {
         guard let name = arguments.first, arguments.count >= 2 else {
             throw UsageError(
                 description:
-                    "usage: insert <path> <count> <tag> | migrate <path> | open <path> | write-until-killed <path> | replay-write <path> <plan> <seed> <count> | replay-feed <path> <plan> <since>")
+                    "usage: insert <path> <count> <tag> | migrate <path> | open <path> | write-until-killed <path> | replay-write <path> <plan> <seed> <count> | replay-feed <path> <plan> <since> | attachment-put <path> <file> <type>")
         }
         let path = arguments[1]
         let startAt = Self.value(after: "--start-at", in: arguments).flatMap(Double.init)
@@ -62,6 +65,9 @@ enum WorkerCommand {
                 throw UsageError(description: "usage: replay-feed <path> <plan> <since>")
             }
             self = .replayFeed(path: path, plan: plan, since: since)
+        case "attachment-put":
+            guard arguments.count >= 4 else { throw UsageError(description: "usage: attachment-put <path> <file> <content type>") }
+            self = .attachmentPut(path: path, file: arguments[2], contentType: arguments[3])
         default:
             throw UsageError(description: "unknown command \(name)")
         }
@@ -137,6 +143,11 @@ enum WorkerCommand {
             }
             await database.close()
             return lines.joined(separator: ",")
+        case .attachmentPut(let path, let file, let contentType):
+            let database = try await DatabaseActor.open(url: URL(fileURLWithPath: path), options: .init(multiProcess: true))
+            let attachment = try await database.attachments.store(contentsOf: URL(fileURLWithPath: file), contentType: contentType)
+            await database.close()
+            return "\(attachment.id) \(attachment.byteCount)"
         case .open(let path, let asNobody):
             if asNobody { try Self.becomeNobody() }
             let database = try await DatabaseActor.open(url: URL(fileURLWithPath: path))

@@ -5,6 +5,7 @@
 //     BoutiqueTestWorker migrate <path> [--start-at <unix seconds>]
 //     BoutiqueTestWorker open <path> [--as-nobody]
 //     BoutiqueTestWorker write-until-killed <path>
+//     BoutiqueTestWorker attachment-put <path> <file> <content type>
 //     BoutiqueTestWorker stamp <path> stamp|other <count> [--pause <seconds>]
 //     BoutiqueTestWorker ledger-until-killed | load | hold-exclusive … (see ReliabilityWorkerCommand)
 //

@@ -1,6 +1,7 @@
-// OpenSSL's libcrypto: HMAC-SHA256 and a constant-time compare for the server's own tokens, and the
-// public-key signatures (RSA PKCS #1 v1.5 and ECDSA P-256, both over SHA-256) that identity providers'
-// JSON Web Tokens carry. Keys are built from their JWK numbers with OpenSSL 3's EVP_PKEY_fromdata.
+// OpenSSL's libcrypto: SHA-256 for attachment ids (its EVP_Digest functions are called directly),
+// HMAC-SHA256 and a constant-time compare for the server's own tokens, and the public-key signatures
+// (RSA PKCS #1 v1.5 and ECDSA P-256, both over SHA-256) that identity providers' JSON Web Tokens carry.
+// Keys are built from their JWK numbers with OpenSSL 3's EVP_PKEY_fromdata.
 #ifndef BOUTIQUE_CRYPTO_SHIM_H
 #define BOUTIQUE_CRYPTO_SHIM_H
 

@@ -4,8 +4,8 @@ import CSQLite
 enum Tool {
     static let commands: [any Command.Type] = [
         DemoCommand.self, SQLCommand.self, WatchCommand.self, ChangesCommand.self, MigrationsCommand.self,
-        CheckCommand.self, ServeCommand.self, BackupCommand.self, NewHistoryCommand.self, TokenCommand.self, SyncCommand.self, ShareCommand.self, UnshareCommand.self,
-        MembersCommand.self, OwnerCommand.self,
+        CheckCommand.self, ServeCommand.self, BackupCommand.self, NewHistoryCommand.self, TokenCommand.self, SyncCommand.self, ShareCommand.self,
+        UnshareCommand.self, MembersCommand.self, OwnerCommand.self, AttachmentsCommand.self,
     ]
 
     static var usage: String {

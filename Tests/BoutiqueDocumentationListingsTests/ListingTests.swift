@@ -7,6 +7,17 @@ import Testing
 /// say. (Every listing is compiled; these run a few of them.)
 @Suite struct ListingTests {
     @MainActor
+    @Test func attachmentsListingsStoreReadAndList() async throws {
+        let movie = FileManager.default.temporaryDirectory.appendingPathComponent("listing-\(UUID().uuidString).mp4")
+        try Data(repeating: 7, count: 3_000_000).write(to: movie)
+        defer { try? FileManager.default.removeItem(at: movie) }
+        let jpeg = Data("not really a JPEG".utf8)
+        let result = try await AttachmentsArticle.storeAndRead(jpegData: jpeg, movieURL: movie)
+        #expect(result.bytes == jpeg)
+        #expect(result.entries == 2, "the photo's image, and the video no row points at")
+    }
+
+    @MainActor
     @Test func gettingStartedWritesReadsAndShowsTheNotes() async throws {
         let titles = try await GettingStarted.writeAndRead()
         #expect(Set(titles.prefix(2)) == ["Groceries", "Call the plumber"])

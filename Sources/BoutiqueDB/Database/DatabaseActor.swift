@@ -146,7 +146,7 @@ public actor DatabaseActor {
         writer?.close()
         writer = nil
         if location.isTemporary {
-            TemporaryStores.release(path: location.path, files: location.files)
+            TemporaryStores.release(path: location.path, files: location.temporaryFiles)
         }
     }
 
@@ -160,7 +160,7 @@ public actor DatabaseActor {
         // A database dropped without close(): connections close themselves; a temporary store still
         // has to give back its files.
         if !isClosed, location.isTemporary {
-            TemporaryStores.release(path: location.path, files: location.files)
+            TemporaryStores.release(path: location.path, files: location.temporaryFiles)
         }
     }
 }

@@ -46,6 +46,17 @@ struct DatabaseLocation: Sendable, Hashable {
         }
     }
 
+    /// The folder beside the database file that holds its attachments' bytes (`<file>.attachments`), or
+    /// nil for a SQLite in-memory database, which has no file to put it beside.
+    var attachmentsFolder: String? {
+        guard !isSQLiteMemory else { return nil }
+        guard extraFlags.isEmpty else { return URL(fileURLWithPath: url.path).standardizedFileURL.path + ".attachments" }
+        return path + ".attachments"
+    }
+
+    /// What goes when a temporary store is released: SQLite's files and the attachments folder.
+    var temporaryFiles: [String] { files + (attachmentsFolder.map { [$0] } ?? []) }
+
     /// The files SQLite keeps for the database: the database and its journal, WAL and shared-memory files.
     var files: [String] {
         guard extraFlags.isEmpty else { return [] }

@@ -90,6 +90,15 @@ public indirect enum BoutiqueError: Error, Sendable, Hashable {
     /// The sync server could not be reached, or no reply came back. Local data is unchanged and the
     /// request can be retried.
     case syncUnavailable(reason: String)
+
+    /// An attachment's bytes are not on this device: never stored here, or removed. `id` is the
+    /// attachment's ``/BoutiqueDB/Attachment/id``.
+    case attachmentNotFound(id: String)
+
+    /// The bytes stored on this device under an attachment's id are not the bytes it names (their size
+    /// or SHA-256 differs): the file was damaged or changed outside BoutiqueDB. They are never returned.
+    /// Storing the right bytes again replaces a file of the wrong size.
+    case attachmentDamaged(id: String, reason: String)
 }
 
 extension BoutiqueError {
@@ -177,6 +186,8 @@ extension BoutiqueError: CustomStringConvertible {
         case .syncSchemaChange(let table, let reason): return "synced table '\(table)' changed incompatibly: \(reason)"
         case .syncRefused(let reason): return "the sync server refused the request: \(reason)"
         case .syncUnavailable(let reason): return "the sync server is unavailable: \(reason)"
+        case .attachmentNotFound(let id): return "the bytes of attachment \(id) are not on this device"
+        case .attachmentDamaged(let id, let reason): return "the bytes stored for attachment \(id) are damaged: \(reason)"
         }
     }
 }
