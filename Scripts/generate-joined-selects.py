@@ -83,21 +83,32 @@ for n in range(2, MAX + 1):
     w(f"}}")
     w("")
 
-# Joins that add a table to a join of n tables.
+# Joins that add a table to a join of n tables. They read the tables before it by their columns, so
+# each row value `On` must be a table's row (or an optional one, after an outer join), of the table
+# whose handles are `$n`: `Columns` is spelled from the row values. A select that chose other values
+# (`.select { ($0.title, $1.name) }`) matches none of these overloads, instead of compiling and then
+# reading its chosen columns as rows; a `.select { ($0, $1) }` of the rows themselves matches, and
+# `joined` selects the tables' columns again for it.
+def row_generics(os_):
+    return ", ".join(f"{o}: TableRowValue" for o in os_)
+
+def row_columns(os_, extra=()):
+    return tup([f"{o}.RowTable.TableColumns" for o in os_] + list(extra))
+
 for n in range(2, MAX):
-    ts = names("T", n)
     os_ = names("O", n)
     cols = ", ".join(f"columns.{i}" for i in range(n))
     outs = ", ".join(f"row.{i}" for i in range(n))
-    generics = ", ".join(ts + os_)
-    where = f"where Columns == {tup(ts)}, Output == {tup(os_)}"
-    new_cols = tup(ts + ["Other.TableColumns"])
+    generics = row_generics(os_)
+    where = f"where Columns == {row_columns(os_)}, Output == {tup(os_)}"
+    new_cols = row_columns(os_, ["Other.TableColumns"])
     w(f"extension Select {{")
     w(f"    /// Adds a table to a join of {n}: each row pairs with the rows of `other` for which `condition` holds.")
     w(f"    public func join<{generics}, Other: Table>(")
     w(f"        _ other: Select<Other.TableColumns, Other>,")
     w(f"        on condition: {new_cols} -> some QueryExpression<Bool>")
-    w(f"    ) -> Select<{new_cols}, {tup(os_ + ['Other'])}> {where} {{")
+    w(f"    ) -> Select<{new_cols}, {tup(os_ + ['Other'])}>")
+    w(f"    {where} {{")
     w(f"        let previous = decoder")
     w(f"        return joined(")
     w(f"            other, kind: .inner, on: condition({cols}, other.columns).queryFragment,")
@@ -112,7 +123,8 @@ for n in range(2, MAX):
     w(f"    public func leftJoin<{generics}, Other: Table>(")
     w(f"        _ other: Select<Other.TableColumns, Other>,")
     w(f"        on condition: {new_cols} -> some QueryExpression<Bool>")
-    w(f"    ) -> Select<{new_cols}, {tup(os_ + ['Other?'])}> {where} {{")
+    w(f"    ) -> Select<{new_cols}, {tup(os_ + ['Other?'])}>")
+    w(f"    {where} {{")
     w(f"        let previous = decoder")
     w(f"        return joined(")
     w(f"            other, kind: .left, on: condition({cols}, other.columns).queryFragment,")
@@ -128,14 +140,13 @@ for n in range(2, MAX):
 # unmatched have NULL in every column of the tables before it, so each of those tables reads as
 # optional (once: a left-joined table's `Other?` stays one optional), by its columns.
 for n in range(2, MAX):
-    ts = names("T", n)
     os_ = names("O", n)
     cols = ", ".join(f"columns.{i}" for i in range(n))
-    before = [f"{t}.Root?" for t in ts]
-    reads = ", ".join(f"try {t}.Root.decodeJoined(from: &decoder)" for t in ts)
-    generics = ", ".join([f"{t}: TableDefinition" for t in ts] + os_)
-    where = f"where Columns == {tup(ts)}, Output == {tup(os_)}"
-    new_cols = tup(ts + ["Other.TableColumns"])
+    before = [f"{o}.RowTable?" for o in os_]
+    reads = ", ".join(f"try {o}.RowTable.decodeJoined(from: &decoder)" for o in os_)
+    generics = row_generics(os_)
+    where = f"where Columns == {row_columns(os_)}, Output == {tup(os_)}"
+    new_cols = row_columns(os_, ["Other.TableColumns"])
     for (name, kind, other_type, other_read, summary) in [
         ("rightJoin", ".right", "Other", "try Other(decoder: &decoder)",
          "every row of `other`, with `nil` for each table before it where none match: `RIGHT JOIN`"),
@@ -147,7 +158,8 @@ for n in range(2, MAX):
         w(f"    public func {name}<{generics}, Other: Table>(")
         w(f"        _ other: Select<Other.TableColumns, Other>,")
         w(f"        on condition: {new_cols} -> some QueryExpression<Bool>")
-        w(f"    ) -> Select<{new_cols}, {tup(before + [other_type])}> {where} {{")
+        w(f"    ) -> Select<{new_cols}, {tup(before + [other_type])}>")
+        w(f"    {where} {{")
         w(f"        joined(")
         w(f"            other, kind: {kind}, on: condition({cols}, other.columns).queryFragment,")
         w(f"            columns: ({cols}, other.columns)")

@@ -19,7 +19,7 @@ extension Select where Columns: TableDefinition, Output: QueryBindable {
         _ other: Select<Other.TableColumns, Other>,
         on condition: (Columns, Other.TableColumns) -> some QueryExpression<Bool>
     ) -> Select<(Columns, Other.TableColumns), Output> {
-        joined(other, kind: .inner, on: condition(columns, other.columns).queryFragment, columns: (columns, other.columns), decoder: decoder)
+        joined(other, kind: .inner, on: condition(columns, other.columns).queryFragment, columns: (columns, other.columns), keepingSelection: true, decoder: decoder)
     }
 
     /// Pairs each row with the matching rows of `other`, keeping the column this select chose; a row
@@ -28,7 +28,7 @@ extension Select where Columns: TableDefinition, Output: QueryBindable {
         _ other: Select<Other.TableColumns, Other>,
         on condition: (Columns, Other.TableColumns) -> some QueryExpression<Bool>
     ) -> Select<(Columns, Other.TableColumns), Output> {
-        joined(other, kind: .left, on: condition(columns, other.columns).queryFragment, columns: (columns, other.columns), decoder: decoder)
+        joined(other, kind: .left, on: condition(columns, other.columns).queryFragment, columns: (columns, other.columns), keepingSelection: true, decoder: decoder)
     }
 
     /// Pairs each row with the rows of `other` for which `condition` holds, reading the columns both
@@ -63,7 +63,7 @@ extension Select where Columns: TableDefinition {
         reading decoder: @escaping @Sendable (inout RowDecoder) throws(BoutiqueError) -> NewOutput
     ) -> Select<(Columns, OtherColumns), NewOutput> {
         let terms = (clauses.selection == nil ? [] : clauses.selectedTerms) + other.clauses.selectedTerms
-        return joined(other, kind: .inner, on: condition, columns: (columns, other.columns), decoder: decoder)
+        return joined(other, kind: .inner, on: condition, columns: (columns, other.columns), keepingSelection: true, decoder: decoder)
             .with {
                 $0.selection = terms.joined(separator: ", ")
                 $0.selectedTerms = terms
