@@ -21,7 +21,7 @@ struct ColumnsDefaultArgumentsTests {
 
         // A column given explicitly is read from it, the others still from their defaults.
         let given = try Plant.where { $0.id.eq(2) }.select {
-            Plant.Columns(id: $0.id, bedID: $0.bedID, name: $0.name, height: $0.height, waterings: $0.waterings, isBlooming: $0.isBlooming, rank: 7)
+            Plant.Columns(id: $0.id, bedID: $0.bedID, name: $0.name, height: $0.height, waterings: $0.waterings, isBlooming: $0.isBlooming, rank: Int?(7))
         }.fetchOne(db)
         #expect(given == Plant(id: 2, bedID: 1, name: "Mint", height: 0.6, waterings: -3, isBlooming: true, rank: 7))
     }
