@@ -81,6 +81,28 @@ struct GroupedAndGeneratedColumnsArticleTests {
         #expect(names == ["Work", "Home"])
     }
 
+    @Test func theGroupSelectedAloneReadsItsColumnsAsTheStruct() throws {
+        let db = try Self.listsDatabase()
+        let home = Timestamps(createdAt: Self.day1, updatedAt: nil)
+        let work = Timestamps(createdAt: Self.day2, updatedAt: Self.day3)
+        try RemindersList.insert {
+            RemindersList(id: 1, name: "Home", timestamps: home)
+            RemindersList(id: 2, name: "Work", timestamps: work)
+        }.execute(db)
+        // Its columns one by one, not the row value SQLite refuses to select.
+        let stamps = RemindersList.order { $0.id }.select(\.timestamps)
+        #expect(stamps.sql == #"SELECT "remindersList"."createdAt", "remindersList"."updatedAt" FROM "remindersList" ORDER BY "remindersList"."id""#)
+        #expect(try stamps.fetchAll(db) == [home, work])
+
+        // In a tuple, and added to a chosen value.
+        let pairs = try RemindersList.order { $0.id }.select { ($0.timestamps, $0.name) }.fetchAll(db)
+        #expect(pairs.map(\.0) == [home, work])
+        #expect(pairs.map(\.1) == ["Home", "Work"])
+        let chained = try RemindersList.order { $0.id }.select(\.id).select(\.timestamps).fetchAll(db)
+        #expect(chained.map(\.0) == [1, 2])
+        #expect(chained.map(\.1) == [home, work])
+    }
+
     @Test func theGroupIsComparedAsARowValue() throws {
         let db = try Self.listsDatabase()
         let home = Timestamps(createdAt: Self.day1, updatedAt: Self.day2)

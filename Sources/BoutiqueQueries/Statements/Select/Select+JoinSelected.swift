@@ -10,6 +10,8 @@
 // what tells these selects from one of a table's rows. The overloads take one value a side and no
 // parameter packs: every `join` of a chain is checked against each of them, and a pack there made
 // the chains of joins in the shapes module take over a second to type-check.
+// Selects that chose a tuple of values join through Select+JoinChosenTuples.swift, generated
+// the same way, one arity per overload.
 
 extension Select where Columns: TableDefinition, Output: QueryBindable {
     /// Pairs each row with the rows of `other` for which `condition` holds, keeping the column this
@@ -58,7 +60,7 @@ extension Select where Columns: TableDefinition, Output == Columns.Root {
 extension Select where Columns: TableDefinition {
     /// An inner join with `other` whose selection is this select's chosen column (none for a select
     /// of table rows) followed by `other`'s, read by `decoder`.
-    fileprivate func joinedSelection<OtherColumns: TableDefinition, OtherOutput, NewOutput>(
+    func joinedSelection<OtherColumns: TableDefinition, OtherOutput, NewOutput>(
         of other: Select<OtherColumns, OtherOutput>, on condition: QueryFragment,
         reading decoder: @escaping @Sendable (inout RowDecoder) throws(BoutiqueError) -> NewOutput
     ) -> Select<(Columns, OtherColumns), NewOutput> {
