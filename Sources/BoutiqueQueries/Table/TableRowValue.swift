@@ -16,5 +16,6 @@ public protocol TableRowValue: SendableMetatype {
 }
 
 extension Optional: TableRowValue where Wrapped: Table {
+    /// The table whose columns hold the row, when there is one: `Tag` for a left-joined `Tag?`.
     public typealias RowTable = Wrapped
 }
