@@ -38,6 +38,26 @@ public enum JoinShapes {
             .order { reminder, _, _ in reminder.id }
     }
 
+    /// A select that chose a tuple of columns, joined with a table that only filters and pairs:
+    /// the rows are the chosen values.
+    public static func openReminderTitlesInList(named title: String) -> Select<
+        (Reminder.TableColumns, RemindersList.TableColumns), (Int, String)
+    > {
+        Reminder.select { ($0.id, $0.title) }
+            .join(RemindersList.where { $0.title == title }) { $0.listID == $1.id }
+            .where { reminder, _ in !reminder.isDone }
+            .order { reminder, _ in reminder.id }
+    }
+
+    /// A list's title beside the two values a select of reminders chose: `(String, String, Bool)`.
+    public static func listTitlesWithReminderTitles() -> Select<
+        (RemindersList.TableColumns, Reminder.TableColumns), (String, String, Bool)
+    > {
+        RemindersList.select(\.title)
+            .join(Reminder.select { ($0.title, $0.isDone) }) { $0.id == $1.listID }
+            .order { list, reminder in (list.id, reminder.id) }
+    }
+
     public typealias FiveTables = (
         RemindersList.TableColumns, Reminder.TableColumns, ReminderTag.TableColumns, Tag.TableColumns,
         Member.TableColumns

@@ -100,6 +100,13 @@ public enum SchemaSpellingShapes {
         Observation.order { $0.timestamps.createdAt.desc() }
     }
 
+    public static func timestampsByID() -> Select<Observation.TableColumns, Timestamps> {
+        Observation.order { $0.id }.select(\.timestamps)
+    }
+    public static func touch(_ id: Int, at date: Date) -> Update<Observation> {
+        Observation.update { $0.timestamps.updatedAt = date }.where { $0.id == id }
+    }
+
     // Generated columns and drafts
     public static func record(_ note: String, reading: Double, at date: Date) -> Insert<Observation> {
         Observation.insert {

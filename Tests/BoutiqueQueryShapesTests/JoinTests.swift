@@ -87,6 +87,20 @@ import Testing
         #expect(rows.map { "\($0.0) \($0.1) \($0.2)" } == ["Empty 0 0", "Home 2 1", "Work 2 1"])
     }
 
+    @Test func joinsOfSelectsThatChoseATupleReadTheChosenValues() async throws {
+        let db = try await openRemindersDatabase()
+        let titles = JoinShapes.openReminderTitlesInList(named: "Work")
+        #expect(titles.sql == #"SELECT "reminder"."id", "reminder"."title" FROM "reminder" JOIN "remindersList" ON ("reminder"."listID" = "remindersList"."id") WHERE ("remindersList"."title" = ?) AND (NOT "reminder"."isDone") ORDER BY "reminder"."id""#)
+        let rows = try await db.read { conn in try titles.fetchAll(conn) }
+        #expect(rows.map(\.0) == [3, 4])
+        #expect(rows.map(\.1) == ["Email boss", ""])
+
+        let both = JoinShapes.listTitlesWithReminderTitles()
+        #expect(both.sql.hasPrefix(#"SELECT "remindersList"."title", "reminder"."title", "reminder"."isDone" FROM "remindersList" JOIN "reminder""#))
+        let described = try await db.read { conn in try both.fetchAll(conn) }.map { "\($0.0)|\($0.1)|\($0.2)" }
+        #expect(described == ["Home|Groceries|false", "Home|Haircut|true", "Work|Email boss|false", "Work||false"])
+    }
+
     @Test func listsWithTheirRemindersAsJSON() async throws {
         let db = try await openRemindersDatabase()
         let rows = try await db.read { conn in try JSONObjectShapes.listsWithReminders().fetchAll(conn) }

@@ -53,6 +53,20 @@ import Testing
         await db.close()
     }
 
+    @Test func aGroupIsSelectedAloneAndAssignedFieldByField() async throws {
+        let db = try await openObservations()
+        try await db.write { conn in
+            try SchemaSpellingShapes.record("dew", reading: 0.5, at: Self.day1).execute(conn)
+            try SchemaSpellingShapes.record("frost", reading: -1, at: Self.day2).execute(conn)
+            try SchemaSpellingShapes.touch(2, at: Self.day2).execute(conn)
+        }
+        #expect(SchemaSpellingShapes.touch(2, at: Self.day2).sql == #"UPDATE "observation" SET "updatedAt" = ? WHERE ("observation"."id" = ?)"#)
+        #expect(SchemaSpellingShapes.timestampsByID().sql.hasPrefix(#"SELECT "observation"."createdAt", "observation"."updatedAt" FROM "observation""#))
+        let stamps = try await db.read { conn in try SchemaSpellingShapes.timestampsByID().fetchAll(conn) }
+        #expect(stamps == [Timestamps(createdAt: Self.day1, updatedAt: nil), Timestamps(createdAt: Self.day2, updatedAt: Self.day2)])
+        await db.close()
+    }
+
     @Test func theGeneratedColumnIsComputedByTheMigrationsSQLAndADraftCopiesARow() async throws {
         let db = try await openObservations()
         let (long, copies) = try await db.write { conn in

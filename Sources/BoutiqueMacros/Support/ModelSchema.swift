@@ -10,8 +10,8 @@ import SwiftSyntax
 /// schema.primaryKey?.sqlName        // "id"
 /// ```
 struct ModelSchema {
-    /// What the struct is read as: table columns have keys, defaults and generated columns; selection
-    /// fields only names, types and representations.
+    /// What the struct is read as: table columns have keys and defaults; selection fields only names,
+    /// types, representations and whether they are generated.
     enum Kind {
         case table, selection
 
@@ -82,7 +82,9 @@ struct ModelSchema {
             // read it) is a JSON column unless it says otherwise: a document nests its arrays.
             representation = "BoutiqueQueries.JSONRepresentation<\(collection)>" + (isOptional ? "?" : "")
         }
-        let generated = kind == .table ? options.generated : nil
+        // A selection keeps `generated:` too: stored as a group of a table's columns, its generated
+        // field is a generated column of the table, read but never written.
+        let generated = options.generated
         var defaultValue: String?
         if kind == .table, options.representation == nil, generated == nil, let initializer = property.initializer {
             defaultValue = LiteralDefault.databaseValue(for: initializer)

@@ -79,6 +79,9 @@ struct TableExpansion {
                 fragments += ", "
             }
             parameters += "\(column.swiftName): some BoutiqueQueries.QueryExpression<\(column.representation)>"
+            if let value = Self.defaultArgument(column) {
+                parameters += " = BoutiqueQueries.SQLExpression<\(column.representation)>(bound: \(value))"
+            }
             fragments += "\(column.swiftName).queryFragment"
         }
         writer.line("\(access)struct Columns: BoutiqueQueries.QueryExpression, Sendable {")
@@ -90,6 +93,16 @@ struct TableExpansion {
             writer.line("}")
         }
         writer.line("}")
+    }
+
+    /// The value a column of `Columns(…)` takes when it is left out: the property's default, bound as
+    /// the column stores it, or `nil` for an optional `var` without one (as Swift's memberwise
+    /// initializer leaves it out). A field that may group columns has none: its default is a row of
+    /// several columns, which one bound value cannot stand for.
+    static func defaultArgument(_ column: ModelColumn) -> String? {
+        if mayBeGroup(column) { return nil }
+        if let initializer = column.property.initializer { return initializer.trimmedDescription }
+        return column.property.hasImplicitNilDefault ? "nil" : nil
     }
 
     private func schemaArguments(_ column: ModelColumn) -> String {

@@ -34,9 +34,7 @@ public struct ColumnGroup<Root: Table, Group: QuerySelection>: QueryExpression, 
 
     /// `("table"."a", "table"."b")`: the group's columns as a row value.
     public var queryFragment: QueryFragment {
-        let table = Root.quotedTableName
-        let columns = ColumnSchema.flattened(Group.TableColumns.allColumns)
-        return QueryFragment("(" + columns.map { table + "." + SQLIdentifier.quote($0.name) }.joined(separator: ", ") + ")")
+        "(" + selectedColumns + ")"
     }
 
     /// One column of the group, as a column of the table: `$0.timestamps.createdAt`.
@@ -51,5 +49,15 @@ public struct ColumnGroup<Root: Table, Group: QuerySelection>: QueryExpression, 
         -> ColumnGroup<Root, Inner>
     {
         ColumnGroup<Root, Inner>(Group.columns[keyPath: member].name)
+    }
+}
+
+extension ColumnGroup: ColumnListExpression {
+    /// `"table"."a", "table"."b"`: a selected group reads its columns one by one, and decodes them
+    /// as the group's struct (`select(\.timestamps)` reads `Timestamps` values).
+    var selectedColumns: QueryFragment {
+        let table = Root.quotedTableName
+        let columns = ColumnSchema.flattened(Group.TableColumns.allColumns)
+        return QueryFragment(columns.map { table + "." + SQLIdentifier.quote($0.name) }.joined(separator: ", "))
     }
 }

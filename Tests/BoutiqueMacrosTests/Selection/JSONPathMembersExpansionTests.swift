@@ -48,7 +48,7 @@ import Testing
                 struct Columns: BoutiqueQueries.QueryExpression, Sendable {
                     typealias QueryValue = Author
                     let queryFragment: BoutiqueQueries.QueryFragment
-                    init(name: some BoutiqueQueries.QueryExpression<String>, `default`: some BoutiqueQueries.QueryExpression<Bool>, links: some BoutiqueQueries.QueryExpression<BoutiqueQueries.JSONRepresentation<[Link]>>, scores: some BoutiqueQueries.QueryExpression<BoutiqueQueries.JSONRepresentation<[String: Int]>?>, photo: some BoutiqueQueries.QueryExpression<[UInt8]>) {
+                    init(name: some BoutiqueQueries.QueryExpression<String> = BoutiqueQueries.SQLExpression<String>(bound: ""), `default`: some BoutiqueQueries.QueryExpression<Bool>, links: some BoutiqueQueries.QueryExpression<BoutiqueQueries.JSONRepresentation<[Link]>> = BoutiqueQueries.SQLExpression<BoutiqueQueries.JSONRepresentation<[Link]>>(bound: []), scores: some BoutiqueQueries.QueryExpression<BoutiqueQueries.JSONRepresentation<[String: Int]>?> = BoutiqueQueries.SQLExpression<BoutiqueQueries.JSONRepresentation<[String: Int]>?>(bound: nil), photo: some BoutiqueQueries.QueryExpression<[UInt8]>) {
                         self.queryFragment = [name.queryFragment, `default`.queryFragment, links.queryFragment, scores.queryFragment, photo.queryFragment].joined(separator: ", ")
                     }
                 }

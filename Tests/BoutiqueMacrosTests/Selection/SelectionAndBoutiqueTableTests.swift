@@ -39,7 +39,7 @@ import Testing
                 struct Columns: BoutiqueQueries.QueryExpression, Sendable {
                     typealias QueryValue = NoteSummary
                     let queryFragment: BoutiqueQueries.QueryFragment
-                    init(title: some BoutiqueQueries.QueryExpression<String>, tagCount: some BoutiqueQueries.QueryExpression<Int>, when: some BoutiqueQueries.QueryExpression<Date.ISO8601Representation?>) {
+                    init(title: some BoutiqueQueries.QueryExpression<String>, tagCount: some BoutiqueQueries.QueryExpression<Int>, when: some BoutiqueQueries.QueryExpression<Date.ISO8601Representation?> = BoutiqueQueries.SQLExpression<Date.ISO8601Representation?>(bound: nil)) {
                         self.queryFragment = [title.queryFragment, tagCount.queryFragment, when.queryFragment].joined(separator: ", ")
                     }
                 }

@@ -45,7 +45,7 @@ import Testing
                 struct Columns: BoutiqueQueries.QueryExpression, Sendable {
                     typealias QueryValue = Note
                     let queryFragment: BoutiqueQueries.QueryFragment
-                    init(id: some BoutiqueQueries.QueryExpression<UUID>, title: some BoutiqueQueries.QueryExpression<String>, body: some BoutiqueQueries.QueryExpression<String>, updatedAt: some BoutiqueQueries.QueryExpression<Date>) {
+                    init(id: some BoutiqueQueries.QueryExpression<UUID>, title: some BoutiqueQueries.QueryExpression<String>, body: some BoutiqueQueries.QueryExpression<String>, updatedAt: some BoutiqueQueries.QueryExpression<Date> = BoutiqueQueries.SQLExpression<Date>(bound: Date())) {
                         self.queryFragment = [id.queryFragment, title.queryFragment, body.queryFragment, updatedAt.queryFragment].joined(separator: ", ")
                     }
                 }
@@ -154,7 +154,7 @@ import Testing
                 struct Columns: BoutiqueQueries.QueryExpression, Sendable {
                     typealias QueryValue = Note
                     let queryFragment: BoutiqueQueries.QueryFragment
-                    init(id: some BoutiqueQueries.QueryExpression<UUID>, title: some BoutiqueQueries.QueryExpression<String>, body: some BoutiqueQueries.QueryExpression<String>, createdAt: some BoutiqueQueries.QueryExpression<Date.ISO8601Representation>, updatedAt: some BoutiqueQueries.QueryExpression<Date>, isPinned: some BoutiqueQueries.QueryExpression<Bool>, rating: some BoutiqueQueries.QueryExpression<Int?>, titleLower: some BoutiqueQueries.QueryExpression<String>) {
+                    init(id: some BoutiqueQueries.QueryExpression<UUID>, title: some BoutiqueQueries.QueryExpression<String>, body: some BoutiqueQueries.QueryExpression<String>, createdAt: some BoutiqueQueries.QueryExpression<Date.ISO8601Representation>, updatedAt: some BoutiqueQueries.QueryExpression<Date> = BoutiqueQueries.SQLExpression<Date>(bound: Date()), isPinned: some BoutiqueQueries.QueryExpression<Bool> = BoutiqueQueries.SQLExpression<Bool>(bound: false), rating: some BoutiqueQueries.QueryExpression<Int?> = BoutiqueQueries.SQLExpression<Int?>(bound: nil), titleLower: some BoutiqueQueries.QueryExpression<String>) {
                         self.queryFragment = [id.queryFragment, title.queryFragment, body.queryFragment, createdAt.queryFragment, updatedAt.queryFragment, isPinned.queryFragment, rating.queryFragment, titleLower.queryFragment].joined(separator: ", ")
                     }
                 }
@@ -254,7 +254,7 @@ import Testing
                 struct Columns: BoutiqueQueries.QueryExpression, Sendable {
                     typealias QueryValue = LogLine
                     let queryFragment: BoutiqueQueries.QueryFragment
-                    init(message: some BoutiqueQueries.QueryExpression<String>, level: some BoutiqueQueries.QueryExpression<Int>) {
+                    init(message: some BoutiqueQueries.QueryExpression<String>, level: some BoutiqueQueries.QueryExpression<Int> = BoutiqueQueries.SQLExpression<Int>(bound: 0)) {
                         self.queryFragment = [message.queryFragment, level.queryFragment].joined(separator: ", ")
                     }
                 }
@@ -316,7 +316,7 @@ import Testing
                 struct Columns: BoutiqueQueries.QueryExpression, Sendable {
                     typealias QueryValue = Tag
                     let queryFragment: BoutiqueQueries.QueryFragment
-                    init(id: some BoutiqueQueries.QueryExpression<Int>, name: some BoutiqueQueries.QueryExpression<String>, weight: some BoutiqueQueries.QueryExpression<Double>, note: some BoutiqueQueries.QueryExpression<String?>) {
+                    init(id: some BoutiqueQueries.QueryExpression<Int>, name: some BoutiqueQueries.QueryExpression<String> = BoutiqueQueries.SQLExpression<String>(bound: "it's"), weight: some BoutiqueQueries.QueryExpression<Double> = BoutiqueQueries.SQLExpression<Double>(bound: -1.5), note: some BoutiqueQueries.QueryExpression<String?> = BoutiqueQueries.SQLExpression<String?>(bound: nil)) {
                         self.queryFragment = [id.queryFragment, name.queryFragment, weight.queryFragment, note.queryFragment].joined(separator: ", ")
                     }
                 }
@@ -425,7 +425,7 @@ import Testing
                 public struct Columns: BoutiqueQueries.QueryExpression, Sendable {
                     public typealias QueryValue = Person
                     public let queryFragment: BoutiqueQueries.QueryFragment
-                    public init(id: some BoutiqueQueries.QueryExpression<Int>, name: some BoutiqueQueries.QueryExpression<String>, bornAt: some BoutiqueQueries.QueryExpression<Date.UnixTimeRepresentation?>, `default`: some BoutiqueQueries.QueryExpression<Bool>, a: some BoutiqueQueries.QueryExpression<Double>, b: some BoutiqueQueries.QueryExpression<Double>, observed: some BoutiqueQueries.QueryExpression<Int>) {
+                    public init(id: some BoutiqueQueries.QueryExpression<Int>, name: some BoutiqueQueries.QueryExpression<String>, bornAt: some BoutiqueQueries.QueryExpression<Date.UnixTimeRepresentation?> = BoutiqueQueries.SQLExpression<Date.UnixTimeRepresentation?>(bound: nil), `default`: some BoutiqueQueries.QueryExpression<Bool> = BoutiqueQueries.SQLExpression<Bool>(bound: true), a: some BoutiqueQueries.QueryExpression<Double>, b: some BoutiqueQueries.QueryExpression<Double>, observed: some BoutiqueQueries.QueryExpression<Int> = BoutiqueQueries.SQLExpression<Int>(bound: 0)) {
                         self.queryFragment = [id.queryFragment, name.queryFragment, bornAt.queryFragment, `default`.queryFragment, a.queryFragment, b.queryFragment, observed.queryFragment].joined(separator: ", ")
                     }
                 }
@@ -497,7 +497,7 @@ import Testing
                 package struct Columns: BoutiqueQueries.QueryExpression, Sendable {
                     package typealias QueryValue = Device
                     package let queryFragment: BoutiqueQueries.QueryFragment
-                    package init(serial: some BoutiqueQueries.QueryExpression<UUID.BytesRepresentation>, tags: some BoutiqueQueries.QueryExpression<JSONRepresentation<[String]>>, createdAt: some BoutiqueQueries.QueryExpression<Date>, id: some BoutiqueQueries.QueryExpression<UUID>) {
+                    package init(serial: some BoutiqueQueries.QueryExpression<UUID.BytesRepresentation>, tags: some BoutiqueQueries.QueryExpression<JSONRepresentation<[String]>>, createdAt: some BoutiqueQueries.QueryExpression<Date> = BoutiqueQueries.SQLExpression<Date>(bound: Date()), id: some BoutiqueQueries.QueryExpression<UUID> = BoutiqueQueries.SQLExpression<UUID>(bound: UUID())) {
                         self.queryFragment = [serial.queryFragment, tags.queryFragment, createdAt.queryFragment, id.queryFragment].joined(separator: ", ")
                     }
                 }

@@ -31,6 +31,21 @@ struct GroupedAndGeneratedColumnsArticleTests {
         let endAt: Date
     }
 
+    /// A span of time whose end the database computes: a generated column inside a group.
+    @Selection
+    struct Span: Equatable {
+        var startAt: Date
+        var duration: TimeInterval
+        @Column(generated: .stored)
+        let endAt: Date
+    }
+
+    @Table
+    struct Booking: Equatable {
+        let id: Int
+        var span: Span
+    }
+
     static let day1 = Date(timeIntervalSince1970: 86_400)
     static let day2 = Date(timeIntervalSince1970: 2 * 86_400)
     static let day3 = Date(timeIntervalSince1970: 3 * 86_400)
@@ -79,6 +94,53 @@ struct GroupedAndGeneratedColumnsArticleTests {
         #expect(try query.fetchAll(db).map(\.name) == ["Home"])
         let names = try RemindersList.order { $0.timestamps.createdAt.desc() }.select(\.name).fetchAll(db)
         #expect(names == ["Work", "Home"])
+    }
+
+    @Test func theGroupSelectedAloneReadsItsColumnsAsTheStruct() throws {
+        let db = try Self.listsDatabase()
+        let home = Timestamps(createdAt: Self.day1, updatedAt: nil)
+        let work = Timestamps(createdAt: Self.day2, updatedAt: Self.day3)
+        try RemindersList.insert {
+            RemindersList(id: 1, name: "Home", timestamps: home)
+            RemindersList(id: 2, name: "Work", timestamps: work)
+        }.execute(db)
+        // Its columns one by one, not the row value SQLite refuses to select.
+        let stamps = RemindersList.order { $0.id }.select(\.timestamps)
+        #expect(stamps.sql == #"SELECT "remindersList"."createdAt", "remindersList"."updatedAt" FROM "remindersList" ORDER BY "remindersList"."id""#)
+        #expect(try stamps.fetchAll(db) == [home, work])
+
+        // In a tuple, and added to a chosen value.
+        let pairs = try RemindersList.order { $0.id }.select { ($0.timestamps, $0.name) }.fetchAll(db)
+        #expect(pairs.map(\.0) == [home, work])
+        #expect(pairs.map(\.1) == ["Home", "Work"])
+        let chained = try RemindersList.order { $0.id }.select(\.id).select(\.timestamps).fetchAll(db)
+        #expect(chained.map(\.0) == [1, 2])
+        #expect(chained.map(\.1) == [home, work])
+    }
+
+    @Test func aFieldOfTheGroupIsAssignedInAnUpdate() throws {
+        let db = try Self.listsDatabase()
+        try RemindersList.insert {
+            RemindersList(id: 1, name: "Home", timestamps: Timestamps(createdAt: Self.day1, updatedAt: nil))
+            RemindersList(id: 2, name: "Work", timestamps: Timestamps(createdAt: Self.day2, updatedAt: nil))
+        }.execute(db)
+        let touch = RemindersList.update {
+            $0.name = "Home!"
+            $0.timestamps.updatedAt = Self.day3
+        }.where { $0.id.eq(1) }
+        #expect(touch.sql == #"UPDATE "remindersList" SET "name" = ?, "updatedAt" = ? WHERE ("remindersList"."id" = ?)"#)
+        try touch.execute(db)
+        #expect(try RemindersList.order { $0.id }.fetchAll(db) == [
+            RemindersList(id: 1, name: "Home!", timestamps: Timestamps(createdAt: Self.day1, updatedAt: Self.day3)),
+            RemindersList(id: 2, name: "Work", timestamps: Timestamps(createdAt: Self.day2, updatedAt: nil)),
+        ])
+
+        // An expression of the field's type, read from another field of the group; and NULL again.
+        try RemindersList.update { $0.timestamps.updatedAt = $0.timestamps.createdAt }.where { $0.id.eq(2) }.execute(db)
+        try RemindersList.update { $0.timestamps.updatedAt = nil }.where { $0.id.eq(1) }.execute(db)
+        #expect(try RemindersList.order { $0.id }.select(\.timestamps).fetchAll(db) == [
+            Timestamps(createdAt: Self.day1, updatedAt: nil), Timestamps(createdAt: Self.day2, updatedAt: Self.day2),
+        ])
     }
 
     @Test func theGroupIsComparedAsARowValue() throws {
@@ -175,5 +237,22 @@ struct GroupedAndGeneratedColumnsArticleTests {
         try Event.insert { draft }.execute(db)
         #expect(try Event.order { $0.id }.fetchAll(db).map(\.id) == [1, 2])
         #expect(try Event.find(2).fetchOne(db)?.endAt == Self.day1.addingTimeInterval(60))
+    }
+
+    @Test func aGeneratedColumnInsideAGroupIsReadButNeverWritten() throws {
+        let db = try Connection(path: ":memory:")
+        try db.execute(#"CREATE TABLE "booking" ("id" INTEGER PRIMARY KEY, "startAt" REAL NOT NULL, "duration" REAL NOT NULL, "endAt" REAL GENERATED ALWAYS AS ("startAt" + "duration") STORED)"#)
+        #expect(Booking.TableColumns.allColumns.map(\.name) == ["id", "startAt", "duration", "endAt"])
+        let insert = Booking.insert { Booking(id: 1, span: Span(startAt: Self.day1, duration: 3600, endAt: .distantPast)) }
+        #expect(insert.sql == #"INSERT INTO "booking" ("id", "startAt", "duration") VALUES (?, ?, ?)"#)
+        try insert.execute(db)
+        var booking = try #require(try Booking.find(1).fetchOne(db))
+        #expect(booking.span == Span(startAt: Self.day1, duration: 3600, endAt: Self.day1.addingTimeInterval(3600)))
+
+        booking.span.duration = 7200
+        let update = Booking.update(booking)
+        #expect(update.sql == #"UPDATE "booking" SET "startAt" = ?, "duration" = ? WHERE "booking"."id" = ?"#)
+        try update.execute(db)
+        #expect(try Booking.find(1).select { $0.span.endAt }.fetchOne(db) == Self.day1.addingTimeInterval(7200))
     }
 }

@@ -54,18 +54,31 @@ enum JoinKind {
 
 extension Select {
     /// Adds `other` to the `FROM` clause with `condition`, whatever the tables joined so far.
+    ///
+    /// `decoder` reads every joined table's columns unless `keepingSelection` is set: a select of
+    /// table rows that chose its columns (`.select { $0 }`, `.select { ($0, $1) }`) chose exactly
+    /// those, which do not include `other`'s, so the selection goes back to every table's columns.
+    /// The joins of selects that chose values keep them (`Reminder.select(\.title).join(…)`).
     func joined<OtherColumns, OtherOutput, NewColumns, NewOutput>(
         _ other: Select<OtherColumns, OtherOutput>, kind: JoinKind, on condition: QueryFragment,
-        columns newColumns: NewColumns,
+        columns newColumns: NewColumns, keepingSelection: Bool = false,
         decoder: @escaping @Sendable (inout RowDecoder) throws(BoutiqueError) -> NewOutput
     ) -> Select<NewColumns, NewOutput> {
         var clauses = self.clauses
+        if !keepingSelection {
+            clauses.selection = nil
+            clauses.selectedTerms = []
+        }
         var on = condition
         switch kind {
-        case .left, .full:
-            // A left (or full) join keeps unmatched rows, so the other side's filters belong in ON, not WHERE.
+        case .left:
+            // A left join keeps this side's unmatched rows: the other side's filters choose which of
+            // its rows match, in ON, so that they do not drop those rows again in WHERE.
             for filter in other.clauses.wheres { on = on + " AND " + filter }
-        case .inner, .right:
+        case .inner, .right, .full:
+            // A right or full join keeps the other side's unmatched rows, so its filters stay in
+            // WHERE, where they drop its rows as they did before the join (an ON term would only
+            // unpair them, keeping every row of a full join's other side).
             clauses.wheres += other.clauses.wheres
         }
         clauses.joins.append(QueryFragment(kind.keyword + " ") + other.clauses.from + " ON " + on)

@@ -10,6 +10,8 @@
 // what tells these selects from one of a table's rows. The overloads take one value a side and no
 // parameter packs: every `join` of a chain is checked against each of them, and a pack there made
 // the chains of joins in the shapes module take over a second to type-check.
+// Selects that chose a tuple of values join through Select+JoinChosenTuples.swift, generated
+// the same way, one arity per overload.
 
 extension Select where Columns: TableDefinition, Output: QueryBindable {
     /// Pairs each row with the rows of `other` for which `condition` holds, keeping the column this
@@ -19,7 +21,7 @@ extension Select where Columns: TableDefinition, Output: QueryBindable {
         _ other: Select<Other.TableColumns, Other>,
         on condition: (Columns, Other.TableColumns) -> some QueryExpression<Bool>
     ) -> Select<(Columns, Other.TableColumns), Output> {
-        joined(other, kind: .inner, on: condition(columns, other.columns).queryFragment, columns: (columns, other.columns), decoder: decoder)
+        joined(other, kind: .inner, on: condition(columns, other.columns).queryFragment, columns: (columns, other.columns), keepingSelection: true, decoder: decoder)
     }
 
     /// Pairs each row with the matching rows of `other`, keeping the column this select chose; a row
@@ -28,7 +30,7 @@ extension Select where Columns: TableDefinition, Output: QueryBindable {
         _ other: Select<Other.TableColumns, Other>,
         on condition: (Columns, Other.TableColumns) -> some QueryExpression<Bool>
     ) -> Select<(Columns, Other.TableColumns), Output> {
-        joined(other, kind: .left, on: condition(columns, other.columns).queryFragment, columns: (columns, other.columns), decoder: decoder)
+        joined(other, kind: .left, on: condition(columns, other.columns).queryFragment, columns: (columns, other.columns), keepingSelection: true, decoder: decoder)
     }
 
     /// Pairs each row with the rows of `other` for which `condition` holds, reading the columns both
@@ -58,12 +60,12 @@ extension Select where Columns: TableDefinition, Output == Columns.Root {
 extension Select where Columns: TableDefinition {
     /// An inner join with `other` whose selection is this select's chosen column (none for a select
     /// of table rows) followed by `other`'s, read by `decoder`.
-    fileprivate func joinedSelection<OtherColumns: TableDefinition, OtherOutput, NewOutput>(
+    func joinedSelection<OtherColumns: TableDefinition, OtherOutput, NewOutput>(
         of other: Select<OtherColumns, OtherOutput>, on condition: QueryFragment,
         reading decoder: @escaping @Sendable (inout RowDecoder) throws(BoutiqueError) -> NewOutput
     ) -> Select<(Columns, OtherColumns), NewOutput> {
         let terms = (clauses.selection == nil ? [] : clauses.selectedTerms) + other.clauses.selectedTerms
-        return joined(other, kind: .inner, on: condition, columns: (columns, other.columns), decoder: decoder)
+        return joined(other, kind: .inner, on: condition, columns: (columns, other.columns), keepingSelection: true, decoder: decoder)
             .with {
                 $0.selection = terms.joined(separator: ", ")
                 $0.selectedTerms = terms

@@ -279,10 +279,11 @@ extension Select {
 
 extension Select {
     /// Adds a table to a join of 2: each row pairs with the rows of `other` for which `condition` holds.
-    public func join<T1, T2, O1, O2, Other: Table>(
+    public func join<O1: TableRowValue, O2: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (T1, T2, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(T1, T2, Other.TableColumns), (O1, O2, Other)> where Columns == (T1, T2), Output == (O1, O2) {
+        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, Other.TableColumns), (O1, O2, Other)>
+    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns), Output == (O1, O2) {
         let previous = decoder
         return joined(
             other, kind: .inner, on: condition(columns.0, columns.1, other.columns).queryFragment,
@@ -294,10 +295,11 @@ extension Select {
     }
 
     /// Adds a table to a join of 2, or `nil` where no row of `other` matches: `LEFT JOIN`.
-    public func leftJoin<T1, T2, O1, O2, Other: Table>(
+    public func leftJoin<O1: TableRowValue, O2: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (T1, T2, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(T1, T2, Other.TableColumns), (O1, O2, Other?)> where Columns == (T1, T2), Output == (O1, O2) {
+        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, Other.TableColumns), (O1, O2, Other?)>
+    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns), Output == (O1, O2) {
         let previous = decoder
         return joined(
             other, kind: .left, on: condition(columns.0, columns.1, other.columns).queryFragment,
@@ -311,10 +313,11 @@ extension Select {
 
 extension Select {
     /// Adds a table to a join of 3: each row pairs with the rows of `other` for which `condition` holds.
-    public func join<T1, T2, T3, O1, O2, O3, Other: Table>(
+    public func join<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (T1, T2, T3, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(T1, T2, T3, Other.TableColumns), (O1, O2, O3, Other)> where Columns == (T1, T2, T3), Output == (O1, O2, O3) {
+        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, Other.TableColumns), (O1, O2, O3, Other)>
+    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns), Output == (O1, O2, O3) {
         let previous = decoder
         return joined(
             other, kind: .inner, on: condition(columns.0, columns.1, columns.2, other.columns).queryFragment,
@@ -326,10 +329,11 @@ extension Select {
     }
 
     /// Adds a table to a join of 3, or `nil` where no row of `other` matches: `LEFT JOIN`.
-    public func leftJoin<T1, T2, T3, O1, O2, O3, Other: Table>(
+    public func leftJoin<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (T1, T2, T3, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(T1, T2, T3, Other.TableColumns), (O1, O2, O3, Other?)> where Columns == (T1, T2, T3), Output == (O1, O2, O3) {
+        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, Other.TableColumns), (O1, O2, O3, Other?)>
+    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns), Output == (O1, O2, O3) {
         let previous = decoder
         return joined(
             other, kind: .left, on: condition(columns.0, columns.1, columns.2, other.columns).queryFragment,
@@ -343,10 +347,11 @@ extension Select {
 
 extension Select {
     /// Adds a table to a join of 4: each row pairs with the rows of `other` for which `condition` holds.
-    public func join<T1, T2, T3, T4, O1, O2, O3, O4, Other: Table>(
+    public func join<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, O4: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (T1, T2, T3, T4, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(T1, T2, T3, T4, Other.TableColumns), (O1, O2, O3, O4, Other)> where Columns == (T1, T2, T3, T4), Output == (O1, O2, O3, O4) {
+        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, Other.TableColumns), (O1, O2, O3, O4, Other)>
+    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns), Output == (O1, O2, O3, O4) {
         let previous = decoder
         return joined(
             other, kind: .inner, on: condition(columns.0, columns.1, columns.2, columns.3, other.columns).queryFragment,
@@ -358,10 +363,11 @@ extension Select {
     }
 
     /// Adds a table to a join of 4, or `nil` where no row of `other` matches: `LEFT JOIN`.
-    public func leftJoin<T1, T2, T3, T4, O1, O2, O3, O4, Other: Table>(
+    public func leftJoin<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, O4: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (T1, T2, T3, T4, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(T1, T2, T3, T4, Other.TableColumns), (O1, O2, O3, O4, Other?)> where Columns == (T1, T2, T3, T4), Output == (O1, O2, O3, O4) {
+        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, Other.TableColumns), (O1, O2, O3, O4, Other?)>
+    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns), Output == (O1, O2, O3, O4) {
         let previous = decoder
         return joined(
             other, kind: .left, on: condition(columns.0, columns.1, columns.2, columns.3, other.columns).queryFragment,
@@ -375,10 +381,11 @@ extension Select {
 
 extension Select {
     /// Adds a table to a join of 5: each row pairs with the rows of `other` for which `condition` holds.
-    public func join<T1, T2, T3, T4, T5, O1, O2, O3, O4, O5, Other: Table>(
+    public func join<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, O4: TableRowValue, O5: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (T1, T2, T3, T4, T5, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(T1, T2, T3, T4, T5, Other.TableColumns), (O1, O2, O3, O4, O5, Other)> where Columns == (T1, T2, T3, T4, T5), Output == (O1, O2, O3, O4, O5) {
+        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns, Other.TableColumns), (O1, O2, O3, O4, O5, Other)>
+    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns), Output == (O1, O2, O3, O4, O5) {
         let previous = decoder
         return joined(
             other, kind: .inner, on: condition(columns.0, columns.1, columns.2, columns.3, columns.4, other.columns).queryFragment,
@@ -390,10 +397,11 @@ extension Select {
     }
 
     /// Adds a table to a join of 5, or `nil` where no row of `other` matches: `LEFT JOIN`.
-    public func leftJoin<T1, T2, T3, T4, T5, O1, O2, O3, O4, O5, Other: Table>(
+    public func leftJoin<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, O4: TableRowValue, O5: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (T1, T2, T3, T4, T5, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(T1, T2, T3, T4, T5, Other.TableColumns), (O1, O2, O3, O4, O5, Other?)> where Columns == (T1, T2, T3, T4, T5), Output == (O1, O2, O3, O4, O5) {
+        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns, Other.TableColumns), (O1, O2, O3, O4, O5, Other?)>
+    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns), Output == (O1, O2, O3, O4, O5) {
         let previous = decoder
         return joined(
             other, kind: .left, on: condition(columns.0, columns.1, columns.2, columns.3, columns.4, other.columns).queryFragment,
@@ -407,120 +415,128 @@ extension Select {
 
 extension Select {
     /// Adds a table to a join of 2, keeping every row of `other`, with `nil` for each table before it where none match: `RIGHT JOIN`.
-    public func rightJoin<T1: TableDefinition, T2: TableDefinition, O1, O2, Other: Table>(
+    public func rightJoin<O1: TableRowValue, O2: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (T1, T2, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(T1, T2, Other.TableColumns), (T1.Root?, T2.Root?, Other)> where Columns == (T1, T2), Output == (O1, O2) {
+        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, Other.TableColumns), (O1.RowTable?, O2.RowTable?, Other)>
+    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns), Output == (O1, O2) {
         joined(
             other, kind: .right, on: condition(columns.0, columns.1, other.columns).queryFragment,
             columns: (columns.0, columns.1, other.columns)
         ) { (decoder) throws(BoutiqueError) in
-            (try T1.Root.decodeJoined(from: &decoder), try T2.Root.decodeJoined(from: &decoder), try Other(decoder: &decoder))
+            (try O1.RowTable.decodeJoined(from: &decoder), try O2.RowTable.decodeJoined(from: &decoder), try Other(decoder: &decoder))
         }
     }
 }
 
 extension Select {
     /// Adds a table to a join of 2, keeping every row of both sides, with `nil` for the side that has no match: `FULL JOIN`.
-    public func fullJoin<T1: TableDefinition, T2: TableDefinition, O1, O2, Other: Table>(
+    public func fullJoin<O1: TableRowValue, O2: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (T1, T2, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(T1, T2, Other.TableColumns), (T1.Root?, T2.Root?, Other?)> where Columns == (T1, T2), Output == (O1, O2) {
+        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, Other.TableColumns), (O1.RowTable?, O2.RowTable?, Other?)>
+    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns), Output == (O1, O2) {
         joined(
             other, kind: .full, on: condition(columns.0, columns.1, other.columns).queryFragment,
             columns: (columns.0, columns.1, other.columns)
         ) { (decoder) throws(BoutiqueError) in
-            (try T1.Root.decodeJoined(from: &decoder), try T2.Root.decodeJoined(from: &decoder), try Other.decodeJoined(from: &decoder))
+            (try O1.RowTable.decodeJoined(from: &decoder), try O2.RowTable.decodeJoined(from: &decoder), try Other.decodeJoined(from: &decoder))
         }
     }
 }
 
 extension Select {
     /// Adds a table to a join of 3, keeping every row of `other`, with `nil` for each table before it where none match: `RIGHT JOIN`.
-    public func rightJoin<T1: TableDefinition, T2: TableDefinition, T3: TableDefinition, O1, O2, O3, Other: Table>(
+    public func rightJoin<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (T1, T2, T3, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(T1, T2, T3, Other.TableColumns), (T1.Root?, T2.Root?, T3.Root?, Other)> where Columns == (T1, T2, T3), Output == (O1, O2, O3) {
+        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, Other.TableColumns), (O1.RowTable?, O2.RowTable?, O3.RowTable?, Other)>
+    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns), Output == (O1, O2, O3) {
         joined(
             other, kind: .right, on: condition(columns.0, columns.1, columns.2, other.columns).queryFragment,
             columns: (columns.0, columns.1, columns.2, other.columns)
         ) { (decoder) throws(BoutiqueError) in
-            (try T1.Root.decodeJoined(from: &decoder), try T2.Root.decodeJoined(from: &decoder), try T3.Root.decodeJoined(from: &decoder), try Other(decoder: &decoder))
+            (try O1.RowTable.decodeJoined(from: &decoder), try O2.RowTable.decodeJoined(from: &decoder), try O3.RowTable.decodeJoined(from: &decoder), try Other(decoder: &decoder))
         }
     }
 }
 
 extension Select {
     /// Adds a table to a join of 3, keeping every row of both sides, with `nil` for the side that has no match: `FULL JOIN`.
-    public func fullJoin<T1: TableDefinition, T2: TableDefinition, T3: TableDefinition, O1, O2, O3, Other: Table>(
+    public func fullJoin<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (T1, T2, T3, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(T1, T2, T3, Other.TableColumns), (T1.Root?, T2.Root?, T3.Root?, Other?)> where Columns == (T1, T2, T3), Output == (O1, O2, O3) {
+        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, Other.TableColumns), (O1.RowTable?, O2.RowTable?, O3.RowTable?, Other?)>
+    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns), Output == (O1, O2, O3) {
         joined(
             other, kind: .full, on: condition(columns.0, columns.1, columns.2, other.columns).queryFragment,
             columns: (columns.0, columns.1, columns.2, other.columns)
         ) { (decoder) throws(BoutiqueError) in
-            (try T1.Root.decodeJoined(from: &decoder), try T2.Root.decodeJoined(from: &decoder), try T3.Root.decodeJoined(from: &decoder), try Other.decodeJoined(from: &decoder))
+            (try O1.RowTable.decodeJoined(from: &decoder), try O2.RowTable.decodeJoined(from: &decoder), try O3.RowTable.decodeJoined(from: &decoder), try Other.decodeJoined(from: &decoder))
         }
     }
 }
 
 extension Select {
     /// Adds a table to a join of 4, keeping every row of `other`, with `nil` for each table before it where none match: `RIGHT JOIN`.
-    public func rightJoin<T1: TableDefinition, T2: TableDefinition, T3: TableDefinition, T4: TableDefinition, O1, O2, O3, O4, Other: Table>(
+    public func rightJoin<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, O4: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (T1, T2, T3, T4, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(T1, T2, T3, T4, Other.TableColumns), (T1.Root?, T2.Root?, T3.Root?, T4.Root?, Other)> where Columns == (T1, T2, T3, T4), Output == (O1, O2, O3, O4) {
+        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, Other.TableColumns), (O1.RowTable?, O2.RowTable?, O3.RowTable?, O4.RowTable?, Other)>
+    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns), Output == (O1, O2, O3, O4) {
         joined(
             other, kind: .right, on: condition(columns.0, columns.1, columns.2, columns.3, other.columns).queryFragment,
             columns: (columns.0, columns.1, columns.2, columns.3, other.columns)
         ) { (decoder) throws(BoutiqueError) in
-            (try T1.Root.decodeJoined(from: &decoder), try T2.Root.decodeJoined(from: &decoder), try T3.Root.decodeJoined(from: &decoder), try T4.Root.decodeJoined(from: &decoder), try Other(decoder: &decoder))
+            (try O1.RowTable.decodeJoined(from: &decoder), try O2.RowTable.decodeJoined(from: &decoder), try O3.RowTable.decodeJoined(from: &decoder), try O4.RowTable.decodeJoined(from: &decoder), try Other(decoder: &decoder))
         }
     }
 }
 
 extension Select {
     /// Adds a table to a join of 4, keeping every row of both sides, with `nil` for the side that has no match: `FULL JOIN`.
-    public func fullJoin<T1: TableDefinition, T2: TableDefinition, T3: TableDefinition, T4: TableDefinition, O1, O2, O3, O4, Other: Table>(
+    public func fullJoin<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, O4: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (T1, T2, T3, T4, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(T1, T2, T3, T4, Other.TableColumns), (T1.Root?, T2.Root?, T3.Root?, T4.Root?, Other?)> where Columns == (T1, T2, T3, T4), Output == (O1, O2, O3, O4) {
+        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, Other.TableColumns), (O1.RowTable?, O2.RowTable?, O3.RowTable?, O4.RowTable?, Other?)>
+    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns), Output == (O1, O2, O3, O4) {
         joined(
             other, kind: .full, on: condition(columns.0, columns.1, columns.2, columns.3, other.columns).queryFragment,
             columns: (columns.0, columns.1, columns.2, columns.3, other.columns)
         ) { (decoder) throws(BoutiqueError) in
-            (try T1.Root.decodeJoined(from: &decoder), try T2.Root.decodeJoined(from: &decoder), try T3.Root.decodeJoined(from: &decoder), try T4.Root.decodeJoined(from: &decoder), try Other.decodeJoined(from: &decoder))
+            (try O1.RowTable.decodeJoined(from: &decoder), try O2.RowTable.decodeJoined(from: &decoder), try O3.RowTable.decodeJoined(from: &decoder), try O4.RowTable.decodeJoined(from: &decoder), try Other.decodeJoined(from: &decoder))
         }
     }
 }
 
 extension Select {
     /// Adds a table to a join of 5, keeping every row of `other`, with `nil` for each table before it where none match: `RIGHT JOIN`.
-    public func rightJoin<T1: TableDefinition, T2: TableDefinition, T3: TableDefinition, T4: TableDefinition, T5: TableDefinition, O1, O2, O3, O4, O5, Other: Table>(
+    public func rightJoin<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, O4: TableRowValue, O5: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (T1, T2, T3, T4, T5, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(T1, T2, T3, T4, T5, Other.TableColumns), (T1.Root?, T2.Root?, T3.Root?, T4.Root?, T5.Root?, Other)> where Columns == (T1, T2, T3, T4, T5), Output == (O1, O2, O3, O4, O5) {
+        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns, Other.TableColumns), (O1.RowTable?, O2.RowTable?, O3.RowTable?, O4.RowTable?, O5.RowTable?, Other)>
+    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns), Output == (O1, O2, O3, O4, O5) {
         joined(
             other, kind: .right, on: condition(columns.0, columns.1, columns.2, columns.3, columns.4, other.columns).queryFragment,
             columns: (columns.0, columns.1, columns.2, columns.3, columns.4, other.columns)
         ) { (decoder) throws(BoutiqueError) in
-            (try T1.Root.decodeJoined(from: &decoder), try T2.Root.decodeJoined(from: &decoder), try T3.Root.decodeJoined(from: &decoder), try T4.Root.decodeJoined(from: &decoder), try T5.Root.decodeJoined(from: &decoder), try Other(decoder: &decoder))
+            (try O1.RowTable.decodeJoined(from: &decoder), try O2.RowTable.decodeJoined(from: &decoder), try O3.RowTable.decodeJoined(from: &decoder), try O4.RowTable.decodeJoined(from: &decoder), try O5.RowTable.decodeJoined(from: &decoder), try Other(decoder: &decoder))
         }
     }
 }
 
 extension Select {
     /// Adds a table to a join of 5, keeping every row of both sides, with `nil` for the side that has no match: `FULL JOIN`.
-    public func fullJoin<T1: TableDefinition, T2: TableDefinition, T3: TableDefinition, T4: TableDefinition, T5: TableDefinition, O1, O2, O3, O4, O5, Other: Table>(
+    public func fullJoin<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, O4: TableRowValue, O5: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (T1, T2, T3, T4, T5, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(T1, T2, T3, T4, T5, Other.TableColumns), (T1.Root?, T2.Root?, T3.Root?, T4.Root?, T5.Root?, Other?)> where Columns == (T1, T2, T3, T4, T5), Output == (O1, O2, O3, O4, O5) {
+        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns, Other.TableColumns), (O1.RowTable?, O2.RowTable?, O3.RowTable?, O4.RowTable?, O5.RowTable?, Other?)>
+    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns), Output == (O1, O2, O3, O4, O5) {
         joined(
             other, kind: .full, on: condition(columns.0, columns.1, columns.2, columns.3, columns.4, other.columns).queryFragment,
             columns: (columns.0, columns.1, columns.2, columns.3, columns.4, other.columns)
         ) { (decoder) throws(BoutiqueError) in
-            (try T1.Root.decodeJoined(from: &decoder), try T2.Root.decodeJoined(from: &decoder), try T3.Root.decodeJoined(from: &decoder), try T4.Root.decodeJoined(from: &decoder), try T5.Root.decodeJoined(from: &decoder), try Other.decodeJoined(from: &decoder))
+            (try O1.RowTable.decodeJoined(from: &decoder), try O2.RowTable.decodeJoined(from: &decoder), try O3.RowTable.decodeJoined(from: &decoder), try O4.RowTable.decodeJoined(from: &decoder), try O5.RowTable.decodeJoined(from: &decoder), try Other.decodeJoined(from: &decoder))
         }
     }
 }

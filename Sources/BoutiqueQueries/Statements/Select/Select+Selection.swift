@@ -31,7 +31,7 @@ extension Select {
     func selectingOne<E: QueryExpression>(
         _ expression: E
     ) -> Select<Columns, E.QueryValue.QueryOutput> where E.QueryValue: QueryRepresentable {
-        selecting([expression.queryFragment]) { (decoder) throws(BoutiqueError) in
+        selecting([expression.selectionFragment]) { (decoder) throws(BoutiqueError) in
             try E.QueryValue.decode(from: &decoder)
         }
     }
@@ -40,7 +40,7 @@ extension Select {
     func selectingTuple<each E: QueryExpression>(
         _ expressions: repeat each E
     ) -> Select<Columns, (repeat (each E).QueryValue.QueryOutput)> where repeat (each E).QueryValue: QueryRepresentable {
-        selecting(Self.fragments(of: repeat each expressions), decoder: Self.tupleDecoder(repeat (each E).QueryValue.self))
+        selecting(Self.selectionFragments(of: repeat each expressions), decoder: Self.tupleDecoder(repeat (each E).QueryValue.self))
     }
 
     /// Reads one column per representation, left to right, as a tuple.
@@ -61,6 +61,13 @@ extension Select {
     static func fragments<each E: QueryExpression>(of expressions: repeat each E) -> [QueryFragment] {
         var fragments: [QueryFragment] = []
         for expression in repeat each expressions { fragments.append(expression.queryFragment) }
+        return fragments
+    }
+
+    /// What a `select` lists for several expressions, in order (a group of columns as its columns).
+    static func selectionFragments<each E: QueryExpression>(of expressions: repeat each E) -> [QueryFragment] {
+        var fragments: [QueryFragment] = []
+        for expression in repeat each expressions { fragments.append(expression.selectionFragment) }
         return fragments
     }
 

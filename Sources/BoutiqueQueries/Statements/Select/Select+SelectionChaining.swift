@@ -125,7 +125,7 @@ extension Select {
         _ expression: E
     ) -> Select<Columns, (repeat each O, E.QueryValue.QueryOutput)> where Output == (repeat each O), E.QueryValue: QueryRepresentable {
         let previous = decoder
-        return selecting(clauses.selectedTerms + [expression.queryFragment]) { (decoder) throws(BoutiqueError) in
+        return selecting(clauses.selectedTerms + [expression.selectionFragment]) { (decoder) throws(BoutiqueError) in
             let selected = try previous(&decoder)
             return (repeat each selected, try E.QueryValue.decode(from: &decoder))
         }
@@ -136,7 +136,7 @@ extension Select {
         _ expressions: repeat each E
     ) -> Select<Columns, (repeat each O, repeat (each E).QueryValue.QueryOutput)>
     where Output == (repeat each O), repeat (each E).QueryValue: QueryRepresentable {
-        let added = Self.fragments(of: repeat each expressions)
+        let added = Self.selectionFragments(of: repeat each expressions)
         return selecting(
             clauses.selectedTerms + added,
             decoder: Self.appending(decoder, Self.addedDecoder(repeat (each E).QueryValue.self)))

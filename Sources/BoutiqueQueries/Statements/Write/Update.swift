@@ -103,9 +103,18 @@ public struct Updates<Root: Table> {
         set { assign(Root.columns[keyPath: keyPath].name, newValue.queryFragment) }
     }
 
+    /// The columns of a group (a `@Selection` struct stored as one field), assigned one by one:
+    /// `$0.timestamps.updatedAt = now`.
+    public subscript<Group: QuerySelection>(
+        dynamicMember keyPath: KeyPath<Root.TableColumns, ColumnGroup<Root, Group>>
+    ) -> GroupUpdates<Root, Group> {
+        get { GroupUpdates(updates: self) }
+        set { self = newValue.updates }
+    }
+
     /// The column's value as the statement sees it so far: its assigned value once assigned, else the
     /// column itself.
-    private func current<Value>(_ column: TableColumn<Root, Value>) -> QueryFragment {
+    func current<Value>(_ column: TableColumn<Root, Value>) -> QueryFragment {
         assignments.last(where: { $0.column == column.name })?.value ?? QueryFragment(column.quotedName)
     }
 
