@@ -18,6 +18,7 @@
 //   swift run -c release boutique-benchmarks --long-polls       10,000 waiting long polls woken by one push
 //   swift run -c release boutique-benchmarks --isolation another tenant's push and pull under one tenant's heavy load
 //   swift run -c release boutique-benchmarks --functions  a Swift database function's cost per call
+//   swift run -c release boutique-benchmarks --text       collaborative text: a keystroke diffed, 1,000 remote operations, records
 //   swift run -c release boutique-benchmarks --all       everything
 //   swift run -c release boutique-benchmarks --once fetch.layer   one variant once (for callgrind)
 //   swift run -c release boutique-benchmarks --once setup         only the set-up, to subtract
@@ -69,10 +70,11 @@ func run() async throws {
         case "--long-polls": groups.insert("long-polls")
         case "--isolation": groups.insert("isolation")
         case "--functions": groups.insert("functions")
+        case "--text": groups.insert("text")
         case "--serve-for-benchmark": try await ServerProcess.serve(store: arguments.next() ?? "sqlite")
         case "--all": groups.formUnion(["core", "database", "changes", "sync", "network"])
         default:
-            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--bootstrap-large] [--traffic] [--spaces] [--push-throughput] [--push-large] [--server-memory] [--long-polls] [--isolation] [--functions] [--all] [--once WORKLOAD.VARIANT]")
+            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--bootstrap-large] [--traffic] [--spaces] [--push-throughput] [--push-large] [--server-memory] [--long-polls] [--isolation] [--functions] [--text] [--all] [--once WORKLOAD.VARIANT]")
             exit(2)
         }
     }
@@ -165,6 +167,7 @@ func run() async throws {
         if groups.contains("long-polls") { try await LongPollWorkloads.run() }
         if groups.contains("isolation") { try await IsolationWorkloads.run() }
         if groups.contains("functions") { try await DatabaseFunctionWorkloads.run(rounds: rounds) }
+        if groups.contains("text") { try CollaborativeTextWorkloads.run(rounds: rounds) }
         return
     }
 
