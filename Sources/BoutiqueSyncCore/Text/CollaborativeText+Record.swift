@@ -12,8 +12,9 @@ extension CollaborativeText {
     /// blob. A run is characters one replica typed in a row that still sit in a row: its first id, then
     /// its text (or, once deleted, just its length: tombstones keep no text), its parent (NULL for the
     /// start of the text), its side and right origin in one integer (0 left, 1 right before the end,
-    /// 2 + r right before r), and its deletion (NULL while visible). An id folds into one integer,
-    /// counter × *n* + replica index, so text one writer typed costs a few bytes per run.
+    /// 2 + the zigzag-coded origin right before it), and its deletion (NULL while visible). An id folds
+    /// into one integer, counter × *n* + replica index, and the run's id, parent and origin are written
+    /// as differences from the previous run's last id, so a run costs a few bytes of metadata.
     public func record() -> [UInt8] {
         // Replicas are written sorted by id, so that the bytes do not depend on the order this replica
         // met the others in.
@@ -30,9 +31,12 @@ extension CollaborativeText {
         let order = documentOrder()
         let runs = Self.runs(of: order, in: self)
         values.append(.integer(Int64(runs.count)))
+        // Ids are written relative to the last id of the run before: small numbers, mostly one byte or
+        // none, since a run usually hangs on the run before it.
+        var previous: Int64 = 0
         for run in runs {
             let first = nodes[Int(order[run.lowerBound])]
-            values.append(.integer(reference(order[run.lowerBound])))
+            values.append(.integer(reference(order[run.lowerBound]) - previous))
             if first.isDeleted {
                 values.append(.integer(Int64(run.count)))
             } else {
@@ -40,13 +44,14 @@ extension CollaborativeText {
                 for node in order[run] { view.append(nodes[Int(node)].scalar) }
                 values.append(.text(String(view)))
             }
-            values.append(first.parent == Self.root ? .null : .integer(reference(first.parent)))
+            values.append(first.parent == Self.root ? .null : .integer(reference(first.parent) - previous))
             switch (first.side, first.rightOrigin) {
             case (.left, _): values.append(.integer(0))
             case (.right, Self.end): values.append(.integer(1))
-            case (.right, let origin): values.append(.integer(2 + reference(origin)))
+            case (.right, let origin): values.append(.integer(2 + Self.zigzag(reference(origin) - previous)))
             }
             values.append(first.isDeleted ? .integer(fold(first.deleter, first.deletionCounter)) : .null)
+            previous = reference(order[run.upperBound - 1])
         }
         values.append(.integer(Int64(pending.count)))
         values.append(contentsOf: pending.sorted { $0.id < $1.id }.map { .blob($0.record()) })
@@ -75,6 +80,11 @@ extension CollaborativeText {
         }
         return runs
     }
+
+    /// A signed difference as a non-negative integer, small for small differences either way.
+    static func zigzag(_ value: Int64) -> Int64 { value >= 0 ? value << 1 : ((-value) << 1) - 1 }
+
+    static func unzigzag(_ value: Int) -> Int { value & 1 == 0 ? value >> 1 : -((value + 1) >> 1) }
 
     /// The most characters (tombstones included) a state read from a record may hold: a bound that
     /// keeps a damaged length from allocating without limit, far above any text edited by people.
@@ -106,12 +116,20 @@ extension CollaborativeText {
             return id
         }
         let references = 0...(Self.maximumCounter * max(count, 1))
+        let deltas = -references.upperBound...references.upperBound
+        var previous = 0
+        func relative(_ delta: Int, _ field: String) throws(BoutiqueError) -> Int {
+            let folded = previous + delta
+            guard references.contains(folded) else { throw reader.malformed("\(field) \(delta)") }
+            return folded
+        }
         let runCount = try reader.integer(in: 0...Self.maximumNodes, "run count")
         var parents: [Int?] = [nil]
         var origins: [Int?] = [nil]
         var order: [Int32] = []
         for _ in 0..<runCount {
-            let first = try id(try reader.integer(in: references, "id"))
+            let firstFolded = try relative(try reader.integer(in: deltas, "id"), "id")
+            let first = try id(firstFolded)
             let content = try reader.next()
             let scalars: [Unicode.Scalar]
             let length: Int
@@ -128,10 +146,12 @@ extension CollaborativeText {
             let parent: Int?
             switch parentValue {
             case .null: parent = nil
-            case .integer(let raw) where raw >= 0 && raw <= Int64(references.upperBound): parent = Int(raw)
+            case .integer(let raw) where deltas.contains(Int(truncatingIfNeeded: raw)) && Int64(Int(truncatingIfNeeded: raw)) == raw:
+                parent = try relative(Int(raw), "parent")
             default: throw reader.malformed("parent \(parentValue)")
             }
-            let shape = try reader.integer(in: 0...(references.upperBound + 2), "side")
+            let shape = try reader.integer(in: 0...(2 * references.upperBound + 3), "side")
+            let origin = shape >= 2 ? try relative(Self.unzigzag(shape - 2), "right origin") : nil
             guard shape != 0 || parent != nil else { throw reader.malformed("a run on the left of the start") }
             let deletionValue = try reader.next()
             var deletion: (replica: Int32, counter: Int)?
@@ -154,8 +174,9 @@ extension CollaborativeText {
                 // Later characters follow the first; their right origin is the first's (or the first's
                 // parent, for a run on the left), resolved below with the others.
                 parents.append(offset == 0 ? parent.map { $0 + 1 } ?? 0 : nil)
-                origins.append(offset == 0 ? (shape >= 2 ? shape - 2 + 1 : nil) : -1)
+                origins.append(offset == 0 ? origin.map { $0 + 1 } : -1)
             }
+            previous = firstFolded + (length - 1) * count
         }
         // Resolve references now that every node exists. Encoded references are stored plus one, so
         // that zero (the root) and "none" stay apart from real ids.

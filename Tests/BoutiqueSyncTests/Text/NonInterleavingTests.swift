@@ -48,18 +48,20 @@ import Testing
         return results
     }
 
-    /// Whether `text` is `base` with the words, each whole, in some order, at `offset`.
+    /// Whether `text` is `base` with the words, each whole, in some order, at `offset` (compared by
+    /// scalars: an offset may fall between a letter and its accent).
     static func isWhole(_ text: String, base: String, offset: Int, words: [String]) -> Bool {
         let scalars = Array(base.unicodeScalars)
-        func string(_ part: ArraySlice<Unicode.Scalar>) -> String { var view = String.UnicodeScalarView(); view.append(contentsOf: part); return String(view) }
-        let prefix = string(scalars[..<offset]), suffix = string(scalars[offset...])
-        guard text.hasPrefix(prefix), text.hasSuffix(suffix), text.unicodeScalars.count == scalars.count + words.map({ $0.unicodeScalars.count }).reduce(0, +) else { return false }
-        var middle = String(text.unicodeScalars.dropFirst(prefix.unicodeScalars.count).dropLast(suffix.unicodeScalars.count))
+        var middle = Array(text.unicodeScalars)
+        guard middle.count == scalars.count + words.map({ $0.unicodeScalars.count }).reduce(0, +),
+              Array(middle.prefix(offset)) == Array(scalars.prefix(offset)),
+              Array(middle.suffix(scalars.count - offset)) == Array(scalars.suffix(scalars.count - offset)) else { return false }
+        middle = Array(middle.dropFirst(offset).dropLast(scalars.count - offset))
         // Peel whole words off the front, in whichever order they came.
-        var remaining = words
+        var remaining = words.map { Array($0.unicodeScalars) }
         while !remaining.isEmpty {
-            guard let next = remaining.firstIndex(where: { middle.unicodeScalars.starts(with: $0.unicodeScalars) }) else { return false }
-            middle = String(middle.unicodeScalars.dropFirst(remaining[next].unicodeScalars.count))
+            guard let next = remaining.firstIndex(where: { middle.starts(with: $0) }) else { return false }
+            middle.removeFirst(remaining[next].count)
             remaining.remove(at: next)
         }
         return middle.isEmpty
