@@ -38,14 +38,16 @@ import Testing
                 compacted.append(index)
             }
             for pair in zip(compacted, compacted.dropFirst()) {
-                #expect(replicas.texts[pair.0].record() == replicas.texts[pair.1].record(), "compacted replicas hold different states")
+                let same = replicas.texts[pair.0].record() == replicas.texts[pair.1].record()
+                #expect(same, "compacted replicas hold different states")
             }
         }
         // Compacting again at the same version finds nothing more to drop.
         for index in replicas.texts.indices {
             var again = replicas.texts[index]
             try again.compact(stableThrough: Self.stable(replicas))
-            #expect(again.record() == replicas.texts[index].record(), "a second compaction changed replica \(index)")
+            let same = again.record() == replicas.texts[index].record()
+            #expect(same, "a second compaction changed replica \(index)")
         }
     }
 
@@ -65,6 +67,33 @@ import Testing
         try a.apply(typed)
         #expect(a.text == "abXef")
         #expect(b.text == "abXef")
+    }
+
+    /// A tombstone that orders a kept character among its siblings (its right origin) stays: a sibling
+    /// typed later is ordered against it, the same way on replicas that compacted and those that did not.
+    @Test func tombstonesThatOrderSiblingsStay() throws {
+        var a = CollaborativeText(), b = CollaborativeText(), c = CollaborativeText()
+        // "L" and "y" typed at the start concurrently: two runs hanging on the start, "L" first.
+        let l = try a.insert("L", at: 0, by: "a")
+        let y = try b.insert("y", at: 0, by: "b")
+        try a.apply(y)
+        try b.apply(l)
+        try c.apply([l, y])
+        #expect(a.text == "Ly")
+        // a types between L and y (ordered by y); b meanwhile deletes y, then types after L.
+        let typedA = try a.insert("A", at: 1, by: "a")
+        let cut = try #require(try b.delete(1..<2, by: "b"))
+        try a.apply(cut)
+        try c.apply([cut, typedA])
+        let typedB = try b.insert("B", at: 1, by: "b")
+        // Every replica has seen "L", "y" and its deletion; c compacts through them.
+        let stable = TextVersion(["a": 1, "b": 2])
+        try c.compact(stableThrough: stable)
+        try a.apply(typedB)
+        try b.apply(typedA)
+        try c.apply(typedB)
+        #expect(a.text == b.text)
+        #expect(c.text == a.text)
     }
 
     /// An operation anchored to a character this replica compacted away breaks compaction's contract:

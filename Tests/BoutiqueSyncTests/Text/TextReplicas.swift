@@ -64,7 +64,8 @@ struct TextReplicas {
         let first = texts[0]
         for text in texts.dropFirst() {
             #expect(text.text == first.text, sourceLocation: sourceLocation)
-            if sameBytes { #expect(text.record() == first.record(), "replicas hold different states", sourceLocation: sourceLocation) }
+            let same = text.record() == first.record()
+            if sameBytes { #expect(same, "replicas hold different states", sourceLocation: sourceLocation) }
         }
         for text in texts { #expect(text.waitingCount == 0, sourceLocation: sourceLocation) }
     }
