@@ -50,6 +50,22 @@ import Testing
         #expect(overhead < 40, "\(overhead) bytes of metadata")
     }
 
+    /// Well-formed values that describe no tree: two characters each hanging on the other (which would
+    /// leave them out of the text and send a walk up the tree round for ever).
+    @Test func aCycleOfParentsIsRefused() throws {
+        let values: [DatabaseValue] = [
+            .integer(1), .integer(1), .text("a"), .integer(2), .integer(0), .integer(2),
+            .integer(0), .text("x"), .integer(1), .integer(1), .null,
+            .integer(1), .text("y"), .integer(0), .integer(1), .null,
+            .integer(0),
+        ]
+        #expect(throws: BoutiqueError.self) { try CollaborativeText(record: RecordEncoder.encode(values)) }
+        // The same runs hung on the start of the text read back.
+        var fixed = values
+        fixed[8] = .null
+        #expect(try CollaborativeText(record: RecordEncoder.encode(fixed)).text == "xy")
+    }
+
     /// Byte-level damage: flips, cuts, insertions and repeats of a valid record.
     static func damage(_ bytes: [UInt8], _ random: inout SeededRandom) -> [UInt8] {
         var damaged = bytes
