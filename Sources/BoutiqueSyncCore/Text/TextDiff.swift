@@ -26,8 +26,8 @@ public struct TextEdit: Hashable, Sendable {
 /// a bound on the number of scalars added and removed, past which the middle is replaced whole.
 ///
 /// ```swift
-/// let edits = TextDiff.edits(from: "Hello world", to: "Hello, wide world")
-/// // [TextEdit(offset: 5, deleteCount: 0, insertion: ","), TextEdit(offset: 6, deleteCount: 0, insertion: "wide ")]
+/// let edits = TextDiff.edits(from: "Hello world", to: "Hallo world!")
+/// // [TextEdit(offset: 1, deleteCount: 1, insertion: "a"), TextEdit(offset: 11, deleteCount: 0, insertion: "!")]
 /// ```
 ///
 /// The work is O(n + m) for one edit region and O((n + m) · bound) otherwise, with O(bound²) memory.

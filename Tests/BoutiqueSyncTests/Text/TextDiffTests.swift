@@ -61,10 +61,10 @@ import Testing
     }
 
     @Test func separateChangesBecomeSeparateEdits() {
-        let edits = TextDiff.edits(from: "Hello world", to: "Hello, wide world")
-        #expect(Self.applying(edits, to: "Hello world") == "Hello, wide world")
-        #expect(edits.map(\.deleteCount).reduce(0, +) == 0)
-        #expect(edits.map { $0.insertion.unicodeScalars.count }.reduce(0, +) == 6)
+        let edits = TextDiff.edits(from: "Hello world", to: "Hallo world!")
+        #expect(edits == [TextEdit(offset: 1, deleteCount: 1, insertion: "a"), TextEdit(offset: 11, deleteCount: 0, insertion: "!")])
+        #expect(Self.applying(edits, to: "Hello world") == "Hallo world!")
+        #expect(TextDiff.edits(from: "Hello world", to: "Hello, wide world") == [TextEdit(offset: 5, deleteCount: 0, insertion: ", wide")])
     }
 
     /// Past the bound the middle is replaced whole, still correctly.
