@@ -136,7 +136,9 @@ public struct CollaborativeText: Sendable {
     /// returns the operation to send to the other replicas.
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` for an empty string, an offset
-    ///   outside the text, or a replica whose own earlier operations have not all been applied here.
+    ///   outside the text, a replica whose own earlier operations have not all been applied here, or a
+    ///   text that would pass 4,194,304 characters, tombstones included (the most a record is read
+    ///   back with).
     public mutating func insert(_ string: String, at offset: Int, by replica: String) throws -> TextOperation {
         let scalars = Array(string.unicodeScalars)
         guard !scalars.isEmpty else { throw BoutiqueError.invalidArgument("inserting empty text") }
@@ -275,6 +277,10 @@ public struct CollaborativeText: Sendable {
         case .insert(let insertion):
             guard let parent = try resolve(insertion.parent, orElse: Self.root),
                   let rightOrigin = try resolve(insertion.rightOrigin, orElse: Self.end) else { return .waiting }
+            // The bound a record is read back under holds for every state, so every state reads back.
+            guard nodes.count + insertion.scalars.count <= Self.maximumNodes + 1 else {
+                throw .invalidArgument("a collaborative text of more than \(Self.maximumNodes) characters, tombstones included")
+            }
             let writer = replicaNumber(id.replica)
             var above = parent
             for (offset, scalar) in insertion.scalars.enumerated() {
