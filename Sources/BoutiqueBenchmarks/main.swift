@@ -19,6 +19,7 @@
 //   swift run -c release boutique-benchmarks --https-reuse  HTTPS requests/s: a connection per request against kept handles (Linux)
 //   swift run -c release boutique-benchmarks --isolation another tenant's push and pull under one tenant's heavy load
 //   swift run -c release boutique-benchmarks --functions  a Swift database function's cost per call
+//   swift run -c release boutique-benchmarks --text       collaborative text: a keystroke diffed, 1,000 remote operations, records
 //   swift run -c release boutique-benchmarks --all       everything
 //   swift run -c release boutique-benchmarks --once fetch.layer   one variant once (for callgrind)
 //   swift run -c release boutique-benchmarks --once setup         only the set-up, to subtract
@@ -71,10 +72,11 @@ func run() async throws {
         case "--isolation": groups.insert("isolation")
         case "--functions": groups.insert("functions")
         case "--https-reuse": groups.insert("https-reuse")
+        case "--text": groups.insert("text")
         case "--serve-for-benchmark": try await ServerProcess.serve(store: arguments.next() ?? "sqlite")
         case "--all": groups.formUnion(["core", "database", "changes", "sync", "network"])
         default:
-            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--bootstrap-large] [--traffic] [--spaces] [--push-throughput] [--push-large] [--server-memory] [--long-polls] [--isolation] [--functions] [--https-reuse] [--all] [--once WORKLOAD.VARIANT]")
+            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--bootstrap-large] [--traffic] [--spaces] [--push-throughput] [--push-large] [--server-memory] [--long-polls] [--isolation] [--functions] [--https-reuse] [--text] [--all] [--once WORKLOAD.VARIANT]")
             exit(2)
         }
     }
@@ -174,6 +176,7 @@ func run() async throws {
             print("the https-reuse workload needs Linux (libcurl) and the HTTP front end")
             #endif
         }
+        if groups.contains("text") { try CollaborativeTextWorkloads.run(rounds: rounds) }
         return
     }
 
