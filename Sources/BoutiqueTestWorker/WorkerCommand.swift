@@ -28,7 +28,7 @@ enum WorkerCommand {
     case replayFeed(path: String, plan: Int, since: Int64)
     /// Opens `path` and stores the contents of `file` (read to its end: a pipe works) as an attachment,
     /// printing its id and byte count.
-    case attachmentPut(path: String, file: String, contentType: String)
+    case attachmentPut(path: String, file: String, contentType: String, reportsPeak: Bool)
 
     struct UsageError: Error, CustomStringConvertible {
         var description: String
@@ -38,7 +38,7 @@ enum WorkerCommand {
         guard let name = arguments.first, arguments.count >= 2 else {
             throw UsageError(
                 description:
-                    "usage: insert <path> <count> <tag> | migrate <path> | open <path> | write-until-killed <path> | replay-write <path> <plan> <seed> <count> | replay-feed <path> <plan> <since> | attachment-put <path> <file> <type>")
+                    "usage: insert <path> <count> <tag> | migrate <path> | open <path> | write-until-killed <path> | replay-write <path> <plan> <seed> <count> | replay-feed <path> <plan> <since> | attachment-put <path> <file> <type> [--report-peak]")
         }
         let path = arguments[1]
         let startAt = Self.value(after: "--start-at", in: arguments).flatMap(Double.init)
@@ -66,11 +66,29 @@ enum WorkerCommand {
             }
             self = .replayFeed(path: path, plan: plan, since: since)
         case "attachment-put":
-            guard arguments.count >= 4 else { throw UsageError(description: "usage: attachment-put <path> <file> <content type>") }
-            self = .attachmentPut(path: path, file: arguments[2], contentType: arguments[3])
+            guard arguments.count >= 4 else {
+                throw UsageError(description: "usage: attachment-put <path> <file> <content type> [--report-peak]")
+            }
+            self = .attachmentPut(path: path, file: arguments[2], contentType: arguments[3], reportsPeak: arguments.dropFirst(4).contains("--report-peak"))
         default:
             throw UsageError(description: "unknown command \(name)")
         }
+    }
+
+    /// This process's resident high-water mark in bytes: `VmHWM` on Linux (its own address space's
+    /// alone), `ru_maxrss` elsewhere; 0 when it cannot be read.
+    static func ownPeakResidentBytes() -> Int {
+        #if os(Linux)
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return 0 }
+        return kilobytes * 1_024
+        #else
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF, &usage) == 0 else { return 0 }
+        return Int(usage.ru_maxrss)
+        #endif
     }
 
     func run() async throws -> String {
@@ -143,11 +161,14 @@ enum WorkerCommand {
             }
             await database.close()
             return lines.joined(separator: ",")
-        case .attachmentPut(let path, let file, let contentType):
+        case .attachmentPut(let path, let file, let contentType, let reportsPeak):
             let database = try await DatabaseActor.open(url: URL(fileURLWithPath: path), options: .init(multiProcess: true))
             let attachment = try await database.attachments.store(contentsOf: URL(fileURLWithPath: file), contentType: contentType)
             await database.close()
-            return "\(attachment.id) \(attachment.byteCount)"
+            // The process's own peak, for tests that bound it (what its parent sees through wait4 also
+            // counts the parent's own peak, which the child's exec inherits on Linux).
+            let peak = reportsPeak ? " \(Self.ownPeakResidentBytes())" : ""
+            return "\(attachment.id) \(attachment.byteCount)\(peak)"
         case .open(let path, let asNobody):
             if asNobody { try Self.becomeNobody() }
             let database = try await DatabaseActor.open(url: URL(fileURLWithPath: path))

@@ -105,31 +105,51 @@ import Testing
     /// every device ends with every row, once, as the server has it; a device that last synced before
     /// the copy gets the others' later writes.
     @Test func devicesAheadOfARestoredCopyPushAgainWhatItLacks() async throws {
+        try await Self.withBackupCopy(Self.devicesAheadOfARestore)
+    }
+
+    /// The same with PostgreSQL's own dump and restore, of which the server is told nothing.
+    @Test(.enabled(if: BackupProcessTests.hasPostgreSQLTools, "PostgreSQL 15's pg_dump and pg_restore are not installed"))
+    func devicesAheadOfARestoredPostgreSQLDumpPushAgainWhatItLacks() async throws {
+        try await Self.withPostgreSQLDumpAndRestore(Self.devicesAheadOfARestore)
+    }
+
+    /// Devices a, b and d sync; `backup` copies the store; a and b write and sync more; `restore`
+    /// stops the server and serves the copy; every device syncs again.
+    /// What a restore scenario is given: the workspace, the server's address, a step that backs the
+    /// store up, and one that stops the server and serves the restored copy.
+    typealias RestoreScenario = (
+        _ workspace: SyncWorkspace, _ url: String, _ backup: () async throws -> Void,
+        _ restore: () async throws -> (process: ChildProcess, url: String)
+    ) async throws -> Void
+
+    /// Runs `scenario` on a SQLite store copied by `boutique backup`, the copy then served in its place.
+    private static func withBackupCopy(_ scenario: RestoreScenario) async throws {
         let workspace = try SyncWorkspace()
         let (server, url) = try await workspace.serve()
-        try await Self.devicesAheadOfARestore(in: workspace, serving: url) {
+        try await scenario(workspace, url) {
             _ = try await workspace.tool(["backup", "--store", "server.db", "--out", "copy.db"])
-        } restore: {
+        } _: {
             server.send(SIGTERM)
             #expect(await server.wait(timeout: .seconds(60)).status == 0)
             return try await workspace.serve(store: "copy.db")
         }
     }
 
-    /// The same with PostgreSQL's own dump and restore, of which the server is told nothing.
-    @Test(.enabled(if: BackupProcessTests.hasPostgreSQLTools, "PostgreSQL 15's pg_dump and pg_restore are not installed"))
-    func devicesAheadOfARestoredPostgreSQLDumpPushAgainWhatItLacks() async throws {
+    /// Runs `scenario` on a PostgreSQL store dumped by `pg_dump` and restored by `pg_restore` into
+    /// another database, of which the server is told nothing.
+    private static func withPostgreSQLDumpAndRestore(_ scenario: RestoreScenario) async throws {
         let tools = Self.postgreSQLTools
         try await PostgreSQLTestDatabase.withFresh { postgres in
             try await PostgreSQLTestDatabase.withFresh { restoredDatabase in
                 let workspace = try SyncWorkspace()
                 let (server, url) = try await workspace.serve(postgres: postgres)
                 let dump = workspace.directory.file("store.dump").path
-                try await Self.devicesAheadOfARestore(in: workspace, serving: url) {
+                try await scenario(workspace, url) {
                     let dumped = try await ChildProcess.run(
                         executable: tools.appendingPathComponent("pg_dump"), ["--format=custom", "--file=\(dump)", "--dbname=\(postgres)"])
                     try #require(dumped.status == 0, "\(dumped.errors)")
-                } restore: {
+                } _: {
                     server.send(SIGTERM)
                     #expect(await server.wait(timeout: .seconds(60)).status == 0)
                     let restoring = try await ChildProcess.run(
@@ -141,8 +161,6 @@ import Testing
         }
     }
 
-    /// Devices a, b and d sync; `backup` copies the store; a and b write and sync more; `restore`
-    /// stops the server and serves the copy; every device syncs again.
     private static func devicesAheadOfARestore(
         in workspace: SyncWorkspace, serving url: String, backup: () async throws -> Void,
         restore: () async throws -> (process: ChildProcess, url: String)
@@ -191,41 +209,14 @@ import Testing
     /// the server behind it, but the restored server's history is not the one its cursor was taken
     /// in, so it takes the server's state again and ends with exactly the server's rows.
     @Test func aDeviceThatOnlyPulledSinceTheCopyGetsWhatTheRestoredLogHoldsBelowItsCursor() async throws {
-        let workspace = try SyncWorkspace()
-        let (server, url) = try await workspace.serve()
-        try await Self.aDeviceThatOnlyPulledSinceTheBackup(in: workspace, serving: url) {
-            _ = try await workspace.tool(["backup", "--store", "server.db", "--out", "copy.db"])
-        } restore: {
-            server.send(SIGTERM)
-            #expect(await server.wait(timeout: .seconds(60)).status == 0)
-            return try await workspace.serve(store: "copy.db")
-        }
+        try await Self.withBackupCopy(Self.aDeviceThatOnlyPulledSinceTheBackup)
     }
 
     /// The same with PostgreSQL's own dump, restored into another database: the server is told
     /// nothing, and finds the restore by where its history's row now lives.
     @Test(.enabled(if: BackupProcessTests.hasPostgreSQLTools, "PostgreSQL 15's pg_dump and pg_restore are not installed"))
     func aDeviceThatOnlyPulledSinceAPostgreSQLDumpGetsWhatTheRestoredLogHoldsBelowItsCursor() async throws {
-        let tools = Self.postgreSQLTools
-        try await PostgreSQLTestDatabase.withFresh { postgres in
-            try await PostgreSQLTestDatabase.withFresh { restoredDatabase in
-                let workspace = try SyncWorkspace()
-                let (server, url) = try await workspace.serve(postgres: postgres)
-                let dump = workspace.directory.file("store.dump").path
-                try await Self.aDeviceThatOnlyPulledSinceTheBackup(in: workspace, serving: url) {
-                    let dumped = try await ChildProcess.run(
-                        executable: tools.appendingPathComponent("pg_dump"), ["--format=custom", "--file=\(dump)", "--dbname=\(postgres)"])
-                    try #require(dumped.status == 0, "\(dumped.errors)")
-                } restore: {
-                    server.send(SIGTERM)
-                    #expect(await server.wait(timeout: .seconds(60)).status == 0)
-                    let restoring = try await ChildProcess.run(
-                        executable: tools.appendingPathComponent("pg_restore"), ["--no-owner", "--dbname=\(restoredDatabase)", dump])
-                    try #require(restoring.status == 0, "\(restoring.errors)")
-                    return try await workspace.serve(postgres: restoredDatabase)
-                }
-            }
-        }
+        try await Self.withPostgreSQLDumpAndRestore(Self.aDeviceThatOnlyPulledSinceTheBackup)
     }
 
     /// A copy made another way than `boutique backup` (SQLite's `VACUUM INTO` from another process)
