@@ -20,8 +20,10 @@ public final class ChildProcess: Sendable {
         public var errors: String
         /// Whether it ended by a signal rather than exiting.
         public var signalled: Bool
-        /// Its peak resident memory, in bytes, as the system counted it when it ended (`ru_maxrss`);
-        /// 0 when unknown.
+        /// Its peak resident memory, in bytes; 0 when unknown. On Linux, its own address space's
+        /// high-water mark (`VmHWM`), sampled while it ran: the `ru_maxrss` its parent reads when it
+        /// ends also counts the parent's own peak, which a spawned child's exec inherits (a tiny
+        /// child of a test process that once held 800 MB reports 800 MB). Elsewhere, `ru_maxrss`.
         public var peakResidentBytes = 0
     }
 
@@ -34,6 +36,8 @@ public final class ChildProcess: Sendable {
     private let collected = Lock((output: Data(), errors: Data(), openPipes: 2))
     /// How the child ended, once it has been waited for, and its peak resident memory in bytes.
     private let ending = Lock<(status: Int32, signalled: Bool, peak: Int)?>(nil)
+    /// The highest `VmHWM` read while the child ran (Linux).
+    private let sampledPeak = Lock(0)
 
     /// Starts the executable built beside the tests named `name` with `arguments`, in `directory`.
     public convenience init(_ name: String, _ arguments: [String], in directory: URL? = nil, input: Data? = nil) throws {
@@ -87,6 +91,16 @@ public final class ChildProcess: Sendable {
         }
         processID = pid
 
+        #if os(Linux)
+        Thread.detachNewThread { [sampledPeak, ending, pid] in
+            // Until it ends (a process that exited has no address space left to report).
+            while ending.withLock({ $0 == nil }), let peak = Self.residentHighWaterMark(of: pid) {
+                sampledPeak.withLock { $0 = max($0, peak) }
+                usleep(20_000)
+            }
+        }
+        #endif
+
         let pipes = [(output.read, true)] + (errors.map { [($0.read, false)] } ?? [])
         collected.withLock { $0.openPipes = pipes.count }
         for (descriptor, isOutput) in pipes {
@@ -115,6 +129,16 @@ public final class ChildProcess: Sendable {
         }
     }
 
+    /// The resident high-water mark of process `pid` in bytes (`VmHWM` in /proc), or `nil` when it has
+    /// none: it ended, or never was.
+    static func residentHighWaterMark(of pid: pid_t) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return nil }
+        return kilobytes * 1_024
+    }
+
     /// A pipe whose ends this process does not hand to the children it starts later.
     private static func makePipe() throws -> (read: Int32, write: Int32) {
         var descriptors: [Int32] = [0, 0]
@@ -135,7 +159,8 @@ public final class ChildProcess: Sendable {
                 let signal = status & 0x7f
                 // Kilobytes on Linux, bytes on Apple platforms.
                 #if os(Linux)
-                let peak = Int(usage.ru_maxrss) * 1_024
+                let sampled = sampledPeak.withLock { $0 }
+                let peak = sampled > 0 ? sampled : Int(usage.ru_maxrss) * 1_024
                 #else
                 let peak = Int(usage.ru_maxrss)
                 #endif
