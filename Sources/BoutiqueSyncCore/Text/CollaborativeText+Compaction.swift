@@ -13,7 +13,7 @@ extension CollaborativeText {
     /// this once every replica has pulled past it and pushed what it wrote before that pull). Then no
     /// operation still to come can be anchored to a dropped tombstone, because operations anchor only to
     /// characters with visible text below them. An operation that breaks the contract is refused by
-    /// ``apply(_:)`` with an error rather than misplaced. Replicas that compact at the same version end
+    /// ``CollaborativeText/apply(_:)-(TextOperation)`` with an error rather than misplaced. Replicas that compact at the same version end
     /// with the same state, byte for byte.
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` when `stable` holds operations

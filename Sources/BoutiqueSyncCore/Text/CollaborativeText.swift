@@ -209,7 +209,7 @@ public struct CollaborativeText: Sendable {
         }
     }
 
-    /// Applies operations in order (see ``apply(_:)``).
+    /// Applies operations in order (see ``apply(_:)-(TextOperation)``).
     public mutating func apply(_ operations: some Sequence<TextOperation>) throws {
         for operation in operations { try apply(operation) }
     }

@@ -30,7 +30,7 @@ extension TextOperation {
         return RecordEncoder.encode(values)
     }
 
-    /// Reads an operation written by ``record()``, checking it as ``CollaborativeText/apply(_:)`` would.
+    /// Reads an operation written by ``record()``, checking it as ``CollaborativeText/apply(_:)-(TextOperation)`` would.
     ///
     /// - Throws: a ``/BoutiqueDB/BoutiqueError`` for bytes that are not such a record.
     public init(record bytes: [UInt8]) throws {
