@@ -20,10 +20,10 @@ public final class ChildProcess: Sendable {
         public var errors: String
         /// Whether it ended by a signal rather than exiting.
         public var signalled: Bool
-        /// Its peak resident memory, in bytes; 0 when unknown. On Linux, its own address space's
-        /// high-water mark (`VmHWM`), sampled while it ran: the `ru_maxrss` its parent reads when it
-        /// ends also counts the parent's own peak, which a spawned child's exec inherits (a tiny
-        /// child of a test process that once held 800 MB reports 800 MB). Elsewhere, `ru_maxrss`.
+        /// Its peak resident memory, in bytes; 0 when unknown. For a child started `measuringPeakMemory`
+        /// on Linux, its own address space's high-water mark (`VmHWM`), sampled while it ran.
+        /// Otherwise `ru_maxrss`, which on Linux also counts the parent's own peak, inherited by a
+        /// spawned child's exec: a tiny child of a test process that once held 800 MB reports 800 MB.
         public var peakResidentBytes = 0
     }
 
@@ -46,13 +46,16 @@ public final class ChildProcess: Sendable {
 
     /// Starts `executable arguments…` in `directory` (the test's own when `nil`), with `input` on its
     /// standard input (none when `nil`). With `mergingErrors`, standard error goes to ``output`` too,
-    /// interleaved as the child wrote them, and ``errors`` stays empty.
+    /// interleaved as the child wrote them, and ``errors`` stays empty. With `measuringPeakMemory`, its
+    /// own peak memory is sampled while it runs (see ``Exit/peakResidentBytes``): a read of /proc
+    /// every 20 ms, which is not free on a busy machine, so only for the tests that bound memory.
     ///
     /// Started with `posix_spawn`, not Foundation's `Process`: its `run()` copies each entry of
     /// /proc/self/fd with a fixed 256-byte `memcpy`, which reads past the end of its buffer and, when
     /// that buffer ends a mapped page, crashes the test process (seen in a full run).
     public init(
-        executable: URL, _ arguments: [String], in directory: URL? = nil, input: Data? = nil, mergingErrors: Bool = false
+        executable: URL, _ arguments: [String], in directory: URL? = nil, input: Data? = nil, mergingErrors: Bool = false,
+        measuringPeakMemory: Bool = false
     ) throws {
         name = executable.lastPathComponent
         var actions = posix_spawn_file_actions_t()
@@ -92,13 +95,13 @@ public final class ChildProcess: Sendable {
         processID = pid
 
         #if os(Linux)
-        Thread.detachNewThread { [sampledPeak, ending, pid] in
+        if measuringPeakMemory { Thread.detachNewThread { [sampledPeak, ending, pid] in
             // Until it ends (a process that exited has no address space left to report).
             while ending.withLock({ $0 == nil }), let peak = Self.residentHighWaterMark(of: pid) {
                 sampledPeak.withLock { $0 = max($0, peak) }
                 usleep(20_000)
             }
-        }
+        } }
         #endif
 
         let pipes = [(output.read, true)] + (errors.map { [($0.read, false)] } ?? [])

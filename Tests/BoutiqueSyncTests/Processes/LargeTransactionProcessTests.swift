@@ -41,7 +41,8 @@ import Testing
                 """,
             ])
             let exit = try await workspace.attempt(
-                ["sync", device, "--server", url, "--token", token, "--tables", "note"], environment: environment, timeout: .seconds(600))
+                ["sync", device, "--server", url, "--token", token, "--tables", "note"], environment: environment, timeout: .seconds(600),
+                measuringPeakMemory: true)
             #expect(exit.status == 0 && exit.output.contains("pushed \(rows) changes"), "\(exit.output) \(exit.errors)")
             peaks[rows] = exit.peakResidentBytes
         }

@@ -20,21 +20,26 @@ final class SyncWorkspace: Sendable {
     }
 
     /// Runs `boutique arguments…` and returns how it ended, whatever its status. With `environment`,
-    /// those variables are set for it (see ``start(_:environment:)``).
+    /// those variables are set for it (see ``start(_:environment:measuringPeakMemory:)``).
     func attempt(
-        _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(120)
+        _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(120), measuringPeakMemory: Bool = false
     ) async throws -> ChildProcess.Exit {
-        try await start(arguments, environment: environment).wait(timeout: timeout)
+        try await start(arguments, environment: environment, measuringPeakMemory: measuringPeakMemory).wait(timeout: timeout)
     }
 
     /// Starts `boutique arguments…` in the workspace. With `environment`, those variables are set for
-    /// it (through `/bin/sh`, which then runs it in its place: the same process).
-    func start(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
-        guard !environment.isEmpty else { return try ChildProcess("boutique", arguments, in: url) }
+    /// it (through `/bin/sh`, which then runs it in its place: the same process). With
+    /// `measuringPeakMemory`, its own peak is sampled (``ChildProcess/Exit/peakResidentBytes``).
+    func start(_ arguments: [String], environment: [String: String] = [:], measuringPeakMemory: Bool = false) throws -> ChildProcess {
+        guard !environment.isEmpty else {
+            return try ChildProcess(
+                executable: ChildProcess.executable("boutique"), arguments, in: url, measuringPeakMemory: measuringPeakMemory)
+        }
         let settings = environment.sorted { $0.key < $1.key }.map { "export \($0.key)='\($0.value)'; " }.joined()
         return try ChildProcess(
             executable: URL(fileURLWithPath: "/bin/sh"),
-            ["-c", settings + #"exec "$0" "$@""#, ChildProcess.executable("boutique").path] + arguments, in: url)
+            ["-c", settings + #"exec "$0" "$@""#, ChildProcess.executable("boutique").path] + arguments, in: url,
+            measuringPeakMemory: measuringPeakMemory)
     }
 
     /// Runs `boutique arguments…` and fails unless it exits 0.
@@ -56,7 +61,7 @@ final class SyncWorkspace: Sendable {
     /// Starts `boutique serve` on the store `file` (or the directory `storeDirectory`, a file per
     /// tenant, or the PostgreSQL database `postgres`), with `flags` besides, and returns it with its
     /// address. With `environment`, those variables are set
-    /// for it (see ``start(_:environment:)``).
+    /// for it (see ``start(_:environment:measuringPeakMemory:)``).
     func serve(
         port: Int = 0, postgres: String? = nil, storeDirectory: String? = nil, rules: String? = nil, store file: String = "server.db",
         flags: [String] = [], environment: [String: String] = [:]
