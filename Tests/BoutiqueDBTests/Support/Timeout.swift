@@ -1,4 +1,5 @@
 import BoutiqueSQLite
+import BoutiqueTestSupport
 import Foundation
 
 struct TimedOut: Error, CustomStringConvertible {
@@ -8,7 +9,7 @@ struct TimedOut: Error, CustomStringConvertible {
 
 /// How much longer than usual the deadlines are: `BOUTIQUE_TEST_TIMEOUT_SCALE`, for runs under a
 /// sanitizer, which slows everything several times over.
-let timeoutScale = ProcessInfo.processInfo.environment["BOUTIQUE_TEST_TIMEOUT_SCALE"].flatMap(Double.init) ?? 1
+let timeoutScale = TestBudget.timeoutScale
 
 /// How long a test waits for something that must happen before it calls it a hang: `seconds` times
 /// ``timeoutScale``, and never under a minute.

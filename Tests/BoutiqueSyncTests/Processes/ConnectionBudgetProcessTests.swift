@@ -118,7 +118,7 @@ import Testing
             // at once). Without a budget, every stalled client holds its answer: 70 to 80 MB.
             // Under a sanitizer (CI names it in BOUTIQUE_TEST_SANITIZER) every allocation carries shadow
             // memory and is freed late: three times the bound (40 MB seen under ThreadSanitizer).
-            let sanitized = ProcessInfo.processInfo.environment["BOUTIQUE_TEST_SANITIZER"] != nil
+            let sanitized = TestBudget.isSanitized
             let bound = (max(budget, warm) + stalledClients * (64 << 10) + (32 << 20)) * (sanitized ? 3 : 1)
             #expect(held < bound, "the server grew by \(held >> 20) MB with \(stalledClients) readers stalled (bound \(bound >> 20) MB)")
 

@@ -52,7 +52,7 @@ import Testing
         // Folded into their states with the larger page cache a pull's changes get, the rows' pages
         // took 55 MB more for the larger import (a debug build; up to the cache's 64 MB). Under a sanitizer (CI names it in BOUTIQUE_TEST_SANITIZER) allocations carry shadow
         // memory and are freed late: three times the bound.
-        let sanitized = ProcessInfo.processInfo.environment["BOUTIQUE_TEST_SANITIZER"] != nil
+        let sanitized = TestBudget.isSanitized
         let bound = (12 << 20) * (sanitized ? 3 : 1)
         #expect(large - small < bound, "30,000 rows peaked at \(large >> 20) MB, 3,000 at \(small >> 20) MB (bound: \(bound >> 20) MB more)")
         server.send(SIGTERM)

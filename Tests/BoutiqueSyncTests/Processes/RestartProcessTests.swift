@@ -73,7 +73,7 @@ import Testing
             let token = try await workspace.token()
             let quietToken = try await workspace.token(tenant: "quiet")
             // Under a sanitizer (CI names it in BOUTIQUE_TEST_SANITIZER) every step is several times slower.
-            let deviceCount = ProcessInfo.processInfo.environment["BOUTIQUE_TEST_SANITIZER"] == nil ? 20 : 6
+            let deviceCount = TestBudget.isSanitized ? 6 : 20
             var devices: [Device] = []
             for index in 0..<deviceCount {
                 devices.append(

@@ -1,8 +1,9 @@
+import BoutiqueTestSupport
 import Foundation
 
 /// How much longer than usual the sync tests' deadlines are: `BOUTIQUE_TEST_TIMEOUT_SCALE`, for runs
 /// under a sanitizer, which slows everything several times over.
-let syncTimeoutScale = ProcessInfo.processInfo.environment["BOUTIQUE_TEST_TIMEOUT_SCALE"].flatMap(Double.init) ?? 1
+let syncTimeoutScale = TestBudget.timeoutScale
 
 /// How long a sync test waits for something that must happen before it calls it a hang: `seconds`
 /// times ``syncTimeoutScale``, and never under a minute.

@@ -6,7 +6,7 @@ import Testing
 /// ends with the same text and the same bytes, each replica's own edits do what they say, merging never
 /// reorders characters a replica already had, and no character is lost or doubled.
 @Suite struct CollaborativeTextConvergenceTests {
-    @Test(arguments: 0..<40)
+    @Test(arguments: TestBudget.cases(40))
     func randomScriptsConverge(seed: UInt64) throws {
         var random = SeededRandom(seed: 1_000 + seed)
         var replicas = TextReplicas(count: random.int(in: 2...5))

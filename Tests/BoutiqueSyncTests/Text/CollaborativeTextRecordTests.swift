@@ -113,7 +113,7 @@ import Testing
     @Test func damagedStatesAreRefusedOrUsable() throws {
         var random = SeededRandom(seed: 2_026)
         var refused = 0
-        for round in 0..<3_000 {
+        for round in 0..<TestBudget.rounds(3_000) {
             let valid = try Self.randomState(&random).record()
             let bytes = round % 2 == 0 ? Self.damage(valid, &random) : try Self.lie(valid, &random)
             do {
@@ -131,7 +131,7 @@ import Testing
         var operations = [try text.insert("hello world", at: 0, by: "w"), try text.insert("X", at: 3, by: "v")]
         operations.append(try #require(try text.delete(2..<7, by: "w")))
         var refused = 0
-        for round in 0..<3_000 {
+        for round in 0..<TestBudget.rounds(3_000) {
             let valid = random.pick(operations).record()
             let bytes = round % 2 == 0 ? Self.damage(valid, &random) : try Self.lie(valid, &random)
             do {

@@ -13,7 +13,7 @@ import Testing
         return version
     }
 
-    @Test(arguments: 0..<25)
+    @Test(arguments: TestBudget.cases(25))
     func compactedAndUncompactedReplicasKeepConverging(seed: UInt64) throws {
         var random = SeededRandom(seed: 9_000 + seed)
         var replicas = TextReplicas(count: random.int(in: 2...4))
@@ -122,7 +122,7 @@ import Testing
         var text = CollaborativeText()
         let words = ["note", "sync", "the", "device", "offline", "merge", "édition", "日本語", "🙂", "paragraph", "and", "server"]
         var cursor = 0
-        for _ in 0..<3_000 {
+        for _ in 0..<TestBudget.rounds(3_000) {
             let count = text.count
             switch random.below(10) {
             case 0..<6:

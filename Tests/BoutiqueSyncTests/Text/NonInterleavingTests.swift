@@ -77,7 +77,7 @@ import Testing
         }
     }
 
-    @Test(arguments: 0..<60)
+    @Test(arguments: TestBudget.cases(60))
     func randomWritersAndTypingOrdersNeverInterleave(seed: UInt64) throws {
         var random = SeededRandom(seed: 500 + seed)
         let base = RandomText.string(&random, length: 0...8)
