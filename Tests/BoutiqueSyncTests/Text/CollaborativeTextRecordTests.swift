@@ -113,7 +113,8 @@ import Testing
     @Test func damagedStatesAreRefusedOrUsable() throws {
         var random = SeededRandom(seed: 2_026)
         var refused = 0
-        for round in 0..<TestBudget.rounds(3_000) {
+        let rounds = TestBudget.rounds(3_000)
+        for round in 0..<rounds {
             let valid = try Self.randomState(&random).record()
             let bytes = round % 2 == 0 ? Self.damage(valid, &random) : try Self.lie(valid, &random)
             do {
@@ -122,7 +123,7 @@ import Testing
                 refused += 1
             }
         }
-        #expect(refused > 1_000)
+        #expect(refused > rounds / 3, "\(refused) of \(rounds) damaged records refused")
     }
 
     @Test func damagedOperationsAreRefusedOrValid() throws {
@@ -131,7 +132,8 @@ import Testing
         var operations = [try text.insert("hello world", at: 0, by: "w"), try text.insert("X", at: 3, by: "v")]
         operations.append(try #require(try text.delete(2..<7, by: "w")))
         var refused = 0
-        for round in 0..<TestBudget.rounds(3_000) {
+        let rounds = TestBudget.rounds(3_000)
+        for round in 0..<rounds {
             let valid = random.pick(operations).record()
             let bytes = round % 2 == 0 ? Self.damage(valid, &random) : try Self.lie(valid, &random)
             do {
@@ -144,6 +146,6 @@ import Testing
                 refused += 1
             }
         }
-        #expect(refused > 1_000)
+        #expect(refused > rounds / 3, "\(refused) of \(rounds) damaged records refused")
     }
 }
