@@ -249,7 +249,7 @@ let package = Package(
                 + httpDependencies,
             swiftSettings: httpSettings),
         // A child process for the multi-process and crash tests: they start it, kill it, and check the file.
-        .executableTarget(name: "BoutiqueTestWorker", dependencies: ["BoutiqueDB", "BoutiqueReplayWorkload"]),
+        .executableTarget(name: "BoutiqueTestWorker", dependencies: ["BoutiqueDB", "BoutiqueReplayWorkload", "BoutiqueTestSupport"]),
         // What the tests share: the seeded random generator of the fuzz, record and reliability tests,
         // and the child processes of the ones that run executables.
         .target(name: "BoutiqueTestSupport", dependencies: ["BoutiqueSQLite"], path: "Tests/BoutiqueTestSupport"),

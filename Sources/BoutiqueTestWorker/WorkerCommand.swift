@@ -1,5 +1,6 @@
 import BoutiqueDB
 import BoutiqueReplayWorkload
+import BoutiqueTestSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -79,11 +80,7 @@ enum WorkerCommand {
     /// alone), `ru_maxrss` elsewhere; 0 when it cannot be read.
     static func ownPeakResidentBytes() -> Int {
         #if os(Linux)
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
-        else { return 0 }
-        return kilobytes * 1_024
+        return ChildProcess.residentHighWaterMark(of: getpid()) ?? 0
         #else
         var usage = rusage()
         guard getrusage(RUSAGE_SELF, &usage) == 0 else { return 0 }

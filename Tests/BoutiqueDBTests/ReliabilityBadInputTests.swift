@@ -1,4 +1,5 @@
 import BoutiqueDB
+import BoutiqueTestSupport
 import Foundation
 import Testing
 
@@ -250,13 +251,7 @@ enum ProcessMemory {
     }
 
     /// The peak resident memory since the last reset, from `VmHWM` in `/proc/self/status`.
-    static func peakBytes() -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
-        else { return 0 }
-        return kilobytes * 1024
-    }
+    static func peakBytes() -> Int { ChildProcess.residentHighWaterMark(of: getpid()) ?? 0 }
 
     /// What AddressSanitizer, when it is in the process, keeps resident besides the program's own
     /// memory: freed blocks held in quarantine (256 MB by default), the shadow of every allocation (an

@@ -132,9 +132,10 @@ public final class ChildProcess: Sendable {
         }
     }
 
-    /// The resident high-water mark of process `pid` in bytes (`VmHWM` in /proc), or `nil` when it has
-    /// none: it ended, or never was.
-    static func residentHighWaterMark(of pid: pid_t) -> Int? {
+    /// The resident high-water mark of process `pid` in bytes (`VmHWM` in /proc: its own address
+    /// space's, since its last exec or `clear_refs` reset), or `nil` when it has none: it ended, never
+    /// was, or the system has no /proc.
+    public static func residentHighWaterMark(of pid: pid_t) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
             let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
