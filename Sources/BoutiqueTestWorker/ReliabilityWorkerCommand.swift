@@ -7,6 +7,7 @@ import Foundation
 ///     BoutiqueTestWorker ledger-until-killed <path>
 ///     BoutiqueTestWorker load <path> <tag> <count> <expected total> [--start-at <unix seconds>]
 ///     BoutiqueTestWorker hold-exclusive <path> <seconds> [--until <file>]
+///     BoutiqueTestWorker store-blob <path> <megabytes> full|off
 ///
 /// `ledger-until-killed` continues the numbering it finds in the file and commits transactions of
 /// ``ReliabilityWorkerPlans/rowsPerTransaction`` inserts and one update each, printing `ready <n>` once
@@ -15,11 +16,15 @@ import Foundation
 /// and prints `ok wrote <count> observed <last count seen>`. `hold-exclusive` takes an exclusive lock with
 /// plain SQLite, prints `locked`, and holds it for `seconds`, or with `--until` until `file` exists (at
 /// most `seconds`): a test that must act while the lock is held releases it when done, however slowly a
-/// loaded machine runs it.
+/// loaded machine runs it. `store-blob` inserts one blob of `megabytes` MiB in one write, with change
+/// capture `full` or `off`, reads back its length and last two bytes, and prints `stored <length> <hex>`
+/// or `refused <extended code>`, then the process's own peak resident bytes: a test bounds the memory a
+/// large value costs in a process where nothing else runs.
 enum ReliabilityWorkerCommand {
     case ledgerUntilKilled(path: String)
     case load(path: String, tag: String, count: Int, expectedTotal: Int, startAt: Double?)
     case holdExclusive(path: String, seconds: Double, until: String?)
+    case storeBlob(path: String, megabytes: Int, capture: ChangeCaptureMode)
 
     /// The command `arguments` name, or `nil` when they name none of these.
     init?(arguments: [String]) throws {
@@ -43,6 +48,13 @@ enum ReliabilityWorkerCommand {
             var until: String?
             if let index = arguments.firstIndex(of: "--until"), index + 1 < arguments.count { until = arguments[index + 1] }
             self = .holdExclusive(path: arguments[1], seconds: seconds, until: until)
+        case "store-blob":
+            guard arguments.count >= 4, let megabytes = Int(arguments[2]), megabytes > 0,
+                let capture = ["full": ChangeCaptureMode.full, "off": .off][arguments[3]]
+            else {
+                throw WorkerCommand.UsageError(description: "usage: store-blob <path> <megabytes> full|off")
+            }
+            self = .storeBlob(path: arguments[1], megabytes: megabytes, capture: capture)
         default:
             return nil
         }
@@ -56,7 +68,35 @@ enum ReliabilityWorkerCommand {
             try await load(path: path, tag: tag, count: count, expectedTotal: expectedTotal, startAt: startAt)
         case .holdExclusive(let path, let seconds, let until):
             try holdExclusive(path: path, seconds: seconds, until: until)
+        case .storeBlob(let path, let megabytes, let capture):
+            try await storeBlob(path: path, megabytes: megabytes, capture: capture)
         }
+    }
+
+    private func storeBlob(path: String, megabytes: Int, capture: ChangeCaptureMode) async throws -> String {
+        let database = try await DatabaseActor.open(
+            url: URL(fileURLWithPath: path), migrations: ReliabilityWorkerPlans.blobs,
+            options: .init(changeCapture: .init(mode: capture)))
+        let size = megabytes * 1024 * 1024
+        let outcome: String
+        do {
+            try await database.write { conn in
+                var blob = [UInt8](repeating: 0xAB, count: size)
+                blob[size - 1] = 0xCD
+                try conn.execute("INSERT INTO blobs(id, data) VALUES (1, ?)", [.blob(blob)])
+            }
+            let check = try await database.read { conn in
+                try conn.fetchAll("SELECT length(data), hex(substr(data, -2)) FROM blobs WHERE id = 1").map { Array($0) }
+            }
+            outcome = "stored " + (check.first?.map { "\($0)" }.joined(separator: " ") ?? "nothing")
+        } catch let error as BoutiqueError {
+            guard case .sql(let code, _) = error else { throw error }
+            outcome = "refused \(code.rawValue)"
+        }
+        // Whether stored or refused, the file takes the next write.
+        try await database.write { conn in try conn.execute("INSERT INTO keep(id, value) VALUES (1, 'after')") }
+        await database.close()
+        return "\(outcome) \(WorkerCommand.ownPeakResidentBytes())"
     }
 
     private func writeLedger(path: String) async throws -> String {
@@ -159,6 +199,13 @@ enum ReliabilityWorkerPlans {
         BoutiqueMigration("v1_ledger") { conn in
             try conn.execute(
                 "CREATE TABLE ledger(id INTEGER PRIMARY KEY, txn INTEGER NOT NULL, part INTEGER NOT NULL, payload TEXT NOT NULL)")
+        }
+    }
+
+    static let blobs = BoutiqueMigrationPlan {
+        BoutiqueMigration("v1_blobs") { conn in
+            try conn.execute("CREATE TABLE blobs(id INTEGER PRIMARY KEY, data BLOB)")
+            try conn.execute("CREATE TABLE keep(id INTEGER PRIMARY KEY, value TEXT NOT NULL)")
         }
     }
 
