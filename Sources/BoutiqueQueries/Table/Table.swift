@@ -13,7 +13,6 @@ import BoutiqueSQLite
 /// Note.tableName                                   // "note"
 /// Note.where { $0.title == "Groceries" }           // a typed SELECT
 /// ```
-@dynamicMemberLookup
 public protocol Table: QueryRepresentable, TableRowValue where QueryOutput == Self, RowTable == Self {
     /// The typed column handles the query builder's closures receive as `$0`.
     associatedtype TableColumns: TableDefinition where TableColumns.Root == Self

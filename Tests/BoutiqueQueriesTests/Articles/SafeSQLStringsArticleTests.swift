@@ -4,8 +4,9 @@ import Foundation
 import Testing
 
 /// The examples of StructuredQueries' "Safe SQL strings" article, with a shelf of jars for data: columns
-/// named on the table's type inside `#sql`, values bound (implicitly or with `bind:`), raw text, and SQL
-/// fragments mixed into the builder. Each test shows the SQL and the rows.
+/// inside `#sql` (named through `columns`: `Jar.columns.label` where the article writes `Jar.label`),
+/// values bound (implicitly or with `bind:`), raw text, and SQL fragments mixed into the builder. Each
+/// test shows the SQL and the rows.
 @Suite("Article: safe SQL strings")
 struct SafeSQLStringsArticleTests {
     @Table("jars")
@@ -29,13 +30,12 @@ struct SafeSQLStringsArticleTests {
 
     @Test func aColumnIsNamedOnTheTablesType() throws {
         let db = try Self.database()
-        // `Jar.label` is `Jar.columns.label`.
-        #expect(Jar.label.queryFragment.sql == #""jars"."label""#)
+        #expect(Jar.columns.label.queryFragment.sql == #""jars"."label""#)
         let expired = #sql(
             """
             SELECT \(Jar.columns)
             FROM \(Jar.self)
-            WHERE \(Jar.bestBefore) < unixepoch()
+            WHERE \(Jar.columns.bestBefore) < unixepoch()
             """,
             as: Jar.self
         )
@@ -50,21 +50,21 @@ struct SafeSQLStringsArticleTests {
     @Test func valuesAreBoundWithOrWithoutBindAndRawTextIsSQL() throws {
         let db = try Self.database()
         let searchText = "%ginger%"
-        let implicit = #sql("SELECT \(Jar.columns) FROM \(Jar.self) WHERE \(Jar.label) COLLATE NOCASE LIKE \(searchText)", as: Jar.self)
-        let explicit = #sql("SELECT \(Jar.columns) FROM \(Jar.self) WHERE \(Jar.label) COLLATE NOCASE LIKE \(bind: searchText)", as: Jar.self)
+        let implicit = #sql("SELECT \(Jar.columns) FROM \(Jar.self) WHERE \(Jar.columns.label) COLLATE NOCASE LIKE \(searchText)", as: Jar.self)
+        let explicit = #sql("SELECT \(Jar.columns) FROM \(Jar.self) WHERE \(Jar.columns.label) COLLATE NOCASE LIKE \(bind: searchText)", as: Jar.self)
         #expect(explicit.sql.hasSuffix(#"WHERE "jars"."label" COLLATE NOCASE LIKE ?"#))
         #expect(explicit.sql == implicit.sql)
         #expect(explicit.bindings == [.text("%ginger%")])
         #expect(try explicit.fetchAll(db).map(\.id) == [1, 2])
 
-        let raw = #sql("SELECT \(Jar.columns) FROM \(Jar.self) WHERE \(Jar.label) COLLATE NOCASE LIKE '\(raw: searchText)'", as: Jar.self)
+        let raw = #sql("SELECT \(Jar.columns) FROM \(Jar.self) WHERE \(Jar.columns.label) COLLATE NOCASE LIKE '\(raw: searchText)'", as: Jar.self)
         #expect(raw.sql.hasSuffix(#"LIKE '%ginger%'"#))
         #expect(raw.bindings.isEmpty)
         #expect(try raw.fetchAll(db).map(\.id) == [1, 2])
 
         // A bound value is never SQL: the classic injection text matches nothing.
         let hostile = "' OR 1=1 OR '"
-        #expect(try #sql("SELECT \(Jar.columns) FROM \(Jar.self) WHERE \(Jar.label) LIKE \(bind: hostile)", as: Jar.self).fetchAll(db).isEmpty)
+        #expect(try #sql("SELECT \(Jar.columns) FROM \(Jar.self) WHERE \(Jar.columns.label) LIKE \(bind: hostile)", as: Jar.self).fetchAll(db).isEmpty)
     }
 
     @Test func sqlFragmentsInsideTheBuilder() throws {
