@@ -9,7 +9,7 @@ regular, so it is generated rather than written by hand:
     Scripts/generate-joined-selects.py > Sources/BoutiqueQueries/Statements/Select/Select+JoinedRows.swift
 
 With `tuples`, it writes the joins of a select that chose a tuple of values (2 to TUPLE_MAX), the
-other side a table's rows, or one chosen value, or a tuple of them:
+other side a table's rows, or one chosen value, or a tuple of them (also when both sides chose one):
 
     Scripts/generate-joined-selects.py tuples > Sources/BoutiqueQueries/Statements/Select/Select+JoinChosenTuples.swift
 """
@@ -112,6 +112,30 @@ def chosen_tuples():
         w(f"        all.join(other, on: condition)")
         w(f"    }}")
         w(f"}}")
+        w("")
+    for k in range(2, TUPLE_MAX + 1):
+        vs = names("V", k)
+        w("extension Select where Columns: TableDefinition {")
+        for m in range(2, TUPLE_MAX + 1):
+            ws = names("W", m)
+            gen = ", ".join(f"{v}: QueryBindable" for v in vs + ws)
+            spread = ", ".join([f"chosen.{i}" for i in range(k)] + [f"others.{i}" for i in range(m)])
+            w(f"    /// Pairs each row with the rows of `other` for which `condition` holds, reading the {k} values this")
+            w(f"    /// select chose and then the {m} values `other` chose.")
+            w(f"    public func join<OtherColumns: TableDefinition, {gen}>(")
+            w(f"        _ other: Select<OtherColumns, {tup(ws)}>,")
+            w(f"        on condition: (Columns, OtherColumns) -> some QueryExpression<Bool>")
+            w(f"    ) -> Select<(Columns, OtherColumns), {tup(vs + ws)}> where Output == {tup(vs)} {{")
+            w(f"        let (first, second) = (decoder, other.decoder)")
+            w(f"        return joinedSelection(of: other, on: condition(columns, other.columns).queryFragment) {{ (decoder) throws(BoutiqueError) in")
+            w(f"            let chosen = try first(&decoder)")
+            w(f"            let others = try second(&decoder)")
+            w(f"            return ({spread})")
+            w(f"        }}")
+            w(f"    }}")
+            if m < TUPLE_MAX:
+                w("")
+        w("}")
         w("")
     print("\n".join(out).rstrip())
 

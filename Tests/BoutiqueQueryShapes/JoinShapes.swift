@@ -49,6 +49,17 @@ public enum JoinShapes {
             .order { reminder, _ in reminder.id }
     }
 
+    /// Two values a select of lists chose beside two a select of reminders chose: both sides chose a
+    /// tuple, `(Int, String, String, Bool)`. The condition is spelled `eq`, as StructuredQueries'
+    /// articles write it: with `==` this expression takes the type checker about twice as long.
+    public static func listsAndRemindersBothChosen() -> Select<
+        (RemindersList.TableColumns, Reminder.TableColumns), (Int, String, String, Bool)
+    > {
+        RemindersList.select { ($0.id, $0.title) }
+            .join(Reminder.select { ($0.title, $0.isDone) }) { $0.id.eq($1.listID) }
+            .order { list, reminder in (list.id, reminder.id) }
+    }
+
     /// A list's title beside the two values a select of reminders chose: `(String, String, Bool)`.
     public static func listTitlesWithReminderTitles() -> Select<
         (RemindersList.TableColumns, Reminder.TableColumns), (String, String, Bool)

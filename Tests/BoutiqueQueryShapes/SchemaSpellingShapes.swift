@@ -49,6 +49,21 @@ public struct Observation: Sendable, Equatable {
     }
 }
 
+/// A sighting that may not have been confirmed yet: its timestamps are an optional group of columns,
+/// NULL in both until it is.
+@Table
+public struct Sighting: Sendable, Equatable {
+    public let id: Int
+    public var species: String
+    public var confirmed: Timestamps?
+
+    public init(id: Int, species: String, confirmed: Timestamps? = nil) {
+        self.id = id
+        self.species = species
+        self.confirmed = confirmed
+    }
+}
+
 public enum SchemaSpellingShapes {
     /// The app's migration: the group's columns flattened, the generated column's expression in SQL.
     public static let migration = BoutiqueMigration("v2_observations") { conn in
@@ -105,6 +120,32 @@ public enum SchemaSpellingShapes {
     }
     public static func touch(_ id: Int, at date: Date) -> Update<Observation> {
         Observation.update { $0.timestamps.updatedAt = date }.where { $0.id == id }
+    }
+
+    // Optional groups of columns
+    public static func unconfirmed() -> Where<Sighting> {
+        Sighting.where { $0.confirmed.is(nil) }
+    }
+    public static func confirmedBefore(_ date: Date) -> Where<Sighting> {
+        Sighting.where { $0.confirmed.createdAt < date }
+    }
+    public static func confirmed(at timestamps: Timestamps?) -> Where<Sighting> {
+        Sighting.where { $0.confirmed == timestamps }
+    }
+    public static func confirmations() -> Select<Sighting.TableColumns, Timestamps?> {
+        Sighting.order { $0.id }.select(\.confirmed)
+    }
+    public static func confirm(_ id: Int, at date: Date) -> Update<Sighting> {
+        Sighting.update { $0.confirmed = Timestamps(createdAt: date, updatedAt: nil) }.where { $0.id == id }
+    }
+    public static func retouch(_ id: Int, at date: Date) -> Update<Sighting> {
+        Sighting.update { $0.confirmed.updatedAt = date }.where { $0.id == id }
+    }
+    public static func unconfirm(_ id: Int) -> Update<Sighting> {
+        Sighting.update { $0.confirmed = nil }.where { $0.id == id }
+    }
+    public static func speciesWithoutTimestamps() -> Select<Sighting.TableColumns, Sighting> {
+        Sighting.order { $0.id }.select { Sighting.Columns(id: $0.id, species: $0.species) }
     }
 
     // Generated columns and drafts

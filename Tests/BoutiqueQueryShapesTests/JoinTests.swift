@@ -99,6 +99,11 @@ import Testing
         #expect(both.sql.hasPrefix(#"SELECT "remindersList"."title", "reminder"."title", "reminder"."isDone" FROM "remindersList" JOIN "reminder""#))
         let described = try await db.read { conn in try both.fetchAll(conn) }.map { "\($0.0)|\($0.1)|\($0.2)" }
         #expect(described == ["Home|Groceries|false", "Home|Haircut|true", "Work|Email boss|false", "Work||false"])
+
+        let tuples = JoinShapes.listsAndRemindersBothChosen()
+        #expect(tuples.sql.hasPrefix(#"SELECT "remindersList"."id", "remindersList"."title", "reminder"."title", "reminder"."isDone" FROM "remindersList" JOIN "reminder""#))
+        let fourEach = try await db.read { conn in try tuples.fetchAll(conn) }.map { "\($0.0)|\($0.1)|\($0.2)|\($0.3)" }
+        #expect(fourEach == ["1|Home|Groceries|false", "1|Home|Haircut|true", "2|Work|Email boss|false", "2|Work||false"])
     }
 
     @Test func listsWithTheirRemindersAsJSON() async throws {

@@ -84,4 +84,43 @@ import Testing
         #expect(copies == [2, 3])
         await db.close()
     }
+
+    @Test func anOptionalGroupIsWrittenReadComparedAndCleared() async throws {
+        let db = try await BoutiqueDB.open(
+            url: BoutiqueDB.inMemoryURL(),
+            migrations: BoutiqueMigrationPlan {
+                BoutiqueMigration("v1_sightings") { conn in try CreateTableStatement(Sighting.self).execute(conn) }
+            })
+        let seen = Timestamps(createdAt: Self.day1, updatedAt: nil)
+        let (unconfirmed, early, exact, all, afterChanges, columnsOnly) = try await db.write { conn in
+            try Sighting.insert {
+                Sighting(id: 1, species: "heron")
+                Sighting(id: 2, species: "kite", confirmed: seen)
+                Sighting(id: 3, species: "wren", confirmed: Timestamps(createdAt: Self.day2, updatedAt: nil))
+            }.execute(conn)
+            let before = (
+                try SchemaSpellingShapes.unconfirmed().fetchAll(conn).map(\.id),
+                try SchemaSpellingShapes.confirmedBefore(Self.day2).fetchAll(conn).map(\.id),
+                try SchemaSpellingShapes.confirmed(at: seen).fetchAll(conn).map(\.id),
+                try SchemaSpellingShapes.confirmations().fetchAll(conn)
+            )
+            try SchemaSpellingShapes.confirm(1, at: Self.day2).execute(conn)
+            try SchemaSpellingShapes.retouch(1, at: Self.day2).execute(conn)
+            try SchemaSpellingShapes.unconfirm(3).execute(conn)
+            return (
+                before.0, before.1, before.2, before.3,
+                try SchemaSpellingShapes.confirmations().fetchAll(conn),
+                try SchemaSpellingShapes.speciesWithoutTimestamps().fetchAll(conn)
+            )
+        }
+        #expect(SchemaSpellingShapes.unconfirmed().sql.hasSuffix(#"WHERE (("sighting"."createdAt", "sighting"."updatedAt") IS (?, ?))"#))
+        #expect(unconfirmed == [1])
+        #expect(early == [2])
+        #expect(exact == [2])
+        #expect(all == [nil, seen, Timestamps(createdAt: Self.day2, updatedAt: nil)])
+        #expect(afterChanges == [Timestamps(createdAt: Self.day2, updatedAt: Self.day2), seen, nil])
+        #expect(columnsOnly.map(\.confirmed) == [nil, nil, nil])
+        #expect(columnsOnly.map(\.species) == ["heron", "kite", "wren"])
+        await db.close()
+    }
 }

@@ -36,7 +36,7 @@ struct TableExpansion {
             // Computed, with their type written out: nothing to store, and the declarations are checked
             // without looking at their bodies.
             for column in schema.columns {
-                if Self.mayBeGroup(column) {
+                if Self.mayBeGroup(column) || Self.mayBeOptionalGroup(column) {
                     // A type the text does not tell from a group of columns (a `@Selection` struct):
                     // the overload `handle` resolves to decides, a `TableColumn` or a `ColumnGroup`.
                     writer.line(
@@ -79,7 +79,10 @@ struct TableExpansion {
                 fragments += ", "
             }
             parameters += "\(column.swiftName): some BoutiqueQueries.QueryExpression<\(column.representation)>"
-            if let value = Self.defaultArgument(column) {
+            if Self.mayBeOptionalGroup(column), column.property.hasImplicitNilDefault {
+                // NULL in each column when the type is a group of columns, one bound NULL otherwise.
+                parameters += " = BoutiqueQueries.SQLExpression<\(column.representation)>.nullColumns"
+            } else if let value = Self.defaultArgument(column) {
                 parameters += " = BoutiqueQueries.SQLExpression<\(column.representation)>(bound: \(value))"
             }
             fragments += "\(column.swiftName).queryFragment"
@@ -213,10 +216,19 @@ struct TableExpansion {
     ]
 
     /// `true` when the column's type may be a group of columns: stored as its own type (no `as:`), not
-    /// optional (an optional group is not supported) and not one of ``singleColumnTypes``.
+    /// optional (see ``mayBeOptionalGroup(_:)``) and not one of ``singleColumnTypes``.
     static func mayBeGroup(_ column: ModelColumn) -> Bool {
         column.representation == column.valueType && !column.isOptional && !column.valueType.hasSuffix("?")
             && !singleColumnTypes.contains(column.valueType)
+    }
+
+    /// `true` when the column's optional type may be an optional group of columns (`Timestamps?`):
+    /// stored as its own type, and its wrapped type not one of ``singleColumnTypes``.
+    static func mayBeOptionalGroup(_ column: ModelColumn) -> Bool {
+        guard column.isOptional, column.representation == column.valueType, column.valueType.hasSuffix("?") else {
+            return false
+        }
+        return !singleColumnTypes.contains(String(column.valueType.dropLast()))
     }
 
     /// `true` for `UUID` and `Foundation.UUID`.

@@ -28,6 +28,12 @@ public struct SQLInterpolation: StringInterpolationProtocol, Sendable {
         fragment.append(expression.queryFragment)
     }
 
+    /// A value bound as a parameter, said so at the call: `\(bind: searchText)` is `?` bound to the
+    /// text, as `\(searchText)` is (StructuredQueries' spelling for making the binding explicit).
+    public mutating func appendInterpolation(bind value: some QueryBindable) {
+        fragment.append(value.queryFragment)
+    }
+
     /// A table's quoted name: `\(Note.self)` → `"note"`.
     public mutating func appendInterpolation<T: Table>(_ table: T.Type) {
         fragment.sql += T.quotedTableName

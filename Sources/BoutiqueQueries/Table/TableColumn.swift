@@ -37,3 +37,9 @@ extension TableColumn where Value: QuerySelection {
     @inlinable
     public static func handle(_ name: String) -> ColumnGroup<Root, Value> { ColumnGroup(name) }
 }
+
+extension TableColumn where Value: OptionalQuerySelection {
+    /// The handle on an optional group of columns (`var timestamps: Timestamps?`).
+    @inlinable
+    public static func handle(_ name: String) -> OptionalColumnGroup<Root, Value.WrappedSelection> { OptionalColumnGroup(name) }
+}

@@ -36,7 +36,12 @@ public struct RowEncoder {
     @inlinable @inline(__always)
     public mutating func encode<R: QueryRepresentable>(_ value: R.QueryOutput, as representation: R.Type) {
         // A group of columns writes each of its own (a check the optimizer removes for other types).
-        if R.groupedColumns != nil, let group = value as? any Table {
+        if let columns = R.groupedColumns {
+            // An optional group that is `nil` writes NULL in each of its written columns.
+            guard let group = value as? any Table else {
+                for column in columns where column.isWritable { encode(Optional<Int>.none, as: Int?.self) }
+                return
+            }
             group.encodeColumns(into: &self)
             return
         }

@@ -726,4 +726,77 @@ import Testing
             """
         )
     }
+
+    /// A field whose optional type may be an optional group of columns: its handle comes from the same
+    /// overloaded call (an `OptionalColumnGroup` for an optional `@Selection` struct), and left out of
+    /// `Columns(…)` it is NULL in each of its columns.
+    @Test func optionalGroupField() {
+        assertExpansion(
+            """
+            @Table
+            struct Parcel {
+                let id: Int
+                var shipping: Shipping?
+            }
+            """,
+            expandedSource: """
+            struct Parcel {
+                let id: Int
+                var shipping: Shipping?
+            }
+
+            nonisolated extension Parcel: BoutiqueQueries.Table, BoutiqueQueries.PrimaryKeyedTable {
+                struct TableColumns: BoutiqueQueries.PrimaryKeyedTableDefinition {
+                    typealias Root = Parcel
+                    typealias PrimaryKey = Int
+                    var id: BoutiqueQueries.TableColumn<Parcel, Int> { .init("id") }
+                    let shipping = BoutiqueQueries.TableColumn<Parcel, Shipping?>.handle("shipping")
+                    var primaryKey: BoutiqueQueries.TableColumn<Parcel, Int> { id }
+                    static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
+                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
+                        BoutiqueQueries.ColumnSchema.flattened([
+                            BoutiqueQueries.ColumnSchema("id", as: Int.self, primaryKey: true),
+                            BoutiqueQueries.ColumnSchema("shipping", as: Shipping?.self),
+                        ])
+                    }
+                    init() {}
+                }
+                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
+                    typealias QueryValue = Parcel
+                    let queryFragment: BoutiqueQueries.QueryFragment
+                    init(id: some BoutiqueQueries.QueryExpression<Int>, shipping: some BoutiqueQueries.QueryExpression<Shipping?> = BoutiqueQueries.SQLExpression<Shipping?>.nullColumns) {
+                        self.queryFragment = [id.queryFragment, shipping.queryFragment].joined(separator: ", ")
+                    }
+                }
+                static var columns: TableColumns { TableColumns() }
+                static var tableName: String { "parcel" }
+                init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
+                    self.id = try decoder.decode(Int.self)
+                    self.shipping = try decoder.decode(Shipping?.self)
+                }
+                func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                    encoder.encode(self.id)
+                    encoder.encode(self.shipping, as: Shipping?.self)
+                }
+                struct Draft: BoutiqueQueries.TableDraft {
+                    typealias Root = Parcel
+                    var id: Int?
+                    var shipping: Shipping?
+                    init(id: Int? = nil, shipping: Shipping? = nil) {
+                        self.id = id
+                        self.shipping = shipping
+                    }
+                    init(_ other: Parcel) {
+                        self.id = other.id
+                        self.shipping = other.shipping
+                    }
+                    func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                        encoder.encode(self.id)
+                        encoder.encode(self.shipping, as: Shipping?.self)
+                    }
+                }
+            }
+            """
+        )
+    }
 }

@@ -183,6 +183,32 @@ struct GroupedAndGeneratedColumnsArticleTests {
         #expect(try RemindersList.all.fetchAll(db) == [upserted])
     }
 
+    /// Who changed a row and when: a group used twice in one table.
+    @Selection
+    struct Stamp: Equatable {
+        var at: Date
+        var by: String
+    }
+
+    @Table
+    struct Audit: Equatable {
+        let id: Int
+        var created: Stamp
+        var updated: Stamp
+    }
+
+    /// As in StructuredQueries, a group's columns are named after its fields alone, whatever the field
+    /// that holds it is called: two groups of one type name the same columns, and SQLite refuses the
+    /// table (a table made by hand would have both read from the first).
+    @Test func twoGroupsOfOneTypeNameTheSameColumns() throws {
+        #expect(Audit.TableColumns.allColumns.map(\.name) == ["id", "at", "by", "at", "by"])
+        #expect(Audit.where { $0.updated.by.eq("ana") }.sql.hasSuffix(#"WHERE ("audit"."by" = ?)"#))
+        let db = try Connection(path: ":memory:")
+        let error = #expect(throws: BoutiqueError.self) { try CreateTableStatement(Audit.self).execute(db) }
+        #expect(error?.description.contains("duplicate column name") == true)
+        #expect(try db.fetchValue("SELECT count(*) FROM sqlite_schema WHERE name = 'audit'") == .integer(0))
+    }
+
     // MARK: Generated columns
 
     /// The table as the app's migration creates it: the expression is in the SQL, not the model.

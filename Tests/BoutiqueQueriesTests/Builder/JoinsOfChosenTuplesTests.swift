@@ -54,4 +54,19 @@ struct JoinsOfChosenTuplesTests {
         #expect(twoThenOne.sql.hasPrefix(#"SELECT "plant"."id", "plant"."name", "bed"."name" FROM "plant" JOIN "bed""#))
         #expect(try twoThenOne.fetchAll(db).map { "\($0.0)/\($0.1)/\($0.2)" } == ["1/Basil/Herbs", "2/Mint/Herbs", "3/Climber/Roses", "4/Shrub/Roses"])
     }
+
+    @Test func tuplesChosenOnBothSidesReadInOrder() throws {
+        let joined = Plant.select { ($0.id, $0.name) }.join(Bed.select { ($0.id, $0.name) }) { $0.bedID.eq($1.id) }
+        let query = joined.where { plant, _ in !plant.isArchived }.order { plant, _ in plant.id }
+        #expect(query.sql == #"SELECT "plant"."id", "plant"."name", "bed"."id", "bed"."name" FROM "plant" JOIN "bed" ON ("plant"."bedID" = "bed"."id") WHERE (NOT "plant"."isArchived") ORDER BY "plant"."id""#)
+        #expect(try query.fetchAll(db).map { "\($0.0)/\($0.1)/\($0.2)/\($0.3)" } == ["1/Basil/1/Herbs", "2/Mint/1/Herbs", "3/Climber/2/Roses"])
+
+        // Four a side: eight values, this select's first.
+        let plants = Plant.select { ($0.id, $0.name, $0.height, $0.rank) }
+        let beds = Bed.select { ($0.id, $0.name, $0.id, $0.name) }
+        let wide = plants.join(beds) { $0.bedID.eq($1.id) }.order { plant, _ in plant.id }.limit(1)
+        let row = try #require(try wide.fetchAll(db).first)
+        let described = "\(row.0) \(row.1) \(row.2) \(String(describing: row.3)) \(row.4) \(row.5) \(row.6) \(row.7)"
+        #expect(described == "1 Basil 0.32 Optional(2) 1 Herbs 1 Herbs")
+    }
 }

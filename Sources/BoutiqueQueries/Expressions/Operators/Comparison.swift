@@ -20,8 +20,11 @@ extension QueryExpression where QueryValue: QueryRepresentable {
     /// `(x = ?)` with a bound value; `(x IS NULL)` for `nil`: `$0.title == "Groceries"`, `$0.dueDate == nil`.
     @_disfavoredOverload
     public static func == (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<Bool> {
-        // A group of columns compares as a row value, never NULL.
-        guard QueryValue.groupedColumns == nil else { return SQLExpression(Operators.binary(lhs.queryFragment, "=", QueryValue.bound(rhs))) }
+        // A group of columns compares as a row value; an optional group with `IS`, so that `nil`
+        // (NULL in every column) matches a group that is absent.
+        guard QueryValue.groupedColumns == nil else {
+            return SQLExpression(Operators.binary(lhs.queryFragment, QueryValue.isNullable ? "IS" : "=", QueryValue.bound(rhs)))
+        }
         let value = QueryValue.encode(rhs)
         return SQLExpression(Operators.binary(lhs.queryFragment, value.isNull ? "IS" : "=", QueryFragment(binding: value)))
     }
@@ -30,7 +33,8 @@ extension QueryExpression where QueryValue: QueryRepresentable {
     @_disfavoredOverload
     public static func != (lhs: Self, rhs: QueryValue.QueryOutput) -> SQLExpression<Bool> {
         guard QueryValue.groupedColumns == nil else {
-            return SQLExpression(Operators.binary(lhs.queryFragment, "<>", QueryValue.bound(rhs)))
+            return SQLExpression(
+                Operators.binary(lhs.queryFragment, QueryValue.isNullable ? "IS NOT" : "<>", QueryValue.bound(rhs)))
         }
         let value = QueryValue.encode(rhs)
         return SQLExpression(

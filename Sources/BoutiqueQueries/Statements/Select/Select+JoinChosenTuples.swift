@@ -226,3 +226,135 @@ extension Table {
         all.join(other, on: condition)
     }
 }
+
+extension Select where Columns: TableDefinition {
+    /// Pairs each row with the rows of `other` for which `condition` holds, reading the 2 values this
+    /// select chose and then the 2 values `other` chose.
+    public func join<OtherColumns: TableDefinition, V1: QueryBindable, V2: QueryBindable, W1: QueryBindable, W2: QueryBindable>(
+        _ other: Select<OtherColumns, (W1, W2)>,
+        on condition: (Columns, OtherColumns) -> some QueryExpression<Bool>
+    ) -> Select<(Columns, OtherColumns), (V1, V2, W1, W2)> where Output == (V1, V2) {
+        let (first, second) = (decoder, other.decoder)
+        return joinedSelection(of: other, on: condition(columns, other.columns).queryFragment) { (decoder) throws(BoutiqueError) in
+            let chosen = try first(&decoder)
+            let others = try second(&decoder)
+            return (chosen.0, chosen.1, others.0, others.1)
+        }
+    }
+
+    /// Pairs each row with the rows of `other` for which `condition` holds, reading the 2 values this
+    /// select chose and then the 3 values `other` chose.
+    public func join<OtherColumns: TableDefinition, V1: QueryBindable, V2: QueryBindable, W1: QueryBindable, W2: QueryBindable, W3: QueryBindable>(
+        _ other: Select<OtherColumns, (W1, W2, W3)>,
+        on condition: (Columns, OtherColumns) -> some QueryExpression<Bool>
+    ) -> Select<(Columns, OtherColumns), (V1, V2, W1, W2, W3)> where Output == (V1, V2) {
+        let (first, second) = (decoder, other.decoder)
+        return joinedSelection(of: other, on: condition(columns, other.columns).queryFragment) { (decoder) throws(BoutiqueError) in
+            let chosen = try first(&decoder)
+            let others = try second(&decoder)
+            return (chosen.0, chosen.1, others.0, others.1, others.2)
+        }
+    }
+
+    /// Pairs each row with the rows of `other` for which `condition` holds, reading the 2 values this
+    /// select chose and then the 4 values `other` chose.
+    public func join<OtherColumns: TableDefinition, V1: QueryBindable, V2: QueryBindable, W1: QueryBindable, W2: QueryBindable, W3: QueryBindable, W4: QueryBindable>(
+        _ other: Select<OtherColumns, (W1, W2, W3, W4)>,
+        on condition: (Columns, OtherColumns) -> some QueryExpression<Bool>
+    ) -> Select<(Columns, OtherColumns), (V1, V2, W1, W2, W3, W4)> where Output == (V1, V2) {
+        let (first, second) = (decoder, other.decoder)
+        return joinedSelection(of: other, on: condition(columns, other.columns).queryFragment) { (decoder) throws(BoutiqueError) in
+            let chosen = try first(&decoder)
+            let others = try second(&decoder)
+            return (chosen.0, chosen.1, others.0, others.1, others.2, others.3)
+        }
+    }
+}
+
+extension Select where Columns: TableDefinition {
+    /// Pairs each row with the rows of `other` for which `condition` holds, reading the 3 values this
+    /// select chose and then the 2 values `other` chose.
+    public func join<OtherColumns: TableDefinition, V1: QueryBindable, V2: QueryBindable, V3: QueryBindable, W1: QueryBindable, W2: QueryBindable>(
+        _ other: Select<OtherColumns, (W1, W2)>,
+        on condition: (Columns, OtherColumns) -> some QueryExpression<Bool>
+    ) -> Select<(Columns, OtherColumns), (V1, V2, V3, W1, W2)> where Output == (V1, V2, V3) {
+        let (first, second) = (decoder, other.decoder)
+        return joinedSelection(of: other, on: condition(columns, other.columns).queryFragment) { (decoder) throws(BoutiqueError) in
+            let chosen = try first(&decoder)
+            let others = try second(&decoder)
+            return (chosen.0, chosen.1, chosen.2, others.0, others.1)
+        }
+    }
+
+    /// Pairs each row with the rows of `other` for which `condition` holds, reading the 3 values this
+    /// select chose and then the 3 values `other` chose.
+    public func join<OtherColumns: TableDefinition, V1: QueryBindable, V2: QueryBindable, V3: QueryBindable, W1: QueryBindable, W2: QueryBindable, W3: QueryBindable>(
+        _ other: Select<OtherColumns, (W1, W2, W3)>,
+        on condition: (Columns, OtherColumns) -> some QueryExpression<Bool>
+    ) -> Select<(Columns, OtherColumns), (V1, V2, V3, W1, W2, W3)> where Output == (V1, V2, V3) {
+        let (first, second) = (decoder, other.decoder)
+        return joinedSelection(of: other, on: condition(columns, other.columns).queryFragment) { (decoder) throws(BoutiqueError) in
+            let chosen = try first(&decoder)
+            let others = try second(&decoder)
+            return (chosen.0, chosen.1, chosen.2, others.0, others.1, others.2)
+        }
+    }
+
+    /// Pairs each row with the rows of `other` for which `condition` holds, reading the 3 values this
+    /// select chose and then the 4 values `other` chose.
+    public func join<OtherColumns: TableDefinition, V1: QueryBindable, V2: QueryBindable, V3: QueryBindable, W1: QueryBindable, W2: QueryBindable, W3: QueryBindable, W4: QueryBindable>(
+        _ other: Select<OtherColumns, (W1, W2, W3, W4)>,
+        on condition: (Columns, OtherColumns) -> some QueryExpression<Bool>
+    ) -> Select<(Columns, OtherColumns), (V1, V2, V3, W1, W2, W3, W4)> where Output == (V1, V2, V3) {
+        let (first, second) = (decoder, other.decoder)
+        return joinedSelection(of: other, on: condition(columns, other.columns).queryFragment) { (decoder) throws(BoutiqueError) in
+            let chosen = try first(&decoder)
+            let others = try second(&decoder)
+            return (chosen.0, chosen.1, chosen.2, others.0, others.1, others.2, others.3)
+        }
+    }
+}
+
+extension Select where Columns: TableDefinition {
+    /// Pairs each row with the rows of `other` for which `condition` holds, reading the 4 values this
+    /// select chose and then the 2 values `other` chose.
+    public func join<OtherColumns: TableDefinition, V1: QueryBindable, V2: QueryBindable, V3: QueryBindable, V4: QueryBindable, W1: QueryBindable, W2: QueryBindable>(
+        _ other: Select<OtherColumns, (W1, W2)>,
+        on condition: (Columns, OtherColumns) -> some QueryExpression<Bool>
+    ) -> Select<(Columns, OtherColumns), (V1, V2, V3, V4, W1, W2)> where Output == (V1, V2, V3, V4) {
+        let (first, second) = (decoder, other.decoder)
+        return joinedSelection(of: other, on: condition(columns, other.columns).queryFragment) { (decoder) throws(BoutiqueError) in
+            let chosen = try first(&decoder)
+            let others = try second(&decoder)
+            return (chosen.0, chosen.1, chosen.2, chosen.3, others.0, others.1)
+        }
+    }
+
+    /// Pairs each row with the rows of `other` for which `condition` holds, reading the 4 values this
+    /// select chose and then the 3 values `other` chose.
+    public func join<OtherColumns: TableDefinition, V1: QueryBindable, V2: QueryBindable, V3: QueryBindable, V4: QueryBindable, W1: QueryBindable, W2: QueryBindable, W3: QueryBindable>(
+        _ other: Select<OtherColumns, (W1, W2, W3)>,
+        on condition: (Columns, OtherColumns) -> some QueryExpression<Bool>
+    ) -> Select<(Columns, OtherColumns), (V1, V2, V3, V4, W1, W2, W3)> where Output == (V1, V2, V3, V4) {
+        let (first, second) = (decoder, other.decoder)
+        return joinedSelection(of: other, on: condition(columns, other.columns).queryFragment) { (decoder) throws(BoutiqueError) in
+            let chosen = try first(&decoder)
+            let others = try second(&decoder)
+            return (chosen.0, chosen.1, chosen.2, chosen.3, others.0, others.1, others.2)
+        }
+    }
+
+    /// Pairs each row with the rows of `other` for which `condition` holds, reading the 4 values this
+    /// select chose and then the 4 values `other` chose.
+    public func join<OtherColumns: TableDefinition, V1: QueryBindable, V2: QueryBindable, V3: QueryBindable, V4: QueryBindable, W1: QueryBindable, W2: QueryBindable, W3: QueryBindable, W4: QueryBindable>(
+        _ other: Select<OtherColumns, (W1, W2, W3, W4)>,
+        on condition: (Columns, OtherColumns) -> some QueryExpression<Bool>
+    ) -> Select<(Columns, OtherColumns), (V1, V2, V3, V4, W1, W2, W3, W4)> where Output == (V1, V2, V3, V4) {
+        let (first, second) = (decoder, other.decoder)
+        return joinedSelection(of: other, on: condition(columns, other.columns).queryFragment) { (decoder) throws(BoutiqueError) in
+            let chosen = try first(&decoder)
+            let others = try second(&decoder)
+            return (chosen.0, chosen.1, chosen.2, chosen.3, others.0, others.1, others.2, others.3)
+        }
+    }
+}

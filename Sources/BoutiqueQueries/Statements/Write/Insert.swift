@@ -135,6 +135,17 @@ extension PrimaryKeyedTable {
         let updated = Insert<Self>.insertColumns.filter { $0 != key }
         return Insert(rows: rows().rows, conflict: .update(target: [key], columns: updated))
     }
+
+    /// Upserts one draft: `Reminder.upsert(draft)`, a spelling StructuredQueries keeps (deprecated there
+    /// too) and its "Primary keyed tables" article shows.
+    ///
+    /// ```swift
+    /// Reminder.upsert { Reminder.Draft(id: 1, title: "Groceries") }   // the spelling to prefer
+    /// ```
+    @available(*, deprecated, message: "write a trailing closure: 'Table.upsert { draft }'")
+    public static func upsert(_ row: Draft) -> Insert<Self> {
+        upsert { row }
+    }
 }
 
 /// An insert can be built on one actor and run on another when its rows can.

@@ -112,6 +112,45 @@ public struct Updates<Root: Table> {
         set { self = newValue.updates }
     }
 
+    /// The group assigned as a whole, from a Swift value: `$0.timestamps = Timestamps(…)` sets each of
+    /// its written columns (bound). It only assigns.
+    @_disfavoredOverload
+    public subscript<Group: QuerySelection>(
+        dynamicMember keyPath: KeyPath<Root.TableColumns, ColumnGroup<Root, Group>>
+    ) -> Group {
+        @available(*, unavailable, message: "a group has no Swift value to read here; read its fields")
+        get { fatalError("unavailable") }
+        set { assignGroup(newValue, as: Group.self) }
+    }
+
+    /// The fields of an optional group (`var timestamps: Timestamps?`), assigned one by one:
+    /// `$0.timestamps.updatedAt = now`.
+    public subscript<Group: QuerySelection>(
+        dynamicMember keyPath: KeyPath<Root.TableColumns, OptionalColumnGroup<Root, Group>>
+    ) -> GroupUpdates<Root, Group> {
+        get { GroupUpdates(updates: self) }
+        set { self = newValue.updates }
+    }
+
+    /// An optional group assigned as a whole: `$0.timestamps = nil` writes NULL in each of its written
+    /// columns, `$0.timestamps = Timestamps(…)` their values. It only assigns.
+    @_disfavoredOverload
+    public subscript<Group: QuerySelection>(
+        dynamicMember keyPath: KeyPath<Root.TableColumns, OptionalColumnGroup<Root, Group>>
+    ) -> Group? {
+        @available(*, unavailable, message: "a group has no Swift value to read here; read its fields")
+        get { nil }
+        set { assignGroup(newValue, as: Group?.self) }
+    }
+
+    /// Assigns each written column of a group its value in `value`, bound, in the group's order.
+    mutating func assignGroup<Group: QueryRepresentable>(_ value: Group.QueryOutput, as group: Group.Type) {
+        var encoder = RowEncoder()
+        encoder.encode(value, as: Group.self)
+        let names = (Group.groupedColumns ?? []).filter(\.isWritable).map(\.name)
+        for (name, value) in zip(names, encoder.values) { assign(name, QueryFragment(binding: value)) }
+    }
+
     /// The column's value as the statement sees it so far: its assigned value once assigned, else the
     /// column itself.
     func current<Value>(_ column: TableColumn<Root, Value>) -> QueryFragment {
