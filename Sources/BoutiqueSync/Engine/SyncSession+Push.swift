@@ -37,6 +37,12 @@ extension SyncSession {
             let limits = handshaken && !acceptsTransactionParts
                 ? LocalLogReader.Limits.none : LocalLogReader.Limits(changes: max(rowLimit, 1), bytes: pushBytes)
             let ahead = largeAhead
+            // Collaborative text is pushed as the operations a fold diffed each new value into: the
+            // transactions are folded first.
+            if hasCollaborativeText {
+                let replica = self.replica
+                try await database.write { conn in try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection) }
+            }
             // One read for what a round needs: the progress with the server, the id given up, the outbox.
             let (read, current, retired, retiredSecret) = try await database.read { conn in
                 let sql = SQLRunner(conn)
@@ -60,7 +66,8 @@ extension SyncSession {
                     guard let stamp = transaction.stamp else { continue }
                     seen[transaction.id] = try PullMarks.seen(server: server, stamp: stamp, cursor: state.cursor, sql)
                 }
-                return ((transactions: read.transactions, readThrough: read.readThrough, seen: seen), state, retired, retiredSecret)
+                let text = try CollaborativeTextCapture.read(after: after, through: .max, sql)
+                return ((transactions: read.transactions, readThrough: read.readThrough, seen: seen, text: text), state, retired, retiredSecret)
             }
             var state = current
             // The read starts at the acknowledged transaction's first row, so its other rows come back
@@ -84,9 +91,16 @@ extension SyncSession {
                 inParts = part
                 outbox = [part.transaction]
             } else {
+                // A transaction whose text operations are not recorded yet (written since the fold)
+                // waits for the next round.
+                var folded = true
                 outbox = local.prefix { !$0.isOversized }.compactMap { transaction -> SyncTransaction? in
-                    guard let stamp = transaction.stamp else { return nil }
+                    guard folded, let stamp = transaction.stamp else { return nil }
                     var changes = transaction.syncChanges(stamp: stamp)
+                    if hasCollaborativeText, !read.text.substitute(into: &changes, transaction: transaction.id, tables: tables) {
+                        folded = false
+                        return nil
+                    }
                     if let seen = read.seen[transaction.id] {
                         for index in changes.indices { changes[index].seen = seen }
                     }
@@ -340,7 +354,10 @@ extension SyncSession {
                 let stamp = transaction.stamp
             else { return nil }
             guard transaction.isOversized else {
-                return SyncTransaction(id: transaction.id, stamp: stamp, changes: transaction.syncChanges(stamp: stamp)).digest
+                var changes = transaction.syncChanges(stamp: stamp)
+                _ = try CollaborativeTextCapture.read(after: transaction.id - 1, through: transaction.id, sql)
+                    .substitute(into: &changes, transaction: transaction.id, tables: tables)
+                return SyncTransaction(id: transaction.id, stamp: stamp, changes: changes).digest
             }
             try NettedTransactions.prepare(transaction, tables: tables, sql)
             return try NettedTransactions.digest(of: transaction.id, stamp: stamp, tables: tables, sql)
@@ -378,6 +395,7 @@ extension SyncSession {
             try NettedTransactions.removeHandled(
                 acknowledged: current.acknowledged, foldedThrough: try ReplicaRecordRow.read(sql)?.foldedThrough ?? 0, sql)
             try SupersededCells.removeAcknowledged(through: current.acknowledged, sql: sql)
+            try CollaborativeTextCapture.removeAcknowledged(through: current.acknowledged, sql)
             if clearRetired { try ReplicaRecordRow.change(sql) { $0.retired = nil } }
         }
     }

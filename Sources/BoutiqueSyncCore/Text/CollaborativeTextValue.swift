@@ -1,0 +1,125 @@
+/// How a collaborative text column's value travels and is kept by sync: a blob that says it is one,
+/// holding either operations (what a push carries and the server's log keeps, so that a pull
+/// carries them on) or a whole ``CollaborativeText`` state (what a row's merge state keeps, and so
+/// what a snapshot page or a refusal sends).
+///
+/// ```swift
+/// let pushed = CollaborativeTextValue.operations(try note.replaceText(with: body, by: replica)).value
+/// let shown = CollaborativeTextValue.shown(cell.value)   // .text(the merged string)
+/// ```
+///
+/// Layout: the 4 bytes `00 42 54 58`, a kind byte (1 operations, 2 state), then for operations one
+/// SQLite record of blobs, each a ``TextOperation/record()``, and for a state its
+/// ``CollaborativeText/record()``. The leading zero byte keeps the prefix out of any text's UTF-8, and
+/// a blob without it is an ordinary value.
+///
+/// Cells whose values are these merge by the text's merge instead of last-writer-wins
+/// (``CellRegister/merge(_:_:)``): the result holds both sides, stamped with the later stamp. An
+/// older plain value meeting one (a row written before its column was collaborative) is read as text
+/// typed by a writer named after its stamp, the same on every replica, so that each side starts from
+/// the same characters.
+package enum CollaborativeTextValue: Sendable {
+    /// Edits one writer made in one transaction.
+    case operations([TextOperation])
+    /// A replica's whole state.
+    case state(CollaborativeText)
+
+    static let prefix: [UInt8] = [0x00, 0x42, 0x54, 0x58]
+
+    /// Whether `value` is a blob that says it is a collaborative text value (well formed or not).
+    package static func isEncoded(_ value: DatabaseValue) -> Bool {
+        guard case .blob(let bytes) = value, bytes.count > prefix.count else { return false }
+        return bytes[0] == prefix[0] && bytes[1] == prefix[1] && bytes[2] == prefix[2] && bytes[3] == prefix[3]
+    }
+
+    /// Reads a value written by ``value``.
+    ///
+    /// - Throws: a ``/BoutiqueDB/BoutiqueError`` for a value that is not one, or is damaged.
+    package init(_ value: DatabaseValue) throws {
+        guard Self.isEncoded(value), case .blob(let bytes) = value else {
+            throw TextRecordReader.malformed("a collaborative text value", "\(value)".prefix(80).description)
+        }
+        let payload = Array(bytes[(Self.prefix.count + 1)...])
+        switch bytes[Self.prefix.count] {
+        case 1:
+            let reader = try TextRecordReader(payload, what: "collaborative text operations")
+            self = .operations(try reader.values.map { value in
+                guard case .blob(let record) = value else { throw reader.malformed("\(value)") }
+                return try TextOperation(record: record)
+            })
+        case 2:
+            self = .state(try CollaborativeText(record: payload))
+        case let kind:
+            throw TextRecordReader.malformed("a collaborative text value", "kind \(kind)")
+        }
+    }
+
+    /// The value as sync stores and sends it.
+    package var value: DatabaseValue {
+        switch self {
+        case .operations(let operations):
+            return .blob(Self.prefix + [1] + RecordEncoder.encode(operations.map { .blob($0.record()) }))
+        case .state(let text):
+            return .blob(Self.prefix + [2] + text.record())
+        }
+    }
+
+    /// The text this value makes: a state as it is, operations applied to an empty text.
+    package func text() throws -> CollaborativeText {
+        switch self {
+        case .state(let text): return text
+        case .operations(let operations):
+            var text = CollaborativeText()
+            try text.apply(operations)
+            return text
+        }
+    }
+
+    /// The collaborative text a cell holds: its state or operations, or a plain value read as text
+    /// its stamp's writer typed (see the type's description).
+    package static func text(of value: DatabaseValue, stamp: SyncStamp) throws -> CollaborativeText {
+        if isEncoded(value) { return try CollaborativeTextValue(value).text() }
+        let plain = plainText(value)
+        var text = CollaborativeText()
+        if !plain.isEmpty { _ = try text.insert(plain, at: 0, by: "=\(stamp.time.rawValue)@\(stamp.replica)") }
+        return text
+    }
+
+    /// The string a plain value stands for in a collaborative column: text as it is, a number as
+    /// SQLite prints it, NULL and blobs as nothing.
+    package static func plainText(_ value: DatabaseValue) -> String {
+        switch value {
+        case .text(let text): text
+        case .integer(let number): String(number)
+        case .real(let number): String(number)
+        case .null, .blob: ""
+        }
+    }
+
+    /// The value a table shows for `value`: the merged string for a collaborative text value, any
+    /// other value as it is (a damaged collaborative value shows as NULL rather than as bytes).
+    package static func shown(_ value: DatabaseValue) -> DatabaseValue {
+        guard isEncoded(value) else { return value }
+        guard let text = try? CollaborativeTextValue(value).text() else { return .null }
+        return .text(text.text)
+    }
+
+    /// The merge of two cells at least one of which holds a collaborative text value: a state holding
+    /// both, stamped with the later stamp. A plain value written before the text's latest edit is
+    /// the text those edits started from (a row written before its column was collaborative), and is
+    /// merged in as such; a plain value written after it is ignored: a collaborative column changes by
+    /// text operations only. `nil` when a side cannot be read (last-writer-wins then decides, as for
+    /// any value).
+    package static func merge(_ a: CellRegister, _ b: CellRegister) -> CellRegister? {
+        if a.value == b.value { return a.stamp < b.stamp ? b : a }
+        let aIsText = isEncoded(a.value), bIsText = isEncoded(b.value)
+        if aIsText != bIsText {
+            let (plain, text) = aIsText ? (b, a) : (a, b)
+            if text.stamp < plain.stamp { return (try? CollaborativeTextValue(text.value)) == nil ? nil : text }
+        }
+        guard var merged = try? self.text(of: a.value, stamp: a.stamp), let other = try? self.text(of: b.value, stamp: b.stamp),
+              (try? merged.merge(other)) != nil
+        else { return nil }
+        return CellRegister(value: CollaborativeTextValue.state(merged).value, stamp: max(a.stamp, b.stamp))
+    }
+}
