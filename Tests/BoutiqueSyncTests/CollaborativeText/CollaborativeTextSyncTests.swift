@@ -12,9 +12,9 @@ struct TextDevices {
     static let options = SyncOptions(collaborativeText: ["note.body"])
 
     /// `count` devices; the first wrote note n1 with `body`, and every device synced it.
-    static func make(count: Int = 2, body: String, server given: SyncServer? = nil) async throws -> TextDevices {
+    static func make(count: Int = 2, body: String, store: (any SyncStore)? = nil) async throws -> TextDevices {
         let server: SyncServer
-        if let given { server = given } else { server = try await makeServer() }
+        if let store { server = SyncServer(store: store) } else { server = try await makeServer() }
         var devices: [DatabaseActor] = []
         var syncs: [BoutiqueSync] = []
         for _ in 0..<count {
@@ -57,8 +57,12 @@ struct TextDevices {
 @Suite struct CollaborativeTextSyncTests {
     static let shopping = "Milk\nEggs\nBread, the good kind\n"
 
-    @Test func concurrentEditsOfOneBodyBothSurviveOnEveryDevice() async throws {
-        let note = try await TextDevices.make(body: Self.shopping)
+    @Test(arguments: StoreKind.allCases) func concurrentEditsOfOneBodyBothSurviveOnEveryDevice(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in try await Self.concurrentEdits(store: store) }
+    }
+
+    static func concurrentEdits(store: any SyncStore) async throws {
+        let note = try await TextDevices.make(body: Self.shopping, store: store)
         // Offline, each edits its copy: a adds a line at the top, b fixes a word at the bottom.
         try await note.write(0, "UPDATE note SET body = 'Groceries for Sunday\n' || body WHERE id = 'n1'")
         try await note.write(1, "UPDATE note SET body = replace(body, 'good', 'sourdough') WHERE id = 'n1'")
@@ -162,8 +166,12 @@ struct TextDevices {
         await database.close()
     }
 
-    @Test func aDeviceNamingOtherColumnsThanTheServerKnowsIsRefused() async throws {
-        let note = try await TextDevices.make(body: "shared")
+    @Test(arguments: StoreKind.allCases) func aDeviceNamingOtherColumnsThanTheServerKnowsIsRefused(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in try await Self.otherColumnsRefused(store: store) }
+    }
+
+    static func otherColumnsRefused(store: any SyncStore) async throws {
+        let note = try await TextDevices.make(body: "shared", store: store)
         let database = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
         let plain = try await BoutiqueSync(database: database, tables: ["note"], server: .inProcess(note.server))
         await #expect {
@@ -172,7 +180,40 @@ struct TextDevices {
             guard let refusal = error as? SyncRefusal else { return false }
             return refusal.reason == .invalid && refusal.message.contains("collaborative text columns body")
         }
+        #expect(try await database.rows("note").isEmpty, "nothing pulled by a refused device")
         await database.close()
         await note.close()
+    }
+
+    @Test(arguments: StoreKind.allCases) func aRowMovingBetweenSpacesKeepsItsTextHistory(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            var app = try await SharedReminders(store: store)
+            let options = SyncOptions(collaborativeText: ["reminder.title"])
+            try await app.add("ana", options: options)
+            try await app.add("bob", options: options)
+            try await app.write("ana", """
+                INSERT INTO remindersList(id, title) VALUES ('L1', 'Groceries'), ('L2', 'Private');
+                INSERT INTO reminder(id, listID, title) VALUES ('r1', 'L1', 'Milk');
+                """)
+            _ = try await app.sync("ana").synchronize()
+            try await app.sync("ana").share("remindersList", key: .text("L1"), with: "bob", role: .editor)
+            try await app.syncAll(["ana", "bob"])
+            #expect(try await app.rows("bob", "reminder") == [["r1", "L1", "Milk"]])
+
+            // Ana moves the reminder out of Bob's reach and edits it; Bob's copy goes.
+            try await app.write("ana", "UPDATE reminder SET listID = 'L2', title = 'Oat milk' WHERE id = 'r1'")
+            try await app.syncAll(["ana", "bob"])
+            #expect(try await app.rows("bob", "reminder").isEmpty)
+            // Back in, then both edit it offline: the history that moved in merges Bob's edit.
+            try await app.write("ana", "UPDATE reminder SET listID = 'L1' WHERE id = 'r1'")
+            try await app.syncAll(["ana", "bob"])
+            #expect(try await app.rows("bob", "reminder") == [["r1", "L1", "Oat milk"]])
+            try await app.write("ana", "UPDATE reminder SET title = 'Oat milk, 2 l' WHERE id = 'r1'")
+            try await app.write("bob", "UPDATE reminder SET title = 'Cold oat milk' WHERE id = 'r1'")
+            try await app.syncAll(["ana", "bob"])
+            #expect(try await app.rows("ana", "reminder") == [["r1", "L1", "Cold oat milk, 2 l"]])
+            #expect(try await app.rows("bob", "reminder") == [["r1", "L1", "Cold oat milk, 2 l"]])
+            await app.close()
+        }
     }
 }
