@@ -67,7 +67,11 @@ extension SyncSession {
                     seen[transaction.id] = try PullMarks.seen(server: server, stamp: stamp, cursor: state.cursor, sql)
                 }
                 let text = try CollaborativeTextCapture.read(after: after, through: .max, sql)
-                return ((transactions: read.transactions, readThrough: read.readThrough, seen: seen, text: text), state, retired, retiredSecret)
+                let folded = try ReplicaRecordRow.read(sql)?.foldedThrough ?? 0
+                return (
+                    (transactions: read.transactions, readThrough: read.readThrough, seen: seen, text: text, folded: folded), state, retired,
+                    retiredSecret
+                )
             }
             var state = current
             // The read starts at the acknowledged transaction's first row, so its other rows come back
@@ -97,7 +101,11 @@ extension SyncSession {
                 outbox = local.prefix { !$0.isOversized }.compactMap { transaction -> SyncTransaction? in
                     guard folded, let stamp = transaction.stamp else { return nil }
                     var changes = transaction.syncChanges(stamp: stamp)
-                    if hasCollaborativeText, !read.text.substitute(into: &changes, transaction: transaction.id, tables: tables) {
+                    // One folded before its operations were kept (by an app version without them) goes
+                    // with its plain values, which merge as the text's starting point.
+                    if hasCollaborativeText, !read.text.substitute(into: &changes, transaction: transaction.id, tables: tables),
+                        transaction.commitID > read.folded
+                    {
                         folded = false
                         return nil
                     }
@@ -371,6 +379,7 @@ extension SyncSession {
         notLogged: [SyncStamp] = []
     ) async throws {
         let server = serverID
+        let prunes = options.prunesAcknowledgedChanges
         try await database.write { conn in
             let sql = SQLRunner(conn)
             let positions = OwnLogPositions(server: server, sql: sql)
@@ -395,7 +404,8 @@ extension SyncSession {
             try NettedTransactions.removeHandled(
                 acknowledged: current.acknowledged, foldedThrough: try ReplicaRecordRow.read(sql)?.foldedThrough ?? 0, sql)
             try SupersededCells.removeAcknowledged(through: current.acknowledged, sql: sql)
-            try CollaborativeTextCapture.removeAcknowledged(through: current.acknowledged, sql)
+            // Kept while the change log keeps the transactions (a new server gets them all again).
+            if prunes { try CollaborativeTextCapture.removeAcknowledged(through: current.acknowledged, sql) }
             if clearRetired { try ReplicaRecordRow.change(sql) { $0.retired = nil } }
         }
     }

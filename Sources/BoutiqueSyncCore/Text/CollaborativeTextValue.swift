@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How a collaborative text column's value travels and is kept by sync: a blob that says it is one,
 /// holding either operations (what a push carries and the server's log keeps, so that a pull
 /// carries them on) or a whole ``CollaborativeText`` state (what a row's merge state keeps, and so
@@ -32,23 +34,31 @@ package enum CollaborativeTextValue: Sendable {
         return bytes[0] == prefix[0] && bytes[1] == prefix[1] && bytes[2] == prefix[2] && bytes[3] == prefix[3]
     }
 
-    /// Reads a value written by ``value``.
+    /// Reads a value written by ``value``. A state read recently (or just written by a merge) comes
+    /// from a small cache: a 100 KB note's state takes several times longer to read than to write, and
+    /// the same state is read by each change that merges into it.
     ///
     /// - Throws: a ``/BoutiqueDB/BoutiqueError`` for a value that is not one, or is damaged.
     package init(_ value: DatabaseValue) throws {
         guard Self.isEncoded(value), case .blob(let bytes) = value else {
             throw TextRecordReader.malformed("a collaborative text value", "\(value)".prefix(80).description)
         }
-        let payload = Array(bytes[(Self.prefix.count + 1)...])
         switch bytes[Self.prefix.count] {
         case 1:
+            let payload = Array(bytes[(Self.prefix.count + 1)...])
             let reader = try TextRecordReader(payload, what: "collaborative text operations")
             self = .operations(try reader.values.map { value in
                 guard case .blob(let record) = value else { throw reader.malformed("\(value)") }
                 return try TextOperation(record: record)
             })
         case 2:
-            self = .state(try CollaborativeText(record: payload))
+            if let cached = RecentStates.shared.text(for: bytes) {
+                self = .state(cached)
+                return
+            }
+            let text = try CollaborativeText(record: Array(bytes[(Self.prefix.count + 1)...]))
+            RecentStates.shared.keep(text, for: bytes)
+            self = .state(text)
         case let kind:
             throw TextRecordReader.malformed("a collaborative text value", "kind \(kind)")
         }
@@ -60,7 +70,9 @@ package enum CollaborativeTextValue: Sendable {
         case .operations(let operations):
             return .blob(Self.prefix + [1] + RecordEncoder.encode(operations.map { .blob($0.record()) }))
         case .state(let text):
-            return .blob(Self.prefix + [2] + text.record())
+            let bytes = Self.prefix + [2] + text.record()
+            RecentStates.shared.keep(text, for: bytes)
+            return .blob(bytes)
         }
     }
 
@@ -117,9 +129,61 @@ package enum CollaborativeTextValue: Sendable {
             let (plain, text) = aIsText ? (b, a) : (a, b)
             if text.stamp < plain.stamp { return (try? CollaborativeTextValue(text.value)) == nil ? nil : text }
         }
-        guard var merged = try? self.text(of: a.value, stamp: a.stamp), let other = try? self.text(of: b.value, stamp: b.stamp),
-              (try? merged.merge(other)) != nil
-        else { return nil }
+        if case .operations(let first)? = try? CollaborativeTextValue(a.value), case .operations(let second)? = try? CollaborativeTextValue(b.value) {
+            // Operations meeting operations (a batch's changes of one row, merged before its state):
+            // their union, in id order, so that any order of merging writes the same bytes.
+            let union = Array(Set(first).union(second)).sorted { $0.id < $1.id }
+            return CellRegister(value: CollaborativeTextValue.operations(union).value, stamp: max(a.stamp, b.stamp))
+        }
+        // The side holding a state (the larger) takes the other in.
+        let (base, other) = isState(b.value) && !isState(a.value) ? (b, a) : (a, b)
+        guard var merged = try? self.text(of: base.value, stamp: base.stamp), (try? absorb(other, into: &merged)) != nil else { return nil }
         return CellRegister(value: CollaborativeTextValue.state(merged).value, stamp: max(a.stamp, b.stamp))
+    }
+
+    private static func isState(_ value: DatabaseValue) -> Bool {
+        guard isEncoded(value), case .blob(let bytes) = value else { return false }
+        return bytes[prefix.count] == 2
+    }
+
+    /// Merges a cell's text into `text`: operations applied, a state merged, a plain value read as text.
+    private static func absorb(_ cell: CellRegister, into text: inout CollaborativeText) throws {
+        if isEncoded(cell.value), case .operations(let operations) = try CollaborativeTextValue(cell.value) {
+            try text.apply(operations)
+        } else {
+            try text.merge(self.text(of: cell.value, stamp: cell.stamp))
+        }
+    }
+}
+
+/// The collaborative text states read or written last, by their bytes: a small cache, so that the
+/// changes merging into one note's state one after the other each read it once, not in full again.
+final class RecentStates: Sendable {
+    static let shared = RecentStates()
+    /// The most states kept: a few notes edited at once.
+    static let capacity = 4
+
+    private struct Entry {
+        let bytes: [UInt8]
+        let text: CollaborativeText
+    }
+
+    private let entries = Mutex<[Entry]>([])
+
+    func text(for bytes: [UInt8]) -> CollaborativeText? {
+        entries.withLock { entries in
+            guard let index = entries.firstIndex(where: { $0.bytes.count == bytes.count && $0.bytes == bytes }) else { return nil }
+            let entry = entries.remove(at: index)
+            entries.append(entry)
+            return entry.text
+        }
+    }
+
+    func keep(_ text: CollaborativeText, for bytes: [UInt8]) {
+        entries.withLock { entries in
+            entries.removeAll { $0.bytes.count == bytes.count && $0.bytes == bytes }
+            entries.append(Entry(bytes: bytes, text: text))
+            if entries.count > Self.capacity { entries.removeFirst() }
+        }
     }
 }
