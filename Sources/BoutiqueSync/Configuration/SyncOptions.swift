@@ -11,7 +11,12 @@ public struct SyncOptions: Sendable {
     /// (each update carries every column).
     public var rowLevelTables: Set<String>
     /// Columns merged character by character, as `table.column` (TEXT columns of synced tables):
-    /// concurrent edits of the same text both survive (see ``CollaborativeText``).
+    /// concurrent edits of the same text both survive (see ``CollaborativeText`` and the Sync
+    /// article's "Collaborative text"). Every device of a server must name the same columns.
+    ///
+    /// ```swift
+    /// let options = SyncOptions(collaborativeText: ["note.body"])
+    /// ```
     public var collaborativeText: Set<String>
     /// About how many change-log rows one push carries.
     public var pushRowLimit: Int

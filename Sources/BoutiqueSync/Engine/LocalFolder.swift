@@ -24,7 +24,7 @@ enum LocalFolder {
                     var reshow = false
                     if let table = tables[change.table], !table.collaborativeColumns.isEmpty {
                         reshow = try CollaborativeTextCapture.capture(
-                            &change, table: table, transaction: transaction.id, state: state, sql: sql)
+                            &change, table: table, transaction: transaction.id, state: &state, sql: sql)
                     }
                     MergeRule.apply(change, to: &state)
                     try states.setState(state, table: change.table, key: change.key)

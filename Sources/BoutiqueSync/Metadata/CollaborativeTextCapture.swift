@@ -13,8 +13,11 @@ enum CollaborativeTextCapture {
     /// file, which a copy or a restored backup of the file never reuses, so two histories of one file
     /// never write different characters under the same ids. Returns whether a value was not already the text it stands for (NULL, a number):
     /// the table is then made to show the text.
+    ///
+    /// The row's text in `state` becomes the edited one (its stamp unchanged: merging the change
+    /// stamps it), so that merging the change finds its operations applied already.
     static func capture(
-        _ change: inout SyncChange, table: SyncedTable, transaction: Int64, state: RowRegister, sql: SQLRunner
+        _ change: inout SyncChange, table: SyncedTable, transaction: Int64, state: inout RowRegister, sql: SQLRunner
     ) throws -> Bool {
         var reshow = false
         for index in change.columns.indices where table.collaborativeColumns.contains(change.columns[index].name) {
@@ -25,6 +28,9 @@ enum CollaborativeTextCapture {
             let new = CollaborativeTextValue.plainText(column.value)
             if column.value != .text(new) { reshow = true }
             let operations = try text.replaceText(with: new, by: change.stamp.replica)
+            if let cell = state.cells[column.name] {
+                state.cells[column.name] = CellRegister(value: CollaborativeTextValue.state(text).value, stamp: cell.stamp)
+            }
             let value = CollaborativeTextValue.operations(operations).value
             try sql.run(
                 "INSERT OR REPLACE INTO boutique_sync_text_ops(txn, tbl, key, col, operations) VALUES (?, ?, ?, ?, ?)",

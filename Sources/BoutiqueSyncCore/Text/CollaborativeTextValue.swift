@@ -39,7 +39,9 @@ package enum CollaborativeTextValue: Sendable {
     /// the same state is read by each change that merges into it.
     ///
     /// - Throws: a ``/BoutiqueDB/BoutiqueError`` for a value that is not one, or is damaged.
-    package init(_ value: DatabaseValue) throws {
+    /// With `forChange`, a cached state is taken out of the cache, so that changing it changes it in
+    /// place instead of copying a whole note's state first.
+    package init(_ value: DatabaseValue, forChange: Bool = false) throws {
         guard Self.isEncoded(value), case .blob(let bytes) = value else {
             throw TextRecordReader.malformed("a collaborative text value", "\(value)".prefix(80).description)
         }
@@ -52,12 +54,12 @@ package enum CollaborativeTextValue: Sendable {
                 return try TextOperation(record: record)
             })
         case 2:
-            if let cached = RecentStates.shared.text(for: bytes) {
+            if let cached = RecentStates.shared.text(for: bytes, taking: forChange) {
                 self = .state(cached)
                 return
             }
             let text = try CollaborativeText(record: Array(bytes[(Self.prefix.count + 1)...]))
-            RecentStates.shared.keep(text, for: bytes)
+            if !forChange { RecentStates.shared.keep(text, for: bytes) }
             self = .state(text)
         case let kind:
             throw TextRecordReader.malformed("a collaborative text value", "kind \(kind)")
@@ -90,7 +92,7 @@ package enum CollaborativeTextValue: Sendable {
     /// The collaborative text a cell holds: its state or operations, or a plain value read as text
     /// its stamp's writer typed (see the type's description).
     package static func text(of value: DatabaseValue, stamp: SyncStamp) throws -> CollaborativeText {
-        if isEncoded(value) { return try CollaborativeTextValue(value).text() }
+        if isEncoded(value) { return try CollaborativeTextValue(value, forChange: true).text() }
         let plain = plainText(value)
         var text = CollaborativeText()
         if !plain.isEmpty { _ = try text.insert(plain, at: 0, by: "=\(stamp.time.rawValue)@\(stamp.replica)") }
@@ -137,7 +139,14 @@ package enum CollaborativeTextValue: Sendable {
         }
         // The side holding a state (the larger) takes the other in.
         let (base, other) = isState(b.value) && !isState(a.value) ? (b, a) : (a, b)
-        guard var merged = try? self.text(of: base.value, stamp: base.stamp), (try? absorb(other, into: &merged)) != nil else { return nil }
+        guard var merged = try? self.text(of: base.value, stamp: base.stamp) else { return nil }
+        let (version, waiting) = (merged.version, merged.waitingCount)
+        guard (try? absorb(other, into: &merged)) != nil else { return nil }
+        // Nothing new (an operation already applied): the state as it was, not written again.
+        if isState(base.value), merged.version == version, merged.waitingCount == waiting {
+            if case .blob(let bytes) = base.value { RecentStates.shared.keep(merged, for: bytes) }
+            return CellRegister(value: base.value, stamp: max(a.stamp, b.stamp))
+        }
         return CellRegister(value: CollaborativeTextValue.state(merged).value, stamp: max(a.stamp, b.stamp))
     }
 
@@ -170,11 +179,12 @@ final class RecentStates: Sendable {
 
     private let entries = Mutex<[Entry]>([])
 
-    func text(for bytes: [UInt8]) -> CollaborativeText? {
+    /// The state kept for `bytes`; `taking` it leaves the caller the only holder of it.
+    func text(for bytes: [UInt8], taking: Bool) -> CollaborativeText? {
         entries.withLock { entries in
             guard let index = entries.firstIndex(where: { $0.bytes.count == bytes.count && $0.bytes == bytes }) else { return nil }
             let entry = entries.remove(at: index)
-            entries.append(entry)
+            if !taking { entries.append(entry) }
             return entry.text
         }
     }
