@@ -19,7 +19,7 @@
 //   swift run -c release boutique-benchmarks --https-reuse  HTTPS requests/s: a connection per request against kept handles (Linux)
 //   swift run -c release boutique-benchmarks --isolation another tenant's push and pull under one tenant's heavy load
 //   swift run -c release boutique-benchmarks --functions  a Swift database function's cost per call
-//   swift run -c release boutique-benchmarks --text       collaborative text: a keystroke diffed, 1,000 remote operations, records
+//   swift run -c release boutique-benchmarks --text       collaborative text: a keystroke diffed, 1,000 remote operations, records; through sync against a plain column
 //   swift run -c release boutique-benchmarks --all       everything
 //   swift run -c release boutique-benchmarks --once fetch.layer   one variant once (for callgrind)
 //   swift run -c release boutique-benchmarks --once setup         only the set-up, to subtract
@@ -176,7 +176,10 @@ func run() async throws {
             print("the https-reuse workload needs Linux (libcurl) and the HTTP front end")
             #endif
         }
-        if groups.contains("text") { try CollaborativeTextWorkloads.run(rounds: rounds) }
+        if groups.contains("text") {
+            try CollaborativeTextWorkloads.run(rounds: rounds)
+            try await CollaborativeTextSyncWorkloads.run(rounds: rounds)
+        }
         return
     }
 

@@ -171,4 +171,11 @@ import Testing
         #expect(try await Sync.background() == "Up to date")
         #expect(try await Sync.refusedTable().hasPrefix("counter: "))
     }
+
+    @MainActor
+    @Test func collaborativeTextKeepsBothOfflineEdits() async throws {
+        let (phone, laptop) = try await Sync.collaborativeNote()
+        #expect(phone == "Sunday\nMilk\nBread, the good kind")
+        #expect(laptop == phone)
+    }
 }

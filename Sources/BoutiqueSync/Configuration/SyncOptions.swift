@@ -10,6 +10,14 @@ public struct SyncOptions: Sendable {
     /// Tables merged row by row instead of column by column: the whole row of the latest write wins
     /// (each update carries every column).
     public var rowLevelTables: Set<String>
+    /// Columns merged character by character, as `table.column` (TEXT columns of synced tables):
+    /// concurrent edits of the same text both survive (see ``CollaborativeText`` and the Sync
+    /// article's "Collaborative text"). Every device of a server must name the same columns.
+    ///
+    /// ```swift
+    /// let options = SyncOptions(collaborativeText: ["note.body"])
+    /// ```
+    public var collaborativeText: Set<String>
     /// About how many change-log rows one push carries.
     public var pushRowLimit: Int
     /// How many changes one pull asks for.
@@ -31,8 +39,10 @@ public struct SyncOptions: Sendable {
     public init(
         rowLevelTables: Set<String> = [], pushRowLimit: Int = 2_000, pullLimit: Int = 1_000,
         pullWait: Duration = .seconds(25), retryInterval: Duration = .seconds(5), prunesAcknowledgedChanges: Bool = true,
-        wallClock: (@Sendable () -> UInt64)? = nil, makeIdentifier: (@Sendable () -> String)? = nil
+        wallClock: (@Sendable () -> UInt64)? = nil, makeIdentifier: (@Sendable () -> String)? = nil,
+        collaborativeText: Set<String> = []
     ) {
+        self.collaborativeText = collaborativeText
         self.makeIdentifier = makeIdentifier
         self.rowLevelTables = rowLevelTables
         self.pushRowLimit = pushRowLimit

@@ -18,6 +18,7 @@ struct SyncSetup: Sendable {
         }
         guard !names.isEmpty else { throw BoutiqueError.syncConfiguration(table: "", reason: "no table to sync was named") }
         let rowLevel = Set(options.rowLevelTables.map { $0.lowercased() })
+        let collaborative = try CollaborativeColumns.parse(options.collaborativeText, synced: names)
         let schemaVersion = (try? await database.appliedMigrations().count) ?? 0
         let newReplica = options.makeIdentifier ?? SyncIdentity.newReplicaID
         let setup: SyncSetup
@@ -25,7 +26,8 @@ struct SyncSetup: Sendable {
             setup = try await database.write { conn in
                 var tables: [String: SyncedTable] = [:]
                 for name in names {
-                    let table = try SyncedTable.read(name, rowLevel: rowLevel.contains(name.lowercased()), from: conn)
+                    let table = try SyncedTable.read(
+                        name, rowLevel: rowLevel.contains(name.lowercased()), collaborative: collaborative[name.lowercased()] ?? [], from: conn)
                     tables[table.name.lowercased()] = table
                 }
                 var foreignKeys: [String: [SyncedTable]] = [:]

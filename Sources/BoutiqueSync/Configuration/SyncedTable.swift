@@ -25,11 +25,14 @@ final class SyncedTable: Sendable {
     /// previous values sync keeps, see ``PreviousValues``).
     let foreignKeys: [SyncForeignKey]
     let foreignKeyColumns: [String]
+    /// The lowercased names of its collaborative text columns (``SyncOptions/collaborativeText``).
+    let collaborativeColumns: Set<String>
 
     init(
         name: String, storedColumns: [String], syncs: [Bool], keyPosition: Int, rowLevel: Bool, shapes: [ColumnShape],
-        foreignKeys: [SyncForeignKey] = []
+        foreignKeys: [SyncForeignKey] = [], collaborativeColumns: Set<String> = []
     ) {
+        self.collaborativeColumns = collaborativeColumns
         self.foreignKeys = foreignKeys
         self.foreignKeyColumns = foreignKeys.compactMap { $0.column?.lowercased() }
         self.name = name
@@ -115,7 +118,9 @@ extension SyncedTable {
     /// Reads `table` and checks that it can sync.
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/syncConfiguration(table:reason:)`` naming the table and the reason.
-    static func read(_ table: String, rowLevel: Bool, from connection: DatabaseConnection) throws -> SyncedTable {
+    static func read(
+        _ table: String, rowLevel: Bool, collaborative: Set<String> = [], from connection: DatabaseConnection
+    ) throws -> SyncedTable {
         let lowered = table.lowercased()
         if lowered.hasPrefix("boutique_") || lowered.hasPrefix("turso_") || lowered.hasPrefix("sqlite_") {
             throw BoutiqueError.syncConfiguration(table: table, reason: "it is a table of BoutiqueDB, Turso or SQLite, not of the app")
@@ -181,9 +186,11 @@ extension SyncedTable {
                 table: name,
                 reason: "it has a UNIQUE constraint or index (\(index.values[0])) besides its key: unique values collide between devices")
         }
+        let foreignKeys = try SyncForeignKey.read(table: name, sql: SQLRunner(connection))
+        try CollaborativeColumns.check(collaborative, of: name, shapes: shapes, rowLevel: rowLevel, foreignKeys: foreignKeys)
         return SyncedTable(
             name: name, storedColumns: stored, syncs: syncs, keyPosition: key.position, rowLevel: rowLevel, shapes: shapes,
-            foreignKeys: try SyncForeignKey.read(table: name, sql: SQLRunner(connection)))
+            foreignKeys: foreignKeys, collaborativeColumns: collaborative)
     }
 
     /// Refuses a virtual table, such as an FTS5 full-text index, and the tables SQLite's modules keep

@@ -17,9 +17,15 @@ enum LocalFolder {
                 after: through, rowLimit: 4_096, limits: .standard, tables: tables, on: connection)
             for transaction in transactions where !transaction.isRemote && !transaction.isRefused && transaction.hasChanges {
                 let stamp = try transaction.stamp ?? assignStamp(to: transaction, replica: replica, sql)
-                try forEachChange(of: transaction, stamp: stamp, tables: tables, sql) { change in
+                try forEachChange(of: transaction, stamp: stamp, tables: tables, sql) { logged in
+                    var change = logged
                     var state = try states.state(table: change.table, key: change.key) ?? RowRegister()
                     let before = state
+                    var reshow = false
+                    if let table = tables[change.table], !table.collaborativeColumns.isEmpty {
+                        reshow = try CollaborativeTextCapture.capture(
+                            &change, table: table, transaction: transaction.id, state: &state, sql: sql)
+                    }
                     MergeRule.apply(change, to: &state)
                     try states.setState(state, table: change.table, key: change.key)
                     // What this write replaced of the file's earlier ones comes back should it be refused.
@@ -34,7 +40,7 @@ enum LocalFolder {
                     // A local write normally wins (the clock is past every stamp the file has seen);
                     // one that lost somewhere (a clock that went back across a restore, a write made
                     // before a concurrent delete arrived) leaves the table showing it: show the state.
-                    if !wonEverywhere(change, in: state), let table = tables[change.table] {
+                    if reshow || !wonEverywhere(change, in: state), let table = tables[change.table] {
                         try RowProjector(sql: sql).reproject(state, key: change.key, table: table)
                     }
                 }

@@ -42,9 +42,12 @@ struct PendingRows {
 
         /// The row's state after the batch: its state before joined with every arrival.
         var merged: RowRegister {
-            var state = before ?? RowRegister()
-            MergeRule.join(first.register, into: &state)
-            for arrival in later { MergeRule.join(arrival.register, into: &state) }
+            // The arrivals are joined first, then into the state: the same join (it is associative),
+            // but a row's collaborative text operations then meet its (large) state once.
+            var arrivals = first.register
+            for arrival in later { MergeRule.join(arrival.register, into: &arrivals) }
+            guard var state = before else { return arrivals }
+            MergeRule.join(arrivals, into: &state)
             return state
         }
     }

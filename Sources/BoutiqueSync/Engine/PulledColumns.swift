@@ -57,7 +57,7 @@ struct PulledColumns {
         values.append(contentsOf: repeatElement(.null, count: width - 1))
         for (column, place) in zip(columns, places) {
             guard let place, place > 0 else { continue }
-            values[start + place] = column.value
+            values[start + place] = CollaborativeTextValue.shown(column.value)
         }
     }
 }

@@ -24,8 +24,9 @@ extension RemoteApplier {
         for (name, cell) in before.cells where before.isCurrent(cell) {
             // A delete after the edit discarded it, whatever came after the delete.
             if let deleted = after.lastDelete, cell.stamp < deleted { continue }
-            // A write replaced by the same value lost nothing (two devices repairing one row alike).
-            guard let winner = after.cells[name], winner.stamp != cell.stamp, winner.value != cell.value, after.isCurrent(winner),
+            // A write replaced by the same value lost nothing (two devices repairing one row alike);
+            // nor did a collaborative text edit: the merged text holds it.
+            guard !CollaborativeTextValue.isEncoded(cell.value), let winner = after.cells[name], winner.stamp != cell.stamp, winner.value != cell.value, after.isCurrent(winner),
                 try ownWrites.contains(cell.stamp)
             else { continue }
             var concurrent = false

@@ -37,6 +37,12 @@ extension SyncSession {
             let limits = handshaken && !acceptsTransactionParts
                 ? LocalLogReader.Limits.none : LocalLogReader.Limits(changes: max(rowLimit, 1), bytes: pushBytes)
             let ahead = largeAhead
+            // Collaborative text is pushed as the operations a fold diffed each new value into: the
+            // transactions are folded first.
+            if hasCollaborativeText {
+                let replica = self.replica
+                try await database.write { conn in try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection) }
+            }
             // One read for what a round needs: the progress with the server, the id given up, the outbox.
             let (read, current, retired, retiredSecret) = try await database.read { conn in
                 let sql = SQLRunner(conn)
@@ -60,7 +66,12 @@ extension SyncSession {
                     guard let stamp = transaction.stamp else { continue }
                     seen[transaction.id] = try PullMarks.seen(server: server, stamp: stamp, cursor: state.cursor, sql)
                 }
-                return ((transactions: read.transactions, readThrough: read.readThrough, seen: seen), state, retired, retiredSecret)
+                let text = try CollaborativeTextCapture.read(after: after, through: .max, sql)
+                let folded = try ReplicaRecordRow.read(sql)?.foldedThrough ?? 0
+                return (
+                    (transactions: read.transactions, readThrough: read.readThrough, seen: seen, text: text, folded: folded), state, retired,
+                    retiredSecret
+                )
             }
             var state = current
             // The read starts at the acknowledged transaction's first row, so its other rows come back
@@ -84,9 +95,20 @@ extension SyncSession {
                 inParts = part
                 outbox = [part.transaction]
             } else {
+                // A transaction whose text operations are not recorded yet (written since the fold)
+                // waits for the next round.
+                var folded = true
                 outbox = local.prefix { !$0.isOversized }.compactMap { transaction -> SyncTransaction? in
-                    guard let stamp = transaction.stamp else { return nil }
+                    guard folded, let stamp = transaction.stamp else { return nil }
                     var changes = transaction.syncChanges(stamp: stamp)
+                    // One folded before its operations were kept (by an app version without them) goes
+                    // with its plain values, which merge as the text's starting point.
+                    if hasCollaborativeText, !read.text.substitute(into: &changes, transaction: transaction.id, tables: tables),
+                        transaction.commitID > read.folded
+                    {
+                        folded = false
+                        return nil
+                    }
                     if let seen = read.seen[transaction.id] {
                         for index in changes.indices { changes[index].seen = seen }
                     }
@@ -340,7 +362,10 @@ extension SyncSession {
                 let stamp = transaction.stamp
             else { return nil }
             guard transaction.isOversized else {
-                return SyncTransaction(id: transaction.id, stamp: stamp, changes: transaction.syncChanges(stamp: stamp)).digest
+                var changes = transaction.syncChanges(stamp: stamp)
+                _ = try CollaborativeTextCapture.read(after: transaction.id - 1, through: transaction.id, sql)
+                    .substitute(into: &changes, transaction: transaction.id, tables: tables)
+                return SyncTransaction(id: transaction.id, stamp: stamp, changes: changes).digest
             }
             try NettedTransactions.prepare(transaction, tables: tables, sql)
             return try NettedTransactions.digest(of: transaction.id, stamp: stamp, tables: tables, sql)
@@ -354,6 +379,7 @@ extension SyncSession {
         notLogged: [SyncStamp] = []
     ) async throws {
         let server = serverID
+        let prunes = options.prunesAcknowledgedChanges
         try await database.write { conn in
             let sql = SQLRunner(conn)
             let positions = OwnLogPositions(server: server, sql: sql)
@@ -378,6 +404,8 @@ extension SyncSession {
             try NettedTransactions.removeHandled(
                 acknowledged: current.acknowledged, foldedThrough: try ReplicaRecordRow.read(sql)?.foldedThrough ?? 0, sql)
             try SupersededCells.removeAcknowledged(through: current.acknowledged, sql: sql)
+            // Kept while the change log keeps the transactions (a new server gets them all again).
+            if prunes { try CollaborativeTextCapture.removeAcknowledged(through: current.acknowledged, sql) }
             if clearRetired { try ReplicaRecordRow.change(sql) { $0.retired = nil } }
         }
     }

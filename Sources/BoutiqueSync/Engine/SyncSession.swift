@@ -9,6 +9,8 @@ actor SyncSession {
     let database: DatabaseActor
     let transport: any SyncTransport
     let tables: [String: SyncedTable]
+    /// Whether a synced table has collaborative text columns (``SyncOptions/collaborativeText``).
+    var hasCollaborativeText: Bool { tables.values.contains { !$0.collaborativeColumns.isEmpty } }
     let options: SyncOptions
     let schemaVersion: Int
     var replica: String
@@ -87,7 +89,9 @@ actor SyncSession {
                 guard let column = foreignKey.column, tables[foreignKey.parent.lowercased()] != nil else { continue }
                 references[column] = foreignKey.parent
             }
-            return SyncTableShape(table: table.lowercasedName, columns: table.syncedColumns, references: references)
+            return SyncTableShape(
+                table: table.lowercasedName, columns: table.syncedColumns, references: references,
+                collaborativeText: Array(table.collaborativeColumns))
         }.sorted { $0.table < $1.table }
         self.database = database
         self.transport = transport

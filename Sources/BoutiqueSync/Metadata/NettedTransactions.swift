@@ -101,7 +101,15 @@ enum NettedTransactions {
             guard let table = tables[name] else { continue }
             let net = try decode(statement.blob(at: 3))
             let change = LocalTransaction.NetChange(table: table, key: try statement.value(at: 2), net: net)
-            if let synced = change.syncChange(stamp: stamp) { changes.append(synced) }
+            guard var synced = change.syncChange(stamp: stamp) else { continue }
+            if !table.collaborativeColumns.isEmpty {
+                // The text operations the fold recorded, once it did (before, the plain values it diffs).
+                var one = [synced]
+                if try CollaborativeTextCapture.read(after: id - 1, through: id, sql).substitute(into: &one, transaction: id, tables: tables) {
+                    synced = one[0]
+                }
+            }
+            changes.append(synced)
         }
         return Slice(changes: changes, through: through, isLast: true)
     }

@@ -44,6 +44,9 @@
 ///   by stamp (``OwnLogPositions``): whether another device's change was made knowing them.
 /// - `boutique_sync_superseded`: per row and local transaction not acknowledged yet, the cells of this
 ///   file's earlier writes it replaced (``SupersededCells``): what a refusal of it puts back.
+/// - `boutique_sync_text_ops`: per local transaction not acknowledged yet, row and collaborative text
+///   column, the text operations its new value was diffed into when it was folded: what its push
+///   carries, the same bytes at every retry (``CollaborativeTextCapture``).
 /// - `boutique_sync_outrun`: per row with superseded cells and column, the newest pulled write that lost
 ///   to a later write of this file's, and its writers' furthest cursor (``OutrunArrivals``): what judges
 ///   the earlier edit a refusal puts back.
@@ -112,6 +115,10 @@ enum SyncMetadataSchema {
         ("v12_outrun_arrivals", """
             CREATE TABLE boutique_sync_outrun(tbl TEXT NOT NULL, key NOT NULL, col TEXT NOT NULL, cell BLOB NOT NULL, seen INTEGER,
                 PRIMARY KEY(tbl, key, col)) WITHOUT ROWID;
+            """),
+        ("v13_collaborative_text_operations", """
+            CREATE TABLE boutique_sync_text_ops(txn INTEGER NOT NULL, tbl TEXT NOT NULL, key NOT NULL, col TEXT NOT NULL,
+                operations BLOB NOT NULL, PRIMARY KEY(txn, tbl, key, col)) WITHOUT ROWID;
             """),
     ]
 

@@ -91,7 +91,8 @@ public struct SyncLoss: Sendable, Hashable {
         self.table = table
         self.key = key
         self.kind = kind
-        self.values = values
+        // A collaborative text column's value is kept as its merge state; the app sees its string.
+        self.values = values.mapValues(CollaborativeTextValue.shown)
         self.stamp = stamp
     }
 

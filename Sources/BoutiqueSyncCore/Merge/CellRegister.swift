@@ -17,8 +17,14 @@ public struct CellRegister: Hashable, Sendable {
     }
 
     /// The register that wins: the later stamp; at an equal stamp (which one write never produces
-    /// twice) the larger value, so the merge stays commutative whatever it is given.
+    /// twice) the larger value, so the merge stays commutative whatever it is given. A collaborative
+    /// text column's values merge instead (``CollaborativeText``): the result holds both edits.
     public static func merge(_ a: CellRegister, _ b: CellRegister) -> CellRegister {
+        if CollaborativeTextValue.isEncoded(a.value) || CollaborativeTextValue.isEncoded(b.value),
+           let merged = CollaborativeTextValue.merge(a, b)
+        {
+            return merged
+        }
         if a.stamp != b.stamp { return a.stamp < b.stamp ? b : a }
         return ValueOrder.precedes(a.value, b.value) ? b : a
     }

@@ -36,10 +36,11 @@ public struct RowRegister: Hashable, Sendable, Codable {
         return lastDelete < cell.stamp
     }
 
-    /// The values the row shows: the cells written after its latest delete.
+    /// The values the row shows: the cells written after its latest delete (a collaborative text as
+    /// its string).
     public var visibleValues: [String: DatabaseValue] {
         var values: [String: DatabaseValue] = [:]
-        for (name, cell) in cells where isCurrent(cell) { values[name] = cell.value }
+        for (name, cell) in cells where isCurrent(cell) { values[name] = CollaborativeTextValue.shown(cell.value) }
         return values
     }
 

@@ -10,9 +10,15 @@ public struct SyncTableShape: Hashable, Sendable, Codable {
     public var columns: [String]
     /// Column → the table its foreign key points to (at that table's key).
     public var references: [String: String]
+    /// Its collaborative text columns, sorted (``SyncOptions/collaborativeText``); `nil` for none (and
+    /// from devices that predate them). The server merges these columns as text, and refuses a device
+    /// that names other ones than the tenant's devices named before.
+    public var collaborativeText: [String]?
 
     /// A table's shape; names are lowercased.
-    public init(table: String, columns: [String], references: [String: String] = [:]) {
+    public init(table: String, columns: [String], references: [String: String] = [:], collaborativeText: [String] = []) {
+        let collaborative = Set(collaborativeText.map { $0.lowercased() }).sorted()
+        self.collaborativeText = collaborative.isEmpty ? nil : collaborative
         self.table = table.lowercased()
         self.columns = columns.map { $0.lowercased() }
         self.references = Dictionary(references.map { ($0.key.lowercased(), $0.value.lowercased()) }, uniquingKeysWith: { first, _ in first })

@@ -217,7 +217,7 @@ public struct CollaborativeText: Sendable {
     enum Outcome { case applied, duplicate, waiting }
 
     /// Applies waiting operations until none of them can be.
-    private mutating func applyWaiting() {
+    mutating func applyWaiting() {
         var progressed = true
         while progressed, !pending.isEmpty {
             progressed = false
@@ -342,7 +342,7 @@ public struct CollaborativeText: Sendable {
     }
 
     /// Hangs a new first-of-run node among its parent's children, in FugueMax order.
-    private mutating func attach(_ node: Int32) {
+    mutating func attach(_ node: Int32) {
         let new = nodes[Int(node)]
         let parent = Int(new.parent)
         if new.side == .left {

@@ -67,6 +67,10 @@ enum PushValidation {
                     guard !column.name.isEmpty, names.insert(column.name.lowercased()).inserted else {
                         return "a change to '\(change.table)' names column '\(column.name)' twice or not at all"
                     }
+                    // Merged as text by every replica: one that cannot be read would stop each of them.
+                    if CollaborativeTextValue.isEncoded(column.value), (try? CollaborativeTextValue(column.value)) == nil {
+                        return "column '\(column.name)' of a change to '\(change.table)' holds a damaged collaborative text value"
+                    }
                 }
                 if change.kind == .delete, !change.columns.isEmpty { return "a delete from '\(change.table)' carries columns" }
             }
@@ -131,6 +135,9 @@ enum PushValidation {
             }
             if shape.columns.contains(where: bad) || shape.references.contains(where: { bad($0.key) || bad($0.value) }) {
                 return "table shape '\(shape.table)' has an empty name or one longer than 256 bytes"
+            }
+            if let collaborative = shape.collaborativeText, !collaborative.allSatisfy(shape.columns.contains) {
+                return "table shape '\(shape.table)' names collaborative text columns it does not have"
             }
         }
         return nil

@@ -165,6 +165,8 @@ public actor SyncServer: SyncEndpoint {
                 continue
             } catch let tooMany as TooManyShapes {
                 return try await refusal(of: request, tenant: tenant, wall: wall, kind: .invalid, reason: tooMany.reason)
+            } catch let mismatch as CollaborativeTextMismatch {
+                return try await refusal(of: request, tenant: tenant, wall: wall, kind: .invalid, reason: mismatch.reason)
             } catch let refused as PushApplier.PartRefused {
                 return try await refusal(of: request, tenant: tenant, wall: wall, kind: refused.kind, reason: refused.reason)
             } catch let refused as PushApplier.StagedSliceRefused {

@@ -154,13 +154,17 @@ extension SyncServer {
     /// Records the shapes of a push that differ from the store's. Returns the store's shapes after
     /// it when it read them (a push that described tables, or `readingAnyway`), `nil` otherwise.
     ///
-    /// - Throws: ``TooManyShapes`` when the tenant's shapes would pass ``/BoutiqueSync/SyncRules/maximumTables``.
+    /// - Throws: ``TooManyShapes`` when the tenant's shapes would pass ``/BoutiqueSync/SyncRules/maximumTables``;
+    ///   ``CollaborativeTextMismatch`` when a shape names other collaborative text columns than the store's.
     static func record(
         _ pushed: [SyncTableShape]?, readingAnyway: Bool, in store: any SyncStoreTransaction
     ) throws -> [String: SyncTableShape]? {
         guard pushed != nil || readingAnyway else { return nil }
         var current = Dictionary(try store.tableShapes().map { ($0.table, $0) }, uniquingKeysWith: { first, _ in first })
         let changed = (pushed ?? []).filter { current[$0.table] != $0 }
+        for shape in changed {
+            if let mismatch = CollaborativeTextMismatch.check(shape, against: current[shape.table]) { throw mismatch }
+        }
         let added = Set(changed.map(\.table)).subtracting(current.keys).count
         guard current.count + added <= SyncRules.maximumTables else {
             throw TooManyShapes(

@@ -2,14 +2,14 @@ import BoutiqueDB
 import BoutiqueSync
 import Foundation
 
-/// `boutique sync DB --server URL (--token TOKEN | --token-file FILE) --tables t1,t2 [--follow]`: a database
-/// file as a device.
+/// `boutique sync DB --server URL (--token TOKEN | --token-file FILE) --tables t1,t2 [--collaborative-text t.c,…]
+/// [--follow]`: a database file as a device.
 enum SyncCommand: Command {
     static let name = "sync"
     static let summary = "sync a database file's tables with a sync server"
     static let help = """
         usage: boutique sync DB --server URL (--token TOKEN | --token-file FILE) --tables t1,t2 [--follow]
-                               [--ca-file FILE]
+                               [--collaborative-text table.column,…] [--ca-file FILE]
 
         Syncs the named tables of the database file DB with the server at URL (see `boutique serve`),
         as the user and tenant TOKEN names (see `boutique token`). The first run sets sync up in the
@@ -21,6 +21,10 @@ enum SyncCommand: Command {
         user moved to where this user does not see (taken off the file). With
         --follow it keeps going — pushing after each local commit, pulling as other
         devices push — until Ctrl-C. Synced tables need a text or blob primary key (a UUID, say).
+
+        --collaborative-text note.body,… names TEXT columns merged character by character: two
+        devices editing the same note body offline both keep their edits. Every device of the server
+        must name the same columns (the server refuses one that names others).
 
         The token can come from --token-file FILE (readable by its owner only: chmod 600 FILE) or the
         environment variable BOUTIQUE_SYNC_TOKEN instead, so that it is not on the command line, where
@@ -35,6 +39,7 @@ enum SyncCommand: Command {
         let token = try SecretArguments.token(&arguments)
         guard let tablesText = try arguments.takeOption("--tables") else { throw UsageError("--tables is required") }
         let caFile = try arguments.takeOption("--ca-file")
+        let collaborativeText = try arguments.takeOption("--collaborative-text")
         let path = try arguments.takePositional("DB")
         try arguments.finish()
         guard let server = URL(string: serverText), ["http", "https"].contains(server.scheme?.lowercased() ?? ""), server.host != nil else {
@@ -43,10 +48,15 @@ enum SyncCommand: Command {
         let trust = try CAFileArgument.trust(caFile, server: server)
         let tables = tablesText.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !tables.isEmpty else { throw UsageError("--tables takes a comma-separated list of table names") }
+        let collaborative = Set((collaborativeText ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        if collaborativeText != nil, collaborative.isEmpty {
+            throw UsageError("--collaborative-text takes a comma-separated list of table.column names")
+        }
 
         let db = try await DatabaseFile.openShared(path)
         do {
-            try await synchronize(db, server: server, token: token, trust: trust, tables: tables, follow: follow)
+            try await synchronize(
+                db, server: server, token: token, trust: trust, tables: tables, options: SyncOptions(collaborativeText: collaborative), follow: follow)
         } catch {
             await db.close()
             throw error
@@ -56,14 +66,14 @@ enum SyncCommand: Command {
 
     @MainActor
     private static func synchronize(
-        _ db: BoutiqueDB, server: URL, token: String, trust: SyncServerTrust, tables: [String], follow: Bool
+        _ db: BoutiqueDB, server: URL, token: String, trust: SyncServerTrust, tables: [String], options: SyncOptions, follow: Bool
     ) async throws {
         let firstUse = try await db.read { conn in
             try conn.fetchValue("SELECT count(*) FROM sqlite_schema WHERE name = 'boutique_sync_replica'") == .integer(0)
         }
         let progress = SyncProgress()
         let transport = CountingTransport(base: .http(server, token: token, trust: trust), progress: progress)
-        let sync = try await BoutiqueSync(database: db, tables: tables, server: transport)
+        let sync = try await BoutiqueSync(database: db, tables: tables, server: transport, options: options)
         if let resumed = await sync.resumedBootstrapRows(), resumed > 0 {
             progress.resumeBootstrap(after: resumed)
             Output.line("resuming the bootstrap after \(Plural.count(resumed, "row"))")

@@ -9,7 +9,8 @@ import BoutiqueSyncHTTP
 
 /// The demo's last part: a second device. A sync server runs in this process, on 127.0.0.1 over HTTP
 /// (or, in a build without the HTTP front end, reached in-process), a second database file plays
-/// another device, both edit the same note at once, and the merged note is shown on both.
+/// another device, both edit the same note at once, and the merged note is shown on both: different
+/// columns both kept, and the body, collaborative text, merged character by character.
 @MainActor
 struct DemoSyncStory {
     let db: BoutiqueDB
@@ -79,7 +80,7 @@ struct DemoSyncStory {
     /// through their transports.
     private func tell(phone phoneServer: any SyncTransport, laptop laptopServer: any SyncTransport, second: BoutiqueDB) async throws {
         // The change log of this run stays whole for the listing above; an app leaves pruning on.
-        let options = SyncOptions(prunesAcknowledgedChanges: false)
+        let options = SyncOptions(prunesAcknowledgedChanges: false, collaborativeText: ["note.body"])
         let phone = try await BoutiqueSync(database: db, tables: [Note.self], server: phoneServer, options: options)
         let laptop = try await BoutiqueSync(database: second, tables: [Note.self], server: laptopServer, options: options)
 
@@ -107,15 +108,21 @@ struct DemoSyncStory {
         Output.line("\nThe phone changed the title while the laptop changed the body; after syncing, both kept:")
         try await showBoth(trip, second: second)
 
+        // Offline, both write the whole body: the phone adds a line at the top, the laptop fixes a word
+        // at the end. The body is collaborative text: each write is diffed into character edits.
         try await db.write { conn in
-            try Note.update { $0.body = "passport, charger, sunscreen" }.where { $0.id == trip }.execute(conn.connection)
+            try Note.update { $0.body = "Lisbon, 3 days\npassport, charger" }.where { $0.id == trip }.execute(conn.connection)
         }
-        try await Task.sleep(for: .milliseconds(5))
         try await second.write { conn in
-            try Note.update { $0.body = "passport only — travelling light" }.where { $0.id == trip }.execute(conn.connection)
+            try Note.update { $0.body = "passport, phone charger" }.where { $0.id == trip }.execute(conn.connection)
         }
         try await syncBoth(phone, laptop)
-        Output.line("\nBoth changed the body; the later write (the laptop's) wins on both:")
+        Output.line("""
+
+            Offline, the phone added a line at the top of the body and the laptop fixed a word at its end.
+            The body is collaborative text (SyncOptions(collaborativeText: ["note.body"])): after syncing,
+            both edits are on both (⏎ marks a new line):
+            """)
         try await showBoth(trip, second: second)
     }
 
@@ -130,7 +137,7 @@ struct DemoSyncStory {
         var rows: [[DatabaseValue]] = []
         for (name, database) in [("phone", db), ("laptop", second)] {
             let note = try await database.read { conn in try Note.find(id).fetchOne(conn.connection) }
-            rows.append([.text(name), .text(note?.title ?? "—"), .text(note?.body ?? "—")])
+            rows.append([.text(name), .text(note?.title ?? "—"), .text(note.map { $0.body.replacingOccurrences(of: "\n", with: " ⏎ ") } ?? "—")])
         }
         Output.line(TableRenderer.render(columns: ["device", "title", "body"], rows: rows))
     }

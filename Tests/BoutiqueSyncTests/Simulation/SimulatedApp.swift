@@ -8,6 +8,8 @@ struct SimulatedApp: Sendable {
     let tables: [String]
     /// The log rows one push carries (``SyncOptions/pushRowLimit``): a transaction of more goes in parts.
     let pushRowLimit: Int
+    /// Its collaborative text columns (``SyncOptions/collaborativeText``).
+    var collaborativeText: Set<String> = []
 
     /// Notes and their tags, with a column added by the upgrade. Sixteen log rows a push: a bulk edit
     /// of every row (``LocalWrites``) goes in parts, and a restored copy of a device's file pushes
@@ -17,5 +19,9 @@ struct SimulatedApp: Sendable {
 
     /// Reminders lists shared between users, with no upgrade. Two log rows a push: its transactions of
     /// more (three writes at once, a move carrying a list's reminders) go in parts, refused ones too.
+    /// Notes whose body is collaborative text, with no upgrade. Sixteen log rows a push, as for notes.
+    static let collaborativeNotes = SimulatedApp(
+        plan: SyncTestSchema.plan, upgraded: SyncTestSchema.plan, tables: ["note"], pushRowLimit: 16, collaborativeText: ["note.body"])
+
     static let reminders = SimulatedApp(plan: SpacesSchema.plan, upgraded: SpacesSchema.plan, tables: SpacesSchema.tables, pushRowLimit: 2)
 }

@@ -74,7 +74,7 @@ final class SimulatedDevice {
                 let identifier = identifiers.next()
                 made.withLock { _ = $0.insert(identifier) }
                 return identifier
-            })
+            }, collaborativeText: app.collaborativeText)
         self.database = database
         self.sync = try await BoutiqueSync(database: database, tables: app.tables, server: network, options: options)
     }
