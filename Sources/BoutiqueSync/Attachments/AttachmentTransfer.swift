@@ -5,7 +5,7 @@ import Foundation
 /// lost connection costs at most the piece in flight.
 ///
 /// ```swift
-/// let transfer = try AttachmentTransfer(transport: .http(url, token: token), database: db)
+/// let transfer = try AttachmentTransfer(transport: .http(url, token: token), attachments: db.attachments)
 /// let sent = try await transfer.upload(photo.image)       // resumes from the server's offset
 /// let received = try await transfer.download(photo.image) // resumes from the bytes already here
 /// ```
@@ -22,12 +22,12 @@ package struct AttachmentTransfer: Sendable {
     private let transport: HTTPSyncTransport
     private let folder: AttachmentFolder
 
-    /// A transfer between `database`'s attachments folder and the server `transport` reaches.
+    /// A transfer between the folder of `attachments` and the server `transport` reaches.
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` for a database with no folder (a
     ///   SQLite in-memory URI).
-    package init(transport: HTTPSyncTransport, database: BoutiqueDB) throws {
-        guard let folder = database.attachments.folderURL else {
+    package init(transport: HTTPSyncTransport, attachments: AttachmentStore) throws {
+        guard let folder = attachments.folderURL else {
             throw BoutiqueError.invalidArgument("a SQLite in-memory database has no attachments folder to transfer from or to")
         }
         self.transport = transport

@@ -47,6 +47,9 @@
 /// - `boutique_sync_outrun`: per row with superseded cells and column, the newest pulled write that lost
 ///   to a later write of this file's, and its writers' furthest cursor (``OutrunArrivals``): what judges
 ///   the earlier edit a refusal puts back.
+/// - `boutique_sync_attachment_column` and `boutique_sync_attachment_upload`: the synced columns whose
+///   values are attachments (from the app's models), and the attachments rows of this file pointed at
+///   since, whose bytes may still have to be uploaded (``AttachmentUploadQueue``).
 enum SyncMetadataSchema {
     static let migrations: [(id: String, sql: String)] = [
         ("v1_sync_metadata", """
@@ -112,6 +115,11 @@ enum SyncMetadataSchema {
         ("v12_outrun_arrivals", """
             CREATE TABLE boutique_sync_outrun(tbl TEXT NOT NULL, key NOT NULL, col TEXT NOT NULL, cell BLOB NOT NULL, seen INTEGER,
                 PRIMARY KEY(tbl, key, col)) WITHOUT ROWID;
+            """),
+        ("v13_attachments", """
+            CREATE TABLE boutique_sync_attachment_column(tbl TEXT NOT NULL, col TEXT NOT NULL, PRIMARY KEY(tbl, col)) WITHOUT ROWID;
+            CREATE TABLE boutique_sync_attachment_upload(id TEXT PRIMARY KEY NOT NULL, byte_count INTEGER NOT NULL,
+                content_type TEXT NOT NULL) WITHOUT ROWID;
             """),
     ]
 

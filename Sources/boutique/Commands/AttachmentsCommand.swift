@@ -79,7 +79,7 @@ enum AttachmentsCommand: Command {
         }
         let attachment = try Attachment(id: id, byteCount: entry.byteCount, contentType: entry.contentType ?? "application/octet-stream")
         if let server, entry.state != .local {
-            let received = try await AttachmentTransfer(transport: server, database: db).download(attachment)
+            let received = try await AttachmentTransfer(transport: server, attachments: db.attachments).download(attachment)
             Output.line("fetched \(Plural.count(Int(received), "byte")) from \(server.url.absoluteString)")
         }
         try await db.attachments.copy(attachment, to: URL(fileURLWithPath: out))

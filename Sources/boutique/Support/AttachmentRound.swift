@@ -17,7 +17,7 @@ struct AttachmentRound {
 
     init(database: BoutiqueDB, transport: HTTPSyncTransport) throws {
         self.database = database
-        transfer = try AttachmentTransfer(transport: transport, database: database)
+        transfer = try AttachmentTransfer(transport: transport, attachments: database.attachments)
     }
 
     /// Uploads what the server lacks; returns how many attachments took bytes, and how many bytes were sent.
