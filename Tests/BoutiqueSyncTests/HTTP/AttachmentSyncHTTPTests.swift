@@ -36,9 +36,15 @@ import Testing
         // A fetch that waits gets them once A's sync uploads them.
         let progress = syncB.attachments.progress
         let waiting = Task { try await syncB.attachments.fetch(image) }
+        // Only to see a hang: a fetch still waiting after a minute is cancelled, and fails the test.
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(syncHangDeadline(seconds: 60)))
+            waiting.cancel()
+        }
         _ = try await syncA.synchronize()
         #expect(await MainActor.run { syncA.status.attachmentsWaitingToUpload } == 0)
         try await waiting.value
+        watchdog.cancel()
         #expect(try await b.attachments.data(for: image) == bytes)
         var reports: [AttachmentProgress] = []
         for await report in progress {
