@@ -174,5 +174,41 @@ import FoundationNetworking
         server.send(SIGTERM)
         #expect(await server.wait().status == 0)
     }
+
+    @Test func anEagerSyncDownloadsWhatItsRowsPointAtAndSaysWhatIsNotUploadedYet() async throws {
+        let workspace = try SyncWorkspace()
+        for flags in [["--max-attachment-bytes", "0"], ["--attachment-quota", "many"]] {
+            let refused = try await workspace.attempt(["serve", "--port", "0", "--secret-file", "secret", "--store", "server.db"] + flags)
+            #expect(refused.status == 2 && refused.errors.contains(flags[0]), "\(flags): \(refused.errors)")
+        }
+        let (server, url) = try await workspace.serve()
+        let token = try await workspace.token()
+        try await workspace.tool(["sql", "a.db", Self.photoSchema, "--create"])
+        try await workspace.tool(["sql", "b.db", Self.photoSchema, "--create"])
+        try Data("a small photo".utf8).write(to: workspace.directory.file("small.jpg"))
+        let id = try await workspace.tool(["attachments", "put", "a.db", "small.jpg", "--type", "image/jpeg"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        // A second row points at bytes no device has stored.
+        let absent = try Self.id(of: Array("never stored".utf8))
+        try await workspace.tool([
+            "sql", "a.db",
+            "INSERT INTO photo VALUES ('p1', 'Small', '{\"byteCount\":13,\"contentType\":\"image/jpeg\",\"id\":\"\(id)\"}'), "
+                + "('p2', 'Absent', '\(Self.attachmentJSON(id: absent, byteCount: 12))')",
+        ])
+        let pushed = try await workspace.tool(["sync", "a.db", "--server", url, "--token", token, "--tables", "photo"])
+        #expect(pushed.contains("uploaded 1 attachment (13 bytes sent)"), "\(pushed)")
+
+        let eager = try await workspace.tool(["sync", "b.db", "--server", url, "--token", token, "--tables", "photo", "--attachments", "eager"])
+        #expect(eager.contains("downloaded 1 attachment (13 bytes received)"), "\(eager)")
+        #expect(eager.contains("attachment \(absent) is not uploaded yet"), "\(eager)")
+        let listed = try await workspace.tool(["attachments", "list", "b.db"])
+        #expect(listed.contains("\(id) 13 image/jpeg local") && listed.contains("\(absent) 12 application/octet-stream missing"), "\(listed)")
+        let notUploaded = try await workspace.attempt(
+            ["attachments", "get", "b.db", absent, "--out", "absent.bin", "--server", url, "--token", token])
+        #expect(notUploaded.status != 0 && notUploaded.errors.contains("not reached the sync server yet"), "\(notUploaded.errors)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.directory.file("absent.bin").path))
+        server.send(SIGTERM)
+        #expect(await server.wait().status == 0)
+    }
 }
 #endif
