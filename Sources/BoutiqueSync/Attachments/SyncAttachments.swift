@@ -15,6 +15,9 @@ import Foundation
 /// uploads what is queued (``uploadWaiting()``), in pieces, from the offset the server holds, so that a
 /// killed app or a lost connection resumes where it stopped. An entry leaves the queue only once the
 /// server has checked the bytes whole. ``SyncStatus/attachmentsWaitingToUpload`` counts the queue.
+/// ``BoutiqueSync/synchronize()`` uploads after its push and pull (and, with an eager
+/// ``SyncOptions/attachments`` policy, fetches), so an upload's error is thrown once the rows are synced;
+/// a started sync shows it in ``BoutiqueSync/status`` and tries again after its next push.
 ///
 /// Attachments move over an HTTP transport (``HTTPSyncTransport``) to a server that keeps them; with
 /// another transport, ``fetch(_:waitingForUpload:)`` and ``uploadWaiting()`` throw

@@ -9,7 +9,8 @@ public enum AttachmentsServerListing {
         let attachments = try FolderAttachmentStore(
             directory: URL(fileURLWithPath: "sync.db.attachments"),
             maximumAttachmentBytes: 2 << 30, tenantQuotaBytes: 50 << 30)
-        return try SyncHTTPServer(server: server, signer: signer, port: 8080, attachments: attachments)
+        let http = try SyncHTTPServer(server: server, signer: signer, port: 8080, attachments: attachments)
+        return http
     }
 }
 #endif
