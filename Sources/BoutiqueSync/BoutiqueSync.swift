@@ -178,6 +178,7 @@ public final class BoutiqueSync: Sendable, Observable {
         var status = board.status
         status.pendingCount = pending.value
         status.attachmentsWaitingToUpload = attachments.waiting
+        status.attachmentsRefused = attachments.refusedCount
         return status
     }
 
@@ -216,10 +217,12 @@ public final class BoutiqueSync: Sendable, Observable {
     }
 
     /// After a push: uploads the attachments waiting, and with an eager policy fetches the missing
-    /// ones, over a transport that carries attachments.
+    /// ones, over a transport that carries attachments. An upload that fails leaves its entries
+    /// waiting for the next round (the status counts them) and fails nothing else: the rows synced,
+    /// and a server that keeps no attachments still syncs them, as one that predates a feature does.
     private func moveAttachments() async throws {
         guard attachments.isAvailable else { return }
-        try await attachments.uploadWaiting()
+        _ = try? await attachments.uploadWaiting()
         if case .eager(let maxBytes) = session.options.attachments { try await attachments.fetchMissing(upTo: maxBytes) }
         await refreshPending()
     }

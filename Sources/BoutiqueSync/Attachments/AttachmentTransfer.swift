@@ -35,17 +35,32 @@ package struct AttachmentTransfer: Sendable {
     }
 
     /// What the server holds of `attachment`.
+    ///
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the server keeps no
+    ///   attachments (404: started without them, or older than them), as for a server out of reach:
+    ///   the upload waits for one that does.
     package func serverState(of attachment: Attachment) async throws -> AttachmentUploadState {
-        let (data, _) = try await transport.sendBytes(
-            "GET", to: "v1/attachments/\(attachment.id)", query: "size=\(attachment.byteCount)", answers: [200])
+        let (data, status) = try await transport.sendBytes(
+            "GET", to: "v1/attachments/\(attachment.id)", query: "size=\(attachment.byteCount)", answers: [200, 404])
+        try Self.requireAttachmentEndpoints(status, data)
         return try Self.decodeState(data, of: attachment)
+    }
+
+    /// Throws `syncUnavailable` for a 404 to an upload's request: only a server without attachment
+    /// endpoints answers it there, and the upload is not refused for that.
+    private static func requireAttachmentEndpoints(_ status: Int, _ data: Data) throws {
+        guard status == 404 else { return }
+        let reason = (try? SyncJSON.decoder().decode(SyncHTTPErrorBody.self, from: data))?.error.reason ?? "not found"
+        throw BoutiqueError.syncUnavailable(reason: "the server keeps no attachments (404: \(reason.prefix(300)))")
     }
 
     /// Sends the bytes of `attachment` the server does not hold yet, and returns how many were sent.
     /// `progress` is told the bytes the server holds after each piece.
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/attachmentNotFound(id:)`` when the bytes are not on this
-    ///   device, a ``SyncRefusal`` when the server refuses them (413: too large or past the quota).
+    ///   device, a ``SyncRefusal`` when the server refuses them (413: too large or past the quota; 400:
+    ///   not the id's bytes), ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when it keeps no
+    ///   attachments or cannot be reached.
     @discardableResult
     package func upload(_ attachment: Attachment, progress: @Sendable (Int64) -> Void = { _ in }) async throws -> Int64 {
         let folder = self.folder
@@ -62,7 +77,8 @@ package struct AttachmentTransfer: Sendable {
             }
             let (data, status) = try await transport.sendBytes(
                 "PUT", to: "v1/attachments/\(attachment.id)", query: "size=\(attachment.byteCount)&offset=\(offset)", body: Data(piece),
-                answers: [200, 409])
+                answers: [200, 404, 409])
+            try Self.requireAttachmentEndpoints(status, data)
             sent += Int64(piece.count)
             // 409: the server stands elsewhere (a piece whose answer was lost arrived after all): ask.
             state = status == 409 ? try await serverState(of: attachment) : try Self.decodeState(data, of: attachment)

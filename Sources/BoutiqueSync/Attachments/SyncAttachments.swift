@@ -16,8 +16,11 @@ import Foundation
 /// killed app or a lost connection resumes where it stopped. An entry leaves the queue only once the
 /// server has checked the bytes whole. ``SyncStatus/attachmentsWaitingToUpload`` counts the queue.
 /// ``BoutiqueSync/synchronize()`` uploads after its push and pull (and, with an eager
-/// ``SyncOptions/attachments`` policy, fetches), so an upload's error is thrown once the rows are synced;
-/// a started sync shows it in ``BoutiqueSync/status`` and tries again after its next push.
+/// ``SyncOptions/attachments`` policy, fetches); an upload never makes it fail, nor holds the rows back.
+/// An attachment the server refuses (larger than it takes, past the tenant's quota, not the id's
+/// bytes) is kept, marked refused, and not sent again, and the others go on: ``refused()`` lists them
+/// with the server's ``SyncRefusal``, ``SyncStatus/attachmentsRefused`` counts them. One that could not
+/// be sent for now (no answer, a 5xx, a server that keeps no attachments) waits for the next round.
 ///
 /// Attachments move over an HTTP transport (``HTTPSyncTransport``) to a server that keeps them; with
 /// another transport, ``fetch(_:waitingForUpload:)`` and ``uploadWaiting()`` throw
@@ -26,8 +29,8 @@ public final class SyncAttachments: Sendable {
     private let database: DatabaseActor
     private let transfer: AttachmentTransfer?
     private let events = SyncEventChannel<AttachmentProgress>(keptLimit: 0)
-    /// How many attachments wait to be uploaded, as last counted.
-    private let waitingCount = Lock(0)
+    /// How many attachments wait to be uploaded, and how many the server refused, as last counted.
+    private let counts = Lock((waiting: 0, refused: 0))
     /// How long a fetch waiting for an upload waits between two asks.
     static let uploadPollInterval: Duration = .seconds(1)
 
@@ -75,16 +78,18 @@ public final class SyncAttachments: Sendable {
         }
     }
 
-    /// Uploads every queued attachment whose bytes are on this device, and returns how many the server
-    /// now holds whole; entries without bytes here are dropped (another device uploads them). Sync
-    /// calls it after its pushes; call it yourself before the app suspends, say.
+    /// Uploads every queued attachment whose bytes are on this device and that the server has not
+    /// refused, and returns how many the server now holds whole; entries without bytes here are dropped
+    /// (another device uploads them). An attachment the server refuses (413: larger than it takes, or
+    /// past the tenant's quota; 400: not the id's bytes) is marked refused (``refused()``) and the
+    /// others go on. Sync calls it after its pushes; call it yourself before the app suspends, say.
     ///
     /// ```swift
     /// let uploaded = try await sync.attachments.uploadWaiting()
     /// ```
     ///
-    /// - Throws: a ``SyncRefusal`` when the server refuses bytes (413: larger than it takes, or past the
-    ///   tenant's quota), ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)``: the entries stay queued.
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the server cannot be
+    ///   reached or keeps no attachments: the entries not sent yet stay queued.
     @discardableResult
     public func uploadWaiting() async throws -> Int {
         let transfer = try requireTransfer()
@@ -98,6 +103,11 @@ public final class SyncAttachments: Sendable {
                     uploaded += 1
                 } catch BoutiqueError.attachmentNotFound {
                     // No bytes here: a pulled row's attachment, or bytes removed before they went.
+                } catch let refusal as SyncRefusal where refusal.reason == .tooLarge || refusal.reason == .invalid {
+                    // The same bytes would be refused again: kept, marked, and not in the way of the others.
+                    try await database.write { conn in try AttachmentUploadQueue.markRefused(attachment.id, refusal, SQLRunner(conn)) }
+                    _ = try await countWaiting()
+                    continue
                 }
                 try await database.write { conn in try AttachmentUploadQueue.remove(attachment.id, SQLRunner(conn)) }
                 _ = try await countWaiting()
@@ -107,6 +117,22 @@ public final class SyncAttachments: Sendable {
             throw BoutiqueSync.publicError(error)
         }
         return uploaded
+    }
+
+    /// The attachments the server refused to take, with its refusal, by id: kept in the queue and
+    /// not sent again, their bytes kept on this device.
+    ///
+    /// ```swift
+    /// for refused in try await sync.attachments.refused() {
+    ///     print(refused.attachment.id, refused.refusal.reason, refused.refusal.message)
+    /// }
+    /// ```
+    public func refused() async throws -> [RefusedAttachment] {
+        do {
+            return try await database.read { conn in try AttachmentUploadQueue.refused(SQLRunner(conn)) }
+        } catch {
+            throw BoutiqueSync.publicError(error)
+        }
     }
 
     /// Fetches every attachment a row of the database points at that is not here, up to `maxBytes`
@@ -126,17 +152,20 @@ public final class SyncAttachments: Sendable {
     /// Whether attachments move over this sync's transport.
     var isAvailable: Bool { transfer != nil }
 
-    /// Counts the queue; returns whether the count changed.
+    /// Counts the queue; returns whether a count changed.
     func countWaiting() async throws -> Bool {
         let count = try await database.read { conn in try AttachmentUploadQueue.count(SQLRunner(conn)) }
-        return waitingCount.withLock { known in
+        return counts.withLock { known in
             defer { known = count }
             return known != count
         }
     }
 
-    /// The queue's size as last counted.
-    var waiting: Int { waitingCount.withLock { $0 } }
+    /// The attachments waiting to be uploaded, as last counted.
+    var waiting: Int { counts.withLock { $0.waiting } }
+
+    /// The attachments the server refused, as last counted.
+    var refusedCount: Int { counts.withLock { $0.refused } }
 
     private func requireTransfer() throws -> AttachmentTransfer {
         guard let transfer else {

@@ -13,7 +13,9 @@ import BoutiqueSQLite
 ///
 /// Pulled rows queue their attachments too: the uploader drops those whose bytes are not on this
 /// device (another device uploads them). Entries are only ever removed once the server confirmed the
-/// bytes whole, or when there are no bytes here to send.
+/// bytes whole, or when there are no bytes here to send. One the server refused (too large, past the
+/// quota, not the id's bytes) stays, marked with the refusal, and is not sent again: sending the same
+/// bytes would get the same answer, and the entries after it go on.
 enum AttachmentUploadQueue {
     /// Records `columns` (table, column) as attachment columns, besides those recorded before, and
     /// makes sure every recorded column has its triggers (a migration that rebuilt a table drops them).
@@ -51,17 +53,38 @@ enum AttachmentUploadQueue {
             """
     }
 
-    /// The queued attachments, by id; entries that are not attachments (a damaged row) are left out.
+    /// The queued attachments not refused, by id; entries that are not attachments (a damaged row) are left out.
     static func waiting(_ sql: SQLRunner) throws -> [Attachment] {
-        try sql.rows("SELECT id, byte_count, content_type FROM boutique_sync_attachment_upload ORDER BY id").compactMap { row in
-            guard let id = row[0].textValue, let count = row[1].integerValue, let type = row[2].textValue else { return nil }
-            return try? Attachment(id: id, byteCount: count, contentType: type)
+        try sql.rows("SELECT id, byte_count, content_type FROM boutique_sync_attachment_upload WHERE refusal IS NULL ORDER BY id")
+            .compactMap(attachment)
+    }
+
+    /// The attachments the server refused, by id, with its refusal.
+    static func refused(_ sql: SQLRunner) throws -> [RefusedAttachment] {
+        try sql.rows(
+            "SELECT id, byte_count, content_type, refusal, refusal_message FROM boutique_sync_attachment_upload WHERE refusal IS NOT NULL ORDER BY id"
+        ).compactMap { row in
+            guard let attachment = attachment(row), let reason = row[3].textValue.flatMap(SyncRefusal.Reason.init(rawValue:)) else { return nil }
+            return RefusedAttachment(attachment: attachment, refusal: SyncRefusal(reason: reason, message: row[4].textValue ?? ""))
         }
     }
 
-    /// How many attachments are queued.
-    static func count(_ sql: SQLRunner) throws -> Int {
-        Int(try sql.value("SELECT count(*) FROM boutique_sync_attachment_upload")?.integerValue ?? 0)
+    /// How many attachments wait to be uploaded, and how many the server refused.
+    static func count(_ sql: SQLRunner) throws -> (waiting: Int, refused: Int) {
+        let row = try sql.rows("SELECT count(*) - count(refusal), count(refusal) FROM boutique_sync_attachment_upload").first
+        return (Int(row?[0].integerValue ?? 0), Int(row?[1].integerValue ?? 0))
+    }
+
+    /// Marks `id` refused by the server: kept, and not sent again.
+    static func markRefused(_ id: String, _ refusal: SyncRefusal, _ sql: SQLRunner) throws {
+        try sql.run(
+            "UPDATE boutique_sync_attachment_upload SET refusal = ?, refusal_message = ? WHERE id = ?",
+            [.text(refusal.reason.rawValue), .text(refusal.message), .text(id)])
+    }
+
+    private static func attachment(_ row: [DatabaseValue]) -> Attachment? {
+        guard let id = row[0].textValue, let count = row[1].integerValue, let type = row[2].textValue else { return nil }
+        return try? Attachment(id: id, byteCount: count, contentType: type)
     }
 
     static func remove(_ id: String, _ sql: SQLRunner) throws {

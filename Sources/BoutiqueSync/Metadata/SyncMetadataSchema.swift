@@ -49,7 +49,8 @@
 ///   the earlier edit a refusal puts back.
 /// - `boutique_sync_attachment_column` and `boutique_sync_attachment_upload`: the synced columns whose
 ///   values are attachments (from the app's models), and the attachments rows of this file pointed at
-///   since, whose bytes may still have to be uploaded (``AttachmentUploadQueue``).
+///   since, whose bytes may still have to be uploaded, or that the server refused and why
+///   (``AttachmentUploadQueue``).
 enum SyncMetadataSchema {
     static let migrations: [(id: String, sql: String)] = [
         ("v1_sync_metadata", """
@@ -119,7 +120,7 @@ enum SyncMetadataSchema {
         ("v13_attachments", """
             CREATE TABLE boutique_sync_attachment_column(tbl TEXT NOT NULL, col TEXT NOT NULL, PRIMARY KEY(tbl, col)) WITHOUT ROWID;
             CREATE TABLE boutique_sync_attachment_upload(id TEXT PRIMARY KEY NOT NULL, byte_count INTEGER NOT NULL,
-                content_type TEXT NOT NULL) WITHOUT ROWID;
+                content_type TEXT NOT NULL, refusal TEXT, refusal_message TEXT) WITHOUT ROWID;
             """),
     ]
 

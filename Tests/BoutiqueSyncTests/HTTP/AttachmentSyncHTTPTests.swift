@@ -79,5 +79,80 @@ import Testing
         await b.close()
         await server.stop()
     }
+
+    @Test func aServerWithoutAttachmentsSyncsTheRowsAndTheAttachmentWaits() async throws {
+        let server = try await HTTPTestServer()
+        let a = try await Self.device(), b = try await Self.device()
+        let syncA = try await BoutiqueSync(database: a, tables: [SyncPhoto.self], server: try server.transport(user: "ana"))
+        let syncB = try await BoutiqueSync(database: b, tables: [SyncPhoto.self], server: try server.transport(user: "bo"))
+        let image = try await a.attachments.store(Data("a photo".utf8), contentType: "image/png")
+        try await a.write { conn in try SyncPhoto.insert { SyncPhoto(id: "p1", caption: "Beach", image: image) }.execute(conn) }
+
+        // Every round syncs the rows and succeeds; the attachment waits for a server that keeps them.
+        for round in 1...2 {
+            _ = try await syncA.synchronize()
+            let status = await MainActor.run { syncA.status }
+            #expect(status.pendingCount == 0, "round \(round)")
+            #expect(status.attachmentsWaitingToUpload == 1, "round \(round)")
+            #expect(status.attachmentsRefused == 0, "round \(round): a server without attachments refuses nothing")
+        }
+        #expect(try await syncB.synchronize().applied == 1)
+        #expect(try await b.read { conn in try SyncPhoto.all.fetchAll(conn) }.map { $0.image } == [image])
+        #expect(try await syncA.attachments.refused().isEmpty)
+        // Asked directly, the upload says why it did not go.
+        await #expect {
+            try await syncA.attachments.uploadWaiting()
+        } throws: { error in
+            guard case BoutiqueError.syncUnavailable(let reason) = error else { return false }
+            return reason.contains("keeps no attachments")
+        }
+        #expect(try await a.attachments.state(of: image) == .local, "the bytes stay")
+        await a.close()
+        await b.close()
+        await server.stop()
+    }
+
+    @Test func anAttachmentTheServerRefusesIsReportedAndNotRetriedAndTheOthersUpload() async throws {
+        let folder = try SyncTemporaryDirectory()
+        let log = CapturedLog()
+        let server = try await HTTPTestServer(
+            log: log.log(), attachments: try FolderAttachmentStore(directory: folder.url, maximumAttachmentBytes: 1_000))
+        let a = try await Self.device(), b = try await Self.device()
+        let syncA = try await BoutiqueSync(database: a, tables: [SyncPhoto.self], server: try server.transport(user: "ana"))
+        let syncB = try await BoutiqueSync(database: b, tables: [SyncPhoto.self], server: try server.transport(user: "bo"))
+        let large = try await a.attachments.store(Data(repeating: 7, count: 5_000), contentType: "application/octet-stream")
+        let small = try await a.attachments.store(Data("small".utf8), contentType: "text/plain")
+        try await a.write { conn in
+            try SyncPhoto.insert { SyncPhoto(id: "p1", caption: "Large", image: large) }.execute(conn)
+            try SyncPhoto.insert { SyncPhoto(id: "p2", caption: "Small", image: small) }.execute(conn)
+        }
+
+        _ = try await syncA.synchronize()
+        let status = await MainActor.run { syncA.status }
+        #expect(status.attachmentsWaitingToUpload == 0)
+        #expect(status.attachmentsRefused == 1)
+        let refused = try await syncA.attachments.refused()
+        #expect(refused.map(\.attachment) == [large])
+        #expect(refused.first?.refusal.reason == .tooLarge)
+        #expect(refused.first?.refusal.message.contains("1000") == true, "the server's reason: \(refused.first?.refusal.message ?? "")")
+        #expect(try await a.attachments.state(of: large) == .local, "refused bytes are kept")
+        _ = try await syncB.synchronize()
+        try await syncB.attachments.fetch(small, waitingForUpload: false)
+        #expect(try await b.attachments.data(for: small) == Data("small".utf8))
+
+        // The next round sends another attachment, and nothing more of the refused one.
+        #expect(try await log.line(containing: large.id, "413") != nil)
+        let askedForLarge = log.all.filter { $0.contains(large.id) }.count
+        let later = try await a.attachments.store(Data("later".utf8), contentType: "text/plain")
+        try await a.write { conn in try SyncPhoto.insert { SyncPhoto(id: "p3", caption: "Later", image: later) }.execute(conn) }
+        _ = try await syncA.synchronize()
+        #expect(try await log.line(containing: "PUT", later.id, "200") != nil)
+        #expect(log.all.filter { $0.contains(large.id) }.count == askedForLarge, "a refused attachment is not sent again")
+        #expect(try await syncA.attachments.refused() == refused)
+        #expect(await MainActor.run { syncA.status.attachmentsRefused } == 1)
+        await a.close()
+        await b.close()
+        await server.stop()
+    }
 }
 #endif
