@@ -89,7 +89,8 @@ public final class SyncAttachments: Sendable {
     /// ```
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the server cannot be
-    ///   reached or keeps no attachments: the entries not sent yet stay queued.
+    ///   reached or keeps no attachments, a ``SyncRefusal`` of the device itself (``SyncRefusal/Reason/unauthorized``,
+    ///   say): the entries not sent yet stay queued.
     @discardableResult
     public func uploadWaiting() async throws -> Int {
         let transfer = try requireTransfer()
