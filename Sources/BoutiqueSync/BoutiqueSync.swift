@@ -59,7 +59,7 @@ public final class BoutiqueSync: Sendable, Observable {
     public convenience init(
         database: BoutiqueDB, tables: [any Table.Type], server: some SyncTransport, options: SyncOptions = SyncOptions()
     ) async throws {
-        try await self.init(database: database.databaseActor, tables: tables.map { $0.tableName }, server: server, options: options)
+        try await self.init(database: database.databaseActor, tables: tables, server: server, options: options)
     }
 
     /// Sets up sync of the tables named `tables` with `server`.
@@ -81,7 +81,12 @@ public final class BoutiqueSync: Sendable, Observable {
     public convenience init(
         database: DatabaseActor, tables: [any Table.Type], server: some SyncTransport, options: SyncOptions = SyncOptions()
     ) async throws {
-        try await self.init(database: database, tables: tables.map { $0.tableName }, server: server, options: options)
+        try await self.init(
+            database: database, tables: tables.map { $0.tableName }, server: server, options: options,
+            attachmentColumns: tables.flatMap { table in
+                // JSON columns may hold attachments: the queue's triggers take only values of an attachment's shape.
+                table.schema.filter { $0.groupedColumns == nil && $0.jsonValueForm == .json }.map { (table.tableName, $0.name) }
+            })
     }
 
     /// Sets up sync of the tables named `tables` for a ``/BoutiqueDB/DatabaseActor``.
@@ -89,11 +94,31 @@ public final class BoutiqueSync: Sendable, Observable {
     /// ```swift
     /// let sync = try await BoutiqueSync(database: database, tables: ["note"], server: .inProcess(server))
     /// ```
-    public init(
+    public convenience init(
         database: DatabaseActor, tables names: [String], server: some SyncTransport, options: SyncOptions = SyncOptions()
     ) async throws {
+        try await self.init(database: database, tables: names, server: server, options: options, attachmentColumns: [])
+    }
+
+    /// Sets up sync, recording `attachmentColumns` (table, column) as columns that hold attachments
+    /// besides those recorded before, so that a process that names its tables without models (the
+    /// command-line tool) queues their uploads too.
+    private init(
+        database: DatabaseActor, tables names: [String], server: some SyncTransport, options: SyncOptions,
+        attachmentColumns: [(String, String)]
+    ) async throws {
         let setup = try await SyncSetup.prepare(database: database, tables: names, options: options)
+        do {
+            let synced = Set(names.map { $0.lowercased() })
+            let columns = attachmentColumns.filter { synced.contains($0.0.lowercased()) }
+            try await database.write { conn in
+                try AttachmentUploadQueue.record(columns: columns.map { (table: $0.0, column: $0.1) }, conn)
+            }
+        } catch {
+            throw BoutiqueSync.boutiqueError(error)
+        }
         self.database = database
+        self.attachments = SyncAttachments(database: database, transport: server)
         self.syncedTables = Set(setup.tables.keys)
         self.session = SyncSession(
             database: database, transport: server, tables: setup.tables, options: options,
@@ -114,6 +139,14 @@ public final class BoutiqueSync: Sendable, Observable {
         await refreshPending()
         await updateStatus { $0.setHasSynced(hasSynced) }
     }
+
+    /// The bytes of the database's attachments: fetch them, follow their transfers, upload what waits.
+    /// See ``SyncAttachments``.
+    ///
+    /// ```swift
+    /// try await sync.attachments.fetch(photo.image)
+    /// ```
+    public let attachments: SyncAttachments
 
     deinit {
         loop.withLock { $0?.task.cancel() }
@@ -144,6 +177,8 @@ public final class BoutiqueSync: Sendable, Observable {
         registrar.access(self, keyPath: \.status)
         var status = board.status
         status.pendingCount = pending.value
+        status.attachmentsWaitingToUpload = attachments.waiting
+        status.attachmentsRefused = attachments.refusedCount
         return status
     }
 
@@ -176,8 +211,20 @@ public final class BoutiqueSync: Sendable, Observable {
     /// Counts the pending transactions and tells observers when the count shown changed: an
     /// unchanged count costs no hop to the main actor.
     private func refreshPending() async {
-        guard let count = try? await session.pendingCount(), pending.counted(count) else { return }
+        let attachmentsChanged = (try? await attachments.countWaiting()) ?? false
+        guard let count = try? await session.pendingCount(), pending.counted(count) || attachmentsChanged else { return }
         await updateStatus { _ in }
+    }
+
+    /// After a push: uploads the attachments waiting, and with an eager policy fetches the missing
+    /// ones, over a transport that carries attachments. An upload that fails leaves its entries
+    /// waiting for the next round (the status counts them) and fails nothing else: the rows synced,
+    /// and a server that keeps no attachments still syncs them, as one that predates a feature does.
+    private func moveAttachments() async throws {
+        guard attachments.isAvailable else { return }
+        _ = try? await attachments.uploadWaiting()
+        if case .eager(let maxBytes) = session.options.attachments { try await attachments.fetchMissing(upTo: maxBytes) }
+        await refreshPending()
     }
 
     /// Shows a failure: a refusal as `.refused`, anything else as `.offline`.
@@ -252,6 +299,7 @@ public final class BoutiqueSync: Sendable, Observable {
     public func synchronize() async throws -> SyncReport {
         do {
             let report = try await session.synchronize()
+            try await moveAttachments()
             await refreshPending()
             await updateStatus { $0.didSync(at: Date()) }
             return report
@@ -350,6 +398,7 @@ public final class BoutiqueSync: Sendable, Observable {
                 do {
                     _ = try await session.pushPending()
                     await self?.refreshPending()
+                    try await self?.moveAttachments()
                 } catch {
                     if Task.isCancelled { return }
                     await self?.show(error)
@@ -373,6 +422,7 @@ public final class BoutiqueSync: Sendable, Observable {
                 } else {
                     _ = try await session.pullWaiting()
                 }
+                try await moveAttachments()
                 await refreshPending()
                 await updateStatus { $0.didSync(at: Date()) }
             } catch {

@@ -305,6 +305,7 @@ final class HTTPListener: Sendable {
     private final class Exchange: @unchecked Sendable {
         let method: String
         let path: String
+        let query: String
         let authorization: String?
         let client: String
         let requestID: String
@@ -320,9 +321,10 @@ final class HTTPListener: Sendable {
         /// Set by the handler's task, read on the polling thread after the connection resumes.
         let response = Lock<HTTPResponse?>(nil)
 
-        init(method: String, path: String, authorization: String?, client: String, requestID: String) {
+        init(method: String, path: String, query: String, authorization: String?, client: String, requestID: String) {
             self.method = method
             self.path = path
+            self.query = query
             self.authorization = authorization
             self.client = client
             self.requestID = requestID
@@ -425,7 +427,7 @@ final class HTTPListener: Sendable {
             // The log shows that the path went on past a NUL (libmicrohttpd kept only what came before it).
             let path = hidesNUL ? before + "%00…" : before
             let exchange = Exchange(
-                method: method.map { String(cString: $0) } ?? "", path: path,
+                method: method.map { String(cString: $0) } ?? "", path: path, query: hidesNUL ? "" : Self.query(connection),
                 authorization: Self.header(connection, "Authorization"), client: Self.clientAddress(connection),
                 requestID: RequestID.make())
             slot.pointee = Unmanaged.passRetained(exchange).toOpaque()
@@ -485,7 +487,7 @@ final class HTTPListener: Sendable {
         if exchange.tooLarge { return respond(connection, exchange, tooLarge()) }
         exchange.handlerStarted = true
         let request = HTTPRequest(
-            method: exchange.method, path: exchange.path, authorization: exchange.authorization, body: exchange.body,
+            method: exchange.method, path: exchange.path, query: exchange.query, authorization: exchange.authorization, body: exchange.body,
             clientAddress: exchange.client, requestID: exchange.requestID)
         exchange.body = []
         let id = ObjectIdentifier(exchange)
@@ -558,6 +560,14 @@ final class HTTPListener: Sendable {
         var text = [CChar](repeating: 0, count: 64)
         boutique_mhd_client_address(connection, &text, text.count)
         return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The protocol's query arguments (``HTTPRequest/queryArgumentNames``) as `name=value&…`: libmicrohttpd
+    /// takes the query off the URL it hands over, and keeps its arguments apart.
+    private static func query(_ connection: OpaquePointer) -> String {
+        HTTPRequest.queryArgumentNames.compactMap { name in
+            MHD_lookup_connection_value(connection, .GET_ARGUMENT_KIND, name).map { "\(name)=\(String(cString: $0))" }
+        }.joined(separator: "&")
     }
 
     private static func header(_ connection: OpaquePointer, _ name: String) -> String? {

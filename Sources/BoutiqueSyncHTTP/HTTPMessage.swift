@@ -1,9 +1,15 @@
 /// An HTTP request as the sync server's handlers see it: read whole before a handler runs.
 struct HTTPRequest: Sendable {
+    /// The query arguments a handler may read (the attachment endpoints' size, offset and length);
+    /// others are not kept.
+    static let queryArgumentNames = ["size", "offset", "length"]
+
     /// `GET`, `POST`, …
     var method: String
     /// The path, without the query string.
     var path: String
+    /// The query's arguments the protocol reads (``queryArgumentNames``), as `name=value&…`; empty for none.
+    var query: String = ""
     /// The `Authorization` header, when there is one.
     var authorization: String?
     /// The body.

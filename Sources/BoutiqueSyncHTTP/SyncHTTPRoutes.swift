@@ -12,6 +12,8 @@ struct SyncHTTPRoutes: Sendable {
     let options: SyncHTTPOptions
     let log: SyncRequestLog?
     let metrics: SyncMetrics
+    /// Where attachments' bytes are kept; nil for a server that keeps none.
+    let attachments: (any SyncAttachmentStore)?
 
     private enum Endpoint: String {
         case push, pull, snapshot, share, unshare, members
@@ -40,6 +42,18 @@ struct SyncHTTPRoutes: Sendable {
             }
             return response
         }
+        if parts.count >= 3, parts[0] == "v1", parts[1] == "attachments" {
+            let claims: SyncToken
+            switch await verifiedClaims(request) {
+            case .success(let verified): claims = verified
+            case .failure(let refusal): return refusal.response
+            }
+            metrics.sawTenant(claims.tenant)
+            var response = await attachment(request, parts: parts.dropFirst(2), claims: claims)
+            response.tenant = claims.tenant
+            response.user = claims.user
+            return response
+        }
         let endpoint: Endpoint
         var pathTenant: String?
         switch parts.count {
@@ -60,12 +74,9 @@ struct SyncHTTPRoutes: Sendable {
         }
         guard request.method == "POST" else { return methodNotAllowed(request) }
         let claims: SyncToken
-        switch await authenticate(request) {
+        switch await verifiedClaims(request) {
         case .success(let verified): claims = verified
-        case .failure(let refusal):
-            log?.authenticationFailure(
-                client: request.clientAddress, path: request.path, reason: refusal.reason, requestID: request.requestID)
-            return refusal.response
+        case .failure(let refusal): return refusal.response
         }
         metrics.sawTenant(claims.tenant)
         var response = await respond(to: request, endpoint: endpoint, pathTenant: pathTenant, claims: claims)
@@ -190,6 +201,16 @@ struct SyncHTTPRoutes: Sendable {
         }
     }
 
+    /// The request's verified token, or its refusal, logged.
+    private func verifiedClaims(_ request: HTTPRequest) async -> Result<SyncToken, Refusal> {
+        let result = await authenticate(request)
+        if case .failure(let refusal) = result {
+            log?.authenticationFailure(
+                client: request.clientAddress, path: request.path, reason: refusal.reason, requestID: request.requestID)
+        }
+        return result
+    }
+
     private func authenticate(_ request: HTTPRequest) async -> Result<SyncToken, Refusal> {
         guard let header = request.authorization, header.count > 7, header.prefix(7).lowercased() == "bearer " else {
             return .failure(Refusal(.unauthorized, "send the device's token as `Authorization: Bearer TOKEN`"))
@@ -247,7 +268,7 @@ struct SyncHTTPRoutes: Sendable {
     }
 
     private func notFound(_ request: HTTPRequest) -> HTTPResponse {
-        .error(404, "not-found", "no such endpoint: \(request.path.prefix(200)); the protocol's are /v1/push, /v1/pull, /v1/snapshot, /v1/share, /v1/unshare and /v1/members")
+        .error(404, "not-found", "no such endpoint: \(request.path.prefix(200)); the protocol's are /v1/push, /v1/pull, /v1/snapshot, /v1/share, /v1/unshare, /v1/members and /v1/attachments/ID")
     }
 
     private func methodNotAllowed(_ request: HTTPRequest) -> HTTPResponse {

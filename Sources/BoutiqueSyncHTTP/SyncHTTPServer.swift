@@ -23,9 +23,16 @@ import Foundation
 /// | `POST /v1/push` (a ``/BoutiqueSync/PushRequest``) | 200 ``/BoutiqueSync/PushResponse``; 409 the same when the watermark or digest is not the device's history |
 /// | `POST /v1/pull` (a ``/BoutiqueSync/PullRequest``) | 200 ``/BoutiqueSync/PullResponse``; 410 the same when the device must bootstrap again |
 /// | `POST /v1/snapshot` (a ``/BoutiqueSync/SnapshotRequest``) | 200 ``/BoutiqueSync/SnapshotResponse`` |
+/// | `GET /v1/attachments/ID?size=N` | 200 ``/BoutiqueSync/AttachmentUploadState``: what the server holds of an upload |
+/// | `PUT /v1/attachments/ID?size=N&offset=O` (a piece: the bytes from O) | 200 ``/BoutiqueSync/AttachmentUploadState``; 409 when the upload stands elsewhere |
+/// | `GET /v1/attachments/ID/bytes?offset=O&length=L` | 200 the bytes from O (at most L, at most 8 MiB); 404 not uploaded, 416 O past the end |
 /// | `GET /v1/health` | 200 `{"status":"ok","protocolVersion":1}`, no token needed |
 /// | `GET /healthz` | 200 `{"status":"ok"}` while the process serves, no token needed |
 /// | `GET /readyz` | 200 `{"status":"ready"}` when the store answers a read (one at a time, shared by the probes that come meanwhile and reused for a second); 503 with a `reason` when it does not, or while draining (``beginDraining()``) |
+///
+/// Attachments are served when the server is given a ``/BoutiqueSyncServer/SyncAttachmentStore`` (`attachments:`),
+/// per tenant; an upload is sent in pieces, each at the offset the server holds, and resumes from
+/// there after a lost connection or a restart (see ``/BoutiqueSyncServer/FolderAttachmentStore``).
 ///
 /// `/v1/tenants/NAME/push` (and `pull`, `snapshot`) are the same requests naming their tenant, which
 /// must be the token's (403 otherwise). Every other refusal is a ``/BoutiqueSync/SyncHTTPErrorBody``: 400 malformed
@@ -72,11 +79,12 @@ public final class SyncHTTPServer: Sendable {
     ///   or libmicrohttpd was built without TLS.
     public convenience init(
         server: SyncServer, signer: SyncTokenSigner, host: String = "127.0.0.1", port: Int = 0,
-        options: SyncHTTPOptions = SyncHTTPOptions(), tls: SyncHTTPTLS? = nil, log: SyncRequestLog? = nil
+        options: SyncHTTPOptions = SyncHTTPOptions(), tls: SyncHTTPTLS? = nil, log: SyncRequestLog? = nil,
+        attachments: (any SyncAttachmentStore)? = nil
     ) throws {
         try self.init(
             server: server, authentication: try SyncAuthentication(signer: signer), host: host, port: port, options: options, tls: tls,
-            log: log)
+            log: log, attachments: attachments)
     }
 
     /// Starts serving `server` on `host:port`, taking the tokens `authentication` checks: the
@@ -97,13 +105,14 @@ public final class SyncHTTPServer: Sendable {
     ///   or libmicrohttpd was built without TLS.
     public init(
         server: SyncServer, authentication: SyncAuthentication, host: String = "127.0.0.1", port: Int = 0,
-        options: SyncHTTPOptions = SyncHTTPOptions(), tls: SyncHTTPTLS? = nil, log: SyncRequestLog? = nil
+        options: SyncHTTPOptions = SyncHTTPOptions(), tls: SyncHTTPTLS? = nil, log: SyncRequestLog? = nil,
+        attachments: (any SyncAttachmentStore)? = nil
     ) throws {
         self.server = server
         self.host = host
         let routes = SyncHTTPRoutes(
             server: server, authentication: authentication, draining: draining, readiness: ReadinessRead(store: server.store),
-            options: options, log: log, metrics: metrics)
+            options: options, log: log, metrics: metrics, attachments: attachments)
         listener = try HTTPListener.start(
             host: host, port: port,
             limits: HTTPListener.Limits(

@@ -15,7 +15,8 @@ import Glibc
 /// address. A held connection ends when its client closes it.
 ///
 /// It also counts the connections clients opened (``connectionsAccepted``): how many a client made
-/// for its requests, which a TLS server cannot tell a test as simply.
+/// for its requests, which a TLS server cannot tell a test as simply; and the bytes they sent
+/// (``bytesFromClients``).
 public final class HoldingRelay: @unchecked Sendable {
     /// The port clients connect to.
     public let port: Int
@@ -26,6 +27,7 @@ public final class HoldingRelay: @unchecked Sendable {
     private let lock = NSLock()
     private var seen = 0
     private var accepted = 0
+    private var clientBytes = 0
     private var released = false
     private var stopped = false
 
@@ -62,6 +64,14 @@ public final class HoldingRelay: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return accepted
+    }
+
+    /// The bytes clients sent through the relay so far, heads and bodies: what a client's requests
+    /// cost on the wire, whatever became of them.
+    public var bytesFromClients: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return clientBytes
     }
 
     /// Lets requests pass from now on. Those already held stay held.
@@ -143,6 +153,11 @@ public final class HoldingRelay: @unchecked Sendable {
             let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             if count <= 0 { break }
+            if connection != nil {
+                lock.lock()
+                clientBytes += count
+                lock.unlock()
+            }
             if holding { continue }
             if let connection {
                 // The tail is shorter than the marker, so what it holds was not counted yet.

@@ -19,15 +19,17 @@ import Darwin
 /// and the folder is synced after the rename: a crash leaves either no file or the whole file under
 /// that name, never part of one. A partial file keeps its `.partial-` name, which is never an id.
 /// Memory is bounded by one chunk whatever the size of the file.
-struct AttachmentFolder: Sendable {
+package struct AttachmentFolder: Sendable {
     /// The folder's path.
-    let path: String
+    package let path: String
+
+    package init(path: String) { self.path = path }
 
     /// How many bytes are read, hashed and written at a time.
-    static let chunkSize = 1 << 20
+    package static let chunkSize = 1 << 20
 
     /// Where bytes come from.
-    enum Source {
+    package enum Source {
         /// Bytes already in memory.
         case memory(Data)
         /// An open file descriptor, read to its end.
@@ -35,10 +37,10 @@ struct AttachmentFolder: Sendable {
     }
 
     /// The path of the file named `id` (already validated: never a path of its own).
-    func filePath(for id: String) -> String { path + "/" + id }
+    package func filePath(for id: String) -> String { path + "/" + id }
 
     /// The size of the file stored under `id`, nil when there is none.
-    func storedSize(of id: String) -> Int64? {
+    package func storedSize(of id: String) -> Int64? {
         var status = stat()
         guard stat(filePath(for: id), &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int64(status.st_size)
@@ -46,7 +48,7 @@ struct AttachmentFolder: Sendable {
 
     /// Every attachment file in the folder with its size; none when the folder does not exist. Files whose
     /// names are not ids (partial stores, anything else) are left out.
-    func storedFiles() throws -> [(id: String, byteCount: Int64)] {
+    package func storedFiles() throws -> [(id: String, byteCount: Int64)] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else {
             guard FileManager.default.fileExists(atPath: path) else { return [] }
             throw BoutiqueError.fileSystem(path: path, message: "the attachments folder cannot be read")
@@ -56,7 +58,7 @@ struct AttachmentFolder: Sendable {
 
     /// Hashes the bytes of `source` and stores them under their SHA-256, once: bytes already stored
     /// whole are not written again.
-    func store(_ source: Source, contentType: String, isCancelled: () -> Bool) throws -> Attachment {
+    package func store(_ source: Source, contentType: String, isCancelled: () -> Bool) throws -> Attachment {
         if case .memory(let data) = source {
             guard let digest = SHA256Hasher.digest(of: data) else { throw Self.hashFailure(path) }
             let id = SHA256Hasher.hex(digest)
@@ -119,7 +121,7 @@ struct AttachmentFolder: Sendable {
     ///
     /// A file of another size under that name is damaged and is replaced. Two stores of the same bytes at
     /// once both rename identical files: each rename is atomic, so a reader sees one whole file or the other.
-    private func publish(_ partial: String, as id: String, byteCount: Int64) throws {
+    package func publish(_ partial: String, as id: String, byteCount: Int64) throws {
         let final = filePath(for: id)
         if storedSize(of: id) == byteCount {
             unlink(partial)
@@ -130,7 +132,7 @@ struct AttachmentFolder: Sendable {
     }
 
     /// Creates the folder (and its parents) when it is missing.
-    private func createFolder() throws {
+    package func createFolder() throws {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
@@ -139,7 +141,7 @@ struct AttachmentFolder: Sendable {
     }
 
     /// Makes the folder's entries (a rename) durable.
-    private func syncFolder() throws {
+    package func syncFolder() throws {
         let folder = open(path, O_RDONLY | O_CLOEXEC)
         guard folder >= 0 else { throw Self.failure(path, "cannot be opened to sync it") }
         defer { close(folder) }
@@ -147,7 +149,7 @@ struct AttachmentFolder: Sendable {
     }
 
     /// Reads up to a buffer's worth from `input`; 0 at its end. Retries interrupted reads.
-    static func readSome(_ input: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws -> Int {
+    package static func readSome(_ input: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws -> Int {
         while true {
             let count = read(input, buffer.baseAddress, buffer.count)
             if count >= 0 { return count }
@@ -156,7 +158,7 @@ struct AttachmentFolder: Sendable {
     }
 
     /// Writes all of `bytes` to `output`, however many calls it takes.
-    static func writeAll(_ bytes: UnsafeRawBufferPointer, to output: Int32, path: String) throws {
+    package static func writeAll(_ bytes: UnsafeRawBufferPointer, to output: Int32, path: String) throws {
         guard let start = bytes.baseAddress else { return }
         var offset = 0
         while offset < bytes.count {
@@ -170,7 +172,7 @@ struct AttachmentFolder: Sendable {
     }
 
     /// A file-system error at `path` with the system's reason (`errno`).
-    static func failure(_ path: String, _ what: String) -> BoutiqueError {
+    package static func failure(_ path: String, _ what: String) -> BoutiqueError {
         .fileSystem(path: path, message: "\(what): \(String(cString: strerror(errno)))")
     }
 

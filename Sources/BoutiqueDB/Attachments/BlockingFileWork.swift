@@ -10,8 +10,8 @@ import Synchronization
 ///     try folder.store(.file(descriptor), contentType: type, isCancelled: isCancelled)
 /// }
 /// ```
-enum BlockingFileWork {
-    static func run<T: Sendable>(_ work: @escaping @Sendable (_ isCancelled: () -> Bool) throws -> T) async throws -> T {
+package enum BlockingFileWork {
+    package static func run<T: Sendable>(_ work: @escaping @Sendable (_ isCancelled: () -> Bool) throws -> T) async throws -> T {
         let cancelled = CancellationFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

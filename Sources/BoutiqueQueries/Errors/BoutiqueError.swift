@@ -99,6 +99,10 @@ public indirect enum BoutiqueError: Error, Sendable, Hashable {
     /// or SHA-256 differs): the file was damaged or changed outside BoutiqueDB. They are never returned.
     /// Storing the right bytes again replaces a file of the wrong size.
     case attachmentDamaged(id: String, reason: String)
+
+    /// A row points at an attachment whose bytes have not reached the sync server yet (the device that
+    /// stored them has not uploaded them all): fetching it again later, or waiting, gets them.
+    case attachmentNotUploaded(id: String)
 }
 
 extension BoutiqueError {
@@ -188,6 +192,7 @@ extension BoutiqueError: CustomStringConvertible {
         case .syncUnavailable(let reason): return "the sync server is unavailable: \(reason)"
         case .attachmentNotFound(let id): return "the bytes of attachment \(id) are not on this device"
         case .attachmentDamaged(let id, let reason): return "the bytes stored for attachment \(id) are damaged: \(reason)"
+        case .attachmentNotUploaded(let id): return "the bytes of attachment \(id) have not reached the sync server yet"
         }
     }
 }

@@ -34,15 +34,19 @@ public struct SyncOptions: Sendable {
     /// Makes replica and writer ids; `nil` for random ones. Simulations pass a seeded generator so that
     /// a run replays exactly.
     public var makeIdentifier: (@Sendable () -> String)?
+    /// Which attachments' bytes a started sync fetches without being asked: ``AttachmentPolicy/onDemand``
+    /// (the default) or every one up to a size (``AttachmentPolicy/eager(maxBytes:)``).
+    public var attachments: AttachmentPolicy
 
     /// Options; every parameter has the default described on its property.
     public init(
         rowLevelTables: Set<String> = [], pushRowLimit: Int = 2_000, pullLimit: Int = 1_000,
         pullWait: Duration = .seconds(25), retryInterval: Duration = .seconds(5), prunesAcknowledgedChanges: Bool = true,
         wallClock: (@Sendable () -> UInt64)? = nil, makeIdentifier: (@Sendable () -> String)? = nil,
-        collaborativeText: Set<String> = []
+        collaborativeText: Set<String> = [], attachments: AttachmentPolicy = .onDemand
     ) {
         self.collaborativeText = collaborativeText
+        self.attachments = attachments
         self.makeIdentifier = makeIdentifier
         self.rowLevelTables = rowLevelTables
         self.pushRowLimit = pushRowLimit

@@ -50,6 +50,10 @@
 /// - `boutique_sync_outrun`: per row with superseded cells and column, the newest pulled write that lost
 ///   to a later write of this file's, and its writers' furthest cursor (``OutrunArrivals``): what judges
 ///   the earlier edit a refusal puts back.
+/// - `boutique_sync_attachment_column` and `boutique_sync_attachment_upload`: the synced columns whose
+///   values are attachments (from the app's models), and the attachments rows of this file pointed at
+///   since, whose bytes may still have to be uploaded, or that the server refused and why
+///   (``AttachmentUploadQueue``).
 enum SyncMetadataSchema {
     static let migrations: [(id: String, sql: String)] = [
         ("v1_sync_metadata", """
@@ -119,6 +123,11 @@ enum SyncMetadataSchema {
         ("v13_collaborative_text_operations", """
             CREATE TABLE boutique_sync_text_ops(txn INTEGER NOT NULL, tbl TEXT NOT NULL, key NOT NULL, col TEXT NOT NULL,
                 operations BLOB NOT NULL, PRIMARY KEY(txn, tbl, key, col)) WITHOUT ROWID;
+            """),
+        ("v14_attachments", """
+            CREATE TABLE boutique_sync_attachment_column(tbl TEXT NOT NULL, col TEXT NOT NULL, PRIMARY KEY(tbl, col)) WITHOUT ROWID;
+            CREATE TABLE boutique_sync_attachment_upload(id TEXT PRIMARY KEY NOT NULL, byte_count INTEGER NOT NULL,
+                content_type TEXT NOT NULL, refusal TEXT, refusal_message TEXT) WITHOUT ROWID;
             """),
     ]
 

@@ -45,12 +45,25 @@ public struct SyncStatus: Sendable, Hashable {
     /// The latest refusal of what sync does on its own, also one of a single transaction that sync got
     /// past; a refused share, unshare or members call is thrown to its caller instead.
     public var lastRefusal: SyncRefusal?
+    /// Attachments rows of this database pointed at whose bytes have not been confirmed by the server
+    /// yet (``SyncAttachments``), as last counted: after each push and upload, and when sync starts.
+    /// Those the server refused are not among them: see ``attachmentsRefused``.
+    public var attachmentsWaitingToUpload: Int
+    /// Attachments whose upload the server refused (too large, past the quota, not the id's bytes),
+    /// kept on this device and not sent again: ``SyncAttachments/refused()`` says which and why.
+    ///
+    /// ```swift
+    /// if sync.status.attachmentsRefused > 0 { showBadge(try await sync.attachments.refused()) }
+    /// ```
+    public var attachmentsRefused: Int
 
     /// A status; sync starts idle with nothing pending.
     public init(
         activity: Activity = .idle, pendingCount: Int = 0, lastSync: Date? = nil, hasSynced: Bool = false,
-        lastRefusal: SyncRefusal? = nil
+        lastRefusal: SyncRefusal? = nil, attachmentsWaitingToUpload: Int = 0, attachmentsRefused: Int = 0
     ) {
+        self.attachmentsWaitingToUpload = attachmentsWaitingToUpload
+        self.attachmentsRefused = attachmentsRefused
         self.activity = activity
         self.pendingCount = pendingCount
         self.lastSync = lastSync

@@ -189,6 +189,34 @@ public struct HTTPSyncTransport: SyncTransport {
         request.setValue(SyncJSON.contentType, forHTTPHeaderField: "Content-Type")
         request.setValue(SyncJSON.contentType, forHTTPHeaderField: "Accept")
         request.timeoutInterval = Self.seconds(wait + timeout)
+        let (data, status) = try await send(request, path: path, answers: answers)
+        do {
+            return try SyncJSON.decoder().decode(Response.self, from: data)
+        } catch {
+            throw BoutiqueError.syncRefused(reason: "the server's \(status) reply to \(path) is not a \(Response.self): \(error)")
+        }
+    }
+
+    /// Sends `method` to `path?query` with `body` (bytes as they are), retried as every request is, and
+    /// returns the answer's body and status once it is one of `answers`.
+    func sendBytes(
+        _ method: String, to path: String, query: String, body: Data? = nil, answers: Set<Int>
+    ) async throws -> (Data, Int) {
+        guard let target = URL(string: url.appendingPathComponent(path).absoluteString + "?" + query) else {
+            throw BoutiqueError.invalidArgument("cannot make a URL of \(url.absoluteString), \(path) and \(query)")
+        }
+        var request = URLRequest(url: target)
+        request.httpMethod = method
+        request.httpBody = body
+        if body != nil { request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type") }
+        request.timeoutInterval = Self.seconds(timeout)
+        return try await send(request, path: path, answers: answers)
+    }
+
+    /// Sends `request` until it gets one of `answers` (its body and status), a refusal, or the tries
+    /// run out.
+    private func send(_ request: URLRequest, path: String, answers: Set<Int>) async throws -> (Data, Int) {
+        var request = request
         var delay = retry.initialDelay
         var attempt = 1
         var token = try await credentials.token()
@@ -201,13 +229,7 @@ public struct HTTPSyncTransport: SyncTransport {
                 traffic.add(sent: request.httpBody?.count ?? 0)
                 let (data, status) = try await exchange(request)
                 traffic.add(received: data.count)
-                if answers.contains(status) {
-                    do {
-                        return try SyncJSON.decoder().decode(Response.self, from: data)
-                    } catch {
-                        throw BoutiqueError.syncRefused(reason: "the server's \(status) reply to \(path) is not a \(Response.self): \(error)")
-                    }
-                }
+                if answers.contains(status) { return (data, status) }
                 let error = (try? SyncJSON.decoder().decode(SyncHTTPErrorBody.self, from: data))?.error
                 let reason = error?.reason ?? String(decoding: data.prefix(300), as: UTF8.self)
                 if status == 401, !renewed, let fresh = try await credentials.renew(rejected: token) {

@@ -22,6 +22,7 @@ enum ServeCommand: Command {
                               [--unfinished-requests-per-address N] [--max-queued-response-bytes N]
                               [--retain DURATION] [--housekeeping-interval DURATION] [--drain DURATION]
                               [--metrics-port PORT] [--tls-cert FILE --tls-key FILE]
+                              [--attachments DIR] [--max-attachment-bytes N] [--attachment-quota BYTES]
 
         Serves the sync protocol over HTTP on ADDRESS:PORT (127.0.0.1 when --host is left out; 0.0.0.0
         for every interface; port 0 picks a free one) and prints `listening on http://ADDRESS:PORT` once
@@ -116,6 +117,15 @@ enum ServeCommand: Command {
         --housekeeping-interval DURATION (default 1h) is the time between these rounds; the first runs
         ten minutes after start, or after DURATION when that is shorter.
 
+        Attachments (files rows point at, by the SHA-256 of their bytes) are kept in the folder
+        --attachments DIR, by default beside the store: FILE.attachments/ for --store FILE,
+        DIR/attachments/ for --store-dir DIR (a PostgreSQL store keeps none unless --attachments names a
+        folder every instance shares), a subfolder per tenant. Devices upload them in pieces and resume
+        where the server stands after a lost connection or a restart; the server checks the whole file
+        against its SHA-256 before anyone can read it. --max-attachment-bytes N is the largest attachment
+        taken, --attachment-quota BYTES the most a tenant's attachments may take [no limits]; past either an
+        upload is answered 413 with the reason, and nothing is stored.
+
         It needs the HTTP front end, which is built where GNU libmicrohttpd is installed
         (Debian: `sudo apt-get install libmicrohttpd-dev`; macOS: `brew install libmicrohttpd`).
         """
@@ -139,16 +149,18 @@ enum ServeCommand: Command {
             throw UsageError("--log-format takes text or json, not '\(logFormatText)'")
         }
         let limits = try ServeLimits(&arguments)
+        let attachmentFlags = try ServeAttachments(&arguments)
         let retention = try arguments.takeOption("--retain").map { Duration.seconds(try DurationText.seconds($0, option: "--retain")) }
             ?? SyncHousekeeping.defaultRetention
         try arguments.finish()
         guard let store else { throw UsageError(ServerStore.Location.missing) }
+        let attachments = try attachmentFlags.store(beside: store)
         #if BOUTIQUE_SYNC_HTTP
         try await serve(
             store: store, openTenantFiles: openTenantFiles, authentication: authentication, operations: operations, host: host,
-            port: port, tls: tls, rulesFile: rulesFile, logFormat: logFormat, limits: limits, retention: retention)
+            port: port, tls: tls, rulesFile: rulesFile, logFormat: logFormat, limits: limits, retention: retention, attachments: attachments)
         #else
-        _ = (store, openTenantFiles, authentication, operations, host, port, tls, rulesFile, logFormat, limits, retention)
+        _ = (store, openTenantFiles, authentication, operations, host, port, tls, rulesFile, logFormat, limits, retention, attachments)
         throw MissingHTTPFrontEnd()
         #endif
     }
@@ -158,7 +170,7 @@ enum ServeCommand: Command {
     private static func serve(
         store location: ServerStore.Location, openTenantFiles: Int, authentication: ServeAuthentication, operations: ServeOperations,
         host: String, port: Int, tls tlsFiles: ServeTLS?, rulesFile: String?, logFormat: SyncRequestLogFormat, limits: ServeLimits,
-        retention: Duration
+        retention: Duration, attachments: FolderAttachmentStore?
     ) async throws {
         // Everything the server creates from here on — the SQLite store (or the directory of them) and
         // its -wal and -shm files, which hold every tenant's data — is its owner's alone. (SQLite gives a new -wal and -shm the
@@ -184,7 +196,8 @@ enum ServeCommand: Command {
             }
             let log = SyncRequestLog.standardError(format: logFormat.format)
             http = try SyncHTTPServer(
-                server: server, authentication: tokens, host: host, port: port, options: limits.options, tls: tls, log: log)
+                server: server, authentication: tokens, host: host, port: port, options: limits.options, tls: tls, log: log,
+                attachments: attachments)
             housekeeping = SyncHousekeeping(
                 server: server, retention: retention, interval: operations.housekeepingInterval,
                 firstRoundAfter: operations.firstHousekeepingRound

@@ -10,6 +10,7 @@ enum SyncCommand: Command {
     static let help = """
         usage: boutique sync DB --server URL (--token TOKEN | --token-file FILE) --tables t1,t2 [--follow]
                                [--collaborative-text table.column,…] [--ca-file FILE]
+                               [--attachments on-demand|eager]
 
         Syncs the named tables of the database file DB with the server at URL (see `boutique serve`),
         as the user and tenant TOKEN names (see `boutique token`). The first run sets sync up in the
@@ -26,6 +27,13 @@ enum SyncCommand: Command {
         devices editing the same note body offline both keep their edits. Every device of the server
         must name the same columns (the server refuses one that names others).
 
+        After the rows, a run uploads the bytes of every attachment a row of the file points at that
+        the server does not hold whole yet (see `boutique attachments`), from where the server stands:
+        a run killed half-way is resumed by the next, which sends only what is missing. With
+        --attachments eager it also downloads the attachments rows point at that are not in the file's
+        folder (checked against their SHA-256); on-demand (the default) leaves them to
+        `boutique attachments get`.
+
         The token can come from --token-file FILE (readable by its owner only: chmod 600 FILE) or the
         environment variable BOUTIQUE_SYNC_TOKEN instead, so that it is not on the command line, where
         other users of the machine can read it.
@@ -40,6 +48,10 @@ enum SyncCommand: Command {
         guard let tablesText = try arguments.takeOption("--tables") else { throw UsageError("--tables is required") }
         let caFile = try arguments.takeOption("--ca-file")
         let collaborativeText = try arguments.takeOption("--collaborative-text")
+        let attachmentsPolicy = try arguments.takeOption("--attachments") ?? "on-demand"
+        guard ["on-demand", "eager"].contains(attachmentsPolicy) else {
+            throw UsageError("--attachments takes on-demand or eager, not '\(attachmentsPolicy)'")
+        }
         let path = try arguments.takePositional("DB")
         try arguments.finish()
         guard let server = URL(string: serverText), ["http", "https"].contains(server.scheme?.lowercased() ?? ""), server.host != nil else {
@@ -57,6 +69,7 @@ enum SyncCommand: Command {
         do {
             try await synchronize(
                 db, server: server, token: token, trust: trust, tables: tables, options: SyncOptions(collaborativeText: collaborative), follow: follow)
+            if !follow { try await moveAttachments(of: db, server: server, token: token, trust: trust, eager: attachmentsPolicy == "eager") }
         } catch {
             await db.close()
             throw error
@@ -112,6 +125,21 @@ enum SyncCommand: Command {
         Output.line(
             "\(Signals.name(signal)): stopped after pushing \(Plural.count(progress.changes(.push), "change")) and pulling \(Plural.count(progress.changes(.pull), "change"))")
         reportRefusals(progress.refusals)
+    }
+
+    /// Uploads the attachments the server lacks, and downloads the missing ones when `eager`.
+    private static func moveAttachments(of db: BoutiqueDB, server: URL, token: String, trust: SyncServerTrust, eager: Bool) async throws {
+        let round = try AttachmentRound(database: db, transport: .http(server, token: token, trust: trust))
+        let uploaded = try await round.upload()
+        if uploaded.attachments > 0 {
+            Output.line("uploaded \(Plural.count(uploaded.attachments, "attachment")) (\(Plural.count(Int(uploaded.bytes), "byte")) sent)")
+        }
+        guard eager else { return }
+        let downloaded = try await round.download()
+        if downloaded.attachments > 0 {
+            Output.line("downloaded \(Plural.count(downloaded.attachments, "attachment")) (\(Plural.count(Int(downloaded.bytes), "byte")) received)")
+        }
+        for id in downloaded.notUploaded { Output.line("attachment \(id) is not uploaded yet; a later run fetches it") }
     }
 
     /// Says how many pushed transactions the server refused, and why: their changes were undone in the

@@ -42,7 +42,7 @@ struct ServeLimits {
         maximumQueuedResponseBytes = try Self.count(&arguments, "--max-queued-response-bytes")
     }
 
-    private static func count(_ arguments: inout ArgumentParser, _ option: String) throws -> Int? {
+    static func count(_ arguments: inout ArgumentParser, _ option: String) throws -> Int? {
         guard let text = try arguments.takeOption(option) else { return nil }
         guard let value = Int(text), value > 0, value <= 1 << 40 else { throw UsageError("\(option) takes a positive number, not '\(text)'") }
         return value

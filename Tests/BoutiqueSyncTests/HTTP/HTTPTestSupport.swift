@@ -20,12 +20,12 @@ struct HTTPTestServer {
 
     init(
         rules: SyncRules? = nil, authorize: SyncAuthorizer? = nil, minimumSchemaVersion: Int = 0, options: SyncHTTPOptions = SyncHTTPOptions(),
-        log: SyncRequestLog? = nil
+        log: SyncRequestLog? = nil, attachments: (any SyncAttachmentStore)? = nil
     ) async throws {
         store = try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL())
         server = SyncServer(store: store, rules: rules, authorize: authorize, minimumSchemaVersion: minimumSchemaVersion)
         signer = try SyncTokenSigner(secret: Self.secret)
-        http = try SyncHTTPServer(server: server, signer: signer, port: 0, options: options, log: log)
+        http = try SyncHTTPServer(server: server, signer: signer, port: 0, options: options, log: log, attachments: attachments)
     }
 
     func token(tenant: String = "acme", user: String = "ana", expiresIn seconds: TimeInterval = 3_600) throws -> String {

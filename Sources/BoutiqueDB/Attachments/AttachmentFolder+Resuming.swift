@@ -1,0 +1,126 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Bytes that arrive in pieces (an upload on the server, a download on a device): appended at the
+/// offset already held to a `.resume-ID-SIZE` file, which outlives a killed process, and published
+/// under the id only once the whole file's SHA-256 is checked.
+///
+/// ```swift
+/// var held = folder.heldOffset(of: id, byteCount: size)            // 0, or where a killed transfer stopped
+/// held = try folder.append(piece, to: id, byteCount: size, at: held) ?? held
+/// if held == size { try folder.publishResumed(id, byteCount: size) } // checked, then renamed to its id
+/// ```
+///
+/// A `.resume-` name is never an id, so a half-transferred file is never read as the attachment.
+extension AttachmentFolder {
+    /// The file that collects the bytes of `id` (of `byteCount` bytes) until they are whole.
+    package func resumePath(for id: String, byteCount: Int64) -> String {
+        path + "/.resume-" + id + "-" + String(byteCount)
+    }
+
+    /// How many bytes of `id` this folder holds: `byteCount` when they are stored whole, the length of
+    /// the transfer in progress otherwise (0 for none).
+    package func heldOffset(of id: String, byteCount: Int64) -> Int64 {
+        if storedSize(of: id) == byteCount { return byteCount }
+        var status = stat()
+        guard stat(resumePath(for: id, byteCount: byteCount), &status) == 0 else { return 0 }
+        return min(Int64(status.st_size), byteCount)
+    }
+
+    /// Appends `bytes` to the transfer of `id` when `offset` is where it stands, and returns the new
+    /// length; nil, writing nothing, when the transfer stands elsewhere (another writer got there, or
+    /// a piece was lost: the caller asks ``heldOffset(of:byteCount:)`` and sends from there).
+    ///
+    /// The caller checks that the bytes do not run past `byteCount`.
+    package func append(_ bytes: UnsafeRawBufferPointer, to id: String, byteCount: Int64, at offset: Int64) throws -> Int64? {
+        let file = resumePath(for: id, byteCount: byteCount)
+        // Only a transfer's first piece creates its file: a piece for an offset past a transfer that
+        // is not there leaves nothing behind.
+        if offset == 0 { try createFolder() }
+        let output = open(file, O_WRONLY | O_CLOEXEC | (offset == 0 ? O_CREAT : 0), 0o644)
+        guard output >= 0 else {
+            if errno == ENOENT { return nil }
+            throw Self.failure(file, "cannot be opened")
+        }
+        defer { close(output) }
+        var status = stat()
+        guard fstat(output, &status) == 0 else { throw Self.failure(file, "cannot be examined") }
+        guard Int64(status.st_size) == offset else { return nil }
+        guard lseek(output, off_t(offset), SEEK_SET) >= 0 else { throw Self.failure(file, "cannot be positioned") }
+        try Self.writeAll(bytes, to: output, path: file)
+        return offset + Int64(bytes.count)
+    }
+
+    /// Checks the whole transfer of `id` against its size and SHA-256, a chunk at a time, then gives it
+    /// its name. Bytes that are not the id's are removed (the transfer starts again from 0) and
+    /// reported as ``BoutiqueError/attachmentDamaged(id:reason:)``.
+    package func publishResumed(_ id: String, byteCount: Int64) throws {
+        let file = resumePath(for: id, byteCount: byteCount)
+        let input = open(file, O_RDWR | O_CLOEXEC)
+        guard input >= 0 else { throw Self.failure(file, "cannot be opened") }
+        defer { close(input) }
+        let (digest, count) = try hash(input, path: file)
+        guard digest == id, count == byteCount else {
+            unlink(file)
+            throw BoutiqueError.attachmentDamaged(
+                id: id,
+                reason: count == byteCount
+                    ? "the bytes sent are not the attachment's: their SHA-256 is \(digest)"
+                    : "\(count) bytes were sent, \(byteCount) announced")
+        }
+        guard fsync(input) == 0 else { throw Self.failure(file, "cannot be synced to disk") }
+        try publish(file, as: id, byteCount: byteCount)
+    }
+
+    /// Removes the transfer of `id` in progress, if any.
+    package func discardResumed(_ id: String, byteCount: Int64) {
+        unlink(resumePath(for: id, byteCount: byteCount))
+    }
+
+    /// Up to `length` bytes of the stored attachment `id` from `offset` (fewer at its end).
+    ///
+    /// - Throws: ``BoutiqueError/attachmentNotFound(id:)`` when it is not stored here.
+    package func readRange(of id: String, offset: Int64, length: Int) throws -> [UInt8] {
+        let file = filePath(for: id)
+        let input = open(file, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else {
+            if errno == ENOENT { throw BoutiqueError.attachmentNotFound(id: id) }
+            throw Self.failure(file, "cannot be opened")
+        }
+        defer { close(input) }
+        guard lseek(input, off_t(offset), SEEK_SET) >= 0 else { throw Self.failure(file, "cannot be positioned") }
+        var bytes = [UInt8](repeating: 0, count: length)
+        let filled = try bytes.withUnsafeMutableBytes { buffer in
+            var filled = 0
+            while filled < buffer.count {
+                let count = try Self.readSome(input, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]), path: file)
+                if count == 0 { break }
+                filled += count
+            }
+            return filled
+        }
+        bytes.removeLast(length - filled)
+        return bytes
+    }
+
+    /// The SHA-256 (hex) and length of what `input` holds from its start.
+    private func hash(_ input: Int32, path file: String) throws -> (String, Int64) {
+        guard let hasher = SHA256Hasher() else { throw BoutiqueError.fileSystem(path: path, message: "OpenSSL could not compute a SHA-256") }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var count: Int64 = 0
+        while true {
+            let read = try Self.readSome(input, into: buffer, path: file)
+            if read == 0 { break }
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<read]))
+            count += Int64(read)
+        }
+        guard let digest = hasher.finalize() else { throw BoutiqueError.fileSystem(path: path, message: "OpenSSL could not compute a SHA-256") }
+        return (SHA256Hasher.hex(digest), count)
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+
+/// Moves one attachment's bytes between a database's attachments folder and a sync server over HTTP,
+/// a piece at a time, each piece from where the other side stands, so that a killed process or a
+/// lost connection costs at most the piece in flight.
+///
+/// ```swift
+/// let transfer = try AttachmentTransfer(transport: .http(url, token: token), attachments: db.attachments)
+/// let sent = try await transfer.upload(photo.image)       // resumes from the server's offset
+/// let received = try await transfer.download(photo.image) // resumes from the bytes already here
+/// ```
+///
+/// An upload reads the stored file and sends it in pieces of ``pieceBytes`` (`PUT
+/// /v1/attachments/ID?size=N&offset=O`); the server checks the whole against the id. A download asks
+/// for ranges (`GET /v1/attachments/ID/bytes?offset=O&length=L`) and appends them to a `.resume-` file
+/// of the folder, which becomes the attachment only once its SHA-256 is checked. Memory holds one
+/// piece, whatever the size of the file.
+package struct AttachmentTransfer: Sendable {
+    /// The most bytes one request carries.
+    package static let pieceBytes = 4 << 20
+
+    private let transport: HTTPSyncTransport
+    private let folder: AttachmentFolder
+
+    /// A transfer between the folder of `attachments` and the server `transport` reaches.
+    ///
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` for a database with no folder (a
+    ///   SQLite in-memory URI).
+    package init(transport: HTTPSyncTransport, attachments: AttachmentStore) throws {
+        guard let folder = attachments.folderURL else {
+            throw BoutiqueError.invalidArgument("a SQLite in-memory database has no attachments folder to transfer from or to")
+        }
+        self.transport = transport
+        self.folder = AttachmentFolder(path: folder.path)
+    }
+
+    /// What the server holds of `attachment`.
+    ///
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the server keeps no
+    ///   attachments (404: started without them, or older than them), as for a server out of reach:
+    ///   the upload waits for one that does.
+    package func serverState(of attachment: Attachment) async throws -> AttachmentUploadState {
+        let (data, status) = try await transport.sendBytes(
+            "GET", to: "v1/attachments/\(attachment.id)", query: "size=\(attachment.byteCount)", answers: [200, 404])
+        try Self.requireAttachmentEndpoints(status, data)
+        return try Self.decodeState(data, of: attachment)
+    }
+
+    /// Throws `syncUnavailable` for a 404 to an upload's request: only a server without attachment
+    /// endpoints answers it there, and the upload is not refused for that.
+    private static func requireAttachmentEndpoints(_ status: Int, _ data: Data) throws {
+        guard status == 404 else { return }
+        let reason = (try? SyncJSON.decoder().decode(SyncHTTPErrorBody.self, from: data))?.error.reason ?? "not found"
+        throw BoutiqueError.syncUnavailable(reason: "the server keeps no attachments (404: \(reason.prefix(300)))")
+    }
+
+    /// Sends the bytes of `attachment` the server does not hold yet, and returns how many were sent.
+    /// `progress` is told the bytes the server holds after each piece.
+    ///
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/attachmentNotFound(id:)`` when the bytes are not on this
+    ///   device, a ``SyncRefusal`` when the server refuses them (413: too large or past the quota; 400:
+    ///   not the id's bytes), ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when it keeps no
+    ///   attachments or cannot be reached.
+    @discardableResult
+    package func upload(_ attachment: Attachment, progress: @Sendable (Int64) -> Void = { _ in }) async throws -> Int64 {
+        let folder = self.folder
+        guard folder.storedSize(of: attachment.id) == attachment.byteCount else { throw BoutiqueError.attachmentNotFound(id: attachment.id) }
+        var state = try await serverState(of: attachment)
+        progress(state.offset)
+        var sent: Int64 = 0
+        while !state.isUploaded {
+            let offset = state.offset
+            let length = Int(min(Int64(Self.pieceBytes), attachment.byteCount - offset))
+            let piece = try await BlockingFileWork.run { _ in try folder.readRange(of: attachment.id, offset: offset, length: length) }
+            guard piece.count == length else {
+                throw BoutiqueError.attachmentDamaged(id: attachment.id, reason: "the stored file ends at \(offset + Int64(piece.count))")
+            }
+            let (data, status) = try await transport.sendBytes(
+                "PUT", to: "v1/attachments/\(attachment.id)", query: "size=\(attachment.byteCount)&offset=\(offset)", body: Data(piece),
+                answers: [200, 404, 409])
+            try Self.requireAttachmentEndpoints(status, data)
+            sent += Int64(piece.count)
+            // 409: the server stands elsewhere (a piece whose answer was lost arrived after all): ask.
+            state = status == 409 ? try await serverState(of: attachment) : try Self.decodeState(data, of: attachment)
+            progress(state.offset)
+        }
+        return sent
+    }
+
+    /// Fetches the bytes of `attachment` this device does not hold yet into its folder, checked against
+    /// the id, and returns how many were received. `progress` is told the bytes held after each range.
+    ///
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/attachmentNotUploaded(id:)`` when the server does not hold
+    ///   them whole yet, ``/BoutiqueDB/BoutiqueError/attachmentDamaged(id:reason:)`` when what came is
+    ///   not them (nothing is kept; the next fetch starts again).
+    @discardableResult
+    package func download(_ attachment: Attachment, progress: @Sendable (Int64) -> Void = { _ in }) async throws -> Int64 {
+        let folder = self.folder
+        let (id, size) = (attachment.id, attachment.byteCount)
+        if folder.storedSize(of: id) == size { return 0 }
+        var held = folder.heldOffset(of: id, byteCount: size)
+        progress(held)
+        var received: Int64 = 0
+        while held < size {
+            let (data, status) = try await transport.sendBytes(
+                "GET", to: "v1/attachments/\(id)/bytes", query: "offset=\(held)&length=\(Self.pieceBytes)", answers: [200, 404, 416])
+            guard status == 200 else {
+                if status == 404 { throw BoutiqueError.attachmentNotUploaded(id: id) }
+                // The server's file is shorter than the attachment says: what is held here is kept
+                // out of use, and the next fetch starts again.
+                folder.discardResumed(id, byteCount: size)
+                throw BoutiqueError.attachmentDamaged(id: id, reason: "the server's copy ends before byte \(held)")
+            }
+            guard !data.isEmpty, Int64(data.count) <= size - held else {
+                folder.discardResumed(id, byteCount: size)
+                throw BoutiqueError.attachmentDamaged(id: id, reason: "the server sent \(data.count) bytes at offset \(held) of \(size)")
+            }
+            received += Int64(data.count)
+            let offset = held
+            held = try await BlockingFileWork.run { _ in
+                try data.withUnsafeBytes { piece in try folder.append(piece, to: id, byteCount: size, at: offset) }
+                    ?? folder.heldOffset(of: id, byteCount: size)
+            }
+            progress(held)
+        }
+        try await BlockingFileWork.run { _ in
+            if size == 0 {
+                _ = try folder.store(.memory(Data()), contentType: attachment.contentType, isCancelled: { false })
+            } else {
+                try folder.publishResumed(id, byteCount: size)
+            }
+        }
+        return received
+    }
+
+    private static func decodeState(_ data: Data, of attachment: Attachment) throws -> AttachmentUploadState {
+        guard let state = try? SyncJSON.decoder().decode(AttachmentUploadState.self, from: data),
+            state.id == attachment.id, state.byteCount == attachment.byteCount, (0...attachment.byteCount).contains(state.offset)
+        else {
+            throw BoutiqueError.syncRefused(reason: "the server's answer about attachment \(attachment.id) is not its upload's state")
+        }
+        return state
+    }
+}

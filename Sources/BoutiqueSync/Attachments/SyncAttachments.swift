@@ -1,0 +1,177 @@
+import Foundation
+
+/// The bytes of a synced database's attachments, moving to and from the sync server: ``BoutiqueSync/attachments``.
+///
+/// ```swift
+/// let sync = try await BoutiqueSync(database: db, tables: [Photo.self], server: .http(url, token: token))
+/// try await sync.attachments.fetch(photo.image)            // returns once the bytes are here, checked
+/// let url = try await db.attachments.fileURL(for: photo.image)
+/// for await p in sync.attachments.progress { print(p.id, p.direction, p.bytesDone, p.byteCount) }
+/// ```
+///
+/// Rows sync as any rows; their attachments' bytes travel apart. A row written to a column that holds
+/// attachments (recorded from the app's models when sync is set up, see ``/BoutiqueDB/Attachment``)
+/// queues its attachment in the same transaction, in whatever process writes it; after its pushes, sync
+/// uploads what is queued (``uploadWaiting()``), in pieces, from the offset the server holds, so that a
+/// killed app or a lost connection resumes where it stopped. An entry leaves the queue only once the
+/// server has checked the bytes whole. ``SyncStatus/attachmentsWaitingToUpload`` counts the queue.
+/// ``BoutiqueSync/synchronize()`` uploads after its push and pull (and, with an eager
+/// ``SyncOptions/attachments`` policy, fetches); an upload never makes it fail, nor holds the rows back.
+/// An attachment the server refuses (larger than it takes, past the tenant's quota, not the id's
+/// bytes) is kept, marked refused, and not sent again, and the others go on: ``refused()`` lists them
+/// with the server's ``SyncRefusal``, ``SyncStatus/attachmentsRefused`` counts them. One that could not
+/// be sent for now (no answer, a 5xx, a server that keeps no attachments) waits for the next round.
+///
+/// Attachments move over an HTTP transport (``HTTPSyncTransport``) to a server that keeps them; with
+/// another transport, ``fetch(_:waitingForUpload:)`` and ``uploadWaiting()`` throw
+/// ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)``.
+public final class SyncAttachments: Sendable {
+    private let database: DatabaseActor
+    private let transfer: AttachmentTransfer?
+    private let events = SyncEventChannel<AttachmentProgress>(keptLimit: 0)
+    /// How many attachments wait to be uploaded, and how many the server refused, as last counted.
+    private let counts = Lock((waiting: 0, refused: 0))
+    /// How long a fetch waiting for an upload waits between two asks.
+    static let uploadPollInterval: Duration = .seconds(1)
+
+    init(database: DatabaseActor, transport: any SyncTransport) {
+        self.database = database
+        transfer = (transport as? HTTPSyncTransport).flatMap { try? AttachmentTransfer(transport: $0, attachments: database.attachments) }
+    }
+
+    /// Every transfer's progress, after each piece or range, from now on.
+    ///
+    /// ```swift
+    /// for await p in sync.attachments.progress { print(p.direction, p.bytesDone, "of", p.byteCount) }
+    /// ```
+    public var progress: AsyncStream<AttachmentProgress> { events.stream() }
+
+    /// Fetches the bytes of `attachment` into the database's attachments folder, in ranges, resumed
+    /// where an earlier fetch stopped, checked against the id; returns at once when they are here.
+    ///
+    /// ```swift
+    /// try await sync.attachments.fetch(photo.image)
+    /// imageView.image = UIImage(contentsOfFile: try await db.attachments.fileURL(for: photo.image)!.path)
+    /// ```
+    ///
+    /// A row can arrive before its attachment's bytes reach the server: then the fetch waits for them,
+    /// asking every second, until they do or the task is cancelled; with `waitingForUpload: false` it
+    /// throws ``/BoutiqueDB/BoutiqueError/attachmentNotUploaded(id:)`` instead.
+    ///
+    /// - Throws: also ``/BoutiqueDB/BoutiqueError/attachmentDamaged(id:reason:)`` when what came is not
+    ///   the bytes (nothing is kept), ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)``,
+    ///   ``/BoutiqueDB/BoutiqueError/cancelled``.
+    public func fetch(_ attachment: Attachment, waitingForUpload: Bool = true) async throws {
+        let transfer = try requireTransfer()
+        while true {
+            do {
+                try await transfer.download(attachment) { [events] held in
+                    events.send(AttachmentProgress(id: attachment.id, direction: .download, bytesDone: held, byteCount: attachment.byteCount))
+                }
+                return
+            } catch BoutiqueError.attachmentNotUploaded(let id) {
+                guard waitingForUpload else { throw BoutiqueError.attachmentNotUploaded(id: id) }
+                do { try await Task.sleep(for: Self.uploadPollInterval) } catch { throw BoutiqueError.cancelled }
+            } catch {
+                throw BoutiqueSync.publicError(error)
+            }
+        }
+    }
+
+    /// Uploads every queued attachment whose bytes are on this device and that the server has not
+    /// refused, and returns how many the server now holds whole; entries without bytes here are dropped
+    /// (another device uploads them). An attachment the server refuses (413: larger than it takes, or
+    /// past the tenant's quota; 400: not the id's bytes) is marked refused (``refused()``) and the
+    /// others go on. Sync calls it after its pushes; call it yourself before the app suspends, say.
+    ///
+    /// ```swift
+    /// let uploaded = try await sync.attachments.uploadWaiting()
+    /// ```
+    ///
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/syncUnavailable(reason:)`` when the server cannot be
+    ///   reached or keeps no attachments, a ``SyncRefusal`` of the device itself (``SyncRefusal/Reason/unauthorized``,
+    ///   say): the entries not sent yet stay queued.
+    @discardableResult
+    public func uploadWaiting() async throws -> Int {
+        let transfer = try requireTransfer()
+        var uploaded = 0
+        do {
+            for attachment in try await database.read({ conn in try AttachmentUploadQueue.waiting(SQLRunner(conn)) }) {
+                do {
+                    try await transfer.upload(attachment) { [events] held in
+                        events.send(AttachmentProgress(id: attachment.id, direction: .upload, bytesDone: held, byteCount: attachment.byteCount))
+                    }
+                    uploaded += 1
+                } catch BoutiqueError.attachmentNotFound {
+                    // No bytes here: a pulled row's attachment, or bytes removed before they went.
+                } catch let refusal as SyncRefusal where refusal.reason == .tooLarge || refusal.reason == .invalid {
+                    // The same bytes would be refused again: kept, marked, and not in the way of the others.
+                    try await database.write { conn in try AttachmentUploadQueue.markRefused(attachment.id, refusal, SQLRunner(conn)) }
+                    _ = try await countWaiting()
+                    continue
+                }
+                try await database.write { conn in try AttachmentUploadQueue.remove(attachment.id, SQLRunner(conn)) }
+                _ = try await countWaiting()
+            }
+        } catch {
+            _ = try? await countWaiting()
+            throw BoutiqueSync.publicError(error)
+        }
+        return uploaded
+    }
+
+    /// The attachments the server refused to take, with its refusal, by id: kept in the queue and
+    /// not sent again, their bytes kept on this device.
+    ///
+    /// ```swift
+    /// for refused in try await sync.attachments.refused() {
+    ///     print(refused.attachment.id, refused.refusal.reason, refused.refusal.message)
+    /// }
+    /// ```
+    public func refused() async throws -> [RefusedAttachment] {
+        do {
+            return try await database.read { conn in try AttachmentUploadQueue.refused(SQLRunner(conn)) }
+        } catch {
+            throw BoutiqueSync.publicError(error)
+        }
+    }
+
+    /// Fetches every attachment a row of the database points at that is not here, up to `maxBytes`
+    /// each; those not uploaded yet are left for a later round.
+    func fetchMissing(upTo maxBytes: Int64) async throws {
+        guard transfer != nil else { return }
+        for entry in try await database.attachments.list() where entry.isReferenced && entry.state != .local && entry.byteCount <= maxBytes {
+            let attachment = try Attachment(id: entry.id, byteCount: entry.byteCount, contentType: entry.contentType ?? "application/octet-stream")
+            do {
+                try await fetch(attachment, waitingForUpload: false)
+            } catch BoutiqueError.attachmentNotUploaded {
+                continue
+            }
+        }
+    }
+
+    /// Whether attachments move over this sync's transport.
+    var isAvailable: Bool { transfer != nil }
+
+    /// Counts the queue; returns whether a count changed.
+    func countWaiting() async throws -> Bool {
+        let count = try await database.read { conn in try AttachmentUploadQueue.count(SQLRunner(conn)) }
+        return counts.withLock { known in
+            defer { known = count }
+            return known != count
+        }
+    }
+
+    /// The attachments waiting to be uploaded, as last counted.
+    var waiting: Int { counts.withLock { $0.waiting } }
+
+    /// The attachments the server refused, as last counted.
+    var refusedCount: Int { counts.withLock { $0.refused } }
+
+    private func requireTransfer() throws -> AttachmentTransfer {
+        guard let transfer else {
+            throw BoutiqueError.invalidArgument("attachments move over an HTTP transport (HTTPSyncTransport) to a server that keeps them")
+        }
+        return transfer
+    }
+}

@@ -1,0 +1,93 @@
+import BoutiqueSQLite
+
+/// The attachments whose bytes this file may still have to upload, in `boutique_sync_attachment_upload`:
+/// filled by triggers on the synced columns that hold attachments (recorded from the app's models in
+/// `boutique_sync_attachment_column`), so that a row written by any process that opens the file — the
+/// app, an extension, the command-line tool — queues its attachment in its own transaction.
+///
+/// ```swift
+/// try AttachmentUploadQueue.record(columns: [("photo", "image")], conn)   // when sync is set up
+/// let waiting = try AttachmentUploadQueue.waiting(SQLRunner(conn))       // what the uploader sends
+/// try AttachmentUploadQueue.remove(attachment.id, SQLRunner(conn))       // once the server holds it
+/// ```
+///
+/// Pulled rows queue their attachments too: the uploader drops those whose bytes are not on this
+/// device (another device uploads them). Entries are only ever removed once the server confirmed the
+/// bytes whole, or when there are no bytes here to send. One the server refused (too large, past the
+/// quota, not the id's bytes) stays, marked with the refusal, and is not sent again: sending the same
+/// bytes would get the same answer, and the entries after it go on.
+enum AttachmentUploadQueue {
+    /// Records `columns` (table, column) as attachment columns, besides those recorded before, and
+    /// makes sure every recorded column has its triggers (a migration that rebuilt a table drops them).
+    static func record(columns: [(table: String, column: String)], _ conn: DatabaseConnection) throws {
+        let sql = SQLRunner(conn)
+        for (table, column) in columns {
+            try sql.run("INSERT OR IGNORE INTO boutique_sync_attachment_column(tbl, col) VALUES (?, ?)", [.text(table), .text(column)])
+        }
+        for row in try sql.rows("SELECT tbl, col FROM boutique_sync_attachment_column ORDER BY tbl, col") {
+            guard let table = row[0].textValue, let column = row[1].textValue else { continue }
+            // A table or column since dropped keeps its record and gets no trigger.
+            let exists = try sql.value("SELECT count(*) FROM pragma_table_info(?) WHERE name = ?", [.text(table), .text(column)])
+            guard exists?.integerValue == 1 else { continue }
+            for (event, suffix) in [("INSERT", "insert"), ("UPDATE OF \(SQLIdentifier.quote(column))", "update")] {
+                try conn.execute(trigger(table: table, column: column, event: event, suffix: suffix))
+            }
+        }
+    }
+
+    /// The trigger that queues the attachment a row's `column` holds after `event`. The `CASE` keeps the
+    /// JSON functions away from text that is not JSON (they would fail the row's statement).
+    private static func trigger(table: String, column: String, event: String, suffix: String) -> String {
+        let value = "NEW." + SQLIdentifier.quote(column)
+        let name = SQLIdentifier.quote("boutique_sync_attachment_\(table)_\(column)_\(suffix)")
+        return """
+            CREATE TRIGGER IF NOT EXISTS \(name) AFTER \(event) ON \(SQLIdentifier.quote(table))
+            WHEN CASE WHEN typeof(\(value)) = 'text' AND \(value) LIKE '{%' AND json_valid(\(value))
+                THEN json_type(\(value), '$.id') = 'text' AND length(json_extract(\(value), '$.id')) = 64
+                    AND json_type(\(value), '$.byteCount') = 'integer' AND json_type(\(value), '$.contentType') = 'text'
+                ELSE 0 END
+            BEGIN
+                INSERT OR IGNORE INTO boutique_sync_attachment_upload(id, byte_count, content_type)
+                VALUES (json_extract(\(value), '$.id'), json_extract(\(value), '$.byteCount'), json_extract(\(value), '$.contentType'));
+            END
+            """
+    }
+
+    /// The queued attachments not refused, by id; entries that are not attachments (a damaged row) are left out.
+    static func waiting(_ sql: SQLRunner) throws -> [Attachment] {
+        try sql.rows("SELECT id, byte_count, content_type FROM boutique_sync_attachment_upload WHERE refusal IS NULL ORDER BY id")
+            .compactMap(attachment)
+    }
+
+    /// The attachments the server refused, by id, with its refusal.
+    static func refused(_ sql: SQLRunner) throws -> [RefusedAttachment] {
+        try sql.rows(
+            "SELECT id, byte_count, content_type, refusal, refusal_message FROM boutique_sync_attachment_upload WHERE refusal IS NOT NULL ORDER BY id"
+        ).compactMap { row in
+            guard let attachment = attachment(row), let reason = row[3].textValue.flatMap(SyncRefusal.Reason.init(rawValue:)) else { return nil }
+            return RefusedAttachment(attachment: attachment, refusal: SyncRefusal(reason: reason, message: row[4].textValue ?? ""))
+        }
+    }
+
+    /// How many attachments wait to be uploaded, and how many the server refused.
+    static func count(_ sql: SQLRunner) throws -> (waiting: Int, refused: Int) {
+        let row = try sql.rows("SELECT count(*) - count(refusal), count(refusal) FROM boutique_sync_attachment_upload").first
+        return (Int(row?[0].integerValue ?? 0), Int(row?[1].integerValue ?? 0))
+    }
+
+    /// Marks `id` refused by the server: kept, and not sent again.
+    static func markRefused(_ id: String, _ refusal: SyncRefusal, _ sql: SQLRunner) throws {
+        try sql.run(
+            "UPDATE boutique_sync_attachment_upload SET refusal = ?, refusal_message = ? WHERE id = ?",
+            [.text(refusal.reason.rawValue), .text(refusal.message), .text(id)])
+    }
+
+    private static func attachment(_ row: [DatabaseValue]) -> Attachment? {
+        guard let id = row[0].textValue, let count = row[1].integerValue, let type = row[2].textValue else { return nil }
+        return try? Attachment(id: id, byteCount: count, contentType: type)
+    }
+
+    static func remove(_ id: String, _ sql: SQLRunner) throws {
+        try sql.run("DELETE FROM boutique_sync_attachment_upload WHERE id = ?", [.text(id)])
+    }
+}

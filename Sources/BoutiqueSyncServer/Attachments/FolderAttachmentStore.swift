@@ -1,0 +1,142 @@
+import BoutiqueDB
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A ``SyncAttachmentStore`` in a folder: a subfolder per tenant (named by the SHA-256 of the tenant's
+/// name, as ``SQLiteTenantFilesStore``'s files are), a file per attachment named by its id.
+///
+/// ```swift
+/// let attachments = try FolderAttachmentStore(
+///     directory: URL(fileURLWithPath: "sync.db.attachments"),
+///     maximumAttachmentBytes: 1 << 30, tenantQuotaBytes: 50 << 30)
+/// let http = try SyncHTTPServer(server: server, signer: signer, port: 8080, attachments: attachments)
+/// ```
+///
+/// An upload collects its pieces in a `.resume-` file of the tenant's folder, which a killed server
+/// keeps: the device asks where it stands and sends from there. The piece that completes it is checked
+/// against the id (SHA-256, read back a chunk at a time), synced and renamed to the id; bytes that are
+/// not the id's are removed, and the upload starts again. Memory holds one piece, whatever the size.
+public final class FolderAttachmentStore: SyncAttachmentStore {
+    /// The folder.
+    public let directory: URL
+    /// The largest attachment taken; nil for no limit.
+    public let maximumAttachmentBytes: Int64?
+    /// The most bytes a tenant's attachments (whole or being uploaded) may take; nil for no limit.
+    public let tenantQuotaBytes: Int64?
+    /// Uploads being written now, by tenant folder and id: one piece of an attachment at a time.
+    private let writing = Mutex<Set<String>>([])
+
+    /// A store in `directory` (created when the first upload comes).
+    ///
+    /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` when a limit is not positive.
+    public init(directory: URL, maximumAttachmentBytes: Int64? = nil, tenantQuotaBytes: Int64? = nil) throws {
+        for (name, limit) in [("maximum attachment size", maximumAttachmentBytes), ("tenant quota", tenantQuotaBytes)] {
+            if let limit, limit <= 0 { throw BoutiqueError.invalidArgument("the \(name) must be a positive number of bytes, not \(limit)") }
+        }
+        self.directory = directory
+        self.maximumAttachmentBytes = maximumAttachmentBytes
+        self.tenantQuotaBytes = tenantQuotaBytes
+    }
+
+    public func state(of id: String, byteCount: Int64, tenant: String) async throws -> AttachmentUploadState {
+        try Self.check(id: id, byteCount: byteCount)
+        let folder = try folder(of: tenant)
+        let held = folder.heldOffset(of: id, byteCount: byteCount)
+        return AttachmentUploadState(id: id, byteCount: byteCount, offset: held, isUploaded: folder.storedSize(of: id) == byteCount)
+    }
+
+    public func append(_ bytes: [UInt8], to id: String, byteCount: Int64, at offset: Int64, tenant: String) async throws -> AttachmentUploadState {
+        try Self.check(id: id, byteCount: byteCount)
+        if let maximumAttachmentBytes, byteCount > maximumAttachmentBytes {
+            throw AttachmentRefusal(.tooLarge, "the attachment has \(byteCount) bytes; this server takes at most \(maximumAttachmentBytes)")
+        }
+        guard offset >= 0, offset <= byteCount else {
+            throw AttachmentRefusal(.invalid, "offset \(offset) is outside the attachment's \(byteCount) bytes")
+        }
+        guard Int64(bytes.count) <= byteCount - offset else {
+            throw AttachmentRefusal(
+                .invalid, "the piece of \(bytes.count) bytes at offset \(offset) runs past the \(byteCount) bytes announced; nothing was stored")
+        }
+        let folder = try folder(of: tenant)
+        let key = folder.path + "/" + id
+        guard writing.withLock({ $0.insert(key).inserted }) else {
+            throw AttachmentRefusal(
+                .offsetMismatch, "another piece of this attachment is being written; ask where the upload stands and go on from there",
+                heldOffset: folder.heldOffset(of: id, byteCount: byteCount))
+        }
+        defer { _ = writing.withLock { $0.remove(key) } }
+        let quota = tenantQuotaBytes
+        return try await BlockingFileWork.run { _ in
+            if folder.storedSize(of: id) == byteCount {
+                return AttachmentUploadState(id: id, byteCount: byteCount, offset: byteCount, isUploaded: true)
+            }
+            if let quota {
+                let others = try Self.bytesHeld(in: folder, except: id)
+                guard others + byteCount <= quota else {
+                    throw AttachmentRefusal(
+                        .tooLarge,
+                        "the tenant's attachments would take \(others + byteCount) bytes, past its quota of \(quota); nothing was stored")
+                }
+            }
+            let appended = try bytes.withUnsafeBytes { piece in try folder.append(piece, to: id, byteCount: byteCount, at: offset) }
+            guard let held = appended else {
+                let held = folder.heldOffset(of: id, byteCount: byteCount)
+                throw AttachmentRefusal(.offsetMismatch, "the upload stands at offset \(held), not \(offset); send from there", heldOffset: held)
+            }
+            guard held == byteCount else {
+                return AttachmentUploadState(id: id, byteCount: byteCount, offset: held, isUploaded: false)
+            }
+            do {
+                try folder.publishResumed(id, byteCount: byteCount)
+            } catch BoutiqueError.attachmentDamaged(_, let reason) {
+                throw AttachmentRefusal(.invalid, "\(reason); nothing was stored, the upload starts again from 0")
+            }
+            return AttachmentUploadState(id: id, byteCount: byteCount, offset: byteCount, isUploaded: true)
+        }
+    }
+
+    public func read(_ id: String, offset: Int64, length: Int, tenant: String) async throws -> (bytes: [UInt8], byteCount: Int64) {
+        try Self.check(id: id, byteCount: 0)
+        let folder = try folder(of: tenant)
+        guard let byteCount = folder.storedSize(of: id) else {
+            throw AttachmentRefusal(.notFound, "no attachment \(id) is uploaded")
+        }
+        guard offset >= 0, offset < byteCount || (offset == 0 && byteCount == 0) else {
+            throw AttachmentRefusal(.rangeNotSatisfiable, "offset \(offset) is past the end of the attachment's \(byteCount) bytes")
+        }
+        guard length > 0 else { throw AttachmentRefusal(.invalid, "a range must ask for at least one byte, not \(length)") }
+        let count = Int(min(Int64(length), byteCount - offset))
+        let bytes = try await BlockingFileWork.run { _ in try folder.readRange(of: id, offset: offset, length: count) }
+        return (bytes, byteCount)
+    }
+
+    /// The folder of `tenant`'s attachments.
+    private func folder(of tenant: String) throws -> AttachmentFolder {
+        let name = try TenantFileName.forTenant(tenant).dropLast(".db".count)
+        return AttachmentFolder(path: directory.appendingPathComponent(String(name), isDirectory: true).path)
+    }
+
+    /// The bytes of `folder`'s attachments and uploads in progress, but those of `id`.
+    private static func bytesHeld(in folder: AttachmentFolder, except id: String) throws -> Int64 {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return 0 }
+        var total: Int64 = 0
+        for name in names where !name.contains(id) {
+            var status = stat()
+            if stat(folder.path + "/" + name, &status) == 0 { total += Int64(status.st_size) }
+        }
+        return total
+    }
+
+    private static func check(id: String, byteCount: Int64) throws {
+        guard Attachment.isValidID(id) else {
+            throw AttachmentRefusal(.invalid, "'\(id.prefix(80))' is not an attachment id (the SHA-256 of its bytes as 64 lowercase hexadecimal digits)")
+        }
+        guard byteCount >= 0 else { throw AttachmentRefusal(.invalid, "an attachment's size cannot be negative: \(byteCount)") }
+    }
+}

@@ -1,0 +1,23 @@
+/// Where a sync server keeps attachments' bytes, per tenant: uploads arrive in pieces at the offset the
+/// store holds, and are readable once whole and checked against their id (their SHA-256).
+///
+/// ```swift
+/// let attachments = try FolderAttachmentStore(directory: URL(fileURLWithPath: "sync.db.attachments"))
+/// var state = try await attachments.state(of: id, byteCount: size, tenant: "acme")
+/// state = try await attachments.append(piece, to: id, byteCount: size, at: state.offset, tenant: "acme")
+/// let range = try await attachments.read(id, offset: 0, length: 1 << 20, tenant: "acme")
+/// ```
+///
+/// Every refusal is an ``AttachmentRefusal`` with the HTTP status it is answered with. Nothing crosses
+/// tenants: the same bytes uploaded by two tenants are stored twice, once for each.
+public protocol SyncAttachmentStore: Sendable {
+    /// What the store holds of `id` (of `byteCount` bytes) for `tenant`.
+    func state(of id: String, byteCount: Int64, tenant: String) async throws -> AttachmentUploadState
+
+    /// Appends `bytes` at `offset` to the upload of `id`; the piece that completes it is checked
+    /// against the id before the attachment becomes readable.
+    func append(_ bytes: [UInt8], to id: String, byteCount: Int64, at offset: Int64, tenant: String) async throws -> AttachmentUploadState
+
+    /// Up to `length` bytes of the uploaded attachment `id` from `offset`, and its whole size.
+    func read(_ id: String, offset: Int64, length: Int, tenant: String) async throws -> (bytes: [UInt8], byteCount: Int64)
+}

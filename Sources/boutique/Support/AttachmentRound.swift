@@ -1,0 +1,55 @@
+import BoutiqueDB
+import BoutiqueSync
+import Foundation
+
+/// What `boutique sync` does with a file's attachments after its rows: uploads the bytes of every
+/// attachment a row points at that the server does not hold whole (from where the server stands, so
+/// that a run killed half-way is resumed by the next), and with `--attachments eager` downloads those
+/// a row points at that are not in the file's folder.
+///
+/// ```swift
+/// let round = try AttachmentRound(database: db, transport: .http(server, token: token))
+/// let uploaded = try await round.upload()          // (attachments, bytes sent)
+/// ```
+struct AttachmentRound {
+    let database: BoutiqueDB
+    let transfer: AttachmentTransfer
+
+    init(database: BoutiqueDB, transport: HTTPSyncTransport) throws {
+        self.database = database
+        transfer = try AttachmentTransfer(transport: transport, attachments: database.attachments)
+    }
+
+    /// Uploads what the server lacks; returns how many attachments took bytes, and how many bytes were sent.
+    func upload() async throws -> (attachments: Int, bytes: Int64) {
+        var count = 0
+        var sent: Int64 = 0
+        for entry in try await database.attachments.list() where entry.isReferenced && entry.state == .local {
+            let bytes = try await transfer.upload(try attachment(of: entry))
+            if bytes > 0 || entry.byteCount == 0 { count += 1 }
+            sent += bytes
+        }
+        return (count, sent)
+    }
+
+    /// Downloads what a row points at and the folder lacks; returns how many came, the bytes
+    /// received, and the ids the server does not hold whole yet (their uploader has not finished).
+    func download() async throws -> (attachments: Int, bytes: Int64, notUploaded: [String]) {
+        var count = 0
+        var received: Int64 = 0
+        var notUploaded: [String] = []
+        for entry in try await database.attachments.list() where entry.isReferenced && entry.state != .local {
+            do {
+                received += try await transfer.download(try attachment(of: entry))
+                count += 1
+            } catch BoutiqueError.attachmentNotUploaded(let id) {
+                notUploaded.append(id)
+            }
+        }
+        return (count, received, notUploaded)
+    }
+
+    private func attachment(of entry: AttachmentEntry) throws -> Attachment {
+        try Attachment(id: entry.id, byteCount: entry.byteCount, contentType: entry.contentType ?? "application/octet-stream")
+    }
+}

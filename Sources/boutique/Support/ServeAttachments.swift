@@ -1,0 +1,40 @@
+import BoutiqueSyncServer
+import Foundation
+
+/// `boutique serve`'s attachment flags: `--attachments DIR --max-attachment-bytes N --attachment-quota BYTES`.
+///
+/// ```swift
+/// let attachments = try ServeAttachments(&arguments)
+/// let store = try attachments.store(beside: location)   // sync.db.attachments/ for --store sync.db
+/// ```
+struct ServeAttachments {
+    var directory: String?
+    var maximumBytes: Int?
+    var quotaBytes: Int?
+
+    init(_ arguments: inout ArgumentParser) throws {
+        directory = try arguments.takeOption("--attachments")
+        maximumBytes = try ServeLimits.count(&arguments, "--max-attachment-bytes")
+        quotaBytes = try ServeLimits.count(&arguments, "--attachment-quota")
+    }
+
+    /// The store of attachments: in `--attachments DIR`, or by default beside a SQLite store
+    /// (`FILE.attachments/`, or `DIR/attachments/` for `--store-dir DIR`). A PostgreSQL store keeps none
+    /// unless a folder is named (which every instance must then share).
+    func store(beside location: ServerStore.Location) throws -> FolderAttachmentStore? {
+        let folder: String
+        switch (directory, location) {
+        case (let named?, _): folder = named
+        case (nil, .file(let path)): folder = path + ".attachments"
+        case (nil, .directory(let path)): folder = URL(fileURLWithPath: path).appendingPathComponent("attachments").path
+        case (nil, .postgres):
+            guard maximumBytes == nil, quotaBytes == nil else {
+                throw UsageError("--max-attachment-bytes and --attachment-quota go with a folder of attachments: add --attachments DIR")
+            }
+            return nil
+        }
+        return try FolderAttachmentStore(
+            directory: URL(fileURLWithPath: folder, isDirectory: true), maximumAttachmentBytes: maximumBytes.map(Int64.init),
+            tenantQuotaBytes: quotaBytes.map(Int64.init))
+    }
+}

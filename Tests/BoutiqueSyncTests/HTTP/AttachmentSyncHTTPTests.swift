@@ -1,0 +1,161 @@
+// The HTTP front end is part of the package where GNU libmicrohttpd is installed; so are its tests.
+#if BOUTIQUE_SYNC_HTTP
+import BoutiqueSync
+import BoutiqueSyncHTTP
+import BoutiqueSyncServer
+import Foundation
+import Testing
+
+/// `sync.attachments` between two devices and a server keeping attachments, over real HTTP on 127.0.0.1
+/// in one process: a row's attachment is queued by its transaction, uploaded after the push, counted
+/// by the status meanwhile, and fetched by the other device with progress; a fetch of bytes not
+/// uploaded yet waits, or says so.
+@Suite struct AttachmentSyncHTTPTests {
+    static func device() async throws -> DatabaseActor {
+        try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncPhotoSchema.plan)
+    }
+
+    @Test func aRowsAttachmentIsUploadedAfterItsPushAndFetchedByTheOtherDevice() async throws {
+        let folder = try SyncTemporaryDirectory()
+        let server = try await HTTPTestServer(attachments: try FolderAttachmentStore(directory: folder.url))
+        let a = try await Self.device(), b = try await Self.device()
+        let syncA = try await BoutiqueSync(database: a, tables: [SyncPhoto.self], server: try server.transport(user: "ana"))
+        let syncB = try await BoutiqueSync(database: b, tables: [SyncPhoto.self], server: try server.transport(user: "bo"))
+
+        let bytes = Data((0..<(9 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
+        let image = try await a.attachments.store(bytes, contentType: "image/png")
+        try await a.write { conn in try SyncPhoto.insert { SyncPhoto(id: "p1", caption: "Beach", image: image) }.execute(conn) }
+        _ = try await syncA.push()
+        #expect(await MainActor.run { syncA.status.attachmentsWaitingToUpload } == 1, "queued by the row's transaction")
+
+        // B has the row, but not the bytes: the fetch says so when asked not to wait.
+        #expect(try await syncB.synchronize().applied == 1)
+        await #expect(throws: BoutiqueError.attachmentNotUploaded(id: image.id)) {
+            try await syncB.attachments.fetch(image, waitingForUpload: false)
+        }
+        // A fetch that waits gets them once A's sync uploads them.
+        let progress = syncB.attachments.progress
+        let waiting = Task { try await syncB.attachments.fetch(image) }
+        // Only to see a hang: a fetch still waiting after a minute is cancelled, and fails the test.
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(syncHangDeadline(seconds: 60)))
+            waiting.cancel()
+        }
+        _ = try await syncA.synchronize()
+        #expect(await MainActor.run { syncA.status.attachmentsWaitingToUpload } == 0)
+        try await waiting.value
+        watchdog.cancel()
+        #expect(try await b.attachments.data(for: image) == bytes)
+        var reports: [AttachmentProgress] = []
+        for await report in progress {
+            reports.append(report)
+            if report.bytesDone == report.byteCount { break }
+        }
+        #expect(reports.allSatisfy { $0.id == image.id && $0.direction == .download && $0.byteCount == Int64(bytes.count) })
+        #expect(reports.count >= 3, "9 MiB come in ranges: \(reports.map(\.bytesDone))")
+        await a.close()
+        await b.close()
+        await server.stop()
+    }
+
+    @Test func anEagerDeviceFetchesWhatItsRowsPointAtUpToItsLimit() async throws {
+        let folder = try SyncTemporaryDirectory()
+        let server = try await HTTPTestServer(attachments: try FolderAttachmentStore(directory: folder.url))
+        let a = try await Self.device(), b = try await Self.device()
+        let syncA = try await BoutiqueSync(database: a, tables: [SyncPhoto.self], server: try server.transport())
+        let syncB = try await BoutiqueSync(
+            database: b, tables: [SyncPhoto.self], server: try server.transport(), options: SyncOptions(attachments: .eager(maxBytes: 1_000)))
+        let small = try await a.attachments.store(Data("small".utf8), contentType: "text/plain")
+        let large = try await a.attachments.store(Data(repeating: 7, count: 5_000), contentType: "application/octet-stream")
+        try await a.write { conn in
+            try SyncPhoto.insert { SyncPhoto(id: "p1", caption: "Small", image: small) }.execute(conn)
+            try SyncPhoto.insert { SyncPhoto(id: "p2", caption: "Large", image: large) }.execute(conn)
+        }
+        _ = try await syncA.synchronize()
+        _ = try await syncB.synchronize()
+        #expect(try await b.attachments.state(of: small) == .local)
+        #expect(try await b.attachments.state(of: large) == .missing, "over the eager limit: on demand")
+        await a.close()
+        await b.close()
+        await server.stop()
+    }
+
+    @Test func aServerWithoutAttachmentsSyncsTheRowsAndTheAttachmentWaits() async throws {
+        let server = try await HTTPTestServer()
+        let a = try await Self.device(), b = try await Self.device()
+        let syncA = try await BoutiqueSync(database: a, tables: [SyncPhoto.self], server: try server.transport(user: "ana"))
+        let syncB = try await BoutiqueSync(database: b, tables: [SyncPhoto.self], server: try server.transport(user: "bo"))
+        let image = try await a.attachments.store(Data("a photo".utf8), contentType: "image/png")
+        try await a.write { conn in try SyncPhoto.insert { SyncPhoto(id: "p1", caption: "Beach", image: image) }.execute(conn) }
+
+        // Every round syncs the rows and succeeds; the attachment waits for a server that keeps them.
+        for round in 1...2 {
+            _ = try await syncA.synchronize()
+            let status = await MainActor.run { syncA.status }
+            #expect(status.pendingCount == 0, "round \(round)")
+            #expect(status.attachmentsWaitingToUpload == 1, "round \(round)")
+            #expect(status.attachmentsRefused == 0, "round \(round): a server without attachments refuses nothing")
+        }
+        #expect(try await syncB.synchronize().applied == 1)
+        #expect(try await b.read { conn in try SyncPhoto.all.fetchAll(conn) }.map { $0.image } == [image])
+        #expect(try await syncA.attachments.refused().isEmpty)
+        // Asked directly, the upload says why it did not go.
+        await #expect {
+            try await syncA.attachments.uploadWaiting()
+        } throws: { error in
+            guard case BoutiqueError.syncUnavailable(let reason) = error else { return false }
+            return reason.contains("keeps no attachments")
+        }
+        #expect(try await a.attachments.state(of: image) == .local, "the bytes stay")
+        await a.close()
+        await b.close()
+        await server.stop()
+    }
+
+    @Test func anAttachmentTheServerRefusesIsReportedAndNotRetriedAndTheOthersUpload() async throws {
+        let folder = try SyncTemporaryDirectory()
+        let log = CapturedLog()
+        let server = try await HTTPTestServer(
+            log: log.log(), attachments: try FolderAttachmentStore(directory: folder.url, maximumAttachmentBytes: 1_000))
+        let a = try await Self.device(), b = try await Self.device()
+        let syncA = try await BoutiqueSync(database: a, tables: [SyncPhoto.self], server: try server.transport(user: "ana"))
+        let syncB = try await BoutiqueSync(database: b, tables: [SyncPhoto.self], server: try server.transport(user: "bo"))
+        let large = try await a.attachments.store(Data(repeating: 7, count: 5_000), contentType: "application/octet-stream")
+        // Queued after the large one (the queue goes by id), so that the refusal stands in its way.
+        var smallBytes = Data("small".utf8)
+        while try await a.attachments.store(smallBytes, contentType: "text/plain").id < large.id { smallBytes.append(UInt8(ascii: ".")) }
+        let small = try await a.attachments.store(smallBytes, contentType: "text/plain"), smallData = smallBytes
+        try await a.write { conn in
+            try SyncPhoto.insert { SyncPhoto(id: "p1", caption: "Large", image: large) }.execute(conn)
+            try SyncPhoto.insert { SyncPhoto(id: "p2", caption: "Small", image: small) }.execute(conn)
+        }
+
+        _ = try await syncA.synchronize()
+        let status = await MainActor.run { syncA.status }
+        #expect(status.attachmentsWaitingToUpload == 0)
+        #expect(status.attachmentsRefused == 1)
+        let refused = try await syncA.attachments.refused()
+        #expect(refused.map(\.attachment) == [large])
+        #expect(refused.first?.refusal.reason == .tooLarge)
+        #expect(refused.first?.refusal.message.contains("1000") == true, "the server's reason: \(refused.first?.refusal.message ?? "")")
+        #expect(try await a.attachments.state(of: large) == .local, "refused bytes are kept")
+        _ = try await syncB.synchronize()
+        try await syncB.attachments.fetch(small, waitingForUpload: false)
+        #expect(try await b.attachments.data(for: small) == smallData)
+
+        // The next round sends another attachment, and nothing more of the refused one.
+        #expect(try await log.line(containing: large.id, "413") != nil)
+        let askedForLarge = log.all.filter { $0.contains(large.id) }.count
+        let later = try await a.attachments.store(Data("later".utf8), contentType: "text/plain")
+        try await a.write { conn in try SyncPhoto.insert { SyncPhoto(id: "p3", caption: "Later", image: later) }.execute(conn) }
+        _ = try await syncA.synchronize()
+        #expect(try await log.line(containing: "PUT", later.id, "200") != nil)
+        #expect(log.all.filter { $0.contains(large.id) }.count == askedForLarge, "a refused attachment is not sent again")
+        #expect(try await syncA.attachments.refused() == refused)
+        #expect(await MainActor.run { syncA.status.attachmentsRefused } == 1)
+        await a.close()
+        await b.close()
+        await server.stop()
+    }
+}
+#endif
