@@ -11,13 +11,7 @@ import Testing
         var random = SeededRandom(seed: 7_000 + seed)
         var replicas = TextReplicas(count: random.int(in: 2...4))
         for _ in 0..<random.int(in: 10...50) {
-            let replica = random.below(replicas.texts.count)
-            if random.chance(60) {
-                let operations = try RandomText.edit(&replicas.texts[replica], by: replicas.names[replica], &random)
-                replicas.send(operations, from: replica, &random)
-            } else {
-                try replicas.deliverSome(to: replica, &random)
-            }
+            try replicas.step(&random)
         }
         var everything = CollaborativeText()
         try everything.apply(replicas.made)

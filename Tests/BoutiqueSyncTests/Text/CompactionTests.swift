@@ -19,12 +19,7 @@ import Testing
         var replicas = TextReplicas(count: random.int(in: 2...4))
         for phase in 0..<3 {
             for _ in 0..<random.int(in: 20...50) {
-                let replica = random.below(replicas.texts.count)
-                if random.chance(60) {
-                    replicas.send(try RandomText.edit(&replicas.texts[replica], by: replicas.names[replica], &random), from: replica, &random)
-                } else {
-                    try replicas.deliverSome(to: replica, &random)
-                }
+                try replicas.step(&random)
             }
             try replicas.deliverAll(&random)
             replicas.expectConverged(sameBytes: phase == 0)

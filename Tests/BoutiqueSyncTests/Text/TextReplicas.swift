@@ -46,6 +46,17 @@ struct TextReplicas {
         Self.expectOrderKept(before, texts[replica].visibleElementIDs)
     }
 
+    /// One step of a random script: a random replica edits its text and sends the operations (six
+    /// times in ten), or takes some of what was sent to it.
+    mutating func step(_ random: inout SeededRandom) throws {
+        let replica = random.below(texts.count)
+        if random.chance(60) {
+            send(try RandomText.edit(&texts[replica], by: names[replica], &random), from: replica, &random)
+        } else {
+            try deliverSome(to: replica, &random)
+        }
+    }
+
     /// Delivers everything everywhere, in random orders.
     mutating func deliverAll(_ random: inout SeededRandom) throws {
         for replica in texts.indices { try deliverSome(to: replica, &random, all: true) }
