@@ -304,10 +304,16 @@ public struct CollaborativeText: Sendable {
             for range in deletion.ranges {
                 let seen = replicaIndex[range.start.replica].map { applied[Int($0)] } ?? 0
                 if range.start.counter + range.count > seen { return .waiting }
-                for counter in range.start.counter..<(range.start.counter + range.count) {
-                    // A counter with no character is a compacted tombstone or a deletion's own counter:
-                    // nothing to delete.
-                    if let node = node(for: TextElementID(replica: range.start.replica, counter: counter)) { targets.append(node) }
+                // A counter with no character is a compacted tombstone or a deletion's own counter:
+                // nothing to delete. The cost is bounded by the characters held, not by the range a
+                // peer names (up to 2^40 counters).
+                guard let index = replicaIndex[range.start.replica] else { continue }
+                let characters = lookup[Int(index)]
+                let counters = range.start.counter..<(range.start.counter + range.count)
+                if counters.count <= characters.count {
+                    for counter in counters { if let node = characters[counter] { targets.append(node) } }
+                } else {
+                    for (counter, node) in characters where counters.contains(counter) { targets.append(node) }
                 }
             }
             let writer = replicaNumber(id.replica)

@@ -77,11 +77,12 @@ public final class FolderAttachmentStore: SyncAttachmentStore {
                 return AttachmentUploadState(id: id, byteCount: byteCount, offset: byteCount, isUploaded: true)
             }
             if let quota {
-                let others = try Self.bytesHeld(in: folder, except: id)
-                guard others + byteCount <= quota else {
+                let others = try Self.bytesHeld(in: folder, exceptThe: id, of: byteCount)
+                // Subtracted, not added: a size a client announces may be as large as Int64 holds.
+                guard others <= quota, byteCount <= quota - others else {
                     throw AttachmentRefusal(
                         .tooLarge,
-                        "the tenant's attachments would take \(others + byteCount) bytes, past its quota of \(quota); nothing was stored")
+                        "the tenant's attachments take \(others) bytes and this one \(byteCount), past the tenant's quota of \(quota); nothing was stored")
                 }
             }
             let appended = try bytes.withUnsafeBytes { piece in try folder.append(piece, to: id, byteCount: byteCount, at: offset) }
@@ -122,11 +123,14 @@ public final class FolderAttachmentStore: SyncAttachmentStore {
         return AttachmentFolder(path: directory.appendingPathComponent(String(name), isDirectory: true).path)
     }
 
-    /// The bytes of `folder`'s attachments and uploads in progress, but those of `id`.
-    private static func bytesHeld(in folder: AttachmentFolder, except id: String) throws -> Int64 {
+    /// The bytes of `folder`'s attachments and uploads in progress, but those of the upload of `id` at
+    /// `byteCount` (its published file and its resume file): an upload of the same id announced at
+    /// another size counts, so that a client cannot fill the disk past the quota by changing sizes.
+    private static func bytesHeld(in folder: AttachmentFolder, exceptThe id: String, of byteCount: Int64) throws -> Int64 {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return 0 }
+        let resume = URL(fileURLWithPath: folder.resumePath(for: id, byteCount: byteCount)).lastPathComponent
         var total: Int64 = 0
-        for name in names where !name.contains(id) {
+        for name in names where name != id && name != resume {
             var status = stat()
             if stat(folder.path + "/" + name, &status) == 0 { total += Int64(status.st_size) }
         }

@@ -1,4 +1,4 @@
-import BoutiqueSyncCore
+@testable import BoutiqueSyncCore
 import BoutiqueTestSupport
 import Testing
 
@@ -8,14 +8,7 @@ import Testing
     /// A state from a random history on three replicas, some operations still waiting.
     static func randomState(_ random: inout SeededRandom) throws -> CollaborativeText {
         var replicas = TextReplicas(count: 3)
-        for _ in 0..<random.int(in: 5...30) {
-            let replica = random.below(3)
-            if random.chance(60) {
-                replicas.send(try RandomText.edit(&replicas.texts[replica], by: replicas.names[replica], &random), from: replica, &random)
-            } else {
-                try replicas.deliverSome(to: replica, &random)
-            }
-        }
+        for _ in 0..<random.int(in: 5...30) { try replicas.step(&random) }
         return replicas.texts[random.below(3)]
     }
 
@@ -37,6 +30,20 @@ import Testing
         let anchored = try text.insert("X", at: 3, by: "v")
         let deletion = try #require(try text.delete(1..<5, by: "w"))
         for operation in [insertion, anchored, deletion] { #expect(try TextOperation(record: operation.record()) == operation) }
+    }
+
+    /// A peer's state may say that a writer made up to 2^40 operations, with few characters behind
+    /// them: a deletion naming all those counters costs what the text holds, not 2^40 steps (which
+    /// held a server's merge, and every device pulling it, for hours).
+    @Test func aDeletionOfAHugeRangeCostsWhatTheTextHolds() throws {
+        var text = CollaborativeText()
+        _ = try text.insert("hello", at: 0, by: "w")
+        _ = try text.insert("!", at: 5, by: "v")
+        let writer = try #require(text.replicaIndex["w"])
+        text.applied[Int(writer)] = CollaborativeText.maximumCounter  // as a peer's state may claim
+        let everything = TextElementRange(start: TextElementID(replica: "w", counter: 0), count: CollaborativeText.maximumCounter)
+        try text.apply(.delete(TextDeletion(id: TextElementID(replica: "v", counter: 1), ranges: [everything])))
+        #expect(text.text == "!")
     }
 
     /// Text typed in one go is one run: its metadata is a handful of bytes, whatever its length.
