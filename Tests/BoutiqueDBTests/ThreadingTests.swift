@@ -2,8 +2,10 @@
 import Foundation
 import Testing
 
-/// No SQLite work happens on the main thread, even when the caller is on the main actor.
-@Suite struct ThreadingTests {
+/// No SQLite work happens on the main thread, even when the caller is on the main actor. One test at
+/// a time: one of them keeps the main actor busy on purpose, which another's main-actor task would
+/// wait behind.
+@Suite(.serialized) struct ThreadingTests {
     @MainActor
     @Test func closuresNeverRunOnTheMainThread() async throws {
         // Where the test runner binds the main actor to the main thread (Apple platforms), check that
@@ -31,6 +33,9 @@ import Testing
     }
 
     /// The main actor stays free while a write blocks: a main-actor task runs during a long write.
+    /// The write holds until that task has run, however long the main actor's other work (other
+    /// suites' main-actor tests, on a loaded machine) makes it wait: a loaded run once took more than
+    /// a minute. Only a main actor the write really blocked would keep it the whole ten minutes.
     @MainActor
     @Test func mainActorStaysResponsiveDuringALongWrite() async throws {
         let db = try await BoutiqueDB.open(url: BoutiqueDB.inMemoryURL(), migrations: CounterMigrations.plan)
@@ -39,7 +44,7 @@ import Testing
         let write = Task { @MainActor in
             try await db.write { _ in
                 started.open()
-                return release.waitBlocking(seconds: 10)
+                return release.waitBlocking(seconds: 600)
             }
         }
         #expect(await started.wait(seconds: 5))

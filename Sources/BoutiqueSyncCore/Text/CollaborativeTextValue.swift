@@ -150,7 +150,9 @@ package enum CollaborativeTextValue: Sendable {
         return CellRegister(value: CollaborativeTextValue.state(merged).value, stamp: max(a.stamp, b.stamp))
     }
 
-    private static func isState(_ value: DatabaseValue) -> Bool {
+    /// Whether `value` says it is a whole state (not operations). A push carries operations only: a
+    /// state's few bytes may claim millions of characters, which reading it would build.
+    package static func isState(_ value: DatabaseValue) -> Bool {
         guard isEncoded(value), case .blob(let bytes) = value else { return false }
         return bytes[prefix.count] == 2
     }

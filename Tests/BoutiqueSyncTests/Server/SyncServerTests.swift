@@ -1,4 +1,5 @@
 import BoutiqueSync
+import BoutiqueSyncCore
 import BoutiqueSyncServer
 import Foundation
 import Testing
@@ -86,6 +87,28 @@ import Testing
         let log = try await Self.log(server)
         #expect(log.map(\.change.table) == [hostile.lowercased()], "lowercased, as every pushed table name is")
         #expect(log.first?.change.key == .text("'); DELETE FROM x; --"))
+    }
+
+    /// A device pushes the text operations it made. A whole collaborative text state is refused unread
+    /// (its few bytes may claim millions of characters), and so are operations that do not read back.
+    @Test func aPushedTextStateOrDamagedOperationsAreRefusedWhole() async throws {
+        let server = try await Self.server()
+        var note = CollaborativeText()
+        let typed = try note.insert("hello", at: 0, by: "writer")
+        let operations = CollaborativeTextValue.operations([typed]).value
+        guard case .blob(let bytes) = operations else { Issue.record("operations are a blob"); return }
+        let values: [DatabaseValue] = [CollaborativeTextValue.state(note).value, .blob(Array(bytes.dropLast(2)))]
+        for (index, value) in values.enumerated() {
+            let stamp = SyncStamp(time: HybridTimestamp(milliseconds: Self.wall), replica: "writer")
+            let transaction = SyncTransaction(id: 1, stamp: stamp, changes: [
+                SyncChange(table: "note", key: .text("k"), kind: .insert, columns: [SyncColumnValue(name: "body", value: value)], stamp: stamp)])
+            let answer = try await server.push(
+                PushRequest(replica: "r\(index)", baseTransactionID: 0, baseDigest: nil, schemaVersion: 1, transactions: [transaction]), tenant: "t")
+            #expect(answer.outcome == .refused, "value \(index)")
+            #expect(answer.reason?.contains(index == 0 ? "whole collaborative text state" : "damaged collaborative text value") == true,
+                    "\(String(describing: answer.reason))")
+        }
+        #expect(try await Self.log(server).isEmpty)
     }
 
     @Test func tenantsNeverSeeEachOthersRows() async throws {
