@@ -1,4 +1,4 @@
-import Synchronization
+import BoutiqueSQLite
 
 /// How a collaborative text column's value travels and is kept by sync: a blob that says it is one,
 /// holding either operations (what a push carries and the server's log keeps, so that a pull
@@ -179,7 +179,7 @@ final class RecentStates: Sendable {
         let text: CollaborativeText
     }
 
-    private let entries = Mutex<[Entry]>([])
+    private let entries = Lock<[Entry]>([])
 
     /// The state kept for `bytes`; `taking` it leaves the caller the only holder of it.
     func text(for bytes: [UInt8], taking: Bool) -> CollaborativeText? {

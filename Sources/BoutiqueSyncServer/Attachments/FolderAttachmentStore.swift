@@ -1,6 +1,6 @@
 import BoutiqueDB
+import BoutiqueSQLite
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -30,7 +30,7 @@ public final class FolderAttachmentStore: SyncAttachmentStore {
     /// The most bytes a tenant's attachments (whole or being uploaded) may take; nil for no limit.
     public let tenantQuotaBytes: Int64?
     /// Uploads being written now, by tenant folder and id: one piece of an attachment at a time.
-    private let writing = Mutex<Set<String>>([])
+    private let writing = Lock<Set<String>>([])
 
     /// A store in `directory` (created when the first upload comes).
     ///
