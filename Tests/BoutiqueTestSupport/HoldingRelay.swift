@@ -12,7 +12,7 @@ import Glibc
 /// to a child's output instead races the child on a busy machine.
 ///
 /// After ``release()``, requests pass again, so a later client reaches the server through the same
-/// address. A held connection ends when its client closes it.
+/// address. A held connection ends when its client closes it, or at ``dropHeld()``.
 ///
 /// It also counts the connections clients opened (``connectionsAccepted``): how many a client made
 /// for its requests, which a TLS server cannot tell a test as simply; and the bytes they sent
@@ -30,6 +30,7 @@ public final class HoldingRelay: @unchecked Sendable {
     private var clientBytes = 0
     private var released = false
     private var stopped = false
+    private var heldConnections: [Connection] = []
 
     public init(forwardingTo targetPort: Int, holding marker: String, occurrence: Int) throws {
         target = targetPort
@@ -79,6 +80,16 @@ public final class HoldingRelay: @unchecked Sendable {
         lock.lock()
         released = true
         lock.unlock()
+    }
+
+    /// Ends every held connection as a server that went away would: its client reads the end of the
+    /// connection, with no answer.
+    public func dropHeld() {
+        lock.lock()
+        let held = heldConnections
+        heldConnections = []
+        lock.unlock()
+        for connection in held { connection.endClient() }
     }
 
     /// Stops accepting connections. Connections already relayed end with their clients.
@@ -168,6 +179,7 @@ public final class HoldingRelay: @unchecked Sendable {
                     lock.lock()
                     seen += found
                     let hold = !released && seen >= occurrence
+                    if hold { heldConnections.append(connection) }
                     lock.unlock()
                     if hold {
                         holding = true
@@ -219,6 +231,13 @@ private final class Connection: @unchecked Sendable {
         lock.lock()
         held = true
         lock.unlock()
+    }
+
+    /// Shuts the client's side down (the socket is closed in ``finish()``, once both directions end).
+    func endClient() {
+        lock.lock()
+        defer { lock.unlock() }
+        if finished < 2 { shutdown(client, Int32(SHUT_RDWR)) }
     }
 
     func finish() {
