@@ -109,6 +109,54 @@ public final class FolderAttachmentStore: SyncAttachmentStore {
         return (bytes, byteCount)
     }
 
+    public func attachments(tenant: String, unchangedBefore cutoff: UInt64) async throws -> [(id: String, isWhole: Bool)] {
+        let folder = try folder(of: tenant)
+        return try await BlockingFileWork.run { _ in
+            var found: [String: Bool] = [:]
+            for (name, id, isWhole) in Self.files(in: folder) where Self.modified(folder.path + "/" + name) < cutoff {
+                found[id] = (found[id] ?? false) || isWhole
+            }
+            return found.sorted { $0.key < $1.key }.map { (id: $0.key, isWhole: $0.value) }
+        }
+    }
+
+    public func remove(_ id: String, tenant: String, unchangedBefore cutoff: UInt64) async throws -> Int64 {
+        try AttachmentChecks.check(id: id, byteCount: 0)
+        let folder = try folder(of: tenant)
+        let key = folder.path + "/" + id
+        // A piece being written now: the upload is alive.
+        guard writing.withLock({ $0.insert(key).inserted }) else { return 0 }
+        defer { _ = writing.withLock { $0.remove(key) } }
+        return try await BlockingFileWork.run { _ in
+            var removed: Int64 = 0
+            for (name, named, _) in Self.files(in: folder) where named == id {
+                let path = folder.path + "/" + name
+                var status = stat()
+                guard Self.modified(path) < cutoff, stat(path, &status) == 0, unlink(path) == 0 else { continue }
+                removed += Int64(status.st_size)
+            }
+            return removed
+        }
+    }
+
+    /// The files of `folder` that hold attachments' bytes: (file name, id, whether it is the whole attachment).
+    private static func files(in folder: AttachmentFolder) -> [(name: String, id: String, isWhole: Bool)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.compactMap { name in
+            if Attachment.isValidID(name) { return (name, name, true) }
+            // `.resume-ID-SIZE`: an upload in progress.
+            guard name.hasPrefix(".resume-") else { return nil }
+            let id = String(name.dropFirst(".resume-".count).prefix(64))
+            return Attachment.isValidID(id) ? (name, id, false) : nil
+        }
+    }
+
+    /// When the file at `path` last changed, in milliseconds since 1970 (`UInt64.max` when it cannot be told: kept).
+    private static func modified(_ path: String) -> UInt64 {
+        guard let date = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date else { return .max }
+        return UInt64(max(0, date.timeIntervalSince1970 * 1000))
+    }
+
     /// The folder of `tenant`'s attachments.
     private func folder(of tenant: String) throws -> AttachmentFolder {
         let name = try TenantFileName.forTenant(tenant).dropLast(".db".count)

@@ -145,6 +145,42 @@ public final class PostgreSQLAttachmentStore: SyncAttachmentStore {
         }
     }
 
+    public func attachments(tenant: String, unchangedBefore cutoff: UInt64) async throws -> [(id: String, isWhole: Bool)] {
+        try await store.withConnection { connection in
+            let found = try connection.execute(
+                """
+                SELECT attachment, bool_or(uploaded) FROM boutique_sync_server_attachment_upload
+                WHERE tenant = $1 AND changed_at < $2 GROUP BY attachment ORDER BY attachment
+                """,
+                [.text(tenant), .int8(Int64(clamping: cutoff))])
+            return try (0..<found.rowCount).map { row in (id: try found.string(row, 0), isWhole: try found.bool(row, 1)) }
+        }
+    }
+
+    public func remove(_ id: String, tenant: String, unchangedBefore cutoff: UInt64) async throws -> Int64 {
+        try AttachmentChecks.check(id: id, byteCount: 0)
+        return try await store.withConnection { connection in
+            // Locked as an append locks them: a piece being appended now waits, then finds nothing.
+            let uploads = try connection.execute(
+                """
+                SELECT byte_count, held FROM boutique_sync_server_attachment_upload
+                WHERE tenant = $1 AND attachment = $2 AND changed_at < $3 FOR UPDATE
+                """,
+                [.text(tenant), .text(id), .int8(Int64(clamping: cutoff))])
+            var removed: Int64 = 0
+            for row in 0..<uploads.rowCount {
+                let byteCount = try uploads.int64(row, 0)
+                removed += try uploads.int64(row, 1)
+                for table in ["boutique_sync_server_attachment_piece", "boutique_sync_server_attachment_upload"] {
+                    try connection.execute(
+                        "DELETE FROM \(table) WHERE tenant = $1 AND attachment = $2 AND byte_count = $3",
+                        [.text(tenant), .text(id), .int8(byteCount)])
+                }
+            }
+            return removed
+        }
+    }
+
     /// The bytes of the upload of `id` in [`start`, `end`), cut from its pieces by the database.
     private static func range(
         of id: String, byteCount: Int64, from start: Int64, to end: Int64, tenant: String, _ connection: PostgreSQLConnection

@@ -161,6 +161,11 @@ public enum PostgreSQLStoreSchema {
                 tenant text COLLATE "C" NOT NULL, attachment text COLLATE "C" NOT NULL, usr bytea NOT NULL,
                 PRIMARY KEY (tenant, attachment, usr))
             """,
+            """
+            CREATE TABLE boutique_sync_server_attachment_release(
+                tenant text COLLATE "C" NOT NULL, attachment text COLLATE "C" NOT NULL, released_at bigint NOT NULL,
+                PRIMARY KEY (tenant, attachment))
+            """,
         ]),
         // Attachments' bytes (see `PostgreSQLAttachmentStore`), so that every instance sees them: an
         // upload per (tenant, id, size) with how many bytes it holds, its pieces as they came, and

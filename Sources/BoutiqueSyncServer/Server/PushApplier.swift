@@ -377,7 +377,7 @@ struct PushApplier {
         let after = state.isVisible ? AttachmentPointers.ids(in: state.visibleValues, columns: columns) : []
         guard before != after else { return }
         try store.setAttachmentPointers(
-            table: change.table, key: change.key, adding: after.subtracting(before), removing: before.subtracting(after))
+            table: change.table, key: change.key, adding: after.subtracting(before), removing: before.subtracting(after), at: wall)
     }
 
     /// Refuses a change that grows a row's state past the limit. A row stored larger before the limit

@@ -113,7 +113,9 @@ enum ServeCommand: Command {
         --retain DURATION (90m, 12h, 30d, 2w, or seconds; default 30d) is how long a device may stay away
         and still resume where it was: ten minutes after start and then hourly, the server removes the log
         entries and deleted rows' tombstones that every device seen within DURATION has pulled past, and
-        prints what it removed on stderr. A device away longer bootstraps again when it returns.
+        prints what it removed on stderr, with the attachments' bytes no row has pointed at for DURATION
+        (never bytes a row points at, nor an upload that moved within DURATION). A device away longer
+        bootstraps again when it returns.
         --housekeeping-interval DURATION (default 1h) is the time between these rounds; the first runs
         ten minutes after start, or after DURATION when that is shorter.
 
@@ -203,7 +205,7 @@ enum ServeCommand: Command {
                 attachments: attachments)
             housekeeping = SyncHousekeeping(
                 server: server, retention: retention, interval: operations.housekeepingInterval,
-                firstRoundAfter: operations.firstHousekeepingRound
+                firstRoundAfter: operations.firstHousekeepingRound, attachments: attachments
             ) { [http] event in
                 http.recordHousekeeping(event)
                 log.note("housekeeping", message: "\(event)")
