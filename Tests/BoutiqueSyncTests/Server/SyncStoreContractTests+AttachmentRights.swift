@@ -123,3 +123,24 @@ extension SyncStoreContractTests {
         }
     }
 }
+
+extension SyncStoreContractTests {
+    @Test(arguments: StoreKind.allCases)
+    func attachmentColumnsAddUpAcrossDevices(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let server = Self.server(store)
+            func describe(_ shape: SyncTableShape, replica: String) async throws {
+                _ = try await server.push(
+                    PushRequest(replica: replica, baseTransactionID: 0, baseDigest: nil, schemaVersion: 1, transactions: [], tables: [shape]),
+                    tenant: "t")
+            }
+            try await describe(SyncTableShape(table: "photo", columns: ["id", "image"], attachments: ["image"]), replica: "app")
+            // A device that describes no attachment column (an older app, the tool on an empty table).
+            try await describe(SyncTableShape(table: "photo", columns: ["id", "image", "thumb"]), replica: "older")
+            try await describe(SyncTableShape(table: "photo", columns: ["id", "image", "thumb"], attachments: ["thumb"]), replica: "newer")
+            let shapes = try await store.read(tenant: "t") { store in try store.tableShapes() }
+            #expect(shapes.map(\.attachments) == [["image", "thumb"]])
+            #expect(shapes.map(\.columns) == [["id", "image", "thumb"]], "the rest of the shape is the latest description")
+        }
+    }
+}
