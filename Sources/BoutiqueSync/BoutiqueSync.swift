@@ -97,22 +97,24 @@ public final class BoutiqueSync: Sendable, Observable {
     public convenience init(
         database: DatabaseActor, tables names: [String], server: some SyncTransport, options: SyncOptions = SyncOptions()
     ) async throws {
-        try await self.init(database: database, tables: names, server: server, options: options, attachmentColumns: [])
+        try await self.init(database: database, tables: names, server: server, options: options, attachmentColumns: nil)
     }
 
     /// Sets up sync, recording `attachmentColumns` (table, column) as columns that hold attachments
     /// besides those recorded before, so that a process that names its tables without models (the
-    /// command-line tool) queues their uploads too.
+    /// command-line tool) queues their uploads too. Without models (`nil`), the columns of the synced
+    /// tables that hold an attachment in some row are recorded.
     private init(
         database: DatabaseActor, tables names: [String], server: some SyncTransport, options: SyncOptions,
-        attachmentColumns: [(String, String)]
+        attachmentColumns: [(String, String)]?
     ) async throws {
         let setup = try await SyncSetup.prepare(database: database, tables: names, options: options)
+        let recorded: [String: [String]]
         do {
             let synced = Set(names.map { $0.lowercased() })
-            let columns = attachmentColumns.filter { synced.contains($0.0.lowercased()) }
-            try await database.write { conn in
-                try AttachmentUploadQueue.record(columns: columns.map { (table: $0.0, column: $0.1) }, conn)
+            let columns = attachmentColumns?.filter { synced.contains($0.0.lowercased()) }.map { (table: $0.0, column: $0.1) }
+            recorded = try await database.write { conn in
+                try AttachmentUploadQueue.record(columns: columns ?? AttachmentUploadQueue.found(in: names, conn), conn)
             }
         } catch {
             throw BoutiqueSync.boutiqueError(error)
@@ -122,7 +124,8 @@ public final class BoutiqueSync: Sendable, Observable {
         self.syncedTables = Set(setup.tables.keys)
         self.session = SyncSession(
             database: database, transport: server, tables: setup.tables, options: options,
-            replica: setup.replica, schemaVersion: setup.schemaVersion, foreignKeys: setup.foreignKeys)
+            replica: setup.replica, schemaVersion: setup.schemaVersion, foreignKeys: setup.foreignKeys,
+            attachmentColumns: recorded)
         await session.setReporter(makeReporter())
         do {
             // Progress is kept by server: this address may have reached a server the file knows.

@@ -24,15 +24,28 @@ extension SyncHTTPRoutes {
             switch (request.method, parts.count) {
             case ("GET", 1):
                 let size = try Self.number("size", in: query)
-                return try encodeState(await attachments.state(of: id, byteCount: size, tenant: claims.tenant))
+                let state = try await attachments.state(of: id, byteCount: size, tenant: claims.tenant)
+                guard state.isUploaded, !(try await mayRead(id, claims)) else { return try encodeState(state) }
+                // Answered as for bytes the server does not hold: the user uploads them to show they have them.
+                return try encodeState(AttachmentUploadState(id: id, byteCount: size, offset: 0, isUploaded: false))
             case ("PUT", 1):
                 let size = try Self.number("size", in: query)
                 let offset = try Self.number("offset", in: query)
-                let state = try await attachments.append(request.body, to: id, byteCount: size, at: offset, tenant: claims.tenant)
+                let stored = try await attachments.state(of: id, byteCount: size, tenant: claims.tenant).isUploaded
+                // A user who may not read bytes the server holds uploads them whole again, checked again:
+                // an id and a size alone (which rows show) do not make the bytes theirs.
+                let evenIfStored = stored ? !(try await mayRead(id, claims)) : false
+                let state = try await attachments.append(
+                    request.body, to: id, byteCount: size, at: offset, tenant: claims.tenant, evenIfStored: evenIfStored)
+                if state.isUploaded { try await server.noteUpload(of: id, by: claims.user, tenant: claims.tenant) }
                 return try encodeState(state)
             case ("GET", 2) where parts.last == "bytes":
                 let offset = try Self.number("offset", in: query)
                 let length = try Self.number("length", in: query)
+                // 404 as for bytes the server does not hold: existence is not revealed.
+                guard try await mayRead(id, claims) else {
+                    throw AttachmentRefusal(.notFound, "no attachment \(id.prefix(80)) is uploaded")
+                }
                 let range = try await attachments.read(
                     id, offset: offset, length: Int(min(length, Int64(Self.maximumRangeBytes))), tenant: claims.tenant)
                 // Bytes a client can ask for again: when the answers waiting to be read leave no room
@@ -53,6 +66,13 @@ extension SyncHTTPRoutes {
                 503, "unavailable", "the server could not complete the request (request id \(request.requestID)); try again",
                 retryAfterSeconds: 1)
         }
+    }
+
+    /// Whether the token's user may read `id` (``/BoutiqueSyncServer/SyncServer/mayRead(attachment:user:tenant:)``);
+    /// an id that is not one is left to the store, which refuses it with its reason.
+    private func mayRead(_ id: String, _ claims: SyncToken) async throws -> Bool {
+        guard Attachment.isValidID(id) else { return true }
+        return try await server.mayRead(attachment: id, user: claims.user, tenant: claims.tenant)
     }
 
     private func encodeState(_ state: AttachmentUploadState) throws -> HTTPResponse {

@@ -46,6 +46,12 @@ package struct AttachmentFolder: Sendable {
         return Int64(status.st_size)
     }
 
+    /// Removes the file stored under `id` (already validated), if there is one: bytes this device may
+    /// no longer hold (a space that left took the rows that pointed at them).
+    package func remove(_ id: String) throws {
+        guard unlink(filePath(for: id)) == 0 || errno == ENOENT else { throw Self.failure(filePath(for: id), "cannot be removed") }
+    }
+
     /// Every attachment file in the folder with its size; none when the folder does not exist. Files whose
     /// names are not ids (partial stores, anything else) are left out.
     package func storedFiles() throws -> [(id: String, byteCount: Int64)] {

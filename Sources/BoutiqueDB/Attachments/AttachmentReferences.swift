@@ -12,8 +12,8 @@ import Foundation
 /// It reads every row once, which suits a tool or an occasional inventory, not a hot path. The change
 /// log (`turso_cdc`), SQLite's own tables and virtual tables (full-text indexes, whose content is a copy
 /// of a table's) are skipped.
-enum AttachmentReferences {
-    static func all(in conn: DatabaseConnection) throws -> Set<Attachment> {
+package enum AttachmentReferences {
+    package static func all(in conn: DatabaseConnection) throws -> Set<Attachment> {
         let tables = try conn.fetchAll(
             """
             SELECT name FROM sqlite_schema

@@ -28,7 +28,8 @@ import Darwin
 /// Files are read and written on a dispatch thread, never the caller's actor or the cooperative pool;
 /// streaming holds one chunk (1 MiB) in memory, whatever the size of the file.
 public struct AttachmentStore: Sendable {
-    private let database: DatabaseActor
+    /// The database whose attachments these are.
+    package let database: DatabaseActor
 
     init(database: DatabaseActor) {
         self.database = database

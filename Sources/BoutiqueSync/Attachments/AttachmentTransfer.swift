@@ -21,6 +21,7 @@ package struct AttachmentTransfer: Sendable {
 
     private let transport: HTTPSyncTransport
     private let folder: AttachmentFolder
+    private let database: DatabaseActor
 
     /// A transfer between the folder of `attachments` and the server `transport` reaches.
     ///
@@ -32,6 +33,7 @@ package struct AttachmentTransfer: Sendable {
         }
         self.transport = transport
         self.folder = AttachmentFolder(path: folder.path)
+        self.database = attachments.database
     }
 
     /// What the server holds of `attachment`.
@@ -130,6 +132,8 @@ package struct AttachmentTransfer: Sendable {
                 try folder.publishResumed(id, byteCount: size)
             }
         }
+        // The server holds them whole: they need no upload from here, and may leave with the rows.
+        try await database.write { conn in try AttachmentUploadQueue.confirm(id, conn) }
         return received
     }
 

@@ -11,6 +11,8 @@ enum SpaceEvents {
         var removed: Set<String> = []
         /// The rows another user's move took out of what this user sees (``SyncDeparture``).
         var departures: [SyncDeparture] = []
+        /// The attachments the removed rows pointed at (``AttachmentDeparture``).
+        var attachments: Set<String> = []
     }
 
     /// Applies `events`.
@@ -42,9 +44,10 @@ enum SpaceEvents {
                     outcome.departures.append(SyncDeparture(
                         table: row.table, key: row.key, row: table.declaredNames(state.visibleValues)))
                 }
-                outcome.removed.formUnion(try SpaceExit.remove([row], tables: tables, sql: sql))
+                outcome.removed.formUnion(try SpaceExit.remove([row], tables: tables, attachments: &outcome.attachments, sql: sql))
             case .left:
-                outcome.removed.formUnion(try SpaceExit.remove(try labels.rows(in: event.space), tables: tables, sql: sql))
+                outcome.removed.formUnion(
+                    try SpaceExit.remove(try labels.rows(in: event.space), tables: tables, attachments: &outcome.attachments, sql: sql))
             case .joined:
                 // Moved in once the page commits (``SyncSession/moveIn(_:at:)``).
                 continue

@@ -6,15 +6,22 @@
 /// spaces whose foreign key pointed at them are kept out of their tables until the parent comes back
 /// (``WaitingRows``), by the pull's foreign-key check.
 enum SpaceExit {
-    /// Removes `rows`; returns the tables it deleted from.
+    /// Removes `rows`; returns the tables it deleted from. The ids of the attachments the rows pointed
+    /// at are added to `attachments`: their bytes leave the device too once no row it keeps points at
+    /// them (``AttachmentDeparture``).
     @discardableResult
-    static func remove(_ rows: [(table: String, key: DatabaseValue)], tables: [String: SyncedTable], sql: SQLRunner) throws -> Set<String> {
+    static func remove(
+        _ rows: [(table: String, key: DatabaseValue)], tables: [String: SyncedTable], attachments: inout Set<String>, sql: SQLRunner
+    ) throws -> Set<String> {
         let projector = RowProjector(sql: sql)
         let labels = SpaceLabels(sql: sql)
         let waiting = WaitingRows(sql: sql)
         let states = try RowStates(sql: sql)
         var deleted: Set<String> = []
         for row in rows {
+            if let state = try states.state(table: row.table, key: row.key), state.isVisible {
+                for value in state.visibleValues.values { if let id = AttachmentPointers.id(of: value) { attachments.insert(id) } }
+            }
             if let table = tables[row.table] {
                 try projector.delete(key: row.key, table: table)
                 deleted.insert(row.table)

@@ -121,8 +121,8 @@ extension SyncSession {
         let foreignKeys = self.foreignKeys
         let retry = !retriedRefusedRows
         retriedRefusedRows = true
-        let (orphans, losses, departures) = try await database.write(origin: .remote) {
-            conn -> ([OrphanRow], [SyncLoss], [SyncDeparture]) in
+        let (orphans, losses, departures, departedAttachments) = try await database.write(origin: .remote) {
+            conn -> ([OrphanRow], [SyncLoss], [SyncDeparture], Set<String>) in
             try conn.execute("PRAGMA defer_foreign_keys = ON")
             // The local transactions not folded yet are folded with SQLite's usual page cache: they may
             // be an import of hundreds of thousands of rows, whose pages would fill the larger cache
@@ -154,9 +154,10 @@ extension SyncSession {
                 var state = try ServerState.read(server: server, sql)
                 state.cursor = max(state.cursor, cursor)
                 try state.write(server: server, sql)
-                return (orphans, applier.losses, moved.departures)
+                return (orphans, applier.losses, moved.departures, moved.attachments)
             }
         }
+        try await AttachmentDeparture.removeBytes(of: departedAttachments, database: database)
         report(losses)
         for departure in departures { self.departures.send(departure) }
         if !orphans.isEmpty { try await repairOrphans(orphans) }

@@ -80,7 +80,8 @@ actor SyncSession {
 
     init(
         database: DatabaseActor, transport: any SyncTransport, tables: [String: SyncedTable],
-        options: SyncOptions, replica: String, schemaVersion: Int, foreignKeys: [String: [SyncedTable]]
+        options: SyncOptions, replica: String, schemaVersion: Int, foreignKeys: [String: [SyncedTable]],
+        attachmentColumns: [String: [String]] = [:]
     ) {
         self.foreignKeys = foreignKeys
         self.tableShapes = tables.values.map { table in
@@ -91,7 +92,7 @@ actor SyncSession {
             }
             return SyncTableShape(
                 table: table.lowercasedName, columns: table.syncedColumns, references: references,
-                collaborativeText: Array(table.collaborativeColumns))
+                collaborativeText: Array(table.collaborativeColumns), attachments: attachmentColumns[table.lowercasedName] ?? [])
         }.sorted { $0.table < $1.table }
         self.database = database
         self.transport = transport

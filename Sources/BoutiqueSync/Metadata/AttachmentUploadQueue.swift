@@ -19,11 +19,15 @@ import BoutiqueSQLite
 enum AttachmentUploadQueue {
     /// Records `columns` (table, column) as attachment columns, besides those recorded before, and
     /// makes sure every recorded column has its triggers (a migration that rebuilt a table drops them).
-    static func record(columns: [(table: String, column: String)], _ conn: DatabaseConnection) throws {
+    /// Returns every recorded column that exists, by lowercased table: what the device describes to
+    /// the server (``SyncTableShape/attachments``), which lets the readers of a row read its attachments.
+    @discardableResult
+    static func record(columns: [(table: String, column: String)], _ conn: DatabaseConnection) throws -> [String: [String]] {
         let sql = SQLRunner(conn)
         for (table, column) in columns {
             try sql.run("INSERT OR IGNORE INTO boutique_sync_attachment_column(tbl, col) VALUES (?, ?)", [.text(table), .text(column)])
         }
+        var recorded: [String: [String]] = [:]
         for row in try sql.rows("SELECT tbl, col FROM boutique_sync_attachment_column ORDER BY tbl, col") {
             guard let table = row[0].textValue, let column = row[1].textValue else { continue }
             // A table or column since dropped keeps its record and gets no trigger.
@@ -32,20 +36,52 @@ enum AttachmentUploadQueue {
             for (event, suffix) in [("INSERT", "insert"), ("UPDATE OF \(SQLIdentifier.quote(column))", "update")] {
                 try conn.execute(trigger(table: table, column: column, event: event, suffix: suffix))
             }
+            recorded[table.lowercased(), default: []].append(column)
         }
+        return recorded
     }
 
-    /// The trigger that queues the attachment a row's `column` holds after `event`. The `CASE` keeps the
-    /// JSON functions away from text that is not JSON (they would fail the row's statement).
+    /// The columns of `tables` not recorded yet that hold an attachment in some row: how a process
+    /// that names its tables without models (the command-line tool) finds the columns the app's models
+    /// would have recorded. One query per column, stopping at the first attachment it finds.
+    static func found(in tables: [String], _ conn: DatabaseConnection) throws -> [(table: String, column: String)] {
+        let sql = SQLRunner(conn)
+        var found: [(table: String, column: String)] = []
+        for table in tables {
+            let columns = try sql.rows(
+                """
+                SELECT name FROM pragma_table_info(?) WHERE pk = 0 AND (type = '' OR upper(type) LIKE '%TEXT%' OR upper(type) LIKE '%CHAR%' OR upper(type) LIKE '%JSON%')
+                  AND name NOT IN (SELECT col FROM boutique_sync_attachment_column WHERE tbl = ?)
+                """, [.text(table), .text(table)])
+            for row in columns {
+                guard let column = row[0].textValue else { continue }
+                let value = SQLIdentifier.quote(column)
+                let holds = try sql.value(
+                    "SELECT 1 FROM \(SQLIdentifier.quote(table)) WHERE \(attachmentShape(value)) LIMIT 1", [])
+                if holds != nil { found.append((table, column)) }
+            }
+        }
+        return found
+    }
+
+    /// Whether `value` (an SQL expression) has an attachment's shape. The `CASE` keeps the JSON
+    /// functions away from text that is not JSON (they would fail the row's statement).
+    private static func attachmentShape(_ value: String) -> String {
+        """
+        CASE WHEN typeof(\(value)) = 'text' AND \(value) LIKE '{%' AND json_valid(\(value))
+            THEN json_type(\(value), '$.id') = 'text' AND length(json_extract(\(value), '$.id')) = 64
+                AND json_type(\(value), '$.byteCount') = 'integer' AND json_type(\(value), '$.contentType') = 'text'
+            ELSE 0 END
+        """
+    }
+
+    /// The trigger that queues the attachment a row's `column` holds after `event`.
     private static func trigger(table: String, column: String, event: String, suffix: String) -> String {
         let value = "NEW." + SQLIdentifier.quote(column)
         let name = SQLIdentifier.quote("boutique_sync_attachment_\(table)_\(column)_\(suffix)")
         return """
             CREATE TRIGGER IF NOT EXISTS \(name) AFTER \(event) ON \(SQLIdentifier.quote(table))
-            WHEN CASE WHEN typeof(\(value)) = 'text' AND \(value) LIKE '{%' AND json_valid(\(value))
-                THEN json_type(\(value), '$.id') = 'text' AND length(json_extract(\(value), '$.id')) = 64
-                    AND json_type(\(value), '$.byteCount') = 'integer' AND json_type(\(value), '$.contentType') = 'text'
-                ELSE 0 END
+            WHEN \(attachmentShape(value))
             BEGIN
                 INSERT OR IGNORE INTO boutique_sync_attachment_upload(id, byte_count, content_type)
                 VALUES (json_extract(\(value), '$.id'), json_extract(\(value), '$.byteCount'), json_extract(\(value), '$.contentType'));
@@ -69,6 +105,11 @@ enum AttachmentUploadQueue {
         }
     }
 
+    /// The ids of every queued attachment, refused or not: bytes this device may be the only one to hold.
+    static func queued(_ sql: SQLRunner) throws -> Set<String> {
+        Set(try sql.rows("SELECT id FROM boutique_sync_attachment_upload").compactMap { $0[0].textValue })
+    }
+
     /// How many attachments wait to be uploaded, and how many the server refused.
     static func count(_ sql: SQLRunner) throws -> (waiting: Int, refused: Int) {
         let row = try sql.rows("SELECT count(*) - count(refusal), count(refusal) FROM boutique_sync_attachment_upload").first
@@ -89,5 +130,13 @@ enum AttachmentUploadQueue {
 
     static func remove(_ id: String, _ sql: SQLRunner) throws {
         try sql.run("DELETE FROM boutique_sync_attachment_upload WHERE id = ?", [.text(id)])
+    }
+
+    /// Removes `id` from the queue of a file set up for sync (a file that never was has no queue):
+    /// bytes fetched from the server, which holds them whole.
+    static func confirm(_ id: String, _ conn: DatabaseConnection) throws {
+        let sql = SQLRunner(conn)
+        guard try sql.value("SELECT count(*) FROM sqlite_schema WHERE name = 'boutique_sync_attachment_upload'")?.integerValue == 1 else { return }
+        try remove(id, sql)
     }
 }

@@ -14,11 +14,20 @@ public struct SyncTableShape: Hashable, Sendable, Codable {
     /// from devices that predate them). The server merges these columns as text, and refuses a device
     /// that names other ones than the tenant's devices named before.
     public var collaborativeText: [String]?
+    /// Its columns that may hold attachments (``/BoutiqueDB/Attachment`` values), sorted; `nil` for
+    /// none (and from devices that predate attachments). The server learns from them which rows point
+    /// at which attachment: a user reads an attachment's bytes when a row they see points at it.
+    public var attachments: [String]?
 
     /// A table's shape; names are lowercased.
-    public init(table: String, columns: [String], references: [String: String] = [:], collaborativeText: [String] = []) {
+    public init(
+        table: String, columns: [String], references: [String: String] = [:], collaborativeText: [String] = [],
+        attachments: [String] = []
+    ) {
         let collaborative = Set(collaborativeText.map { $0.lowercased() }).sorted()
         self.collaborativeText = collaborative.isEmpty ? nil : collaborative
+        let attachmentColumns = Set(attachments.map { $0.lowercased() }).sorted()
+        self.attachments = attachmentColumns.isEmpty ? nil : attachmentColumns
         self.table = table.lowercased()
         self.columns = columns.map { $0.lowercased() }
         self.references = Dictionary(references.map { ($0.key.lowercased(), $0.value.lowercased()) }, uniquingKeysWith: { first, _ in first })

@@ -45,35 +45,27 @@ public final class FolderAttachmentStore: SyncAttachmentStore {
     }
 
     public func state(of id: String, byteCount: Int64, tenant: String) async throws -> AttachmentUploadState {
-        try Self.check(id: id, byteCount: byteCount)
+        try AttachmentChecks.check(id: id, byteCount: byteCount)
         let folder = try folder(of: tenant)
         let held = folder.heldOffset(of: id, byteCount: byteCount)
         return AttachmentUploadState(id: id, byteCount: byteCount, offset: held, isUploaded: folder.storedSize(of: id) == byteCount)
     }
 
-    public func append(_ bytes: [UInt8], to id: String, byteCount: Int64, at offset: Int64, tenant: String) async throws -> AttachmentUploadState {
-        try Self.check(id: id, byteCount: byteCount)
-        if let maximumAttachmentBytes, byteCount > maximumAttachmentBytes {
-            throw AttachmentRefusal(.tooLarge, "the attachment has \(byteCount) bytes; this server takes at most \(maximumAttachmentBytes)")
-        }
-        guard offset >= 0, offset <= byteCount else {
-            throw AttachmentRefusal(.invalid, "offset \(offset) is outside the attachment's \(byteCount) bytes")
-        }
-        guard Int64(bytes.count) <= byteCount - offset else {
-            throw AttachmentRefusal(
-                .invalid, "the piece of \(bytes.count) bytes at offset \(offset) runs past the \(byteCount) bytes announced; nothing was stored")
-        }
+    public func append(
+        _ bytes: [UInt8], to id: String, byteCount: Int64, at offset: Int64, tenant: String, evenIfStored: Bool
+    ) async throws -> AttachmentUploadState {
+        try AttachmentChecks.check(piece: bytes.count, of: id, byteCount: byteCount, at: offset, maximumAttachmentBytes: maximumAttachmentBytes)
         let folder = try folder(of: tenant)
         let key = folder.path + "/" + id
         guard writing.withLock({ $0.insert(key).inserted }) else {
             throw AttachmentRefusal(
                 .offsetMismatch, "another piece of this attachment is being written; ask where the upload stands and go on from there",
-                heldOffset: folder.heldOffset(of: id, byteCount: byteCount))
+                heldOffset: Self.held(of: id, byteCount: byteCount, in: folder, evenIfStored: evenIfStored))
         }
         defer { _ = writing.withLock { $0.remove(key) } }
         let quota = tenantQuotaBytes
         return try await BlockingFileWork.run { _ in
-            if folder.storedSize(of: id) == byteCount {
+            if !evenIfStored, folder.storedSize(of: id) == byteCount {
                 return AttachmentUploadState(id: id, byteCount: byteCount, offset: byteCount, isUploaded: true)
             }
             if let quota {
@@ -87,7 +79,7 @@ public final class FolderAttachmentStore: SyncAttachmentStore {
             }
             let appended = try bytes.withUnsafeBytes { piece in try folder.append(piece, to: id, byteCount: byteCount, at: offset) }
             guard let held = appended else {
-                let held = folder.heldOffset(of: id, byteCount: byteCount)
+                let held = Self.held(of: id, byteCount: byteCount, in: folder, evenIfStored: evenIfStored)
                 throw AttachmentRefusal(.offsetMismatch, "the upload stands at offset \(held), not \(offset); send from there", heldOffset: held)
             }
             guard held == byteCount else {
@@ -103,7 +95,7 @@ public final class FolderAttachmentStore: SyncAttachmentStore {
     }
 
     public func read(_ id: String, offset: Int64, length: Int, tenant: String) async throws -> (bytes: [UInt8], byteCount: Int64) {
-        try Self.check(id: id, byteCount: 0)
+        try AttachmentChecks.check(id: id, byteCount: 0)
         let folder = try folder(of: tenant)
         guard let byteCount = folder.storedSize(of: id) else {
             throw AttachmentRefusal(.notFound, "no attachment \(id) is uploaded")
@@ -115,6 +107,54 @@ public final class FolderAttachmentStore: SyncAttachmentStore {
         let count = Int(min(Int64(length), byteCount - offset))
         let bytes = try await BlockingFileWork.run { _ in try folder.readRange(of: id, offset: offset, length: count) }
         return (bytes, byteCount)
+    }
+
+    public func attachments(tenant: String, unchangedBefore cutoff: UInt64) async throws -> [(id: String, isWhole: Bool)] {
+        let folder = try folder(of: tenant)
+        return try await BlockingFileWork.run { _ in
+            var found: [String: Bool] = [:]
+            for (name, id, isWhole) in Self.files(in: folder) where Self.modified(folder.path + "/" + name) < cutoff {
+                found[id] = (found[id] ?? false) || isWhole
+            }
+            return found.sorted { $0.key < $1.key }.map { (id: $0.key, isWhole: $0.value) }
+        }
+    }
+
+    public func remove(_ id: String, tenant: String, unchangedBefore cutoff: UInt64) async throws -> Int64 {
+        try AttachmentChecks.check(id: id, byteCount: 0)
+        let folder = try folder(of: tenant)
+        let key = folder.path + "/" + id
+        // A piece being written now: the upload is alive.
+        guard writing.withLock({ $0.insert(key).inserted }) else { return 0 }
+        defer { _ = writing.withLock { $0.remove(key) } }
+        return try await BlockingFileWork.run { _ in
+            var removed: Int64 = 0
+            for (name, named, _) in Self.files(in: folder) where named == id {
+                let path = folder.path + "/" + name
+                var status = stat()
+                guard Self.modified(path) < cutoff, stat(path, &status) == 0, unlink(path) == 0 else { continue }
+                removed += Int64(status.st_size)
+            }
+            return removed
+        }
+    }
+
+    /// The files of `folder` that hold attachments' bytes: (file name, id, whether it is the whole attachment).
+    private static func files(in folder: AttachmentFolder) -> [(name: String, id: String, isWhole: Bool)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.compactMap { name in
+            if Attachment.isValidID(name) { return (name, name, true) }
+            // `.resume-ID-SIZE`: an upload in progress.
+            guard name.hasPrefix(".resume-") else { return nil }
+            let id = String(name.dropFirst(".resume-".count).prefix(64))
+            return Attachment.isValidID(id) ? (name, id, false) : nil
+        }
+    }
+
+    /// When the file at `path` last changed, in milliseconds since 1970 (`UInt64.max` when it cannot be told: kept).
+    private static func modified(_ path: String) -> UInt64 {
+        guard let date = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date else { return .max }
+        return UInt64(max(0, date.timeIntervalSince1970 * 1000))
     }
 
     /// The folder of `tenant`'s attachments.
@@ -137,10 +177,12 @@ public final class FolderAttachmentStore: SyncAttachmentStore {
         return total
     }
 
-    private static func check(id: String, byteCount: Int64) throws {
-        guard Attachment.isValidID(id) else {
-            throw AttachmentRefusal(.invalid, "'\(id.prefix(80))' is not an attachment id (the SHA-256 of its bytes as 64 lowercase hexadecimal digits)")
-        }
-        guard byteCount >= 0 else { throw AttachmentRefusal(.invalid, "an attachment's size cannot be negative: \(byteCount)") }
+    /// Where the upload of `id` stands: ``AttachmentFolder/heldOffset(of:byteCount:)``, or for an upload
+    /// made `evenIfStored`, the length of the transfer in progress whether or not the file is whole.
+    private static func held(of id: String, byteCount: Int64, in folder: AttachmentFolder, evenIfStored: Bool) -> Int64 {
+        guard evenIfStored else { return folder.heldOffset(of: id, byteCount: byteCount) }
+        var status = stat()
+        guard stat(folder.resumePath(for: id, byteCount: byteCount), &status) == 0 else { return 0 }
+        return min(Int64(status.st_size), byteCount)
     }
 }

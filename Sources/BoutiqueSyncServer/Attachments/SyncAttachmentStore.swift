@@ -16,8 +16,31 @@ public protocol SyncAttachmentStore: Sendable {
 
     /// Appends `bytes` at `offset` to the upload of `id`; the piece that completes it is checked
     /// against the id before the attachment becomes readable.
-    func append(_ bytes: [UInt8], to id: String, byteCount: Int64, at offset: Int64, tenant: String) async throws -> AttachmentUploadState
+    ///
+    /// With `evenIfStored`, an attachment held whole already is uploaded again from `offset` as if it
+    /// were not, and checked again once whole: the upload of a user who may not read it, who must
+    /// show they hold the bytes before the server counts them as theirs.
+    func append(
+        _ bytes: [UInt8], to id: String, byteCount: Int64, at offset: Int64, tenant: String, evenIfStored: Bool
+    ) async throws -> AttachmentUploadState
+
+    /// `tenant`'s attachments, whole (`isWhole`) or uploads in progress, whose bytes last changed
+    /// before `cutoff` (milliseconds since 1970): what garbage collection looks at
+    /// (``SyncServer/collectAttachments(tenant:in:retentionMilliseconds:)``).
+    func attachments(tenant: String, unchangedBefore cutoff: UInt64) async throws -> [(id: String, isWhole: Bool)]
+
+    /// Removes `tenant`'s bytes of `id` — the attachment whole and uploads of it in progress, at any
+    /// size — that last changed before `cutoff`; returns how many bytes went. Bytes a piece is being
+    /// written to now are left.
+    func remove(_ id: String, tenant: String, unchangedBefore cutoff: UInt64) async throws -> Int64
 
     /// Up to `length` bytes of the uploaded attachment `id` from `offset`, and its whole size.
     func read(_ id: String, offset: Int64, length: Int, tenant: String) async throws -> (bytes: [UInt8], byteCount: Int64)
+}
+
+extension SyncAttachmentStore {
+    /// Appends `bytes` at `offset` to the upload of `id`, answering at once for an attachment held whole.
+    public func append(_ bytes: [UInt8], to id: String, byteCount: Int64, at offset: Int64, tenant: String) async throws -> AttachmentUploadState {
+        try await append(bytes, to: id, byteCount: byteCount, at: offset, tenant: tenant, evenIfStored: false)
+    }
 }

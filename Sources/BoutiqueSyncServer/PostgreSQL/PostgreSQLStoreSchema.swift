@@ -148,6 +148,42 @@ public enum PostgreSQLStoreSchema {
             "ALTER TABLE boutique_sync_server_identity ADD COLUMN history text",
             "UPDATE boutique_sync_server_identity SET history = gen_random_uuid()::text",
         ]),
+        // Who may read an attachment, as in the SQLite store: the rows that point at it (found by id)
+        // and the users who uploaded it. Ids are hexadecimal text; tables, keys and users bytes.
+        Migration(version: 10, name: "boutique_sync_server_v10_attachment_rights", statements: [
+            """
+            CREATE TABLE boutique_sync_server_attachment_pointer(
+                tenant text COLLATE "C" NOT NULL, attachment text COLLATE "C" NOT NULL, tbl bytea NOT NULL, key bytea NOT NULL,
+                PRIMARY KEY (tenant, attachment, tbl, key))
+            """,
+            """
+            CREATE TABLE boutique_sync_server_attachment_uploader(
+                tenant text COLLATE "C" NOT NULL, attachment text COLLATE "C" NOT NULL, usr bytea NOT NULL,
+                PRIMARY KEY (tenant, attachment, usr))
+            """,
+            """
+            CREATE TABLE boutique_sync_server_attachment_release(
+                tenant text COLLATE "C" NOT NULL, attachment text COLLATE "C" NOT NULL, released_at bigint NOT NULL,
+                PRIMARY KEY (tenant, attachment))
+            """,
+        ]),
+        // Attachments' bytes (see `PostgreSQLAttachmentStore`), so that every instance sees them: an
+        // upload per (tenant, id, size) with how many bytes it holds, its pieces as they came, and
+        // the bytes a user has sent to show they hold an attachment the server has.
+        Migration(version: 11, name: "boutique_sync_server_v11_attachment_bytes", statements: [
+            """
+            CREATE TABLE boutique_sync_server_attachment_upload(
+                tenant text COLLATE "C" NOT NULL, attachment text COLLATE "C" NOT NULL, byte_count bigint NOT NULL,
+                held bigint NOT NULL, uploaded boolean NOT NULL, proven bigint NOT NULL DEFAULT 0, changed_at bigint NOT NULL,
+                PRIMARY KEY (tenant, attachment, byte_count))
+            """,
+            """
+            CREATE TABLE boutique_sync_server_attachment_piece(
+                tenant text COLLATE "C" NOT NULL, attachment text COLLATE "C" NOT NULL, byte_count bigint NOT NULL,
+                piece_offset bigint NOT NULL, piece_end bigint NOT NULL, bytes bytea NOT NULL,
+                PRIMARY KEY (tenant, attachment, byte_count, piece_offset))
+            """,
+        ]),
     ]
 
     /// The advisory lock the migrations run under: the two-integer form ("Bout", "Sync"), whose keys

@@ -115,6 +115,14 @@ public final class PostgreSQLSyncStore: SyncStore {
         }
     }
 
+    /// Runs `body` in one transaction on a connection of the pool, outside any tenant's turn: the
+    /// attachments' bytes (``PostgreSQLAttachmentStore``), which lock their own rows.
+    func withConnection<T: Sendable>(_ body: @Sendable (PostgreSQLConnection) throws -> T) async throws -> T {
+        let worker = try await pool.acquire()
+        defer { pool.release(worker) }
+        return try await worker.transaction(body)
+    }
+
     /// The identity made when the database's tables were created, the same for every instance.
     public func identity() async throws -> String? {
         let worker = try await pool.acquire()

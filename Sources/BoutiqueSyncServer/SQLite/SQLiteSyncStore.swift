@@ -260,6 +260,19 @@ public enum SQLiteSyncStoreSchema {
                 """)
         }
         SQLiteSyncStoreSchema.historyMigration
+        // Who may read an attachment (see `SyncAttachmentRightsStoreTransaction`): the rows that point
+        // at it, found by id (the key's order), the users who uploaded it, and when the last row
+        // pointing at it stopped (for garbage collection).
+        BoutiqueMigration("boutique_sync_server_v10_attachment_rights") { conn in
+            try conn.execute("""
+                CREATE TABLE boutique_sync_server_attachment_pointer(tenant TEXT NOT NULL, attachment TEXT NOT NULL,
+                    tbl TEXT NOT NULL, key NOT NULL, PRIMARY KEY(tenant, attachment, tbl, key)) WITHOUT ROWID;
+                CREATE TABLE boutique_sync_server_attachment_uploader(tenant TEXT NOT NULL, attachment TEXT NOT NULL,
+                    user TEXT NOT NULL, PRIMARY KEY(tenant, attachment, user)) WITHOUT ROWID;
+                CREATE TABLE boutique_sync_server_attachment_release(tenant TEXT NOT NULL, attachment TEXT NOT NULL,
+                    released_at INTEGER NOT NULL, PRIMARY KEY(tenant, attachment)) WITHOUT ROWID;
+                """)
+        }
     }
 
     /// The history of the store's log (``/BoutiqueSync/SyncServerID/history``), made once and made

@@ -20,6 +20,9 @@ struct PushApplier {
     /// rest again, as for any acknowledgement short of its last transaction. The first refused
     /// transaction always goes, however large: a push must move forward.
     var maximumRefusalBytes = Int.max
+    /// The columns that hold attachments, by lowercased table (``/BoutiqueSync/SyncTableShape/attachments``):
+    /// the rows that point at an attachment let their readers read it.
+    var attachmentColumns: [String: [String]] = [:]
 
     /// Thrown when a change would grow a row's state past ``maximumRowStateBytes``: the caller's store
     /// transaction rolls back, and the push is handled again with that transaction refused.
@@ -316,6 +319,7 @@ struct PushApplier {
                     let sequence = try applier.resolve(change, previous: previous, merged: &state, batch: batch, clock: &clock) ?? logged.sequence
                     try applier.checkSize(of: state, previous: previous, change: change, transaction: transaction.id)
                     try store.setRowState(state, table: change.table, key: change.key, sequence: sequence)
+                    try applier.notePointers(of: change, from: previous, to: state)
                     clock.observe(change.stamp.time)
                     continue
                 }
@@ -348,6 +352,7 @@ struct PushApplier {
                 }
                 try applier.checkSize(of: state, previous: previous, change: change, transaction: transaction.id)
                 try store.setRowState(state, table: change.table, key: change.key, sequence: sequence, placement: placement)
+                try applier.notePointers(of: change, from: previous, to: state)
                 memo.note(placement, of: address, byChange: true)
                 if step?.isRoot ?? (placer.resolve(change.table).placement == .root), !wasHeld, let user, state.isVisible,
                     try store.members(of: placement.space).isEmpty
@@ -362,6 +367,17 @@ struct PushApplier {
                 clock.observe(change.stamp.time)
             }
         }
+    }
+
+    /// Records which attachments the changed row points at, when that changed: a row's readers may
+    /// read the attachments it points at (``SyncAttachmentRightsStoreTransaction``). A deleted row points at none.
+    func notePointers(of change: SyncChange, from previous: RowRegister, to state: RowRegister) throws {
+        guard !attachmentColumns.isEmpty, let columns = attachmentColumns[change.table.lowercased()] else { return }
+        let before = previous.isVisible ? AttachmentPointers.ids(in: previous.visibleValues, columns: columns) : []
+        let after = state.isVisible ? AttachmentPointers.ids(in: state.visibleValues, columns: columns) : []
+        guard before != after else { return }
+        try store.setAttachmentPointers(
+            table: change.table, key: change.key, adding: after.subtracting(before), removing: before.subtracting(after), at: wall)
     }
 
     /// Refuses a change that grows a row's state past the limit. A row stored larger before the limit

@@ -31,6 +31,9 @@ public actor SyncHousekeeping {
         /// A tenant's log was pruned through `report.horizon` (it started after `previousHorizon`) and
         /// `report.tombstonesRemoved` tombstones were dropped.
         case collected(tenant: String, previousHorizon: Int64, report: SyncServer.GarbageReport)
+        /// `count` attachments of the tenant no row had pointed at for the retention period were
+        /// removed, `bytes` in all.
+        case collectedAttachments(tenant: String, count: Int, bytes: Int64)
         /// A round could not list the tenants (`tenant` is `nil`) or collect one tenant's garbage; the
         /// next round tries again.
         case failed(tenant: String?, reason: String)
@@ -42,6 +45,8 @@ public actor SyncHousekeeping {
             switch self {
             case let .collected(tenant, previous, report):
                 "tenant '\(tenant)': log entries \(previous + 1)…\(report.horizon) and \(report.tombstonesRemoved) tombstone(s) removed"
+            case let .collectedAttachments(tenant, count, bytes):
+                "tenant '\(tenant)': \(count) attachment(s) no row pointed at removed, \(bytes) bytes"
             case let .failed(tenant?, reason): "tenant '\(tenant)': garbage collection failed: \(reason)"
             case let .failed(nil, reason): "cannot list the tenants: \(reason)"
             case let .releasedMemory(before, after):
@@ -52,6 +57,9 @@ public actor SyncHousekeeping {
 
     /// The server whose tenants are collected.
     public nonisolated let server: SyncServer
+    /// Where the server keeps attachments' bytes: those no row has pointed at for ``retention`` are
+    /// removed each round; `nil` for a server that keeps none.
+    public nonisolated let attachments: (any SyncAttachmentStore)?
     /// How long a device may stay away and still resume from its cursor.
     public nonisolated let retention: Duration
     /// The time between rounds.
@@ -75,14 +83,16 @@ public actor SyncHousekeeping {
     ///   - interval: The time between rounds.
     ///   - firstRoundAfter: The time from ``start()`` to the first round.
     ///   - memoryCheckInterval: How often freed memory is looked for and handed back.
+    ///   - attachments: Where the server keeps attachments' bytes, collected with the rest.
     ///   - log: Called with what each round removed (tenants with nothing to remove are not reported),
     ///     what failed, and memory handed back.
     public init(
         server: SyncServer, retention: Duration = SyncHousekeeping.defaultRetention, interval: Duration = .seconds(3_600),
         firstRoundAfter: Duration = .seconds(600), memoryCheckInterval: Duration = .seconds(10),
-        log: @escaping @Sendable (Event) -> Void = { _ in }
+        attachments: (any SyncAttachmentStore)? = nil, log: @escaping @Sendable (Event) -> Void = { _ in }
     ) {
         self.server = server
+        self.attachments = attachments
         self.retention = retention
         self.interval = interval
         self.firstRoundAfter = firstRoundAfter
@@ -155,6 +165,14 @@ public actor SyncHousekeeping {
             do {
                 let previous = try await server.store.transaction(tenant: tenant) { store in try store.logHorizon() }
                 let report = try await server.collectGarbage(tenant: tenant, inactiveAfterMilliseconds: inactiveAfter)
+                if let attachments {
+                    let collected = try await server.collectAttachments(tenant: tenant, in: attachments, retentionMilliseconds: inactiveAfter)
+                    if collected.attachments > 0 {
+                        let event = Event.collectedAttachments(tenant: tenant, count: collected.attachments, bytes: collected.bytes)
+                        events.append(event)
+                        log(event)
+                    }
+                }
                 guard report.horizon > previous || report.tombstonesRemoved > 0 else { continue }
                 let event = Event.collected(tenant: tenant, previousHorizon: previous, report: report)
                 events.append(event)

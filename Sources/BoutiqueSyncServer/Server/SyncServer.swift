@@ -140,7 +140,9 @@ public actor SyncServer: SyncEndpoint {
                 (response, updatedShapes, mismatches) = try await store.transaction(tenant: tenant) { store in
                     // The user's devices reach the server: sharing with them can say so.
                     if let user { try store.noteConnected(user) }
-                    let current = try Self.record(pushed, readingAnyway: rules != nil && known == nil, in: store)
+                    // Read when the cache has none: the rules place rows by them, and every server learns
+                    // from them which rows point at attachments.
+                    let current = try Self.record(pushed, readingAnyway: known == nil, in: store)
                     // Worked out again only when the shapes were read: a push describing what the tenant
                     // described before costs nothing more.
                     let mismatches = current.map { current in rules?.mismatches(with: Array(current.values)) ?? [] } ?? known?.mismatches ?? []
@@ -150,6 +152,7 @@ public actor SyncServer: SyncEndpoint {
                     applier.user = user
                     applier.maximumRowStateBytes = maximumRowStateBytes
                     applier.maximumRefusalBytes = maximumRefusalBytes
+                    applier.attachmentColumns = Self.attachmentColumns(of: current ?? known?.shapes ?? [:])
                     guard let part = request.part else { return (try applier.apply(request, refusing: refusing), current, mismatches) }
                     return (
                         try applier.applyPart(request, part: part, refusing: refusing, maximumChanges: maximumTransactionChanges), current,

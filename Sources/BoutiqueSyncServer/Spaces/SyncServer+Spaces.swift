@@ -161,7 +161,15 @@ extension SyncServer {
     ) throws -> [String: SyncTableShape]? {
         guard pushed != nil || readingAnyway else { return nil }
         var current = Dictionary(try store.tableShapes().map { ($0.table, $0) }, uniquingKeysWith: { first, _ in first })
-        let changed = (pushed ?? []).filter { current[$0.table] != $0 }
+        // Attachment columns add up: a device that describes none (an app version before them, the
+        // tool on a table with no attachment yet) does not make the server forget which rows' values
+        // let their readers read attachments.
+        let changed = (pushed ?? []).map { shape in
+            var shape = shape
+            let columns = Set(shape.attachments ?? []).union(current[shape.table]?.attachments ?? [])
+            shape.attachments = columns.isEmpty ? nil : columns.sorted()
+            return shape
+        }.filter { current[$0.table] != $0 }
         for shape in changed {
             if let mismatch = CollaborativeTextMismatch.check(shape, against: current[shape.table]) { throw mismatch }
         }

@@ -174,7 +174,9 @@ public struct LoggedChange: Hashable, Sendable {
 }
 
 /// One transaction over a tenant's data, handed to ``SyncStore/transaction(tenant:_:)``'s body.
-public protocol SyncStoreTransaction: SyncSpaceStoreTransaction, SyncRefusalStoreTransaction, SyncStagingStoreTransaction {
+public protocol SyncStoreTransaction:
+    SyncSpaceStoreTransaction, SyncRefusalStoreTransaction, SyncStagingStoreTransaction, SyncAttachmentRightsStoreTransaction
+{
     /// The replica's record, `nil` for a replica never seen.
     func replica(_ id: String) throws -> ReplicaRecord?
     /// Every replica of the tenant.

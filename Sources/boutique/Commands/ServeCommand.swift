@@ -113,17 +113,21 @@ enum ServeCommand: Command {
         --retain DURATION (90m, 12h, 30d, 2w, or seconds; default 30d) is how long a device may stay away
         and still resume where it was: ten minutes after start and then hourly, the server removes the log
         entries and deleted rows' tombstones that every device seen within DURATION has pulled past, and
-        prints what it removed on stderr. A device away longer bootstraps again when it returns.
+        prints what it removed on stderr, with the attachments' bytes no row has pointed at for DURATION
+        (never bytes a row points at, nor an upload that moved within DURATION). A device away longer
+        bootstraps again when it returns.
         --housekeeping-interval DURATION (default 1h) is the time between these rounds; the first runs
         ten minutes after start, or after DURATION when that is shorter.
 
         Attachments (files rows point at, by the SHA-256 of their bytes) are kept in the folder
         --attachments DIR, by default beside the store: FILE.attachments/ for --store FILE,
-        DIR/attachments/ for --store-dir DIR (a PostgreSQL store keeps none unless --attachments names a
-        folder every instance shares), a subfolder per tenant. Devices upload them in pieces and resume
-        where the server stands after a lost connection or a restart; the server checks the whole file
-        against its SHA-256 before anyone can read it. --max-attachment-bytes N is the largest attachment
-        taken, --attachment-quota BYTES the most a tenant's attachments may take [no limits]; past either an
+        DIR/attachments/ for --store-dir DIR, a subfolder per tenant; with --postgres, in the PostgreSQL
+        database itself, where every instance sees them, unless --attachments names a folder. Devices
+        upload them in pieces and resume where the server stands after a lost connection or a restart;
+        the server checks the whole file against its SHA-256 before anyone can read it. A user reads an
+        attachment when a row they can see points at it (by the --rules, as their pulls) or they uploaded
+        it; anyone else gets 404. --max-attachment-bytes N is the largest attachment taken,
+        --attachment-quota BYTES the most a tenant's attachments may take [no limits]; past either an
         upload is answered 413 with the reason, and nothing is stored.
 
         It needs the HTTP front end, which is built where GNU libmicrohttpd is installed
@@ -154,7 +158,7 @@ enum ServeCommand: Command {
             ?? SyncHousekeeping.defaultRetention
         try arguments.finish()
         guard let store else { throw UsageError(ServerStore.Location.missing) }
-        let attachments = try attachmentFlags.store(beside: store)
+        let attachments = attachmentFlags
         #if BOUTIQUE_SYNC_HTTP
         try await serve(
             store: store, openTenantFiles: openTenantFiles, authentication: authentication, operations: operations, host: host,
@@ -170,7 +174,7 @@ enum ServeCommand: Command {
     private static func serve(
         store location: ServerStore.Location, openTenantFiles: Int, authentication: ServeAuthentication, operations: ServeOperations,
         host: String, port: Int, tls tlsFiles: ServeTLS?, rulesFile: String?, logFormat: SyncRequestLogFormat, limits: ServeLimits,
-        retention: Duration, attachments: FolderAttachmentStore?
+        retention: Duration, attachments attachmentFlags: ServeAttachments
     ) async throws {
         // Everything the server creates from here on — the SQLite store (or the directory of them) and
         // its -wal and -shm files, which hold every tenant's data — is its owner's alone. (SQLite gives a new -wal and -shm the
@@ -189,6 +193,7 @@ enum ServeCommand: Command {
         let housekeeping: SyncHousekeeping
         do {
             let server = SyncServer(store: store.store, rules: rules)
+            let attachments = try attachmentFlags.store(beside: location, opened: store.store)
             // A tenant whose devices describe tables the rules do not match is that tenant's problem,
             // said here; the others are served as before.
             for (tenant, problem) in try await server.checkRules().sorted(by: { $0.key < $1.key }) {
@@ -200,7 +205,7 @@ enum ServeCommand: Command {
                 attachments: attachments)
             housekeeping = SyncHousekeeping(
                 server: server, retention: retention, interval: operations.housekeepingInterval,
-                firstRoundAfter: operations.firstHousekeepingRound
+                firstRoundAfter: operations.firstHousekeepingRound, attachments: attachments
             ) { [http] event in
                 http.recordHousekeeping(event)
                 log.note("housekeeping", message: "\(event)")

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// let attachments = try ServeAttachments(&arguments)
-/// let store = try attachments.store(beside: location)   // sync.db.attachments/ for --store sync.db
+/// let store = try attachments.store(beside: location, opened: store)   // sync.db.attachments/ for --store sync.db
 /// ```
 struct ServeAttachments {
     var directory: String?
@@ -19,19 +19,20 @@ struct ServeAttachments {
     }
 
     /// The store of attachments: in `--attachments DIR`, or by default beside a SQLite store
-    /// (`FILE.attachments/`, or `DIR/attachments/` for `--store-dir DIR`). A PostgreSQL store keeps none
-    /// unless a folder is named (which every instance must then share).
-    func store(beside location: ServerStore.Location) throws -> FolderAttachmentStore? {
+    /// (`FILE.attachments/`, or `DIR/attachments/` for `--store-dir DIR`), and in the database of a
+    /// PostgreSQL store (`opened`), where every instance sees them.
+    func store(beside location: ServerStore.Location, opened: any SyncStore) throws -> any SyncAttachmentStore {
         let folder: String
         switch (directory, location) {
         case (let named?, _): folder = named
         case (nil, .file(let path)): folder = path + ".attachments"
         case (nil, .directory(let path)): folder = URL(fileURLWithPath: path).appendingPathComponent("attachments").path
         case (nil, .postgres):
-            guard maximumBytes == nil, quotaBytes == nil else {
-                throw UsageError("--max-attachment-bytes and --attachment-quota go with a folder of attachments: add --attachments DIR")
+            guard let postgres = opened as? PostgreSQLSyncStore else {
+                throw UsageError("the store opened for --postgres is not a PostgreSQL store")
             }
-            return nil
+            return try PostgreSQLAttachmentStore(
+                store: postgres, maximumAttachmentBytes: maximumBytes.map(Int64.init), tenantQuotaBytes: quotaBytes.map(Int64.init))
         }
         return try FolderAttachmentStore(
             directory: URL(fileURLWithPath: folder, isDirectory: true), maximumAttachmentBytes: maximumBytes.map(Int64.init),

@@ -1,0 +1,70 @@
+/// Who may read an attachment's bytes (DESIGN section 14, "Rights"): a user who sees a row that points
+/// at it (by the same spaces their pulls follow) or who uploaded it whole. The HTTP front end answers
+/// everyone else as it answers for an attachment the server does not hold, so that a hash tells an
+/// outsider nothing.
+extension SyncServer {
+    /// Whether `user` of `tenant` may read the attachment `id`: a live row of a space they are a
+    /// member of (the common space, their private space, a shared space with any role) points at it,
+    /// or they uploaded it.
+    ///
+    /// ```swift
+    /// guard try await server.mayRead(attachment: id, user: claims.user, tenant: claims.tenant) else { return notFound }
+    /// ```
+    public func mayRead(attachment id: String, user: String, tenant: String) async throws -> Bool {
+        try await store.read(tenant: tenant) { store in
+            if try store.isUploader(user, of: id) { return true }
+            var spaces: Set<SyncSpace> = [.common, .private(user: user)]
+            spaces.formUnion(try store.memberships(of: user, at: nil).keys)
+            return try store.isAttachment(id, pointedAtFrom: spaces.sorted())
+        }
+    }
+
+    /// Records that `user` of `tenant` uploaded the attachment `id` whole: they may read it before any
+    /// row of theirs points at it (and after).
+    public func noteUpload(of id: String, by user: String, tenant: String) async throws {
+        try await store.transaction(tenant: tenant) { store in try store.noteUploader(user, of: id) }
+    }
+
+    /// Removes from `bytes` the attachments of `tenant` that no row has pointed at for
+    /// `retentionMilliseconds` (by the server's clock), and uploads in progress untouched as long;
+    /// returns how many attachments went and their bytes.
+    ///
+    /// ```swift
+    /// let (count, freed) = try await server.collectAttachments(tenant: "acme", in: attachments, retentionMilliseconds: 30 * 86_400_000)
+    /// ```
+    ///
+    /// Never bytes a live row points at, nor bytes that changed within the retention. A whole
+    /// attachment the store knows nothing of (uploaded before the server recorded uploaders and rows'
+    /// pointers) is kept. A row that comes to point at bytes after they went has its writer's device
+    /// upload them again: writing the row queues the upload there.
+    public func collectAttachments(
+        tenant: String, in bytes: any SyncAttachmentStore, retentionMilliseconds: UInt64
+    ) async throws -> (attachments: Int, bytes: Int64) {
+        let wall = wallClock()
+        guard wall > retentionMilliseconds else { return (0, 0) }
+        let cutoff = wall - retentionMilliseconds
+        var removed = 0
+        var freed: Int64 = 0
+        for candidate in try await bytes.attachments(tenant: tenant, unchangedBefore: cutoff) {
+            let collectable = try await store.transaction(tenant: tenant) { store in
+                let standing = try store.attachmentStanding(candidate.id)
+                guard !standing.isPointedAt, (standing.releasedAt ?? 0) < cutoff, standing.isKnown || !candidate.isWhole else { return false }
+                try store.forgetAttachment(candidate.id)
+                return true
+            }
+            guard collectable else { continue }
+            freed += try await bytes.remove(candidate.id, tenant: tenant, unchangedBefore: cutoff)
+            removed += 1
+        }
+        return (removed, freed)
+    }
+
+    /// The columns that hold attachments in `shapes`, by lowercased table.
+    static func attachmentColumns(of shapes: [String: SyncTableShape]) -> [String: [String]] {
+        var columns: [String: [String]] = [:]
+        for (table, shape) in shapes {
+            if let attachments = shape.attachments, !attachments.isEmpty { columns[table.lowercased()] = attachments }
+        }
+        return columns
+    }
+}

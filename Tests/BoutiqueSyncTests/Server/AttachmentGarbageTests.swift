@@ -1,0 +1,101 @@
+import BoutiqueSync
+import BoutiqueSyncServer
+import BoutiqueTestSupport
+import Foundation
+import Testing
+
+/// Garbage collection of attachments' bytes, on the SQLite store with its folder and on PostgreSQL
+/// with its bytes in the database: what no row has pointed at for the retention period goes, and
+/// nothing else — not bytes a row points at, not bytes a row let go of within the period, not an upload
+/// that moved within it, not bytes the server knows nothing of.
+@Suite struct AttachmentGarbageTests {
+    enum Kind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case sqlite, postgreSQL
+        var testDescription: String { rawValue }
+    }
+
+    /// Runs `body` with a sync store and the attachment store that goes with it.
+    static func withStores(_ kind: Kind, test: String = #function, _ body: (any SyncStore, any SyncAttachmentStore) async throws -> Void) async throws {
+        switch kind {
+        case .sqlite:
+            let directory = try SyncTemporaryDirectory()
+            let store = try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL())
+            try await body(store, try FolderAttachmentStore(directory: directory.url))
+            await store.close()
+            withExtendedLifetime(directory) {}
+        case .postgreSQL:
+            try await PostgreSQLTestDatabase.withFresh(test: test) { url in
+                let store = try await PostgreSQLSyncStore.open(url: url)
+                do {
+                    try await body(store, try PostgreSQLAttachmentStore(store: store))
+                } catch {
+                    await store.close()
+                    throw error
+                }
+                await store.close()
+            }
+        }
+    }
+
+    static func id(of bytes: [UInt8]) throws -> String { SHA256Hasher.hex(try #require(SHA256Hasher.digest(of: bytes))) }
+
+    @Test(arguments: Kind.allCases)
+    func bytesNoRowPointedAtForTheRetentionGoAndNothingElse(_ kind: Kind) async throws {
+        try await Self.withStores(kind) { store, bytes in
+            let start = UInt64(Date().timeIntervalSince1970 * 1000)
+            let clock = Lock<UInt64>(start)
+            let server = SyncServer(store: store, maximumClockSkewMilliseconds: 3_600_000, wallClock: { clock.withLock { $0 } })
+            let retention: UInt64 = 60_000
+            let database = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncStoreContractTests.photoPlan)
+            let sync = try await BoutiqueSync(database: database, tables: [PhotoList.self, ListedPhoto.self], server: .inProcess(server, user: "ana"))
+            let tenant = "default"
+
+            // Six attachments' bytes on the server, each whole but the upload in progress.
+            var ids: [String: String] = [:]
+            for (index, name) in ["kept", "released", "recent", "orphan", "partial", "unknown"].enumerated() {
+                let content = [UInt8](repeating: UInt8(index + 1), count: 1_000)
+                let id = try Self.id(of: content)
+                ids[name] = id
+                let piece = name == "partial" ? Array(content.prefix(400)) : content
+                _ = try await bytes.append(piece, to: id, byteCount: 1_000, at: 0, tenant: tenant)
+            }
+            let named = ids
+            // Uploaded by a user (as the HTTP front end notes), never pointed at by a row.
+            try await server.noteUpload(of: ids["orphan"]!, by: "ana", tenant: tenant)
+            // Rows point at three; two let go of theirs, one now, one later.
+            try await database.write { conn in
+                try conn.execute("INSERT INTO remindersList VALUES ('L1', 'Photos')")
+                for (key, name) in [("p1", "kept"), ("p2", "released"), ("p3", "recent")] {
+                    let json = #"{"byteCount":1000,"contentType":"image/png","id":"\#(named[name]!)"}"#
+                    try conn.execute("INSERT INTO photo VALUES (?, 'L1', ?)", [.text(key), .text(json)])
+                }
+            }
+            _ = try await sync.synchronize()
+            try await database.write { conn in try conn.execute("DELETE FROM photo WHERE id = 'p2'") }
+            _ = try await sync.synchronize()
+
+            // Within the retention nothing goes: the bytes changed just now.
+            #expect(try await server.collectAttachments(tenant: tenant, in: bytes, retentionMilliseconds: retention) == (0, 0))
+
+            // Two periods later, the third row lets go of its attachment.
+            clock.withLock { $0 = start + 2 * retention }
+            try await database.write { conn in try conn.execute("DELETE FROM photo WHERE id = 'p3'") }
+            _ = try await sync.synchronize()
+            let collected = try await server.collectAttachments(tenant: tenant, in: bytes, retentionMilliseconds: retention)
+            #expect(collected == (3, 2_400), "released, orphan and the stale upload: \(collected)")
+            func isHeld(_ name: String) async throws -> Bool {
+                try await bytes.state(of: named[name]!, byteCount: 1_000, tenant: tenant).offset > 0
+            }
+            for name in ["kept", "recent", "unknown"] { #expect(try await isHeld(name), "\(name) stays") }
+            for name in ["released", "orphan", "partial"] { #expect(try await !isHeld(name), "\(name) went") }
+            #expect(try await server.mayRead(attachment: ids["orphan"]!, user: "ana", tenant: tenant) == false, "its uploader is forgotten with it")
+
+            // A period after the third row let go, its bytes go too; the pointed-at ones never.
+            clock.withLock { $0 = start + 4 * retention }
+            #expect(try await server.collectAttachments(tenant: tenant, in: bytes, retentionMilliseconds: retention) == (1, 1_000))
+            #expect(try await isHeld("kept"))
+            #expect(try await isHeld("unknown"))
+            await database.close()
+        }
+    }
+}
