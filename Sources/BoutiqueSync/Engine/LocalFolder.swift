@@ -28,7 +28,7 @@ enum LocalFolder {
                         reshow = try CollaborativeTextCapture.capture(
                             &change, table: table, transaction: transaction.id, state: &state, unmergeable: unmergeable, sql: sql)
                     }
-                    MergeRule.apply(change, to: &state)
+                    MergeRule.apply(change, to: &state, textColumns: tables[change.table]?.collaborativeColumns ?? [])
                     try states.setState(state, table: change.table, key: change.key)
                     // What this write replaced of the file's earlier ones comes back should it be refused.
                     try SupersededCells.note(

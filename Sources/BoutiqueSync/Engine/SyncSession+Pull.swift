@@ -178,8 +178,9 @@ extension SyncSession {
     func report(_ losses: [SyncLoss]) {
         for var loss in losses {
             if let table = tables[loss.table] {
-                loss.values = table.declaredNames(loss.values)
-                loss.row = table.declaredNames(loss.row)
+                // A collaborative text column's value is kept as its merge state; the app sees its string.
+                loss.values = table.declaredNames(table.shownValues(loss.values))
+                loss.row = table.declaredNames(table.shownValues(loss.row))
             }
             self.losses.send(loss)
         }

@@ -209,7 +209,9 @@ extension SyncSession {
                 }
             }
         }
-        if row.isEmpty, let state = try states.state(table: name, key: refusal.key), state.isVisible { row = state.visibleValues }
+        if row.isEmpty, let state = try states.state(table: name, key: refusal.key), state.isVisible {
+            row = state.visibleValues(textColumns: table.collaborativeColumns)
+        }
         return (table.declaredNames(values), table.declaredNames(row))
     }
 }

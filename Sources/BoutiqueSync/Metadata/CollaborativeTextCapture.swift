@@ -32,7 +32,13 @@ enum CollaborativeTextCapture {
         var unreadable: [String] = []
         for index in change.columns.indices where table.collaborativeColumns.contains(change.columns[index].name) {
             let column = change.columns[index]
-            guard !CollaborativeTextValue.isEncoded(column.value) else { continue }
+            // Already operations: a slice of a transaction in parts, netted after its fold recorded them.
+            // (A value the app wrote that merely looks like them is diffed as any other: a blob is no text.)
+            if CollaborativeTextValue.isEncoded(column.value),
+               try recorded(transaction: transaction, table: change.table, key: change.key, column: column.name, sql) == column.value
+            {
+                continue
+            }
             let stored: CollaborativeText
             do {
                 stored = try state.cells[column.name].map { try CollaborativeTextValue.text(of: $0.value, stamp: $0.stamp) }
@@ -78,6 +84,14 @@ enum CollaborativeTextCapture {
         try record(CollaborativeTextValue.operations([]).value, transaction: transaction, table: change.table, key: change.key,
                    column: column.name, sql)
         unmergeable.note(transaction: transaction, table: change.table, key: change.key, column: column.name, value: column.value, error: error)
+    }
+
+    private static func recorded(
+        transaction: Int64, table: String, key: DatabaseValue, column: String, _ sql: SQLRunner
+    ) throws -> DatabaseValue? {
+        try sql.value(
+            "SELECT operations FROM boutique_sync_text_ops WHERE txn = ? AND tbl = ? AND key = ? AND col = ?",
+            [.integer(transaction), .text(table), key, .text(column)])
     }
 
     private static func record(

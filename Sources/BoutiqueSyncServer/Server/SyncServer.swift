@@ -140,7 +140,8 @@ public actor SyncServer: SyncEndpoint {
                 (response, updatedShapes, mismatches) = try await store.transaction(tenant: tenant) { store in
                     // The user's devices reach the server: sharing with them can say so.
                     if let user { try store.noteConnected(user) }
-                    let current = try Self.record(pushed, readingAnyway: rules != nil && known == nil, in: store)
+                    // Read when not known (a restarted server): which columns merge as text is the shapes'.
+                    let current = try Self.record(pushed, readingAnyway: known == nil, in: store)
                     // Worked out again only when the shapes were read: a push describing what the tenant
                     // described before costs nothing more.
                     let mismatches = current.map { current in rules?.mismatches(with: Array(current.values)) ?? [] } ?? known?.mismatches ?? []
@@ -148,6 +149,8 @@ public actor SyncServer: SyncEndpoint {
                     applier.placer = rules.map { SpacePlacer(rules: $0, shapes: current ?? known?.shapes ?? [:]) }
                     applier.rulesMismatch = mismatches.isEmpty ? nil : Self.rulesMismatch(mismatches, tenant: tenant)
                     applier.user = user
+                    applier.textColumns = TextColumns(shapes: current ?? known?.shapes ?? [:])
+                    try PushedText.check(request, textColumns: applier.textColumns)
                     applier.maximumRowStateBytes = maximumRowStateBytes
                     applier.maximumRefusalBytes = maximumRefusalBytes
                     guard let part = request.part else { return (try applier.apply(request, refusing: refusing), current, mismatches) }
@@ -167,6 +170,8 @@ public actor SyncServer: SyncEndpoint {
                 return try await refusal(of: request, tenant: tenant, wall: wall, kind: .invalid, reason: tooMany.reason)
             } catch let mismatch as CollaborativeTextMismatch {
                 return try await refusal(of: request, tenant: tenant, wall: wall, kind: .invalid, reason: mismatch.reason)
+            } catch let refused as PushedText.Refused {
+                return try await refusal(of: request, tenant: tenant, wall: wall, kind: .invalid, reason: refused.reason)
             } catch let refused as PushApplier.PartRefused {
                 return try await refusal(of: request, tenant: tenant, wall: wall, kind: refused.kind, reason: refused.reason)
             } catch let refused as PushApplier.StagedSliceRefused {
