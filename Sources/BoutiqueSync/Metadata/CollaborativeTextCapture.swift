@@ -86,12 +86,18 @@ enum CollaborativeTextCapture {
         unmergeable.note(transaction: transaction, table: change.table, key: change.key, column: column.name, value: column.value, error: error)
     }
 
+    /// The operations recorded for one row's column in `transaction`, looked up by the table's key.
     private static func recorded(
         transaction: Int64, table: String, key: DatabaseValue, column: String, _ sql: SQLRunner
     ) throws -> DatabaseValue? {
-        try sql.value(
-            "SELECT operations FROM boutique_sync_text_ops WHERE txn = ? AND tbl = ? AND key = ? AND col = ?",
-            [.integer(transaction), .text(table), key, .text(column)])
+        let statement = try sql.connection.cachedStatement(
+            "SELECT operations FROM boutique_sync_text_ops WHERE txn = ? AND tbl = ? AND key = ? AND col = ?")
+        defer { try? statement.reset() }
+        try statement.bind(transaction, at: 1)
+        try statement.bind(table, at: 2)
+        try statement.bind(key, at: 3)
+        try statement.bind(column, at: 4)
+        return try statement.step() ? statement.value(at: 0) : nil
     }
 
     private static func record(
