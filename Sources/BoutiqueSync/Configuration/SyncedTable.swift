@@ -83,6 +83,20 @@ final class SyncedTable: Sendable {
 
     /// `values` by column name as the schema spells it (changes and states carry names lowercased);
     /// a name the table lacks (a column of a newer app version) stays as it came.
+    /// What the table shows for `value` kept for column `name` (lowercased): a collaborative text
+    /// column's string, any other column's value as it is, whatever its bytes.
+    func shown(_ value: DatabaseValue, column name: String) -> DatabaseValue {
+        collaborativeColumns.contains(name) ? CollaborativeTextValue.shown(value) : value
+    }
+
+    /// `values` by lowercased column name as the table shows them (``shown(_:column:)``).
+    func shownValues(_ values: [String: DatabaseValue]) -> [String: DatabaseValue] {
+        guard !collaborativeColumns.isEmpty else { return values }
+        var shown = values
+        for (name, value) in values where collaborativeColumns.contains(name.lowercased()) { shown[name] = CollaborativeTextValue.shown(value) }
+        return shown
+    }
+
     func declaredNames(_ values: [String: DatabaseValue]) -> [String: DatabaseValue] {
         var named: [String: DatabaseValue] = [:]
         named.reserveCapacity(values.count)

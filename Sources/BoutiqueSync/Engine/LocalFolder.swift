@@ -6,7 +6,9 @@
 /// changes), and a crash in between loses nothing: the fold just runs again.
 enum LocalFolder {
     /// Folds every local transaction after the last one folded, inside the caller's write transaction.
-    static func fold(tables: [String: SyncedTable], replica: String, on connection: Connection) throws {
+    /// Writes of collaborative text that cannot be merged are left out and told to `unmergeable`
+    /// (``CollaborativeTextCapture``): one such write never stops the fold.
+    static func fold(tables: [String: SyncedTable], replica: String, unmergeable: UnmergeableTextEdits, on connection: Connection) throws {
         let sql = SQLRunner(connection)
         var through = try ReplicaRecordRow.read(sql)?.foldedThrough ?? 0
         let start = through
@@ -24,9 +26,9 @@ enum LocalFolder {
                     var reshow = false
                     if let table = tables[change.table], !table.collaborativeColumns.isEmpty {
                         reshow = try CollaborativeTextCapture.capture(
-                            &change, table: table, transaction: transaction.id, state: &state, sql: sql)
+                            &change, table: table, transaction: transaction.id, state: &state, unmergeable: unmergeable, sql: sql)
                     }
-                    MergeRule.apply(change, to: &state)
+                    MergeRule.apply(change, to: &state, textColumns: tables[change.table]?.collaborativeColumns ?? [])
                     try states.setState(state, table: change.table, key: change.key)
                     // What this write replaced of the file's earlier ones comes back should it be refused.
                     try SupersededCells.note(

@@ -40,14 +40,15 @@ struct PendingRows {
 
         var arrivals: [Arrival] { [first] + later }
 
-        /// The row's state after the batch: its state before joined with every arrival.
-        var merged: RowRegister {
+        /// The row's state after the batch: its state before joined with every arrival, the table's
+        /// collaborative text columns `textColumns` merged as text.
+        func merged(textColumns: Set<String>) -> RowRegister {
             // The arrivals are joined first, then into the state: the same join (it is associative),
             // but a row's collaborative text operations then meet its (large) state once.
             var arrivals = first.register
-            for arrival in later { MergeRule.join(arrival.register, into: &arrivals) }
+            for arrival in later { MergeRule.join(arrival.register, into: &arrivals, textColumns: textColumns) }
             guard var state = before else { return arrivals }
-            MergeRule.join(arrivals, into: &state)
+            MergeRule.join(arrivals, into: &state, textColumns: textColumns)
             return state
         }
     }

@@ -16,6 +16,8 @@ struct PulledColumns {
     let complete: Bool
     /// The whole row's width.
     let width: Int
+    /// Per name, whether it is a collaborative text column (shown as its string).
+    let isText: [Bool]
 
     init(names: [String], table: SyncedTable?) {
         self.names = names
@@ -38,6 +40,7 @@ struct PulledColumns {
         }
         self.places = places
         self.unknown = unknown
+        isText = names.map { table?.collaborativeColumns.contains($0) ?? false }
         self.distinct = distinct
         // The key's place is filled from the row's key, whether or not the change repeats it.
         complete = table != nil && distinct && filled.dropFirst().allSatisfy { $0 }
@@ -55,9 +58,9 @@ struct PulledColumns {
         let start = values.count
         values.append(key)
         values.append(contentsOf: repeatElement(.null, count: width - 1))
-        for (column, place) in zip(columns, places) {
+        for (index, (column, place)) in zip(columns, places).enumerated() {
             guard let place, place > 0 else { continue }
-            values[start + place] = CollaborativeTextValue.shown(column.value)
+            values[start + place] = isText[index] ? CollaborativeTextValue.shown(column.value) : column.value
         }
     }
 }

@@ -13,7 +13,7 @@ extension RemoteApplier {
     /// The edit leaves the row's state here, so it is reported once: with the columns of one write
     /// together, as that write set them, and the row as this device showed it.
     mutating func noteConcurrentOverwrites(
-        _ row: PendingRows.Row, before: RowRegister, after: RowRegister, positions: OwnLogPositions
+        _ row: PendingRows.Row, before: RowRegister, after: RowRegister, table: SyncedTable?, positions: OwnLogPositions
     ) throws {
         // A row that was gone lost its edits to the delete (``SyncLoss/Kind/editBeatenByDelete``); an
         // insert bringing it back writes a new row over them. A row with no existence at all (its
@@ -26,7 +26,7 @@ extension RemoteApplier {
             if let deleted = after.lastDelete, cell.stamp < deleted { continue }
             // A write replaced by the same value lost nothing (two devices repairing one row alike);
             // nor did a collaborative text edit: the merged text holds it.
-            guard !CollaborativeTextValue.isEncoded(cell.value), let winner = after.cells[name], winner.stamp != cell.stamp, winner.value != cell.value, after.isCurrent(winner),
+            guard table?.collaborativeColumns.contains(name) != true, let winner = after.cells[name], winner.stamp != cell.stamp, winner.value != cell.value, after.isCurrent(winner),
                 try ownWrites.contains(cell.stamp)
             else { continue }
             var concurrent = false

@@ -67,7 +67,7 @@ extension RemoteApplier {
             for index in new.rows {
                 let row = pending.rows[index]
                 try projectOrPark(
-                    row.merged, key: row.id.key, table: table,
+                    row.merged(textColumns: table.collaborativeColumns), key: row.id.key, table: table,
                     effect: MergeRule.Effect(wasVisible: false, isVisible: true, changedColumns: []))
             }
         }

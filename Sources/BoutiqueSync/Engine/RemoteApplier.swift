@@ -125,7 +125,7 @@ struct RemoteApplier {
                     continue
                 }
             }
-            let state = row.merged
+            let state = row.merged(textColumns: table?.collaborativeColumns ?? [])
             for arrival in row.arrivals { parkUnknown(arrival.columnNames, of: row.id.table, in: table) }
             if state != row.before { try writer.write(state, table: row.id.table, key: row.id.key) }
             if row.before != nil {
@@ -134,7 +134,7 @@ struct RemoteApplier {
             if !state.isVisible {
                 try noteDeadRow(row, after: state, table: table)
             } else if let before = row.before, let ownLog {
-                try noteConcurrentOverwrites(row, before: before, after: state, positions: ownLog)
+                try noteConcurrentOverwrites(row, before: before, after: state, table: table, positions: ownLog)
             }
             guard let table else { continue }
             if !table.foreignKeyColumns.isEmpty, row.before != nil || !row.later.isEmpty {

@@ -23,7 +23,7 @@ struct RowProjector {
                 let column = SQLIdentifier.quote(table.storedColumns[position])
                 if let cell = state.cells[name], state.isCurrent(cell) {
                     assignments.append(column + " = ?")
-                    values.append(CollaborativeTextValue.shown(cell.value))
+                    values.append(table.shown(cell.value, column: name))
                 } else if effect.hiddenColumns.contains(name) {
                     // A value of the deleted row: the revived row shows the column's default. The
                     // default's text is the local schema's own, like the identifiers.
@@ -51,7 +51,7 @@ struct RowProjector {
         whole.reserveCapacity(table.wholeRowOrder.count)
         for name in table.wholeRowOrder.dropFirst() {
             guard let cell = state.cells[name], state.isCurrent(cell) else { return nil }
-            whole.append(CollaborativeTextValue.shown(cell.value))
+            whole.append(table.shown(cell.value, column: name))
         }
         return whole
     }
@@ -80,7 +80,7 @@ struct RowProjector {
         for (name, cell) in state.cells.sorted(by: { $0.key < $1.key }) where state.isCurrent(cell) {
             guard let position = table.position(of: name), position != table.keyPosition else { continue }
             names.append(table.storedColumns[position])
-            values.append(CollaborativeTextValue.shown(cell.value))
+            values.append(table.shown(cell.value, column: name))
         }
         let quoted = names.map(SQLIdentifier.quote)
         let updates = quoted.dropFirst().map { "\($0) = excluded.\($0)" }

@@ -42,7 +42,7 @@ enum SpaceEvents {
                 // Reported when the device showed the row: the row as it was, not where it went.
                 if let table = tables[row.table], let state = try states.state(table: row.table, key: row.key), state.isVisible {
                     outcome.departures.append(SyncDeparture(
-                        table: row.table, key: row.key, row: table.declaredNames(state.visibleValues)))
+                        table: row.table, key: row.key, row: table.declaredNames(state.visibleValues(textColumns: table.collaborativeColumns))))
                 }
                 outcome.removed.formUnion(try SpaceExit.remove([row], tables: tables, attachments: &outcome.attachments, sql: sql))
             case .left:

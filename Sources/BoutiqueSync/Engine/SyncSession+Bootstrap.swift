@@ -88,7 +88,7 @@ extension SyncSession {
                 try SnapshotSeenRows(server: server, sql: sql).clear()
                 try SnapshotWaitingRows(server: server, sql: sql).removeAll()
             }
-            try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
+            try LocalFolder.fold(tables: tables, replica: replica, unmergeable: self.unmergeableTextEdits, on: conn.connection)
             if again { try SnapshotSeenRows(server: server, sql: sql).note(rows) }
             try Self.advanceClock(past: rows.lazy.compactMap(\.state.latestStamp?.time).max(), sql)
             let last = next == nil

@@ -127,7 +127,7 @@ extension SyncSession {
             // The local transactions not folded yet are folded with SQLite's usual page cache: they may
             // be an import of hundreds of thousands of rows, whose pages would fill the larger cache
             // the page's changes get (and keep the file's memory that high until it commits).
-            try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
+            try LocalFolder.fold(tables: tables, replica: replica, unmergeable: self.unmergeableTextEdits, on: conn.connection)
             return try PullPageCache.enlarged(on: conn.connection) {
                 let sql = SQLRunner(conn)
                 try ParkedValues.apply(tables: tables, retryingRefusedRows: retry, sql: sql)
@@ -179,8 +179,9 @@ extension SyncSession {
     func report(_ losses: [SyncLoss]) {
         for var loss in losses {
             if let table = tables[loss.table] {
-                loss.values = table.declaredNames(loss.values)
-                loss.row = table.declaredNames(loss.row)
+                // A collaborative text column's value is kept as its merge state; the app sees its string.
+                loss.values = table.declaredNames(table.shownValues(loss.values))
+                loss.row = table.declaredNames(table.shownValues(loss.row))
             }
             self.losses.send(loss)
         }

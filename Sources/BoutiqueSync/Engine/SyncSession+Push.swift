@@ -41,7 +41,12 @@ extension SyncSession {
             // transactions are folded first.
             if hasCollaborativeText {
                 let replica = self.replica
-                try await database.write { conn in try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection) }
+                try await database.write { conn in
+                    try LocalFolder.fold(tables: tables, replica: replica, unmergeable: self.unmergeableTextEdits, on: conn.connection)
+                    let sql = SQLRunner(conn)
+                    try CollaborativeTextCapture.repairDamaged(
+                        after: try ServerState.read(server: server, sql).acknowledged, tables: tables, unmergeable: self.unmergeableTextEdits, sql)
+                }
             }
             // One read for what a round needs: the progress with the server, the id given up, the outbox.
             let (read, current, retired, retiredSecret) = try await database.read { conn in

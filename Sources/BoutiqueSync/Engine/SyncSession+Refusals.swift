@@ -19,7 +19,7 @@ extension SyncSession {
             var leftOut = false
             try conn.execute("PRAGMA defer_foreign_keys = ON")
             let sql = SQLRunner(conn)
-            try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
+            try LocalFolder.fold(tables: tables, replica: replica, unmergeable: self.unmergeableTextEdits, on: conn.connection)
             let states = try RowStates(sql: sql)
             // What each refused transaction wrote to the row the refusal names, and the row as the
             // device showed it, read from the file before the server's version goes back.
@@ -105,7 +105,7 @@ extension SyncSession {
                 if let folded = try ReplicaRecordRow.read(sql)?.foldedThrough, folded > first - 1 {
                     try ReplicaRecordRow.change(sql) { $0.foldedThrough = first - 1 }
                 }
-                try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
+                try LocalFolder.fold(tables: tables, replica: replica, unmergeable: self.unmergeableTextEdits, on: conn.connection)
             }
             let projector = RowProjector(sql: sql)
             for (table, key) in touched {
@@ -209,7 +209,9 @@ extension SyncSession {
                 }
             }
         }
-        if row.isEmpty, let state = try states.state(table: name, key: refusal.key), state.isVisible { row = state.visibleValues }
+        if row.isEmpty, let state = try states.state(table: name, key: refusal.key), state.isVisible {
+            row = state.visibleValues(textColumns: table.collaborativeColumns)
+        }
         return (table.declaredNames(values), table.declaredNames(row))
     }
 }

@@ -15,7 +15,7 @@ extension SyncSession {
         let corrected = HybridTimestamp(milliseconds: HybridLogicalClock.corrected(options.now(), by: recordedClockOffset ?? 0))
         return try await database.write { conn in
             let sql = SQLRunner(conn)
-            try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
+            try LocalFolder.fold(tables: tables, replica: replica, unmergeable: self.unmergeableTextEdits, on: conn.connection)
             let acknowledged = try ServerState.read(server: server, sql).acknowledged
             let after = Int64(bitPattern: corrected.rawValue)
             let ahead = try TransactionStamp

@@ -32,7 +32,7 @@ extension SyncSession {
         let server = serverID
         let through = state.acknowledged
         // The states hold every local write first (a pull folds them too).
-        try await database.write { conn in try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection) }
+        try await database.write { conn in try LocalFolder.fold(tables: tables, replica: replica, unmergeable: self.unmergeableTextEdits, on: conn.connection) }
         try await forgetPositionsInLostHistory()
         let rebuilt = try await database.read { conn in
             try OwnTransactionsFromStates.transactions(after: watermark, through: through, tables: tables, SQLRunner(conn))
@@ -160,7 +160,7 @@ extension SyncSession {
         let tables = self.tables
         let replica = self.replica
         return try await database.write { conn in
-            try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
+            try LocalFolder.fold(tables: tables, replica: replica, unmergeable: self.unmergeableTextEdits, on: conn.connection)
             let rebuilt = try OwnTransactionsFromStates.transactions(after: id - 1, through: id, tables: tables, SQLRunner(conn))
             return rebuilt.first?.digest
         }

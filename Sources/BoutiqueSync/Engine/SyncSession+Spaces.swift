@@ -37,7 +37,7 @@ extension SyncSession {
         let (orphans, losses) = try await database.write(origin: .remote) { conn -> ([OrphanRow], [SyncLoss]) in
             try conn.execute("PRAGMA defer_foreign_keys = ON")
             let sql = SQLRunner(conn)
-            try LocalFolder.fold(tables: tables, replica: replica, on: conn.connection)
+            try LocalFolder.fold(tables: tables, replica: replica, unmergeable: self.unmergeableTextEdits, on: conn.connection)
             try Self.advanceClock(past: rows.lazy.compactMap(\.state.latestStamp?.time).max(), sql)
             let labels = SpaceLabels(sql: sql)
             for row in rows { try labels.set(row.space, table: RemoteApplier.lowercased(row.table), key: row.key) }

@@ -56,6 +56,8 @@ actor SyncSession {
     nonisolated let pendingTally: PendingTally
     /// The server's refusals, for ``BoutiqueSync/refusals``.
     nonisolated let refusals = SyncEventChannel<SyncRefusal>()
+    /// Local writes of collaborative text the fold could not merge, until reported on ``refusals``.
+    nonisolated let unmergeableTextEdits = UnmergeableTextEdits()
     /// The local changes merges discarded, for ``BoutiqueSync/losses``; sent after their transaction commits.
     let losses = SyncEventChannel<SyncLoss>()
     /// The rows others moved out of what this user sees, for ``BoutiqueSync/departures``; sent after
@@ -151,7 +153,22 @@ actor SyncSession {
         }
         // Another process sharing the file may have learned which server this address reaches.
         if serverID == transport.serverIdentifier { try await resolveServerAlias() }
-        return try await body()
+        do {
+            let result = try await body()
+            await reportUnmergeableTextEdits()
+            return result
+        } catch {
+            await reportUnmergeableTextEdits()
+            throw error
+        }
+    }
+
+    /// Reports the local text writes a fold left out (``UnmergeableTextEdits``) as refusals.
+    func reportUnmergeableTextEdits() async {
+        for refusal in unmergeableTextEdits.take() {
+            refusals.send(refusal)
+            await reporter?.refusal(refusal)
+        }
     }
 
     // MARK: Synchronize

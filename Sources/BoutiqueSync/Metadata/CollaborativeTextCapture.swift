@@ -16,28 +16,96 @@ enum CollaborativeTextCapture {
     ///
     /// The row's text in `state` becomes the edited one (its stamp unchanged: merging the change
     /// stamps it), so that merging the change finds its operations applied already.
+    ///
+    /// A value that cannot be diffed (the row's stored text is damaged, or the new value is past what
+    /// a text holds) is left out for that row and column only: no operations are recorded for it but
+    /// an empty list (so that the push carries nothing for it, the same at every retry), the row's
+    /// state keeps its text, `unmergeable` reports the write, and the table is made to show the text
+    /// again. A damaged stored text also asks every server for a snapshot, whose sound state of the
+    /// column replaces it (see ``/BoutiqueSyncCore/CollaborativeTextValue/merge(_:_:)``).
     static func capture(
-        _ change: inout SyncChange, table: SyncedTable, transaction: Int64, state: inout RowRegister, sql: SQLRunner
+        _ change: inout SyncChange, table: SyncedTable, transaction: Int64, state: inout RowRegister, unmergeable: UnmergeableTextEdits,
+        sql: SQLRunner
     ) throws -> Bool {
         var reshow = false
+        var leftOut: [String] = []
+        var unreadable: [String] = []
         for index in change.columns.indices where table.collaborativeColumns.contains(change.columns[index].name) {
             let column = change.columns[index]
-            guard !CollaborativeTextValue.isEncoded(column.value) else { continue }
-            var text = try state.cells[column.name].map { try CollaborativeTextValue.text(of: $0.value, stamp: $0.stamp) }
-                ?? CollaborativeText()
+            // Already operations: a slice of a transaction in parts, netted after its fold recorded them.
+            // (A value the app wrote that merely looks like them is diffed as any other: a blob is no text.)
+            if CollaborativeTextValue.isEncoded(column.value),
+               try recorded(transaction: transaction, table: change.table, key: change.key, column: column.name, sql) == column.value
+            {
+                continue
+            }
+            let stored: CollaborativeText
+            do {
+                stored = try state.cells[column.name].map { try CollaborativeTextValue.text(of: $0.value, stamp: $0.stamp) }
+                    ?? CollaborativeText()
+            } catch {
+                // Every server's snapshot brings the column's sound state back (a pull would bring
+                // only later operations, which need it). Until then the table keeps the written
+                // value: showing the damaged text (as NULL) would be a write of its own, left out again.
+                try sql.run("UPDATE boutique_sync_server SET bootstrapped = 0")
+                try leaveOut(column, of: change, transaction: transaction, error: error, unmergeable: unmergeable, sql: sql)
+                unreadable.append(column.name)
+                continue
+            }
+            var text = stored
             let new = CollaborativeTextValue.plainText(column.value)
             if column.value != .text(new) { reshow = true }
-            let operations = try text.replaceText(with: new, by: change.stamp.replica)
+            let operations: [TextOperation]
+            do {
+                operations = try text.replaceText(with: new, by: change.stamp.replica)
+            } catch {
+                try leaveOut(column, of: change, transaction: transaction, error: error, unmergeable: unmergeable, sql: sql)
+                leftOut.append(column.name)
+                continue
+            }
             if let cell = state.cells[column.name] {
                 state.cells[column.name] = CellRegister(value: CollaborativeTextValue.state(text).value, stamp: cell.stamp)
             }
             let value = CollaborativeTextValue.operations(operations).value
-            try sql.run(
-                "INSERT OR REPLACE INTO boutique_sync_text_ops(txn, tbl, key, col, operations) VALUES (?, ?, ?, ?, ?)",
-                [.integer(transaction), .text(change.table), change.key, .text(column.name), value])
+            try record(value, transaction: transaction, table: change.table, key: change.key, column: column.name, sql)
             change.columns[index].value = value
         }
+        // The row's state keeps the columns left out as they were; the table shows the readable ones again.
+        change.columns.removeAll { leftOut.contains($0.name) || unreadable.contains($0.name) }
+        if !leftOut.isEmpty { reshow = true }
         return reshow
+    }
+
+    /// Records that `column`'s new value was not merged: no operations stand for it.
+    private static func leaveOut(
+        _ column: SyncColumnValue, of change: SyncChange, transaction: Int64, error: any Error, unmergeable: UnmergeableTextEdits,
+        sql: SQLRunner
+    ) throws {
+        try record(CollaborativeTextValue.operations([]).value, transaction: transaction, table: change.table, key: change.key,
+                   column: column.name, sql)
+        unmergeable.note(transaction: transaction, table: change.table, key: change.key, column: column.name, value: column.value, error: error)
+    }
+
+    /// The operations recorded for one row's column in `transaction`, looked up by the table's key.
+    private static func recorded(
+        transaction: Int64, table: String, key: DatabaseValue, column: String, _ sql: SQLRunner
+    ) throws -> DatabaseValue? {
+        let statement = try sql.connection.cachedStatement(
+            "SELECT operations FROM boutique_sync_text_ops WHERE txn = ? AND tbl = ? AND key = ? AND col = ?")
+        defer { try? statement.reset() }
+        try statement.bind(transaction, at: 1)
+        try statement.bind(table, at: 2)
+        try statement.bind(key, at: 3)
+        try statement.bind(column, at: 4)
+        return try statement.step() ? statement.value(at: 0) : nil
+    }
+
+    private static func record(
+        _ value: DatabaseValue, transaction: Int64, table: String, key: DatabaseValue, column: String, _ sql: SQLRunner
+    ) throws {
+        try sql.run(
+            "INSERT OR REPLACE INTO boutique_sync_text_ops(txn, tbl, key, col, operations) VALUES (?, ?, ?, ?, ?)",
+            [.integer(transaction), .text(table), key, .text(column), value])
     }
 
     /// The operations recorded for the local transactions after `after` through `through`.
@@ -51,6 +119,41 @@ enum CollaborativeTextCapture {
             captured.values[Captured.Cell(transaction: transaction, table: table, key: row[2], column: column)] = row[4]
         }
         return captured
+    }
+
+    /// Replaces recorded operations of the transactions after `acknowledged` that no longer read as
+    /// operations (the file was damaged since they were recorded) by none, before a push reads them:
+    /// the server refuses a push carrying them, whole, at every retry.
+    ///
+    /// The row's state holds what those operations did, which no other replica will get, and which the
+    /// writer's later operations build on: its column is dropped from the state, and every server's
+    /// snapshot brings the merged text back. `unmergeable` is told of each.
+    static func repairDamaged(
+        after acknowledged: Int64, tables: [String: SyncedTable], unmergeable: UnmergeableTextEdits, _ sql: SQLRunner
+    ) throws {
+        var damaged: [Captured.Cell] = []
+        for (cell, value) in try read(after: acknowledged, through: .max, sql).values {
+            do {
+                guard case .operations = try CollaborativeTextValue(value) else {
+                    throw BoutiqueError.invalidArgument("recorded text operations hold a whole text state")
+                }
+            } catch {
+                unmergeable.note(transaction: cell.transaction, table: cell.table, key: cell.key, column: cell.column, value: nil, error: error)
+                damaged.append(cell)
+            }
+        }
+        guard !damaged.isEmpty else { return }
+        let states = try RowStates(sql: sql)
+        let projector = RowProjector(sql: sql)
+        for cell in damaged {
+            try record(CollaborativeTextValue.operations([]).value, transaction: cell.transaction, table: cell.table, key: cell.key,
+                       column: cell.column, sql)
+            guard var state = try states.state(table: cell.table, key: cell.key), state.cells.removeValue(forKey: cell.column) != nil
+            else { continue }
+            try states.setState(state, table: cell.table, key: cell.key)
+            if let table = tables[cell.table] { try projector.reproject(state, key: cell.key, table: table) }
+        }
+        try sql.run("UPDATE boutique_sync_server SET bootstrapped = 0")
     }
 
     /// Forgets the operations of transactions the server acknowledged.

@@ -91,8 +91,7 @@ public struct SyncLoss: Sendable, Hashable {
         self.table = table
         self.key = key
         self.kind = kind
-        // A collaborative text column's value is kept as its merge state; the app sees its string.
-        self.values = values.mapValues(CollaborativeTextValue.shown)
+        self.values = values
         self.stamp = stamp
     }
 

@@ -17,10 +17,12 @@ public struct CellRegister: Hashable, Sendable {
     }
 
     /// The register that wins: the later stamp; at an equal stamp (which one write never produces
-    /// twice) the larger value, so the merge stays commutative whatever it is given. A collaborative
-    /// text column's values merge instead (``CollaborativeText``): the result holds both edits.
-    public static func merge(_ a: CellRegister, _ b: CellRegister) -> CellRegister {
-        if CollaborativeTextValue.isEncoded(a.value) || CollaborativeTextValue.isEncoded(b.value),
+    /// twice) the larger value, so the merge stays commutative whatever it is given. The values of a
+    /// collaborative text column (`asText`) merge instead (``CollaborativeText``): the result holds
+    /// both edits. Only the column says so: any other column's value is opaque bytes, whatever they
+    /// start with.
+    public static func merge(_ a: CellRegister, _ b: CellRegister, asText: Bool = false) -> CellRegister {
+        if asText, CollaborativeTextValue.isEncoded(a.value) || CollaborativeTextValue.isEncoded(b.value),
            let merged = CollaborativeTextValue.merge(a, b)
         {
             return merged

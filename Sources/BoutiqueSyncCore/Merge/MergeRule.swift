@@ -35,16 +35,17 @@ public enum MergeRule {
         public var changesRow: Bool { wasVisible != isVisible || !changedColumns.isEmpty || !hiddenColumns.isEmpty }
     }
 
-    /// The join of two states.
-    public static func merge(_ a: RowRegister, _ b: RowRegister) -> RowRegister {
+    /// The join of two states. `textColumns` are the row's table's collaborative text columns
+    /// (lowercased), whose values merge as text; every other column's by last-writer-wins.
+    public static func merge(_ a: RowRegister, _ b: RowRegister, textColumns: Set<String> = []) -> RowRegister {
         var result = a
-        merge(b, into: &result)
+        merge(b, into: &result, textColumns: textColumns)
         return result
     }
 
     /// Merges `other` into `state`, returning what changed.
     @discardableResult
-    public static func merge(_ other: RowRegister, into state: inout RowRegister) -> Effect {
+    public static func merge(_ other: RowRegister, into state: inout RowRegister, textColumns: Set<String> = []) -> Effect {
         if state.existence == nil, state.lastDelete == nil, state.cells.isEmpty {
             // Nothing known yet (most rows of a first sync): the other state is the merge.
             state = other
@@ -65,7 +66,7 @@ public enum MergeRule {
         var changed: Set<String> = []
         for (name, cell) in other.cells {
             if let mine = state.cells[name] {
-                let winner = CellRegister.merge(mine, cell)
+                let winner = CellRegister.merge(mine, cell, asText: textColumns.contains(name))
                 if winner != mine {
                     state.cells[name] = winner
                     changed.insert(name)
@@ -83,7 +84,7 @@ public enum MergeRule {
 
     /// Merges `other` into `state` without working out what changed (for callers that compare states
     /// themselves).
-    public static func join(_ other: RowRegister, into state: inout RowRegister) {
+    public static func join(_ other: RowRegister, into state: inout RowRegister, textColumns: Set<String> = []) {
         if state.existence == nil, state.lastDelete == nil, state.cells.isEmpty {
             state = other
             return
@@ -96,7 +97,7 @@ public enum MergeRule {
         if let theirs = other.lastDelete, state.lastDelete.map({ $0 < theirs }) ?? true { state.lastDelete = theirs }
         for (name, cell) in other.cells {
             if let mine = state.cells[name] {
-                state.cells[name] = CellRegister.merge(mine, cell)
+                state.cells[name] = CellRegister.merge(mine, cell, asText: textColumns.contains(name))
             } else {
                 state.cells[name] = cell
             }
@@ -124,7 +125,7 @@ public enum MergeRule {
 
     /// Applies one change to a row's state.
     @discardableResult
-    public static func apply(_ change: SyncChange, to state: inout RowRegister) -> Effect {
-        merge(register(for: change), into: &state)
+    public static func apply(_ change: SyncChange, to state: inout RowRegister, textColumns: Set<String> = []) -> Effect {
+        merge(register(for: change), into: &state, textColumns: textColumns)
     }
 }

@@ -36,11 +36,19 @@ public struct RowRegister: Hashable, Sendable, Codable {
         return lastDelete < cell.stamp
     }
 
-    /// The values the row shows: the cells written after its latest delete (a collaborative text as
-    /// its string).
+    /// The values the row shows: the cells written after its latest delete, as they are kept (a
+    /// collaborative text column's as its merge state: see ``visibleValues(textColumns:)``).
     public var visibleValues: [String: DatabaseValue] {
         var values: [String: DatabaseValue] = [:]
-        for (name, cell) in cells where isCurrent(cell) { values[name] = CollaborativeTextValue.shown(cell.value) }
+        for (name, cell) in cells where isCurrent(cell) { values[name] = cell.value }
+        return values
+    }
+
+    /// The values the row shows, the collaborative text columns `textColumns` (lowercased) as their
+    /// strings.
+    public func visibleValues(textColumns: Set<String>) -> [String: DatabaseValue] {
+        var values = visibleValues
+        for name in textColumns { if let value = values[name] { values[name] = CollaborativeTextValue.shown(value) } }
         return values
     }
 

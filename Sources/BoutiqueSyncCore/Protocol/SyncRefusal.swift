@@ -1,6 +1,8 @@
 import Foundation
 
-/// The sync server answered and said no: why, and what it refused.
+/// The sync server answered and said no: why, and what it refused. (A write of a collaborative text
+/// column that the device itself cannot merge is reported the same way, as ``Reason/invalid``, before
+/// any server sees it: see ``SyncOptions/collaborativeText``.)
 ///
 /// ```swift
 /// for await refusal in sync.refusals {

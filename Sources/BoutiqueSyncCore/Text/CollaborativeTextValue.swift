@@ -124,12 +124,20 @@ package enum CollaborativeTextValue: Sendable {
     /// merged in as such; a plain value written after it is ignored: a collaborative column changes by
     /// text operations only. `nil` when a side cannot be read (last-writer-wins then decides, as for
     /// any value).
+    ///
+    /// A value that says it is collaborative text and cannot be read (damaged on a disk or on the way)
+    /// never wins over one that can, whatever their stamps: it would make the text unreadable on every
+    /// replica that took it, and every later edit of it unmergeable. The sound side is kept, stamped
+    /// with the later stamp; two damaged sides are left to last-writer-wins.
     package static func merge(_ a: CellRegister, _ b: CellRegister) -> CellRegister? {
         if a.value == b.value { return a.stamp < b.stamp ? b : a }
+        let aIsSound = isSound(a.value), bIsSound = isSound(b.value)
+        if aIsSound != bIsSound { return CellRegister(value: aIsSound ? a.value : b.value, stamp: max(a.stamp, b.stamp)) }
+        if !aIsSound { return nil }
         let aIsText = isEncoded(a.value), bIsText = isEncoded(b.value)
         if aIsText != bIsText {
             let (plain, text) = aIsText ? (b, a) : (a, b)
-            if text.stamp < plain.stamp { return (try? CollaborativeTextValue(text.value)) == nil ? nil : text }
+            if text.stamp < plain.stamp { return text }
         }
         if case .operations(let first)? = try? CollaborativeTextValue(a.value), case .operations(let second)? = try? CollaborativeTextValue(b.value) {
             // Operations meeting operations (a batch's changes of one row, merged before its state):
@@ -148,6 +156,11 @@ package enum CollaborativeTextValue: Sendable {
             return CellRegister(value: base.value, stamp: max(a.stamp, b.stamp))
         }
         return CellRegister(value: CollaborativeTextValue.state(merged).value, stamp: max(a.stamp, b.stamp))
+    }
+
+    /// Whether `value` is not a collaborative text value, or is one that reads.
+    private static func isSound(_ value: DatabaseValue) -> Bool {
+        !isEncoded(value) || (try? CollaborativeTextValue(value)) != nil
     }
 
     /// Whether `value` says it is a whole state (not operations). A push carries operations only: a

@@ -9,6 +9,10 @@ struct PushApplier {
     var placer: SpacePlacer?
     /// The pushing user (`nil`: trusted code): checked against the rules' roles.
     var user: String?
+    /// The tenant's collaborative text columns by table, as its devices described them
+    /// (``/BoutiqueSync/SyncTableShape/collaborativeText``): only their values merge as text; every
+    /// other column's value is opaque bytes, whatever they start with.
+    var textColumns = TextColumns()
     /// Why rows cannot be placed now (the rules name a table or column the tenant's devices do not
     /// describe): a push with transactions to apply is refused whole, ``/BoutiqueSync/SyncRefusal/Reason/rulesMismatch``,
     /// rather than its rows placed where a rule that was not found leaves them (the common space).
@@ -255,7 +259,7 @@ struct PushApplier {
             var plan: [SpaceCheck.Step]?
             if let placer, var checking = rights {
                 let saved = checking.saved
-                switch try SpaceCheck(store: store, placer: placer).verdict(of: transaction, rights: &checking, memo: &memo) {
+                switch try SpaceCheck(store: store, placer: placer, textColumns: applier.textColumns).verdict(of: transaction, rights: &checking, memo: &memo) {
                 case .refused(let denial):
                     denials[transaction.id] = denial
                 case .allowed(let steps):
@@ -303,7 +307,7 @@ struct PushApplier {
                 let planned = resolver == nil ? step : nil
                 let previous = try planned.map { $0.previous ?? RowRegister() } ?? applier.heldState(address, step: step)
                 var state = previous
-                if let planned { state = planned.merged } else { MergeRule.apply(change, to: &state) }
+                if let planned { state = planned.merged } else { MergeRule.apply(change, to: &state, textColumns: applier.textColumns[change.table]) }
                 // A change the row already holds (the same write pushed again by a file that took a new
                 // replica id) or that loses everywhere changes nothing, and is not logged: devices would
                 // apply it to no effect.
@@ -424,7 +428,7 @@ struct PushApplier {
         let resolution = SyncChange(
             table: change.table, key: change.key, kind: .update, columns: columns,
             stamp: SyncStamp(time: clock.tick(now: wall), replica: SyncServer.serverReplica))
-        MergeRule.apply(resolution, to: &state)
+        MergeRule.apply(resolution, to: &state, textColumns: textColumns[change.table])
         return try store.appendChange(resolution, origin: SyncServer.serverReplica, batch: batch).sequence
     }
 

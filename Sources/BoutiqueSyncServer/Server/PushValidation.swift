@@ -67,17 +67,8 @@ enum PushValidation {
                     guard !column.name.isEmpty, names.insert(column.name.lowercased()).inserted else {
                         return "a change to '\(change.table)' names column '\(column.name)' twice or not at all"
                     }
-                    // Merged as text by every replica: one that cannot be read would stop each of them.
-                    // A device pushes the operations it made, never a whole state (which is only
-                    // checked by building it, and whose few bytes may claim millions of characters).
-                    if CollaborativeTextValue.isEncoded(column.value) {
-                        if CollaborativeTextValue.isState(column.value) {
-                            return "column '\(column.name)' of a change to '\(change.table)' holds a whole collaborative text state; a push carries text operations"
-                        }
-                        if (try? CollaborativeTextValue(column.value)) == nil {
-                            return "column '\(column.name)' of a change to '\(change.table)' holds a damaged collaborative text value"
-                        }
-                    }
+                    // Collaborative text columns' values are checked once the tenant's shapes are read
+                    // (``PushedText``): any other column's value is opaque bytes.
                 }
                 if change.kind == .delete, !change.columns.isEmpty { return "a delete from '\(change.table)' carries columns" }
             }

@@ -140,19 +140,23 @@ public actor SyncServer: SyncEndpoint {
                 (response, updatedShapes, mismatches) = try await store.transaction(tenant: tenant) { store in
                     // The user's devices reach the server: sharing with them can say so.
                     if let user { try store.noteConnected(user) }
-                    // Read when the cache has none: the rules place rows by them, and every server learns
-                    // from them which rows point at attachments.
+                    // Read when the cache has none (a restarted server): the rules place rows by them, which
+                    // columns merge as text is theirs, and every server learns from them which rows point at
+                    // attachments.
                     let current = try Self.record(pushed, readingAnyway: known == nil, in: store)
                     // Worked out again only when the shapes were read: a push describing what the tenant
                     // described before costs nothing more.
                     let mismatches = current.map { current in rules?.mismatches(with: Array(current.values)) ?? [] } ?? known?.mismatches ?? []
+                    let shapes = current ?? known?.shapes ?? [:]
                     var applier = PushApplier(store: store, wall: wall, resolver: resolver)
-                    applier.placer = rules.map { SpacePlacer(rules: $0, shapes: current ?? known?.shapes ?? [:]) }
+                    applier.placer = rules.map { SpacePlacer(rules: $0, shapes: shapes) }
                     applier.rulesMismatch = mismatches.isEmpty ? nil : Self.rulesMismatch(mismatches, tenant: tenant)
                     applier.user = user
+                    applier.textColumns = TextColumns(shapes: shapes)
+                    try PushedText.check(request, textColumns: applier.textColumns)
                     applier.maximumRowStateBytes = maximumRowStateBytes
                     applier.maximumRefusalBytes = maximumRefusalBytes
-                    applier.attachmentColumns = Self.attachmentColumns(of: current ?? known?.shapes ?? [:])
+                    applier.attachmentColumns = Self.attachmentColumns(of: shapes)
                     guard let part = request.part else { return (try applier.apply(request, refusing: refusing), current, mismatches) }
                     return (
                         try applier.applyPart(request, part: part, refusing: refusing, maximumChanges: maximumTransactionChanges), current,
@@ -170,6 +174,8 @@ public actor SyncServer: SyncEndpoint {
                 return try await refusal(of: request, tenant: tenant, wall: wall, kind: .invalid, reason: tooMany.reason)
             } catch let mismatch as CollaborativeTextMismatch {
                 return try await refusal(of: request, tenant: tenant, wall: wall, kind: .invalid, reason: mismatch.reason)
+            } catch let refused as PushedText.Refused {
+                return try await refusal(of: request, tenant: tenant, wall: wall, kind: .invalid, reason: refused.reason)
             } catch let refused as PushApplier.PartRefused {
                 return try await refusal(of: request, tenant: tenant, wall: wall, kind: refused.kind, reason: refused.reason)
             } catch let refused as PushApplier.StagedSliceRefused {

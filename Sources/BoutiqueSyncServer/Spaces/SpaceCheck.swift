@@ -11,6 +11,8 @@
 struct SpaceCheck {
     let store: any SyncStoreTransaction
     let placer: SpacePlacer
+    /// The tenant's collaborative text columns, merged as text.
+    let textColumns: TextColumns
 
     /// What the check found: the first change the user may not make, with why, or what each change
     /// does (which the applier uses rather than reading, merging and placing again).
@@ -69,7 +71,7 @@ struct SpaceCheck {
                 return try refused(change, reason, rights: &rights, saved: saved)
             }
             var state = previous ?? RowRegister()
-            MergeRule.apply(change, to: &state)
+            MergeRule.apply(change, to: &state, textColumns: textColumns[change.table])
             // Whether the row a follower's foreign key points at was found (`nil`: no parent asked for).
             var parentFound: Bool?
             let placement = try placer.placement(

@@ -77,7 +77,7 @@ struct TextDevices {
         let state = try await note.server.store.read(tenant: "default") { store in
             try store.rowState(table: "note", key: .text("n1"))
         }
-        #expect(state?.visibleValues["body"] == .text(merged))
+        #expect(state?.visibleValues(textColumns: ["body"])["body"] == .text(merged))
         await note.close()
     }
 

@@ -89,26 +89,78 @@ import Testing
         #expect(log.first?.change.key == .text("'); DELETE FROM x; --"))
     }
 
-    /// A device pushes the text operations it made. A whole collaborative text state is refused unread
-    /// (its few bytes may claim millions of characters), and so are operations that do not read back.
-    @Test func aPushedTextStateOrDamagedOperationsAreRefusedWhole() async throws {
+    /// The table shape of the note whose body is collaborative text, as a device describes it.
+    static let textShape = SyncTableShape(table: "note", columns: ["id", "title", "body", "data"], collaborativeText: ["body"])
+
+    /// A device pushes the text operations it made, as their writer. A whole collaborative text state
+    /// is refused unread (its few bytes may claim millions of characters), and so are operations that
+    /// do not read back and operations of another writer than the transaction's: the whole push,
+    /// nothing of it applied.
+    @Test func aPushedTextStateDamagedOrAnotherWritersOperationsAreRefusedWhole() async throws {
         let server = try await Self.server()
         var note = CollaborativeText()
         let typed = try note.insert("hello", at: 0, by: "writer")
         let operations = CollaborativeTextValue.operations([typed]).value
         guard case .blob(let bytes) = operations else { Issue.record("operations are a blob"); return }
-        let values: [DatabaseValue] = [CollaborativeTextValue.state(note).value, .blob(Array(bytes.dropLast(2)))]
-        for (index, value) in values.enumerated() {
+        var other = CollaborativeText()
+        let claimed = CollaborativeTextValue.operations([typed, try other.insert("x", at: 0, by: "someone else")]).value
+        let cases: [(DatabaseValue, String)] = [
+            (CollaborativeTextValue.state(note).value, "whole collaborative text state"),
+            (.blob(Array(bytes.dropLast(2))), "damaged collaborative text value"),
+            (claimed, "text operation of writer 'someone else'"),
+        ]
+        for (index, (value, reason)) in cases.enumerated() {
             let stamp = SyncStamp(time: HybridTimestamp(milliseconds: Self.wall), replica: "writer")
+            let title = SyncChange(table: "note", key: .text("other"), kind: .insert, columns: [SyncColumnValue(name: "title", value: .text("kept?"))], stamp: stamp)
             let transaction = SyncTransaction(id: 1, stamp: stamp, changes: [
-                SyncChange(table: "note", key: .text("k"), kind: .insert, columns: [SyncColumnValue(name: "body", value: value)], stamp: stamp)])
+                title, SyncChange(table: "note", key: .text("k"), kind: .insert, columns: [SyncColumnValue(name: "body", value: value)], stamp: stamp)])
             let answer = try await server.push(
-                PushRequest(replica: "r\(index)", baseTransactionID: 0, baseDigest: nil, schemaVersion: 1, transactions: [transaction]), tenant: "t")
+                PushRequest(replica: "r\(index)", baseTransactionID: 0, baseDigest: nil, schemaVersion: 1, transactions: [transaction],
+                            tables: [Self.textShape]), tenant: "t")
             #expect(answer.outcome == .refused, "value \(index)")
-            #expect(answer.reason?.contains(index == 0 ? "whole collaborative text state" : "damaged collaborative text value") == true,
-                    "\(String(describing: answer.reason))")
+            #expect(answer.refusal == .invalid)
+            #expect(answer.reason?.contains(reason) == true, "\(String(describing: answer.reason))")
         }
-        #expect(try await Self.log(server).isEmpty)
+        #expect(try await Self.log(server).isEmpty, "nothing of a refused push applied")
+        // The writer's own operations go.
+        let stamp = SyncStamp(time: HybridTimestamp(milliseconds: Self.wall), replica: "writer")
+        let own = SyncTransaction(id: 1, stamp: stamp, changes: [
+            SyncChange(table: "note", key: .text("k"), kind: .insert, columns: [SyncColumnValue(name: "body", value: operations)], stamp: stamp)])
+        let answer = try await server.push(
+            PushRequest(replica: "r", baseTransactionID: 0, baseDigest: nil, schemaVersion: 1, transactions: [own], tables: [Self.textShape]),
+            tenant: "t")
+        #expect(answer.outcome == .accepted)
+        #expect(try await Self.log(server).count == 1)
+    }
+
+    /// Only the columns named collaborative are text: any other column's value is opaque bytes, even
+    /// one that begins as a collaborative text value does, read or not.
+    @Test func aPlainColumnsValueIsOpaqueWhateverItsBytesStartWith() async throws {
+        let server = try await Self.server()
+        var note = CollaborativeText()
+        let decodes = CollaborativeTextValue.operations([try note.insert("hello", at: 0, by: "writer")]).value
+        let damaged = DatabaseValue.blob([0x00, 0x42, 0x54, 0x58, 2, 0xFF, 0xFF])
+        var later = CollaborativeText()
+        let decodesToo = CollaborativeTextValue.operations([try later.insert("other", at: 0, by: "writer")]).value
+        for (index, (first, second)) in [(damaged, decodes), (decodes, decodesToo)].enumerated() {
+            let key = DatabaseValue.text("k\(index)")
+            var transactions: [SyncTransaction] = []
+            for (offset, value) in [first, second].enumerated() {
+                let stamp = SyncStamp(time: HybridTimestamp(milliseconds: Self.wall - 10 + UInt64(offset)), replica: "writer")
+                transactions.append(SyncTransaction(id: Int64(offset + 1), stamp: stamp, changes: [
+                    SyncChange(table: "note", key: key, kind: offset == 0 ? .insert : .update,
+                               columns: [SyncColumnValue(name: "data", value: value)], stamp: stamp)]))
+            }
+            let answer = try await server.push(
+                PushRequest(replica: "r\(index)", baseTransactionID: 0, baseDigest: nil, schemaVersion: 1, transactions: transactions,
+                            tables: [Self.textShape]), tenant: "t")
+            #expect(answer.outcome == .accepted, "\(String(describing: answer.reason))")
+            // The later write wins whole, its bytes unchanged: no text merge of the two.
+            let state = try await server.store.read(tenant: "t") { store in try store.rowState(table: "note", key: key) }
+            #expect(state?.cells["data"]?.value == second, "pair \(index)")
+        }
+        let pulled = try await Self.log(server).filter { $0.change.columns.first?.name == "data" }.map { $0.change.columns.first?.value }
+        #expect(pulled == [damaged, decodes, decodes, decodesToo], "sent on as pushed")
     }
 
     @Test func tenantsNeverSeeEachOthersRows() async throws {

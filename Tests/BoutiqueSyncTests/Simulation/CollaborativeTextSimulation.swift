@@ -122,7 +122,7 @@ struct CollaborativeTextSimulation {
 
         for note in Self.notes {
             let state = try await server.store.read(tenant: Self.tenant) { store in try store.rowState(table: "note", key: .text(note)) }
-            let serverBody: DatabaseValue? = state.flatMap { $0.isVisible ? $0.visibleValues["body"] : nil }
+            let serverBody: DatabaseValue? = state.flatMap { $0.isVisible ? $0.visibleValues(textColumns: ["body"])["body"] : nil }
             for device in devices {
                 guard let database = device.database else { continue }
                 let body: DatabaseValue? = try await database.read { conn in
