@@ -1,4 +1,9 @@
-extension Select {
+// The clauses of a select of one table. A join's select has a tuple of tables as its `Columns`, and
+// its clauses take one closure parameter per table (Select+JoinedRows.swift): without the
+// requirement, Swift would also pass a join's `{ reminder, list in … }` here as one tuple, and weigh
+// both readings of every clause of a joined query (one of the reasons a join that chose a tuple took
+// over 100 ms to type-check).
+extension Select where Columns: TableDefinition {
     /// Keeps the rows for which `predicate` holds; several `where` calls are ANDed.
     ///
     /// ```swift

@@ -1,4 +1,6 @@
-extension Select {
+// A select of one table; a join's orderings take one closure parameter per table (see
+// Select+Filtering.swift for why the requirement is there).
+extension Select where Columns: TableDefinition {
     /// Orders the rows; later `order` calls add tie-breakers.
     ///
     /// ```swift
