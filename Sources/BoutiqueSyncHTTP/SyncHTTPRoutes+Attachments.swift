@@ -31,10 +31,10 @@ extension SyncHTTPRoutes {
             case ("PUT", 1):
                 let size = try Self.number("size", in: query)
                 let offset = try Self.number("offset", in: query)
-                let stored = try await attachments.state(of: id, byteCount: size, tenant: claims.tenant).isUploaded
-                // A user who may not read bytes the server holds uploads them whole again, checked again:
-                // an id and a size alone (which rows show) do not make the bytes theirs.
-                let evenIfStored = stored ? !(try await mayRead(id, claims)) : false
+                // A user who may not read the bytes uploads them whole, checked, even when the server
+                // holds them (or comes to while this piece waits its turn): an id and a size alone (which
+                // rows show) do not make the bytes theirs.
+                let evenIfStored = !(try await mayRead(id, claims))
                 let state = try await attachments.append(
                     request.body, to: id, byteCount: size, at: offset, tenant: claims.tenant, evenIfStored: evenIfStored)
                 if state.isUploaded { try await server.noteUpload(of: id, by: claims.user, tenant: claims.tenant) }

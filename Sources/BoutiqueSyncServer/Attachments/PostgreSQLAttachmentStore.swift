@@ -116,8 +116,7 @@ public final class PostgreSQLAttachmentStore: SyncAttachmentStore {
                     "DELETE FROM boutique_sync_server_attachment_piece WHERE tenant = $1 AND attachment = $2 AND byte_count = $3",
                     [.text(tenant), .text(id), .int8(byteCount)])
                 try Self.setHeld(0, uploaded: false, of: id, byteCount: byteCount, tenant: tenant, at: now, connection)
-                return .refused(AttachmentRefusal(
-                    .invalid, "the bytes sent are not the attachment's: their SHA-256 is \(digest); nothing was stored, the upload starts again from 0"))
+                return .refused(AttachmentRefusal(.invalid, Self.notTheAttachments))
             }
             try Self.setHeld(byteCount, uploaded: true, of: id, byteCount: byteCount, tenant: tenant, at: now, connection)
             return .state(AttachmentUploadState(id: id, byteCount: byteCount, offset: byteCount, isUploaded: true))
@@ -221,27 +220,36 @@ public final class PostgreSQLAttachmentStore: SyncAttachmentStore {
         return SHA256Hasher.hex(digest)
     }
 
+    /// The refusal of bytes that are not the id's, worded the same whether or not the store held them
+    /// before, so that it tells nothing of what the store holds.
+    static let notTheAttachments =
+        "the bytes sent are not the attachment's (their SHA-256 is not its id); nothing was stored, the upload starts again from 0"
+
     /// A piece of an upload of bytes the store holds whole, by a user who must show they hold them:
     /// compared with the stored bytes at its offset (which are the id's), so that equal pieces from 0
-    /// to the end are the id's bytes. A piece that differs starts the proof again from 0.
+    /// to the end are the id's bytes.
+    ///
+    /// A piece that differs is answered as one that matches, and the proof fails only at its last
+    /// piece, in the words a fresh upload's wrong hash gets: answering at once would let a user who
+    /// knows an id learn the bytes one guess at a time. The column `proven` keeps both where the proof
+    /// stands and whether a piece differed: the offset reached, or, once a piece differed,
+    /// `-(offset + 1)`.
     private static func prove(
         _ bytes: [UInt8], of id: String, byteCount: Int64, at offset: Int64, proven: Int64, tenant: String, _ connection: PostgreSQLConnection
     ) throws -> Appended {
-        guard offset == proven else {
-            return .refused(AttachmentRefusal(.offsetMismatch, "the upload stands at offset \(proven), not \(offset); send from there", heldOffset: proven))
+        let differed = proven < 0
+        let reached = differed ? -(proven + 1) : proven
+        guard offset == reached else {
+            return .refused(AttachmentRefusal(.offsetMismatch, "the upload stands at offset \(reached), not \(offset); send from there", heldOffset: reached))
         }
         let end = offset + Int64(bytes.count)
-        let stored = try range(of: id, byteCount: byteCount, from: offset, to: end, tenant: tenant, connection)
-        guard stored == bytes else {
-            try setProven(0, of: id, byteCount: byteCount, tenant: tenant, connection)
-            return .refused(AttachmentRefusal(
-                .invalid, "the bytes sent are not the attachment's (their SHA-256 is not its id); nothing was stored, the upload starts again from 0"))
-        }
+        let matches = try !differed && range(of: id, byteCount: byteCount, from: offset, to: end, tenant: tenant, connection) == bytes
         guard end == byteCount else {
-            try setProven(end, of: id, byteCount: byteCount, tenant: tenant, connection)
+            try setProven(matches ? end : -(end + 1), of: id, byteCount: byteCount, tenant: tenant, connection)
             return .state(AttachmentUploadState(id: id, byteCount: byteCount, offset: end, isUploaded: false))
         }
         try setProven(0, of: id, byteCount: byteCount, tenant: tenant, connection)
+        guard matches else { return .refused(AttachmentRefusal(.invalid, notTheAttachments)) }
         return .state(AttachmentUploadState(id: id, byteCount: byteCount, offset: byteCount, isUploaded: true))
     }
 

@@ -25,8 +25,8 @@ extension SyncServer {
         try await store.transaction(tenant: tenant) { store in try store.noteUploader(user, of: id) }
     }
 
-    /// Removes from `bytes` the attachments of `tenant` that no row has pointed at for
-    /// `retentionMilliseconds` (by the server's clock), and uploads in progress untouched as long;
+    /// Removes from `bytes` the attachments of `tenant` whose last row let go of them more than
+    /// `retentionMilliseconds` ago (by the server's clock), and uploads in progress untouched as long;
     /// returns how many attachments went and their bytes.
     ///
     /// ```swift
@@ -34,9 +34,12 @@ extension SyncServer {
     /// ```
     ///
     /// Never bytes a live row points at, nor bytes that changed within the retention. A whole
-    /// attachment the store knows nothing of (uploaded before the server recorded uploaders and rows'
-    /// pointers) is kept. A row that comes to point at bytes after they went has its writer's device
-    /// upload them again: writing the row queues the upload there.
+    /// attachment goes only once a row that pointed at it let go of it (a release recorded): one no row
+    /// was ever recorded pointing at is kept, because the server cannot tell it from one a row points
+    /// at unseen (a row pushed by a device that did not describe its attachment columns records no
+    /// pointer), and keeping bytes costs space where removing them loses a photo. A row that comes to
+    /// point at bytes after they went has its writer's device upload them again: writing the row
+    /// queues the upload there.
     public func collectAttachments(
         tenant: String, in bytes: any SyncAttachmentStore, retentionMilliseconds: UInt64
     ) async throws -> (attachments: Int, bytes: Int64) {
@@ -48,7 +51,12 @@ extension SyncServer {
         for candidate in try await bytes.attachments(tenant: tenant, unchangedBefore: cutoff) {
             let collectable = try await store.transaction(tenant: tenant) { store in
                 let standing = try store.attachmentStanding(candidate.id)
-                guard !standing.isPointedAt, (standing.releasedAt ?? 0) < cutoff, standing.isKnown || !candidate.isWhole else { return false }
+                if standing.isPointedAt { return false }
+                if candidate.isWhole {
+                    guard let releasedAt = standing.releasedAt, releasedAt < cutoff else { return false }
+                } else if let releasedAt = standing.releasedAt, releasedAt >= cutoff {
+                    return false
+                }
                 try store.forgetAttachment(candidate.id)
                 return true
             }

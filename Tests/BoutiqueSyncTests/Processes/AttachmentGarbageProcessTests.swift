@@ -6,7 +6,8 @@ import Testing
 
 /// `boutique serve --retain` removes the bytes no row has pointed at for the retention period, as real
 /// processes on 127.0.0.1, on the SQLite store (bytes in its folder) and on PostgreSQL (bytes in the
-/// database): an upload no row points at goes, the photo a row points at stays.
+/// database): the photo of a deleted row goes, the photo a row points at stays, and bytes no row was
+/// seen pointing at stay.
 @Suite(.serialized) struct AttachmentGarbageProcessTests {
     @Test func housekeepingRemovesBytesNoRowPointsAtOnTheSQLiteStore() async throws {
         try await Self.run(postgres: nil)
@@ -34,19 +35,28 @@ import Testing
         try await workspace.tool(["sql", "ana.db", "INSERT INTO photo VALUES ('p1', 'Kept', '\(HTTP.attachmentJSON(id: photoID, byteCount: photo.count))')"])
         try await workspace.tool(["sync", "ana.db", "--server", url, "--token", token, "--tables", "photo"])
 
-        // Bytes uploaded that no row points at.
-        let orphan = [UInt8](repeating: 5, count: 7_000)
+        // A second photo whose row is then deleted: its bytes go once the row let go of them.
+        let gone = [UInt8](repeating: 5, count: 7_000)
+        try Data(gone).write(to: workspace.directory.file("gone.bin"))
+        let goneID = try await workspace.tool(["attachments", "put", "ana.db", "gone.bin"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        try await workspace.tool(["sql", "ana.db", "INSERT INTO photo VALUES ('p2', 'Gone', '\(HTTP.attachmentJSON(id: goneID, byteCount: gone.count))')"])
+        try await workspace.tool(["sync", "ana.db", "--server", url, "--token", token, "--tables", "photo"])
+        #expect(try await isUploaded(goneID, size: gone.count))
+        // Bytes uploaded that no row was ever recorded pointing at: kept, since a row may point at them unseen.
+        let orphan = [UInt8](repeating: 6, count: 3_000)
         let orphanID = try HTTP.id(of: orphan)
         let put = try await HTTP.request(url, "/v1/attachments/\(orphanID)?size=\(orphan.count)&offset=0", method: "PUT", token: token, body: orphan)
         #expect(HTTP.reason(put).contains(#""isUploaded":true"#), "\(HTTP.reason(put))")
-        #expect(try await isUploaded(photoID, size: photo.count))
+        try await workspace.tool(["sql", "ana.db", "DELETE FROM photo WHERE id = 'p2'"])
+        try await workspace.tool(["sync", "ana.db", "--server", url, "--token", token, "--tables", "photo"])
 
-        try await waitUntil(seconds: 60, "the bytes no row points at are removed") { try await !isUploaded(orphanID, size: orphan.count) }
+        try await waitUntil(seconds: 60, "the bytes no row points at any more are removed") { try await !isUploaded(goneID, size: gone.count) }
         #expect(try await isUploaded(photoID, size: photo.count), "the photo a row points at stays")
+        #expect(try await isUploaded(orphanID, size: orphan.count), "bytes no row was seen pointing at stay")
         #expect(try await HTTP.request(url, "/v1/attachments/\(photoID)/bytes?offset=0&length=100000", token: token).body == photo)
         if postgres == nil {
             let folder = try HTTP.tenantFolder(workspace, tenant: tenant)
-            #expect(HTTP.files(in: folder) == [photoID])
+            #expect(HTTP.files(in: folder) == [photoID, orphanID].sorted())
         }
 
         server.send(SIGTERM)

@@ -54,6 +54,16 @@ import Testing
             }
             #expect(forged?.kind == .invalid && forged?.reason.contains("SHA-256") == true, "\(String(describing: forged))")
             #expect(try await store.read(id, offset: 0, length: 5, tenant: "acme").bytes == Array(bytes[0..<5]))
+            // A piece that differs is answered as one that matches, and only the last piece tells, as a
+            // wrong hash: a user who knows the id cannot guess the stored bytes a piece at a time.
+            var guess = Array(bytes[0..<12_000])
+            guess[0] ^= 0xFF
+            let guessed = try await store.append(guess, to: id, byteCount: size, at: 0, tenant: "acme", evenIfStored: true)
+            #expect(!guessed.isUploaded && guessed.offset == 12_000, "\(guessed)")
+            let failed = await Self.refusal {
+                _ = try await store.append(Array(bytes[12_000...]), to: id, byteCount: size, at: 12_000, tenant: "acme", evenIfStored: true)
+            }
+            #expect(failed?.kind == .invalid && failed?.reason.contains("SHA-256") == true, "\(String(describing: failed))")
             var proof = try await store.append(Array(bytes[0..<12_000]), to: id, byteCount: size, at: 0, tenant: "acme", evenIfStored: true)
             #expect(!proof.isUploaded && proof.offset == 12_000, "a proof goes piece by piece, as an upload: \(proof)")
             proof = try await store.append(Array(bytes[12_000...]), to: id, byteCount: size, at: 12_000, tenant: "acme", evenIfStored: true)
