@@ -48,15 +48,19 @@ struct BusyAndInterruptTests {
             try holder.beginTransaction(.immediate)
             try holder.execute("INSERT INTO t VALUES ('holder')")
 
-            // The holder commits on another thread while this one waits.
+            // The holder commits on a thread of its own while this one waits: a dispatch queue's
+            // thread came over 20 s late in a sanitized run of the whole suite, whose tests held the
+            // pool. The timeout only bounds a lock never released, so it is long: a passing run waits
+            // for the commit, not for the timeout.
             let box = UncheckedConnection(holder)
             let released = DispatchSemaphore(value: 0)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(200)) {
+            Thread.detachNewThread {
+                Thread.sleep(forTimeInterval: 0.2)
                 try? box.connection.commit()
                 released.signal()
             }
             let waiter = try Connection(path: path)
-            try waiter.setBusyTimeout(milliseconds: 20_000)
+            try waiter.setBusyTimeout(milliseconds: 600_000)
             try waiter.execute("INSERT INTO t VALUES ('waiter')")
             released.wait()
             #expect(try waiter.fetchRows("SELECT x FROM t ORDER BY rowid").rows == [["holder"], ["waiter"]])
