@@ -68,7 +68,7 @@ struct FailingSyncStore: SyncStore {
 
     @Test func oneAddressHoldingManyConnectionsCannotStarveAnother() async throws {
         let server = try await HTTPTestServer(
-            options: SyncHTTPOptions(connectionLimit: 40, connectionsPerAddress: 8, requestDeadline: .seconds(120)))
+            options: SyncHTTPOptions(connectionLimit: 40, connectionsPerAddress: 8, requestDeadline: .seconds(1_800)))
         let port = try #require(server.http.url.port)
         // 60 connections from 127.0.0.1 each start a request and never finish it.
         let slow = try await RawConnection.onThread {

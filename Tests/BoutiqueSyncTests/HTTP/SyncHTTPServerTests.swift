@@ -143,7 +143,8 @@ import Testing
         let captured = CapturedLog()
         let http = try SyncHTTPServer(
             server: SyncServer(store: SlowStore(base: base, delay: .seconds(300))), signer: signer, log: captured.log())
-        let token = try signer.token(tenant: "acme", user: "ana", expiresAt: Date().addingTimeInterval(60))
+        // An hour: a sanitized run took over a minute to reach the handler, and the token had expired (401).
+        let token = try signer.token(tenant: "acme", user: "ana", expiresAt: Date().addingTimeInterval(3_600))
         let url = http.url
         let slow = Task {
             try await RawHTTP.send(url, "v1/snapshot", token: token, body: RawHTTP.json(SnapshotRequest(replica: "r", after: nil, limit: 10)))
