@@ -8,7 +8,7 @@ import Testing
     private func errorOfWriteStartedInside(
         _ database: DatabaseActor, _ inner: @escaping @Sendable () async throws -> Void
     ) async throws -> BoutiqueError? {
-        try await withTimeout(10) {
+        try await withTimeout(120) {
             try await database.write { _ -> BoutiqueError? in
                 let outcome = Box<BoutiqueError?>(nil)
                 let finished = Latch()
@@ -16,8 +16,9 @@ import Testing
                     do { try await inner() } catch let error as BoutiqueError { outcome.value = error } catch {}
                     finished.open()
                 }
-                // Waiting here is what would deadlock if the inner write queued behind this one.
-                guard finished.waitBlocking(seconds: 5) else { return .invalidArgument("the inner write hung") }
+                // Waiting here is what would deadlock if the inner write queued behind this one. A
+                // minute: a sanitized run's task started over 5 s late.
+                guard finished.waitBlocking(seconds: 60) else { return .invalidArgument("the inner write hung") }
                 return outcome.value
             }
         }
