@@ -57,14 +57,17 @@ struct RawHTTP {
         request.httpBody = body
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        // URLSession's own 60 s, stretched as the tests' deadlines are: on a loaded machine a server's
-        // answer once took longer than that to be scheduled.
-        request.timeoutInterval = 60 * syncTimeoutScale
+        // A guard against a hang, not a measure: three minutes at least (URLSession's own 60 s once ran
+        // out on a loaded machine), stretched as the tests' deadlines are.
+        request.timeoutInterval = RawHTTP.hangTimeout
         let (data, response) = try await URLSession.shared.data(for: request)
         return RawHTTP(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)
     }
 
     static func json<T: Encodable>(_ value: T) throws -> Data { try SyncJSON.encoder().encode(value) }
+
+    /// How long a test's request may go unanswered before it counts as a hang.
+    static var hangTimeout: TimeInterval { max(180, 60 * syncTimeoutScale) }
 }
 
 /// One HTTP/1.1 exchange over a plain socket to 127.0.0.1, written the way a client that does not wait

@@ -273,8 +273,7 @@ struct FailingSyncStore: SyncStore {
         request.httpBody = try RawHTTP.json(PullRequest(replica: "r", cursor: 0, limit: 1))
         let token = try signer.token(tenant: "acme", user: "ana", expiresAt: Date().addingTimeInterval(600))
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        // As long as a sanitized run needs (URLSession's own 60 s ran out in one).
-        request.timeoutInterval = 60 * syncTimeoutScale
+        request.timeoutInterval = RawHTTP.hangTimeout
         let (data, response) = try await URLSession.shared.data(for: request)
         let answer = try #require(response as? HTTPURLResponse)
         #expect(answer.statusCode == 503)

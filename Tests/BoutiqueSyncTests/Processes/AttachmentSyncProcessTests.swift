@@ -22,7 +22,7 @@ import FoundationNetworking
         request.httpMethod = method
         request.httpBody = body.map { Data($0) }
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        request.timeoutInterval = 60 * syncTimeoutScale
+        request.timeoutInterval = RawHTTP.hangTimeout
         let (data, response) = try await URLSession.shared.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, Array(data))
     }

@@ -15,9 +15,10 @@ import Testing
         let url = BoutiqueDB.inMemoryURL()
         let gate = TenantIsolationTests.Gate()
         let store = try await SQLiteSyncStore.open(url: url, beforeCheckpoint: { gate.hold() })
-        // The gate opens after a generous while if the test is stuck, so that the store can close.
+        // The gate opens after a generous while if the test is stuck, so that the store can close; a
+        // sanitized run stretches the while (a minute once passed before the calm push was answered).
         let deadline = Task {
-            try? await Task.sleep(for: .seconds(60))
+            try? await Task.sleep(for: .seconds(syncHangDeadline(seconds: 60)))
             gate.open()
         }
         let autocheckpoint = try await store.database.writeWithoutTransaction { conn in

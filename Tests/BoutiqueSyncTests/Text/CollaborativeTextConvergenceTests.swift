@@ -7,31 +7,33 @@ import Testing
 /// reorders characters a replica already had, and no character is lost or doubled.
 @Suite struct CollaborativeTextConvergenceTests {
     @Test(arguments: TestBudget.cases(40))
-    func randomScriptsConverge(seed: UInt64) throws {
-        var random = SeededRandom(seed: 1_000 + seed)
-        var replicas = TextReplicas(count: random.int(in: 2...5))
-        for _ in 0..<random.int(in: 20...80) {
-            try replicas.step(&random)
-        }
-        try replicas.deliverAll(&random)
-        replicas.expectConverged()
+    func randomScriptsConverge(seed: UInt64) async throws {
+        try await ComputeLane.shared.run {
+            var random = SeededRandom(seed: 1_000 + seed)
+            var replicas = TextReplicas(count: random.int(in: 2...5))
+            for _ in 0..<random.int(in: 20...80) {
+                try replicas.step(&random)
+            }
+            try replicas.deliverAll(&random)
+            replicas.expectConverged()
 
-        // Exactly the characters inserted and never deleted are there, once each.
-        var inserted: [TextElementID] = []
-        var deleted: Set<TextElementID> = []
-        for operation in replicas.made {
-            switch operation {
-            case .insert(let insertion):
-                inserted += (0..<insertion.scalars.count).map { TextElementID(replica: insertion.id.replica, counter: insertion.id.counter + $0) }
-            case .delete(let deletion):
-                for range in deletion.ranges {
-                    for offset in 0..<range.count { deleted.insert(TextElementID(replica: range.start.replica, counter: range.start.counter + offset)) }
+            // Exactly the characters inserted and never deleted are there, once each.
+            var inserted: [TextElementID] = []
+            var deleted: Set<TextElementID> = []
+            for operation in replicas.made {
+                switch operation {
+                case .insert(let insertion):
+                    inserted += (0..<insertion.scalars.count).map { TextElementID(replica: insertion.id.replica, counter: insertion.id.counter + $0) }
+                case .delete(let deletion):
+                    for range in deletion.ranges {
+                        for offset in 0..<range.count { deleted.insert(TextElementID(replica: range.start.replica, counter: range.start.counter + offset)) }
+                    }
                 }
             }
+            let visible = replicas.texts[0].visibleElementIDs
+            #expect(Set(visible).count == visible.count)
+            #expect(Set(visible) == Set(inserted).subtracting(deleted))
         }
-        let visible = replicas.texts[0].visibleElementIDs
-        #expect(Set(visible).count == visible.count)
-        #expect(Set(visible) == Set(inserted).subtracting(deleted))
     }
 
     /// Concurrent edits in different places both survive, in the places their writers meant.

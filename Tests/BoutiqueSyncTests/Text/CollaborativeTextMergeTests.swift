@@ -7,25 +7,27 @@ import Testing
 /// for byte.
 @Suite struct CollaborativeTextMergeTests {
     @Test(arguments: TestBudget.cases(40))
-    func mergedStatesEqualOneReplicaThatAppliedEverything(seed: UInt64) throws {
-        var random = SeededRandom(seed: 7_000 + seed)
-        var replicas = TextReplicas(count: random.int(in: 2...4))
-        for _ in 0..<random.int(in: 10...50) {
-            try replicas.step(&random)
+    func mergedStatesEqualOneReplicaThatAppliedEverything(seed: UInt64) async throws {
+        try await ComputeLane.shared.run {
+            var random = SeededRandom(seed: 7_000 + seed)
+            var replicas = TextReplicas(count: random.int(in: 2...4))
+            for _ in 0..<random.int(in: 10...50) {
+                try replicas.step(&random)
+            }
+            var everything = CollaborativeText()
+            try everything.apply(replicas.made)
+            // Each replica's state merged into the others', in a random order, some twice.
+            var order = Array(replicas.texts.indices)
+            order.shuffle(using: &random)
+            var merged = replicas.texts[order[0]]
+            for index in order.dropFirst() + [order[0]] { try merged.merge(replicas.texts[index]) }
+            #expect(merged.text == everything.text)
+            #expect(merged.record() == everything.record())
+            // The other way round, from the last.
+            var reversed = replicas.texts[order.last!]
+            for index in order.reversed() { try reversed.merge(replicas.texts[index]) }
+            #expect(reversed.record() == everything.record())
         }
-        var everything = CollaborativeText()
-        try everything.apply(replicas.made)
-        // Each replica's state merged into the others', in a random order, some twice.
-        var order = Array(replicas.texts.indices)
-        order.shuffle(using: &random)
-        var merged = replicas.texts[order[0]]
-        for index in order.dropFirst() + [order[0]] { try merged.merge(replicas.texts[index]) }
-        #expect(merged.text == everything.text)
-        #expect(merged.record() == everything.record())
-        // The other way round, from the last.
-        var reversed = replicas.texts[order.last!]
-        for index in order.reversed() { try reversed.merge(replicas.texts[index]) }
-        #expect(reversed.record() == everything.record())
     }
 
     @Test func aMergedStateGoesOnTakingOperations() throws {

@@ -14,35 +14,37 @@ import Testing
     }
 
     @Test(arguments: TestBudget.cases(25))
-    func compactedAndUncompactedReplicasKeepConverging(seed: UInt64) throws {
-        var random = SeededRandom(seed: 9_000 + seed)
-        var replicas = TextReplicas(count: random.int(in: 2...4))
-        for phase in 0..<3 {
-            for _ in 0..<random.int(in: 20...50) {
-                try replicas.step(&random)
+    func compactedAndUncompactedReplicasKeepConverging(seed: UInt64) async throws {
+        try await ComputeLane.shared.run {
+            var random = SeededRandom(seed: 9_000 + seed)
+            var replicas = TextReplicas(count: random.int(in: 2...4))
+            for phase in 0..<3 {
+                for _ in 0..<random.int(in: 20...50) {
+                    try replicas.step(&random)
+                }
+                try replicas.deliverAll(&random)
+                replicas.expectConverged(sameBytes: phase == 0)
+                // Everyone has everything: all of it is stable. Some replicas compact, the others not yet.
+                let stable = Self.stable(replicas)
+                let text = replicas.texts[0].text
+                var compacted: [Int] = []
+                for index in replicas.texts.indices where random.chance(50) || phase == 2 {
+                    try replicas.texts[index].compact(stableThrough: stable)
+                    #expect(replicas.texts[index].text == text)
+                    compacted.append(index)
+                }
+                for pair in zip(compacted, compacted.dropFirst()) {
+                    let same = replicas.texts[pair.0].record() == replicas.texts[pair.1].record()
+                    #expect(same, "compacted replicas hold different states")
+                }
             }
-            try replicas.deliverAll(&random)
-            replicas.expectConverged(sameBytes: phase == 0)
-            // Everyone has everything: all of it is stable. Some replicas compact, the others not yet.
-            let stable = Self.stable(replicas)
-            let text = replicas.texts[0].text
-            var compacted: [Int] = []
-            for index in replicas.texts.indices where random.chance(50) || phase == 2 {
-                try replicas.texts[index].compact(stableThrough: stable)
-                #expect(replicas.texts[index].text == text)
-                compacted.append(index)
+            // Compacting again at the same version finds nothing more to drop.
+            for index in replicas.texts.indices {
+                var again = replicas.texts[index]
+                try again.compact(stableThrough: Self.stable(replicas))
+                let same = again.record() == replicas.texts[index].record()
+                #expect(same, "a second compaction changed replica \(index)")
             }
-            for pair in zip(compacted, compacted.dropFirst()) {
-                let same = replicas.texts[pair.0].record() == replicas.texts[pair.1].record()
-                #expect(same, "compacted replicas hold different states")
-            }
-        }
-        // Compacting again at the same version finds nothing more to drop.
-        for index in replicas.texts.indices {
-            var again = replicas.texts[index]
-            try again.compact(stableThrough: Self.stable(replicas))
-            let same = again.record() == replicas.texts[index].record()
-            #expect(same, "a second compaction changed replica \(index)")
         }
     }
 

@@ -78,15 +78,17 @@ import Testing
     }
 
     @Test(arguments: TestBudget.cases(60))
-    func randomWritersAndTypingOrdersNeverInterleave(seed: UInt64) throws {
-        var random = SeededRandom(seed: 500 + seed)
-        let base = RandomText.string(&random, length: 0...8)
-        let offset = random.int(in: 0...base.unicodeScalars.count)
-        let writers = random.int(in: 2...5)
-        let words = (0..<writers).map { index in "\(index)" + String(repeating: ["a", "b", "c", "d", "e"][index], count: random.int(in: 1...5)) }
-        let typings = (0..<writers).map { _ in random.pick(Typing.allCases) }
-        let results = try Self.merge(base: base, offset: offset, words: words, typings: typings, &random)
-        #expect(results.allSatisfy { $0 == results[0] })
-        #expect(Self.isWhole(results[0], base: base, offset: offset, words: words), "\(results[0]) from \(words) typed \(typings)")
+    func randomWritersAndTypingOrdersNeverInterleave(seed: UInt64) async throws {
+        try await ComputeLane.shared.run {
+            var random = SeededRandom(seed: 500 + seed)
+            let base = RandomText.string(&random, length: 0...8)
+            let offset = random.int(in: 0...base.unicodeScalars.count)
+            let writers = random.int(in: 2...5)
+            let words = (0..<writers).map { index in "\(index)" + String(repeating: ["a", "b", "c", "d", "e"][index], count: random.int(in: 1...5)) }
+            let typings = (0..<writers).map { _ in random.pick(Typing.allCases) }
+            let results = try Self.merge(base: base, offset: offset, words: words, typings: typings, &random)
+            #expect(results.allSatisfy { $0 == results[0] })
+            #expect(Self.isWhole(results[0], base: base, offset: offset, words: words), "\(results[0]) from \(words) typed \(typings)")
+        }
     }
 }
