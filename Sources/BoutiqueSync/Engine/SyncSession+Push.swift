@@ -45,7 +45,7 @@ extension SyncSession {
                     try LocalFolder.fold(tables: tables, replica: replica, unmergeable: self.unmergeableTextEdits, on: conn.connection)
                     let sql = SQLRunner(conn)
                     try CollaborativeTextCapture.repairDamaged(
-                        after: try ServerState.read(server: server, sql).acknowledged, tables: tables, unmergeable: self.unmergeableTextEdits, sql)
+                        after: try ServerState.read(server: server, sql).acknowledged, unmergeable: self.unmergeableTextEdits, sql)
                 }
             }
             // One read for what a round needs: the progress with the server, the id given up, the outbox.

@@ -55,6 +55,28 @@ enum CollaborativeTextCapture {
             var text = stored
             let new = CollaborativeTextValue.plainText(column.value)
             if column.value != .text(new) { reshow = true }
+            // Folded before (the fold runs again after a refusal): what was recorded then is what the
+            // server has or will have, so it is applied again, never diffed again. A new diff against a
+            // text that already holds this and later edits would undo them and type them again under
+            // new ids the server never gets, and every later edit by this writer would wait for those
+            // ids there. Only operations that no longer apply whole (they built on a refused write's
+            // characters, now withdrawn) give way to a new diff.
+            if let earlier = try recorded(transaction: transaction, table: change.table, key: change.key, column: column.name, sql),
+               let replayed = Self.replaying(earlier, onto: text)
+            {
+                if replayed.operations.isEmpty, replayed.text.text != new {
+                    // Left out when first folded (it could not be merged, and was reported then).
+                    leftOut.append(column.name)
+                    continue
+                }
+                text = replayed.text
+                if text.text != new { reshow = true }
+                if let cell = state.cells[column.name] {
+                    state.cells[column.name] = CellRegister(value: CollaborativeTextValue.state(text).value, stamp: cell.stamp)
+                }
+                change.columns[index].value = earlier
+                continue
+            }
             let operations: [TextOperation]
             do {
                 operations = try text.replaceText(with: new, by: change.stamp.replica)
@@ -74,6 +96,17 @@ enum CollaborativeTextCapture {
         change.columns.removeAll { leftOut.contains($0.name) || unreadable.contains($0.name) }
         if !leftOut.isEmpty { reshow = true }
         return reshow
+    }
+
+    /// `text` with the recorded operations `value` applied, when they all apply (none waits for a
+    /// character or an earlier operation the text lacks); `nil` otherwise, or when `value` does not
+    /// read as operations.
+    private static func replaying(_ value: DatabaseValue, onto text: CollaborativeText) -> (text: CollaborativeText, operations: [TextOperation])? {
+        guard case .operations(let operations)? = try? CollaborativeTextValue(value) else { return nil }
+        var replayed = text
+        let waiting = replayed.waitingCount
+        guard (try? replayed.apply(operations)) != nil, replayed.waitingCount == waiting else { return nil }
+        return (replayed, operations)
     }
 
     /// Records that `column`'s new value was not merged: no operations stand for it.
@@ -126,11 +159,12 @@ enum CollaborativeTextCapture {
     /// the server refuses a push carrying them, whole, at every retry.
     ///
     /// The row's state holds what those operations did, which no other replica will get, and which the
-    /// writer's later operations build on: its column is dropped from the state, and every server's
-    /// snapshot brings the merged text back. `unmergeable` is told of each.
-    static func repairDamaged(
-        after acknowledged: Int64, tables: [String: SyncedTable], unmergeable: UnmergeableTextEdits, _ sql: SQLRunner
-    ) throws {
+    /// writer's later operations build on: its column's text is marked as awaiting a snapshot
+    /// (``/BoutiqueSyncCore/CollaborativeTextValue/awaitingSnapshot``), and every server's snapshot
+    /// brings the merged text back. A write of the column before then is refused and reported, as for
+    /// a damaged text: diffed against no text, it would type the whole text again, twice over once
+    /// the snapshot came. `unmergeable` is told of each.
+    static func repairDamaged(after acknowledged: Int64, unmergeable: UnmergeableTextEdits, _ sql: SQLRunner) throws {
         var damaged: [Captured.Cell] = []
         for (cell, value) in try read(after: acknowledged, through: .max, sql).values {
             do {
@@ -144,14 +178,14 @@ enum CollaborativeTextCapture {
         }
         guard !damaged.isEmpty else { return }
         let states = try RowStates(sql: sql)
-        let projector = RowProjector(sql: sql)
         for cell in damaged {
             try record(CollaborativeTextValue.operations([]).value, transaction: cell.transaction, table: cell.table, key: cell.key,
                        column: cell.column, sql)
-            guard var state = try states.state(table: cell.table, key: cell.key), state.cells.removeValue(forKey: cell.column) != nil
-            else { continue }
+            guard var state = try states.state(table: cell.table, key: cell.key), let lost = state.cells[cell.column] else { continue }
+            state.cells[cell.column] = CellRegister(value: CollaborativeTextValue.awaitingSnapshot, stamp: lost.stamp)
+            // The table keeps what it shows until the snapshot: showing the lost text (as NULL) would
+            // be a write of its own, refused in turn.
             try states.setState(state, table: cell.table, key: cell.key)
-            if let table = tables[cell.table] { try projector.reproject(state, key: cell.key, table: table) }
         }
         try sql.run("UPDATE boutique_sync_server SET bootstrapped = 0")
     }

@@ -28,6 +28,12 @@ package enum CollaborativeTextValue: Sendable {
 
     static let prefix: [UInt8] = [0x00, 0x42, 0x54, 0x58]
 
+    /// What a replica keeps of a text it knows it lost (what it held built on edits no other replica
+    /// will get) until a snapshot brings the merged text: a value that says it is collaborative text
+    /// and does not read. Like a text damaged on disk, it never wins over one that reads, and an edit
+    /// made meanwhile is not diffed against it (it is refused and reported).
+    package static let awaitingSnapshot = DatabaseValue.blob(prefix + [0])
+
     /// Whether `value` is a blob that says it is a collaborative text value (well formed or not).
     package static func isEncoded(_ value: DatabaseValue) -> Bool {
         guard case .blob(let bytes) = value, bytes.count > prefix.count else { return false }

@@ -101,6 +101,65 @@ import Testing
         await note.close()
     }
 
+    @Test func anEditMadeBeforeTheSnapshotThatRepairsDamagedOperationsIsRefusedNotTypedTwice() async throws {
+        let note = try await TextDevices.make(body: "alpha")
+        try await note.write(0, "UPDATE note SET body = 'alpha beta' WHERE id = 'n1'")
+        let tables = await note.syncs[0].session.tables
+        let unmergeable = note.syncs[0].session.unmergeableTextEdits
+        try await note.devices[0].write { conn in
+            try LocalFolder.fold(tables: tables, replica: "unused", unmergeable: unmergeable, on: conn.connection)
+            try conn.execute("UPDATE boutique_sync_text_ops SET operations = x'004254580199' WHERE key = 'n1'")
+        }
+        // The push repairs the damage (the edit is lost: only this device had it) and asks for a
+        // snapshot; before it comes, the user edits the body again.
+        _ = try await note.syncs[0].session.pushAll()
+        try await note.write(0, "UPDATE note SET body = 'alpha beta delta' WHERE id = 'n1'")
+        try await note.settle()
+
+        let refusals = await note.syncs[0].takeReportedRefusals()
+        #expect(refusals.count == 2 && refusals.allSatisfy { $0.key == .text("n1") }, "\(refusals.map(\.message))")
+        #expect(refusals.contains { $0.values["body"] == .text("alpha beta delta") }, "the edit made meanwhile, for the app to keep")
+        for device in 0..<2 {
+            // Not the whole text typed again before the server's.
+            #expect(try await note.body(device) == .text("alpha"))
+        }
+        try await note.write(0, "UPDATE note SET body = 'alpha omega' WHERE id = 'n1'")
+        try await note.settle()
+        for device in 0..<2 {
+            #expect(try await note.body(device) == .text("alpha omega"))
+        }
+        await note.close()
+    }
+
+    @Test func textEditsTheServerAcceptedBesideARefusalAreKeptAsSentAndLaterEditsStillArrive() async throws {
+        // The server refuses any title starting with "secret".
+        let note = try await TextDevices.make(body: "alpha", authorize: { _, change in
+            !change.columns.contains { column in
+                guard column.name == "title", case .text(let title) = column.value else { return false }
+                return title.hasPrefix("secret")
+            }
+        })
+        try await note.write(0, "INSERT INTO note(id, title, body) VALUES ('n2', 'Other', 'hello')")
+        try await note.settle()
+        // One push: a refused transaction, then two edits of n1's body the server accepts.
+        try await note.write(0, "UPDATE note SET title = 'secret plans' WHERE id = 'n2'")
+        try await note.write(0, "UPDATE note SET body = 'alpha beta' WHERE id = 'n1'")
+        try await note.write(0, "UPDATE note SET body = 'alpha beta gamma' WHERE id = 'n1'")
+        _ = try await note.syncs[0].session.pushAll()
+        #expect(await note.syncs[0].takeReportedRefusals().map(\.key) == [.text("n2")])
+        #expect(try await note.body(0) == .text("alpha beta gamma"))
+        // Undoing the refusal folded the later transactions again; an edit after that reaches everyone.
+        try await note.write(0, "UPDATE note SET body = 'alpha beta gamma delta' WHERE id = 'n1'")
+        try await note.settle()
+        for device in 0..<2 {
+            #expect(try await note.body(device) == .text("alpha beta gamma delta"))
+            #expect(try await note.devices[device].rows("note").map { $0[1] } == ["Plans", "Other"])
+        }
+        let state = try await note.server.store.read(tenant: "default") { store in try store.rowState(table: "note", key: .text("n1")) }
+        #expect(state?.visibleValues(textColumns: ["body"])["body"] == .text("alpha beta gamma delta"))
+        await note.close()
+    }
+
     @Test func aPulledTextThatDoesNotReadNeverReplacesOneThatDoes() {
         let earlier = SyncStamp(time: HybridTimestamp(milliseconds: 1, counter: 0), replica: "a")
         let later = SyncStamp(time: HybridTimestamp(milliseconds: 2, counter: 0), replica: "b")

@@ -11,16 +11,22 @@ struct TextDevices {
 
     static let options = SyncOptions(collaborativeText: ["note.body"])
 
-    /// `count` devices; the first wrote note n1 with `body`, and every device synced it.
-    static func make(count: Int = 2, body: String, store: (any SyncStore)? = nil) async throws -> TextDevices {
-        let server: SyncServer
-        if let store { server = SyncServer(store: store) } else { server = try await makeServer() }
+    /// `count` devices; the first wrote note n1 with `body`, and every device synced it. The server
+    /// keeps its data in `store` (an in-memory SQLite store by default) and lets `authorize` refuse changes.
+    static func make(
+        count: Int = 2, body: String, store: (any SyncStore)? = nil, authorize: SyncAuthorizer? = nil
+    ) async throws -> TextDevices {
+        let kept: any SyncStore
+        if let store { kept = store } else { kept = try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL()) }
+        let server = SyncServer(store: kept, authorize: authorize)
         var devices: [DatabaseActor] = []
         var syncs: [BoutiqueSync] = []
         for _ in 0..<count {
             let database = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
             devices.append(database)
-            syncs.append(try await BoutiqueSync(database: database, tables: ["note"], server: .inProcess(server), options: options))
+            // A user for the authorizer to judge.
+            let user = authorize == nil ? nil : "user\(devices.count)"
+            syncs.append(try await BoutiqueSync(database: database, tables: ["note"], server: .inProcess(server, user: user), options: options))
         }
         try await devices[0].write { conn in
             try conn.execute("INSERT INTO note(id, title, body) VALUES ('n1', 'Plans', ?)", [.text(body)])
