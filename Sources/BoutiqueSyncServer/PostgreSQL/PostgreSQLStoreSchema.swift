@@ -184,6 +184,11 @@ public enum PostgreSQLStoreSchema {
                 PRIMARY KEY (tenant, attachment, byte_count, piece_offset))
             """,
         ]),
+        // A number each change of a tenant's shapes moves on, as in the SQLite store: an instance
+        // reads the shapes again when another instance changed them.
+        Migration(version: 12, name: "boutique_sync_server_v12_shapes_version", statements: [
+            "ALTER TABLE boutique_sync_server_tenant ADD COLUMN shapes_version bigint NOT NULL DEFAULT 0",
+        ]),
     ]
 
     /// The advisory lock the migrations run under: the two-integer form ("Bout", "Sync"), whose keys

@@ -48,6 +48,8 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
     let tenant: String
     private var tenantState: (next: Int64, horizon: Int64, clock: Int64)?
     private var tenantChanged = false
+    /// The tenant's ``SpaceStore/tableShapesVersion()``, read with its counters.
+    var shapesVersion: Int64 = 0
     /// Whether a sequence number was taken (a change logged, a member joining or leaving): the commit
     /// is announced then, so that long polls on every instance look again.
     private var announces = false
@@ -117,10 +119,12 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
 
     private func tenantRow() throws(BoutiqueError) -> (next: Int64, horizon: Int64, clock: Int64) {
         if let tenantState { return tenantState }
-        let found = try run("SELECT next_sequence, horizon, clock FROM boutique_sync_server_tenant WHERE tenant = $1", [])
+        let found = try run(
+            "SELECT next_sequence, horizon, clock, shapes_version FROM boutique_sync_server_tenant WHERE tenant = $1", [])
         let state: (next: Int64, horizon: Int64, clock: Int64)
         if found.rowCount > 0 {
             state = (try found.int64(0, 0), try found.int64(0, 1), try found.int64(0, 2))
+            shapesVersion = try found.int64(0, 3)
         } else if isReadOnly {
             state = (1, 0, 0)
         } else {
@@ -135,6 +139,11 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
 
     func clock() throws -> HybridTimestamp {
         HybridTimestamp(rawValue: UInt64(bitPattern: try tenantRow().clock))
+    }
+
+    /// Reads the tenant's counters (and with them its shapes' version) if they were not read yet.
+    func readTenantRow() throws(BoutiqueError) {
+        _ = try tenantRow()
     }
 
     func setClock(_ time: HybridTimestamp) throws {

@@ -293,6 +293,15 @@ extension SQLiteStoreTransaction {
                 "INSERT OR REPLACE INTO boutique_sync_server_tenant_shape(tenant, tbl, shape) VALUES (?, ?, ?)",
                 [.text(tenant), .text(shape.table), .text(json)])
         }
+        guard !shapes.isEmpty else { return }
+        _ = try tenantRow()
+        try run("UPDATE boutique_sync_server_tenant SET shapes_version = shapes_version + 1 WHERE tenant = ?", [.text(tenant)])
+        shapesVersion += 1
+    }
+
+    func tableShapesVersion() throws -> Int64 {
+        _ = try tenantRow()
+        return shapesVersion
     }
 
     // MARK: Decoding

@@ -11,6 +11,8 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
     let isReadOnly: Bool
     var tenantState: (next: Int64, horizon: Int64, clock: Int64)?
     var tenantChanged = false
+    /// The tenant's ``SpaceStore/tableShapesVersion()``, read with its counters.
+    var shapesVersion: Int64 = 0
 
     init(connection: Connection, tenant: String, isReadOnly: Bool = false) {
         self.connection = connection
@@ -46,14 +48,15 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
 
     private func readTenantRow() throws -> (next: Int64, horizon: Int64, clock: Int64) {
         let found = try rows(
-            "SELECT next_sequence, horizon, clock FROM boutique_sync_server_tenant WHERE tenant = ?", [.text(tenant)])
+            "SELECT next_sequence, horizon, clock, shapes_version FROM boutique_sync_server_tenant WHERE tenant = ?", [.text(tenant)])
         guard let row = found.first, case .integer(let next) = row[0], case .integer(let horizon) = row[1],
-            case .integer(let clock) = row[2]
+            case .integer(let clock) = row[2], case .integer(let shapesVersion) = row[3]
         else {
             guard !isReadOnly else { return (1, 0, 0) }
             try run("INSERT INTO boutique_sync_server_tenant(tenant, next_sequence, horizon, clock) VALUES (?, 1, 0, 0)", [.text(tenant)])
             return (1, 0, 0)
         }
+        self.shapesVersion = shapesVersion
         return (next, horizon, clock)
     }
 

@@ -19,17 +19,19 @@ final class TenantRegistry: Sendable {
     private let known = Lock<[String: String]>([:])
 
     /// The main file's migrations: the one-file store's tables (its identity is the server's; its tenant
-    /// tables stay empty) and the registry.
-    /// The history migration comes after the registry's, as it came later: a main file's applied ids
-    /// stay a prefix of the plan.
-    static let plan = BoutiqueMigrationPlan(SQLiteSyncStoreSchema.plan.migrations.filter { $0.id != SQLiteSyncStoreSchema.historyMigration.id } + [
-        BoutiqueMigration("boutique_sync_server_tenant_files_v1") { conn in
+    /// tables stay empty) and the registry, each where it came: the registry's after the store's
+    /// first eight, then the history, then the store's later ones. A main file's applied ids stay a
+    /// prefix of the plan.
+    static let plan: BoutiqueMigrationPlan = {
+        let store = SQLiteSyncStoreSchema.plan.migrations
+        let history = store.firstIndex { $0.id == SQLiteSyncStoreSchema.historyMigration.id } ?? store.count
+        let registry = BoutiqueMigration("boutique_sync_server_tenant_files_v1") { conn in
             try conn.execute("""
                 CREATE TABLE boutique_sync_server_tenant_file(tenant TEXT PRIMARY KEY NOT NULL, file TEXT NOT NULL UNIQUE) WITHOUT ROWID;
                 """)
-        },
-        SQLiteSyncStoreSchema.historyMigration,
-    ])
+        }
+        return BoutiqueMigrationPlan(Array(store[..<history]) + [registry] + Array(store[history...]))
+    }()
 
     /// The registry in `database`, migrated with ``plan``.
     init(database: DatabaseActor) { self.database = database }

@@ -134,16 +134,19 @@ public actor SyncServer: SyncEndpoint {
         while true {
             let refusing = denials
             let response: PushResponse
-            let updatedShapes: [String: SyncTableShape]?
+            let updatedShapes: (shapes: [String: SyncTableShape], version: Int64)?
             var mismatches: [String] = []
             do {
                 (response, updatedShapes, mismatches) = try await store.transaction(tenant: tenant) { store in
                     // The user's devices reach the server: sharing with them can say so.
                     if let user { try store.noteConnected(user) }
-                    // Read when the cache has none (a restarted server): the rules place rows by them, which
-                    // columns merge as text is theirs, and every server learns from them which rows point at
-                    // attachments.
-                    let current = try Self.record(pushed, readingAnyway: known == nil, in: store)
+                    // Read when the cache has none (a restarted server) or has them from before another
+                    // instance changed them: the rules place rows by them, which columns merge as text is
+                    // theirs, and every server learns from them which rows point at attachments.
+                    // What the push describes is checked against them again then, as if it were new:
+                    // it matched what this instance knew, not what the other one recorded.
+                    let stale = try known.map { known in try known.version != store.tableShapesVersion() } ?? true
+                    let current = try Self.record(stale ? request.tables : pushed, readingAnyway: stale, in: store)
                     // Worked out again only when the shapes were read: a push describing what the tenant
                     // described before costs nothing more.
                     let mismatches = current.map { current in rules?.mismatches(with: Array(current.values)) ?? [] } ?? known?.mismatches ?? []
@@ -157,9 +160,10 @@ public actor SyncServer: SyncEndpoint {
                     applier.maximumRowStateBytes = maximumRowStateBytes
                     applier.maximumRefusalBytes = maximumRefusalBytes
                     applier.attachmentColumns = Self.attachmentColumns(of: shapes)
-                    guard let part = request.part else { return (try applier.apply(request, refusing: refusing), current, mismatches) }
+                    let read = try current.map { ($0, try store.tableShapesVersion()) }
+                    guard let part = request.part else { return (try applier.apply(request, refusing: refusing), read, mismatches) }
                     return (
-                        try applier.applyPart(request, part: part, refusing: refusing, maximumChanges: maximumTransactionChanges), current,
+                        try applier.applyPart(request, part: part, refusing: refusing, maximumChanges: maximumTransactionChanges), read,
                         mismatches
                     )
                 }
@@ -346,7 +350,7 @@ public actor SyncServer: SyncEndpoint {
         let wall = wallClock()
         let spaced = rules != nil ? user : nil
         let rules = self.rules
-        let known = shapes[tenant]?.shapes
+        let known = shapes[tenant]
         let limits = self.limits
         let maximumBytes = limits.maximumPageBytes
         return try await store.read(tenant: tenant) { store in
@@ -365,7 +369,8 @@ public actor SyncServer: SyncEndpoint {
             }
             let limit = min(max(request.limit, 1), 10_000)
             if let spaced, let rules {
-                let shapes = try known ?? Dictionary(store.tableShapes().map { ($0.table, $0) }, uniquingKeysWith: { first, _ in first })
+                let cached = try known.flatMap { known in try known.version == store.tableShapesVersion() ? known.shapes : nil }
+                let shapes = try cached ?? Dictionary(store.tableShapes().map { ($0.table, $0) }, uniquingKeysWith: { first, _ in first })
                 return try SpaceSnapshot(store: store, user: spaced, sharedTables: rules.sharedTables(shapes: shapes))
                     .page(request, limit: limit, maximumBytes: maximumBytes, time: time)
             }

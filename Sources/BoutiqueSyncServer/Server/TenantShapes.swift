@@ -9,6 +9,9 @@ struct TenantShapes {
     struct Entry {
         /// The shapes as the store has them, by lowercased table name.
         var shapes: [String: SyncTableShape]
+        /// The store's ``SpaceStore/tableShapesVersion()`` when they were read: a store whose number
+        /// differs (another instance changed them) has them read again.
+        var version: Int64
         /// What the tenant's latest push described.
         var lastPushed: [SyncTableShape]?
         /// What of the server's rules does not match ``shapes`` (``/BoutiqueSync/SyncRules/mismatches(with:)``),
@@ -26,11 +29,13 @@ struct TenantShapes {
 
     subscript(tenant: String) -> Entry? { entries[tenant] }
 
-    /// Records what the store holds for `tenant` (when it was read) with what of the rules does not
-    /// match it, and what its push described.
-    mutating func update(_ tenant: String, shapes: [String: SyncTableShape]?, mismatches: [String] = [], pushed: [SyncTableShape]?) {
+    /// Records what the store holds for `tenant` (when it was read, with its version) with what of the
+    /// rules does not match it, and what its push described.
+    mutating func update(
+        _ tenant: String, shapes: (shapes: [String: SyncTableShape], version: Int64)?, mismatches: [String] = [], pushed: [SyncTableShape]?
+    ) {
         var entry = entries[tenant]
-        if let shapes { entry = Entry(shapes: shapes, lastPushed: entry?.lastPushed, mismatches: mismatches) }
+        if let shapes { entry = Entry(shapes: shapes.shapes, version: shapes.version, lastPushed: entry?.lastPushed, mismatches: mismatches) }
         guard var entry else { return }
         if let pushed { entry.lastPushed = pushed }
         if entries[tenant] == nil, entries.count >= capacity, !order.isEmpty { entries[order.removeFirst()] = nil }

@@ -99,6 +99,12 @@ public protocol SyncSpaceStoreTransaction {
 
     /// The synced tables' shapes, as devices last described them (shared by every tenant).
     func tableShapes() throws -> [SyncTableShape]
-    /// Records the shapes a device described, replacing the ones of the same tables.
+    /// Records the shapes a device described, replacing the ones of the same tables, and moves
+    /// ``tableShapesVersion()`` on.
     func setTableShapes(_ shapes: [SyncTableShape]) throws
+    /// A number that every change of the tenant's shapes moves on (0 before the first). A server keeps
+    /// the shapes in memory with the number it read them at, and reads them again when the store's
+    /// differs: another server sharing the store (an instance on the same PostgreSQL database) changed
+    /// them. Read with the tenant's counters, it costs a push nothing more.
+    func tableShapesVersion() throws -> Int64
 }

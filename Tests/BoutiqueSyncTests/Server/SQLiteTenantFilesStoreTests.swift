@@ -62,6 +62,26 @@ import Testing
 
     /// `boutique_log_entries` is read at every metrics scrape: counting opens no tenant's file, however
     /// many tenants there are and however few files may be open.
+    @Test func aMainFileMigratedByAnEarlierServerOpensAndUpgrades() async throws {
+        // The main file's migrations as the first servers with tenant files applied them.
+        let released = (1...8).map { "boutique_sync_server_v\($0)" }
+        let earlier = TenantRegistry.plan.migrations.filter { migration in
+            released.contains { migration.id == $0 || migration.id.hasPrefix($0 + "_") }
+                || ["boutique_sync_server_tenant_files_v1", "boutique_sync_server_v9_history"].contains(migration.id)
+        }
+        #expect(earlier.map(\.id).last == "boutique_sync_server_v9_history" && earlier.count == 10, "\(earlier.map(\.id))")
+        let workspace = try SyncTemporaryDirectory()
+        let directory = workspace.file("store")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let old = try await DatabaseActor.open(url: directory.appendingPathComponent("main.db"), migrations: BoutiqueMigrationPlan(earlier))
+        await old.close()
+
+        let store = try await SQLiteTenantFilesStore.open(directory: directory)
+        let pushed = try await SyncStoreContractTests.push(SyncStoreContractTests.server(store), [SyncStoreContractTests.transaction(1)])
+        #expect(pushed.outcome == .accepted)
+        await store.close()
+    }
+
     @Test func countingTheLogOpensNoFile() async throws {
         let workspace = try SyncTemporaryDirectory()
         let store = try await SQLiteTenantFilesStore.open(directory: workspace.file("store"), openFileLimit: 1)
