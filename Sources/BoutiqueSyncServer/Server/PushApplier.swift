@@ -28,12 +28,14 @@ struct PushApplier {
     /// the rows that point at an attachment let their readers read it.
     var attachmentColumns: [String: [String]] = [:]
 
-    /// Thrown when a change would grow a row's state past ``maximumRowStateBytes``: the caller's store
-    /// transaction rolls back, and the push is handled again with that transaction refused.
-    struct RowTooLarge: Error {
+    /// Thrown when a change found refusable only once merged (it would grow a row's state past
+    /// ``maximumRowStateBytes``, or its text operations would wait in the server's text): the caller's
+    /// store transaction rolls back, and the push is handled again with that transaction refused.
+    struct RefusedWhileApplied: Error {
         let transactionID: Int64
         let change: SyncChange
         let reason: String
+        var kind: SyncRefusal.Reason = .tooLarge
     }
 
     /// Why a pushed transaction is refused: the first change the user may not make (or that passes a
@@ -308,6 +310,7 @@ struct PushApplier {
                 let previous = try planned.map { $0.previous ?? RowRegister() } ?? applier.heldState(address, step: step)
                 var state = previous
                 if let planned { state = planned.merged } else { MergeRule.apply(change, to: &state, textColumns: applier.textColumns[change.table]) }
+                try applier.checkTextApplied(change, merged: state, previous: previous, transaction: transaction.id)
                 // A change the row already holds (the same write pushed again by a file that took a new
                 // replica id) or that loses everywhere changes nothing, and is not logged: devices would
                 // apply it to no effect.
@@ -390,7 +393,7 @@ struct PushApplier {
         guard maximumRowStateBytes < Int.max else { return }
         let size = state.record().count
         guard size > maximumRowStateBytes, size > previous.record().count else { return }
-        throw RowTooLarge(
+        throw RefusedWhileApplied(
             transactionID: transaction, change: change,
             reason: "transaction \(transaction) would grow row \(String(describing: change.key).prefix(80)) of '\(change.table.prefix(100))' to \(size) bytes; the server keeps rows of at most \(maximumRowStateBytes) bytes")
     }

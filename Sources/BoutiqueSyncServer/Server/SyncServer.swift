@@ -167,12 +167,12 @@ public actor SyncServer: SyncEndpoint {
                         mismatches
                     )
                 }
-            } catch let oversized as PushApplier.RowTooLarge {
+            } catch let refused as PushApplier.RefusedWhileApplied {
                 // The store transaction rolled back: nothing of the push is stored yet.
-                guard denials[oversized.transactionID] == nil else {
-                    return try await refusal(of: request, tenant: tenant, wall: wall, kind: .tooLarge, reason: oversized.reason)
+                guard denials[refused.transactionID] == nil else {
+                    return try await refusal(of: request, tenant: tenant, wall: wall, kind: refused.kind, reason: refused.reason)
                 }
-                denials[oversized.transactionID] = PushApplier.Denial(change: oversized.change, reason: oversized.reason, kind: .tooLarge)
+                denials[refused.transactionID] = PushApplier.Denial(change: refused.change, reason: refused.reason, kind: refused.kind)
                 continue
             } catch let tooMany as TooManyShapes {
                 return try await refusal(of: request, tenant: tenant, wall: wall, kind: .invalid, reason: tooMany.reason)
