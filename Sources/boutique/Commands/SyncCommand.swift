@@ -29,7 +29,9 @@ enum SyncCommand: Command {
 
         After the rows, a run uploads the bytes of every attachment a row of the file points at that
         the server does not hold whole yet (see `boutique attachments`), from where the server stands:
-        a run killed half-way is resumed by the next, which sends only what is missing. With
+        a run killed half-way is resumed by the next, which sends only what is missing. An attachment
+        the server refuses (larger than it takes, past the tenant's quota) is named with the reason,
+        stays in the file, and the others go on. With
         --attachments eager it also downloads the attachments rows point at that are not in the file's
         folder (checked against their SHA-256); on-demand (the default) leaves them to
         `boutique attachments get`.
@@ -134,6 +136,7 @@ enum SyncCommand: Command {
         if uploaded.attachments > 0 {
             Output.line("uploaded \(Plural.count(uploaded.attachments, "attachment")) (\(Plural.count(Int(uploaded.bytes), "byte")) sent)")
         }
+        for (id, message) in uploaded.refused { Output.line("attachment \(id) refused by the server, kept in the file: \(message)") }
         guard eager else { return }
         let downloaded = try await round.download()
         if downloaded.attachments > 0 {

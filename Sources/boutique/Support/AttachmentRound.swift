@@ -9,7 +9,7 @@ import Foundation
 ///
 /// ```swift
 /// let round = try AttachmentRound(database: db, transport: .http(server, token: token))
-/// let uploaded = try await round.upload()          // (attachments, bytes sent)
+/// let uploaded = try await round.upload()          // (attachments, bytes sent, refused)
 /// ```
 struct AttachmentRound {
     let database: BoutiqueDB
@@ -20,16 +20,23 @@ struct AttachmentRound {
         transfer = try AttachmentTransfer(transport: transport, attachments: database.attachments)
     }
 
-    /// Uploads what the server lacks; returns how many attachments took bytes, and how many bytes were sent.
-    func upload() async throws -> (attachments: Int, bytes: Int64) {
+    /// Uploads what the server lacks; returns how many attachments took bytes, how many bytes were
+    /// sent, and the attachments the server refused with its reason (larger than it takes, past the
+    /// tenant's quota, not the id's bytes): the same bytes would be refused again, so the others go on.
+    func upload() async throws -> (attachments: Int, bytes: Int64, refused: [(id: String, message: String)]) {
         var count = 0
         var sent: Int64 = 0
+        var refused: [(id: String, message: String)] = []
         for entry in try await database.attachments.list() where entry.isReferenced && entry.state == .local {
-            let bytes = try await transfer.upload(try attachment(of: entry))
-            if bytes > 0 || entry.byteCount == 0 { count += 1 }
-            sent += bytes
+            do {
+                let bytes = try await transfer.upload(try attachment(of: entry))
+                if bytes > 0 || entry.byteCount == 0 { count += 1 }
+                sent += bytes
+            } catch let refusal as SyncRefusal where refusal.reason == .tooLarge || refusal.reason == .invalid {
+                refused.append((entry.id, refusal.message))
+            }
         }
-        return (count, sent)
+        return (count, sent, refused)
     }
 
     /// Downloads what a row points at and the folder lacks; returns how many came, the bytes

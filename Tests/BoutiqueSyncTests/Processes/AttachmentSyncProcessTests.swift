@@ -202,6 +202,37 @@ import FoundationNetworking
         #expect(await server.wait().status == 0)
     }
 
+    @Test func anAttachmentTheServerRefusesIsNamedAndTheOthersStillGo() async throws {
+        let workspace = try SyncWorkspace()
+        let (server, url) = try await workspace.serve(flags: ["--max-attachment-bytes", "20"])
+        let token = try await workspace.token()
+        try await workspace.tool(["sql", "a.db", Self.photoSchema, "--create"])
+        try await workspace.tool(["sql", "b.db", Self.photoSchema, "--create"])
+        try Data("a photo far too large for this server".utf8).write(to: workspace.directory.file("large.jpg"))
+        try Data("a small photo".utf8).write(to: workspace.directory.file("small.jpg"))
+        var ids: [String] = []
+        for name in ["large.jpg", "small.jpg"] {
+            ids.append(try await workspace.tool(["attachments", "put", "a.db", name, "--type", "image/jpeg"])
+                .trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        try await workspace.tool([
+            "sql", "a.db",
+            "INSERT INTO photo VALUES ('p1', 'Large', '\(Self.attachmentJSON(id: ids[0], byteCount: 37))'), "
+                + "('p2', 'Small', '\(Self.attachmentJSON(id: ids[1], byteCount: 13))')",
+        ])
+        let pushed = try await workspace.tool(["sync", "a.db", "--server", url, "--token", token, "--tables", "photo"])
+        #expect(pushed.contains("attachment \(ids[0]) refused by the server, kept in the file: ") && pushed.contains("at most 20"), "\(pushed)")
+        #expect(pushed.contains("uploaded 1 attachment (13 bytes sent)"), "\(pushed)")
+        let listed = try await workspace.tool(["attachments", "list", "a.db"])
+        #expect(listed.split(separator: "\n").contains { $0.hasPrefix("\(ids[0]) 37 ") && $0.hasSuffix(" local") }, "kept: \(listed)")
+
+        let eager = try await workspace.tool(["sync", "b.db", "--server", url, "--token", token, "--tables", "photo", "--attachments", "eager"])
+        #expect(eager.contains("downloaded 1 attachment (13 bytes received)"), "\(eager)")
+        #expect(eager.contains("attachment \(ids[0]) is not uploaded yet"), "\(eager)")
+        server.send(SIGTERM)
+        #expect(await server.wait().status == 0)
+    }
+
     @Test func anEagerSyncDownloadsWhatItsRowsPointAtAndSaysWhatIsNotUploadedYet() async throws {
         let workspace = try SyncWorkspace()
         for flags in [["--max-attachment-bytes", "0"], ["--attachment-quota", "many"]] {
