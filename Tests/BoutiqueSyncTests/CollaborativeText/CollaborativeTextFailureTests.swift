@@ -71,19 +71,24 @@ import Testing
         await note.close()
     }
 
-    @Test func damagedRecordedOperationsAreRefusedForTheirRowAndTheRestSyncs() async throws {
-        let note = try await TextDevices.make(body: "alpha")
-        try await note.devices[0].write { conn in
-            try conn.execute("UPDATE note SET body = 'alpha beta', title = 'Renamed' WHERE id = 'n1'")
-            try conn.execute("INSERT INTO note(id, title, body) VALUES ('n2', 'Other', 'hello')")
-        }
-        // Folded (its operations recorded), then the recorded operations of n1 are damaged on disk.
+    /// Folds the first device's transactions (their operations recorded), then damages the recorded
+    /// operations of n1 on disk.
+    static func damageRecordedOperations(of note: TextDevices) async throws {
         let tables = await note.syncs[0].session.tables
         let unmergeable = note.syncs[0].session.unmergeableTextEdits
         try await note.devices[0].write { conn in
             try LocalFolder.fold(tables: tables, replica: "unused", unmergeable: unmergeable, on: conn.connection)
             try conn.execute("UPDATE boutique_sync_text_ops SET operations = x'004254580199' WHERE key = 'n1'")
         }
+    }
+
+    @Test func damagedRecordedOperationsAreRefusedForTheirRowAndTheRestSyncs() async throws {
+        let note = try await TextDevices.make(body: "alpha")
+        try await note.devices[0].write { conn in
+            try conn.execute("UPDATE note SET body = 'alpha beta', title = 'Renamed' WHERE id = 'n1'")
+            try conn.execute("INSERT INTO note(id, title, body) VALUES ('n2', 'Other', 'hello')")
+        }
+        try await Self.damageRecordedOperations(of: note)
         try await note.settle()
 
         let refusals = await note.syncs[0].takeReportedRefusals()
@@ -104,12 +109,7 @@ import Testing
     @Test func anEditMadeBeforeTheSnapshotThatRepairsDamagedOperationsIsRefusedNotTypedTwice() async throws {
         let note = try await TextDevices.make(body: "alpha")
         try await note.write(0, "UPDATE note SET body = 'alpha beta' WHERE id = 'n1'")
-        let tables = await note.syncs[0].session.tables
-        let unmergeable = note.syncs[0].session.unmergeableTextEdits
-        try await note.devices[0].write { conn in
-            try LocalFolder.fold(tables: tables, replica: "unused", unmergeable: unmergeable, on: conn.connection)
-            try conn.execute("UPDATE boutique_sync_text_ops SET operations = x'004254580199' WHERE key = 'n1'")
-        }
+        try await Self.damageRecordedOperations(of: note)
         // The push repairs the damage (the edit is lost: only this device had it) and asks for a
         // snapshot; before it comes, the user edits the body again.
         _ = try await note.syncs[0].session.pushAll()
