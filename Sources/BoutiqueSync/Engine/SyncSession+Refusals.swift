@@ -47,6 +47,9 @@ extension SyncSession {
                     if let local = try states.state(table: name, key: row.key) {
                         if local.isVisible { shown.append((table, row.key, local)) }
                         var earlier = try SupersededCells.restoring(withdrawn: withdrawn, table: name, key: row.key, sql: sql)
+                        // A text known lost (``CollaborativeTextCapture/repairDamaged``) waits for the
+                        // snapshot: an earlier state of it holds the characters no other replica got.
+                        earlier = earlier.filter { local.cells[$0.key]?.value != CollaborativeTextValue.awaitingSnapshot }
                         // An earlier edit a pulled write had beaten before the refused one outran that
                         // write: the pulled write comes back, and the edit is judged against it now
                         // (its change never arrives again).

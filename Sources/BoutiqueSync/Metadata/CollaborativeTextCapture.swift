@@ -32,24 +32,39 @@ enum CollaborativeTextCapture {
         var unreadable: [String] = []
         for index in change.columns.indices where table.collaborativeColumns.contains(change.columns[index].name) {
             let column = change.columns[index]
+            // Recorded when the transaction was folded before (the fold runs again after a refusal).
+            let earlier = try recorded(transaction: transaction, table: change.table, key: change.key, column: column.name, sql)
             // Already operations: a slice of a transaction in parts, netted after its fold recorded them.
             // (A value the app wrote that merely looks like them is diffed as any other: a blob is no text.)
-            if CollaborativeTextValue.isEncoded(column.value),
-               try recorded(transaction: transaction, table: change.table, key: change.key, column: column.name, sql) == column.value
-            {
-                continue
-            }
+            let isSlice = CollaborativeTextValue.isEncoded(column.value) && earlier == column.value
             let stored: CollaborativeText
             do {
                 stored = try state.cells[column.name].map { try CollaborativeTextValue.text(of: $0.value, stamp: $0.stamp) }
                     ?? CollaborativeText()
             } catch {
+                // Left out when first folded, and reported then; a snapshot was asked for then too.
+                if earlier != nil {
+                    unreadable.append(column.name)
+                    continue
+                }
                 // Every server's snapshot brings the column's sound state back (a pull would bring
                 // only later operations, which need it). Until then the table keeps the written
                 // value: showing the damaged text (as NULL) would be a write of its own, left out again.
                 try sql.run("UPDATE boutique_sync_server SET bootstrapped = 0")
                 try leaveOut(column, of: change, transaction: transaction, error: error, unmergeable: unmergeable, sql: sql)
                 unreadable.append(column.name)
+                continue
+            }
+            if isSlice {
+                // Merged as recorded when they apply whole. Operations that would wait (built on a
+                // refused write's characters, now withdrawn) are left out and reported: the string
+                // the transaction wrote is not at hand to diff again.
+                if Self.replaying(column.value, onto: stored) == nil {
+                    try leaveOut(
+                        column, of: change, transaction: transaction,
+                        error: BoutiqueError.invalidArgument("the edit builds on text a refused write made"), unmergeable: unmergeable, sql: sql)
+                    leftOut.append(column.name)
+                }
                 continue
             }
             var text = stored
@@ -61,9 +76,7 @@ enum CollaborativeTextCapture {
             // new ids the server never gets, and every later edit by this writer would wait for those
             // ids there. Only operations that no longer apply whole (they built on a refused write's
             // characters, now withdrawn) give way to a new diff.
-            if let earlier = try recorded(transaction: transaction, table: change.table, key: change.key, column: column.name, sql),
-               let replayed = Self.replaying(earlier, onto: text)
-            {
+            if let earlier, let replayed = Self.replaying(earlier, onto: text) {
                 if replayed.operations.isEmpty, replayed.text.text != new {
                     // Left out when first folded (it could not be merged, and was reported then).
                     leftOut.append(column.name)
@@ -130,7 +143,9 @@ enum CollaborativeTextCapture {
         try statement.bind(table, at: 2)
         try statement.bind(key, at: 3)
         try statement.bind(column, at: 4)
-        return try statement.step() ? statement.value(at: 0) : nil
+        // (Not `step() ? value : nil`: `nil` there would be `DatabaseValue.null`, a row found.)
+        guard try statement.step() else { return nil }
+        return try statement.value(at: 0)
     }
 
     private static func record(
@@ -183,8 +198,9 @@ enum CollaborativeTextCapture {
                        column: cell.column, sql)
             guard var state = try states.state(table: cell.table, key: cell.key), let lost = state.cells[cell.column] else { continue }
             state.cells[cell.column] = CellRegister(value: CollaborativeTextValue.awaitingSnapshot, stamp: lost.stamp)
-            // The table keeps what it shows until the snapshot: showing the lost text (as NULL) would
-            // be a write of its own, refused in turn.
+            // Not shown again now: showing the lost text (as NULL) would be a write of its own,
+            // refused in turn. (A later reprojection of the row before the snapshot, for a pulled
+            // edit of another column, does show it as NULL.)
             try states.setState(state, table: cell.table, key: cell.key)
         }
         try sql.run("UPDATE boutique_sync_server SET bootstrapped = 0")

@@ -87,6 +87,7 @@ extension PushApplier {
             throw PartRefused(kind: .invalid, reason: "transaction \(transaction.id)'s digest does not match the content of its parts")
         }
         let refusal = try applyStaged(kept, round: &round, replica: request.replica)
+        try round.refuseWaitingText()
         round.record.appliedThrough = transaction.id
         round.record.digest = digest
         try store.removeStagedTransaction(replica: request.replica)

@@ -28,14 +28,18 @@ struct PushApplier {
     /// the rows that point at an attachment let their readers read it.
     var attachmentColumns: [String: [String]] = [:]
 
-    /// Thrown when a change found refusable only once merged (it would grow a row's state past
-    /// ``maximumRowStateBytes``, or its text operations would wait in the server's text): the caller's
-    /// store transaction rolls back, and the push is handled again with that transaction refused.
+    /// Thrown when transactions are found refusable only once merged (a change would grow a row's
+    /// state past ``maximumRowStateBytes``, or its text operations would wait in the server's text):
+    /// the caller's store transaction rolls back, and the push is handled again with them refused.
     struct RefusedWhileApplied: Error {
-        let transactionID: Int64
-        let change: SyncChange
-        let reason: String
-        var kind: SyncRefusal.Reason = .tooLarge
+        struct Refused: Sendable {
+            let transactionID: Int64
+            let change: SyncChange
+            let reason: String
+            var kind: SyncRefusal.Reason = .tooLarge
+        }
+
+        var refused: [Refused]
     }
 
     /// Why a pushed transaction is refused: the first change the user may not make (or that passes a
@@ -80,6 +84,7 @@ struct PushApplier {
             round.record.appliedThrough = transaction.id
             round.record.digest = transaction.digest
         }
+        try round.refuseWaitingText()
         return try close(round, request: request, refusals: try refusals(of: request, round.denials, through: round.record.appliedThrough))
     }
 
@@ -212,6 +217,9 @@ struct PushApplier {
         var rights: SpaceRights?
         var denials: [Int64: Denial] = [:]
         var refusedBytes = 0
+        /// Transactions whose text operations would wait in the server's text, found while the round
+        /// goes on (each later edit of their writer waits too: all are found in one round).
+        var waitingText: [RefusedWhileApplied.Refused] = []
         /// The log batch of the transaction being applied (the sequence number of its first change):
         /// one for the whole of a transaction sent in parts. `nil` before a transaction's first change.
         var batch: Int64?
@@ -221,6 +229,12 @@ struct PushApplier {
         /// already (pushed before under another replica id: logged then).
         var lastLogged: Int64?
         var alreadyHeld = false
+
+        /// Ends the round with the transactions whose text would wait, when there are any.
+        func refuseWaitingText() throws {
+            guard !waitingText.isEmpty else { return }
+            throw RefusedWhileApplied(refused: waitingText)
+        }
 
         /// Starts a transaction (all the slices of one sent in parts are one).
         mutating func begin() {
@@ -310,7 +324,11 @@ struct PushApplier {
                 let previous = try planned.map { $0.previous ?? RowRegister() } ?? applier.heldState(address, step: step)
                 var state = previous
                 if let planned { state = planned.merged } else { MergeRule.apply(change, to: &state, textColumns: applier.textColumns[change.table]) }
-                try applier.checkTextApplied(change, merged: state, previous: previous, transaction: transaction.id)
+                if let waiting = applier.waitingText(change, merged: state, previous: previous, transaction: transaction.id),
+                   !waitingText.contains(where: { $0.transactionID == transaction.id })
+                {
+                    waitingText.append(waiting)
+                }
                 // A change the row already holds (the same write pushed again by a file that took a new
                 // replica id) or that loses everywhere changes nothing, and is not logged: devices would
                 // apply it to no effect.
@@ -393,9 +411,9 @@ struct PushApplier {
         guard maximumRowStateBytes < Int.max else { return }
         let size = state.record().count
         guard size > maximumRowStateBytes, size > previous.record().count else { return }
-        throw RefusedWhileApplied(
+        throw RefusedWhileApplied(refused: [RefusedWhileApplied.Refused(
             transactionID: transaction, change: change,
-            reason: "transaction \(transaction) would grow row \(String(describing: change.key).prefix(80)) of '\(change.table.prefix(100))' to \(size) bytes; the server keeps rows of at most \(maximumRowStateBytes) bytes")
+            reason: "transaction \(transaction) would grow row \(String(describing: change.key).prefix(80)) of '\(change.table.prefix(100))' to \(size) bytes; the server keeps rows of at most \(maximumRowStateBytes) bytes")])
     }
 
     /// Adds the refusals the store kept for transactions of `request` the server handled already (pushed

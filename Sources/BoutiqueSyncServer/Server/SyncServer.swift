@@ -167,12 +167,14 @@ public actor SyncServer: SyncEndpoint {
                         mismatches
                     )
                 }
-            } catch let refused as PushApplier.RefusedWhileApplied {
+            } catch let found as PushApplier.RefusedWhileApplied {
                 // The store transaction rolled back: nothing of the push is stored yet.
-                guard denials[refused.transactionID] == nil else {
-                    return try await refusal(of: request, tenant: tenant, wall: wall, kind: refused.kind, reason: refused.reason)
+                if let again = found.refused.first(where: { denials[$0.transactionID] != nil }) {
+                    return try await refusal(of: request, tenant: tenant, wall: wall, kind: again.kind, reason: again.reason)
                 }
-                denials[refused.transactionID] = PushApplier.Denial(change: refused.change, reason: refused.reason, kind: refused.kind)
+                for refused in found.refused {
+                    denials[refused.transactionID] = PushApplier.Denial(change: refused.change, reason: refused.reason, kind: refused.kind)
+                }
                 continue
             } catch let tooMany as TooManyShapes {
                 return try await refusal(of: request, tenant: tenant, wall: wall, kind: .invalid, reason: tooMany.reason)

@@ -72,14 +72,39 @@ import Testing
     }
 
     /// Folds the first device's transactions (their operations recorded), then damages the recorded
-    /// operations of n1 on disk.
-    static func damageRecordedOperations(of note: TextDevices) async throws {
+    /// operations of n1 on disk: of every transaction, or of the first only.
+    static func damageRecordedOperations(of note: TextDevices, firstOnly: Bool = false) async throws {
         let tables = await note.syncs[0].session.tables
         let unmergeable = note.syncs[0].session.unmergeableTextEdits
         try await note.devices[0].write { conn in
             try LocalFolder.fold(tables: tables, replica: "unused", unmergeable: unmergeable, on: conn.connection)
-            try conn.execute("UPDATE boutique_sync_text_ops SET operations = x'004254580199' WHERE key = 'n1'")
+            try conn.execute(
+                "UPDATE boutique_sync_text_ops SET operations = x'004254580199' WHERE key = 'n1'"
+                    + (firstOnly ? " AND txn = (SELECT min(txn) FROM boutique_sync_text_ops WHERE key = 'n1')" : ""))
         }
+    }
+
+    @Test func anEditBuiltOnDamagedOperationsIsRefusedAndTheLostTextStaysLost() async throws {
+        let note = try await TextDevices.make(body: "alpha")
+        try await note.write(0, "UPDATE note SET body = 'alpha beta' WHERE id = 'n1'")
+        try await note.write(0, "UPDATE note SET body = 'alpha beta gamma' WHERE id = 'n1'")
+        try await Self.damageRecordedOperations(of: note, firstOnly: true)
+        try await note.settle()
+
+        // The damaged edit is lost; the one built on it is refused by the server (its characters need
+        // the lost ones), and nothing of either comes back on the device.
+        let refusals = await note.syncs[0].takeReportedRefusals()
+        #expect(refusals.count == 2 && refusals.allSatisfy { $0.key == .text("n1") }, "\(refusals.map(\.message))")
+        for device in 0..<2 {
+            #expect(try await note.body(device) == .text("alpha"))
+        }
+        try await note.write(0, "UPDATE note SET body = 'alpha omega' WHERE id = 'n1'")
+        try await note.write(1, "UPDATE note SET body = 'the alpha' WHERE id = 'n1'")
+        try await note.settle()
+        for device in 0..<2 {
+            #expect(try await note.body(device) == .text("the alpha omega"))
+        }
+        await note.close()
     }
 
     @Test func damagedRecordedOperationsAreRefusedForTheirRowAndTheRestSyncs() async throws {

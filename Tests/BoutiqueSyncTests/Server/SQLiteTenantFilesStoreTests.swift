@@ -60,8 +60,6 @@ import Testing
         #expect(try main.cachedRows("SELECT count(*) FROM boutique_sync_server_log", []) == [[.integer(0)]])
     }
 
-    /// `boutique_log_entries` is read at every metrics scrape: counting opens no tenant's file, however
-    /// many tenants there are and however few files may be open.
     @Test func aMainFileMigratedByAnEarlierServerOpensAndUpgrades() async throws {
         // The main file's migrations as the first servers with tenant files applied them.
         let released = (1...8).map { "boutique_sync_server_v\($0)" }
@@ -82,6 +80,8 @@ import Testing
         await store.close()
     }
 
+    /// `boutique_log_entries` is read at every metrics scrape: counting opens no tenant's file, however
+    /// many tenants there are and however few files may be open.
     @Test func countingTheLogOpensNoFile() async throws {
         let workspace = try SyncTemporaryDirectory()
         let store = try await SQLiteTenantFilesStore.open(directory: workspace.file("store"), openFileLimit: 1)

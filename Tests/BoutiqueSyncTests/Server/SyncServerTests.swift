@@ -135,13 +135,14 @@ import Testing
 
     /// Text operations that build on what the server's text does not have (here: the writer's
     /// operations before them, never pushed) would wait in it for ever, and every later edit of their
-    /// writer behind them. Their transaction alone is refused, with the reason; the rest is applied.
-    @Test func textOperationsTheServersTextCannotApplyAreRefusedWithTheirTransactionAlone() async throws {
+    /// writer behind them. Their transactions alone are refused, with the reason; the rest is applied.
+    @Test func textOperationsTheServersTextCannotApplyAreRefusedWithTheirTransactionsAlone() async throws {
         let server = try await Self.server()
         var note = CollaborativeText()
         let typed = try note.insert("abc", at: 0, by: "writer")
         let lost = try note.insert("de", at: 3, by: "writer")
         let after = try note.insert("f", at: 5, by: "writer")
+        let later = try note.insert("g", at: 6, by: "writer")
         func transaction(_ id: Int64, key: String, kind: SyncChange.Kind = .update, _ column: SyncColumnValue) -> SyncTransaction {
             let stamp = SyncStamp(time: HybridTimestamp(milliseconds: Self.wall - 10 + UInt64(id)), replica: "writer")
             return SyncTransaction(id: id, stamp: stamp, changes: [SyncChange(table: "note", key: .text(key), kind: kind, columns: [column], stamp: stamp)])
@@ -157,18 +158,21 @@ import Testing
             PushRequest(replica: "r", baseTransactionID: 0, baseDigest: nil, schemaVersion: 1, transactions: [
                 transaction(1, key: "k", kind: .insert, body([typed])),
                 transaction(2, key: "k", body([after])),
-                transaction(3, key: "other", kind: .insert, SyncColumnValue(name: "title", value: .text("kept"))),
+                transaction(3, key: "k", body([later])),
+                transaction(4, key: "other", kind: .insert, SyncColumnValue(name: "title", value: .text("kept"))),
             ], tables: [Self.textShape]), tenant: "t")
         #expect(answer.outcome == .accepted, "\(String(describing: answer.reason))")
-        let refusal = try #require(answer.refusals?.first)
-        #expect(answer.refusals?.count == 1 && refusal.transactionID == 2 && refusal.reason == .invalid)
-        #expect(refusal.message.contains("from text the server does not have"), "\(refusal.message)")
+        // The later edit waits behind the refused one: refused too.
+        #expect(answer.refusals?.map(\.transactionID) == [2, 3])
+        for refusal in answer.refusals ?? [] {
+            #expect(refusal.reason == .invalid && refusal.message.contains("from text the server does not have"), "\(refusal.message)")
+        }
         #expect(try await text() == .text("abc"))
         #expect(try await Self.log(server).count == 2, "the other transactions applied")
         // The operations it lacked arrive: the writer's later edits apply again.
         let next = try await server.push(
-            PushRequest(replica: "r", baseTransactionID: 3, baseDigest: answer.digest, schemaVersion: 1, transactions: [
-                transaction(4, key: "k", body([lost])),
+            PushRequest(replica: "r", baseTransactionID: 4, baseDigest: answer.digest, schemaVersion: 1, transactions: [
+                transaction(5, key: "k", body([lost])),
             ]), tenant: "t")
         #expect(next.outcome == .accepted && next.refusals == nil, "\(String(describing: next.reason))")
         #expect(try await text() == .text("abcde"))
