@@ -75,11 +75,13 @@ enum PostgreSQLTestDatabase {
 
 /// Waits until `condition` holds, checking every 10 ms; records an issue after `seconds` (stretched by
 /// `BOUTIQUE_TEST_TIMEOUT_SCALE`: under a sanitizer, on a busy machine, a transaction's first statement
-/// once took longer than 20 s).
+/// once took longer than 20 s), and never before three minutes: a hang guard, not a measure. (With
+/// `stress-ng` on every core, the tenant-files tests all ran slow together, and a transaction on a
+/// new tenant's file took over a minute to begin.)
 func waitUntil(
     seconds: Double = 20, _ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () async throws -> Bool
 ) async throws {
-    let deadline = ContinuousClock.now + .milliseconds(Int(syncHangDeadline(seconds: seconds) * 1000))
+    let deadline = ContinuousClock.now + .milliseconds(Int(max(syncHangDeadline(seconds: seconds), 180) * 1000))
     while try await !condition() {
         guard ContinuousClock.now < deadline else {
             Issue.record("timed out waiting until \(what)", sourceLocation: sourceLocation)

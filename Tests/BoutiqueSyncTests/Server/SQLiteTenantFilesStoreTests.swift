@@ -212,7 +212,7 @@ import Testing
         // opened, and the expectation below fails rather than the test hanging.
         let opened = Mutex(false)
         let hang = Task {
-            try? await Task.sleep(for: .seconds(syncHangDeadline(seconds: 60)))
+            try? await Task.sleep(for: .seconds(max(syncHangDeadline(seconds: 60), 180)))
             opened.withLock { $0 = true }
             gate.open()
         }

@@ -62,7 +62,7 @@ import Testing
             // Opens the gate after a generous while if the other tenant's requests are stuck behind it:
             // they then finish after the busy tenant, and the order below fails.
             let deadline = Task {
-                try? await Task.sleep(for: .seconds(15 * syncTimeoutScale))
+                try? await Task.sleep(for: .seconds(max(15 * syncTimeoutScale, 180)))
                 gate.open()
             }
             let pulled = try await server.pull(PullRequest(replica: "calm-device", cursor: 0, limit: 10), tenant: "calm")
@@ -107,7 +107,7 @@ import Testing
             // Every read the store lets the busy tenant start gets to the gate.
             try await Task.sleep(for: .milliseconds(200))
             let deadline = Task {
-                try? await Task.sleep(for: .seconds(15 * syncTimeoutScale))
+                try? await Task.sleep(for: .seconds(max(15 * syncTimeoutScale, 180)))
                 gate.open()
             }
             let pulled = try await server.pull(PullRequest(replica: "calm-device", cursor: 0, limit: 10), tenant: "calm")
