@@ -334,13 +334,13 @@ extension PostgreSQLStoreTransaction {
                 [.text(tenant), Self.name(shape.table), .text(json)])
         }
         guard !shapes.isEmpty else { return }
-        try readTenantRow()
+        _ = try tenantRow()
         try write("UPDATE boutique_sync_server_tenant SET shapes_version = shapes_version + 1 WHERE tenant = $1", [])
         shapesVersion += 1
     }
 
     func tableShapesVersion() throws -> Int64 {
-        try readTenantRow()
+        _ = try tenantRow()
         return shapesVersion
     }
 

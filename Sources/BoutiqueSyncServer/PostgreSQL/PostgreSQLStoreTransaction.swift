@@ -48,7 +48,7 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
     let tenant: String
     private var tenantState: (next: Int64, horizon: Int64, clock: Int64)?
     private var tenantChanged = false
-    /// The tenant's ``SpaceStore/tableShapesVersion()``, read with its counters.
+    /// The tenant's ``SyncSpaceStoreTransaction/tableShapesVersion()``, read with its counters.
     var shapesVersion: Int64 = 0
     /// Whether a sequence number was taken (a change logged, a member joining or leaving): the commit
     /// is announced then, so that long polls on every instance look again.
@@ -117,7 +117,8 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
         return sequence
     }
 
-    private func tenantRow() throws(BoutiqueError) -> (next: Int64, horizon: Int64, clock: Int64) {
+    /// The tenant's counters, read once per transaction (and with them its shapes' version).
+    func tenantRow() throws(BoutiqueError) -> (next: Int64, horizon: Int64, clock: Int64) {
         if let tenantState { return tenantState }
         let found = try run(
             "SELECT next_sequence, horizon, clock, shapes_version FROM boutique_sync_server_tenant WHERE tenant = $1", [])
@@ -139,11 +140,6 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
 
     func clock() throws -> HybridTimestamp {
         HybridTimestamp(rawValue: UInt64(bitPattern: try tenantRow().clock))
-    }
-
-    /// Reads the tenant's counters (and with them its shapes' version) if they were not read yet.
-    func readTenantRow() throws(BoutiqueError) {
-        _ = try tenantRow()
     }
 
     func setClock(_ time: HybridTimestamp) throws {

@@ -11,7 +11,7 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
     let isReadOnly: Bool
     var tenantState: (next: Int64, horizon: Int64, clock: Int64)?
     var tenantChanged = false
-    /// The tenant's ``SpaceStore/tableShapesVersion()``, read with its counters.
+    /// The tenant's ``SyncSpaceStoreTransaction/tableShapesVersion()``, read with its counters.
     var shapesVersion: Int64 = 0
 
     init(connection: Connection, tenant: String, isReadOnly: Bool = false) {

@@ -273,7 +273,7 @@ public enum SQLiteSyncStoreSchema {
                     released_at INTEGER NOT NULL, PRIMARY KEY(tenant, attachment)) WITHOUT ROWID;
                 """)
         }
-        // A number each change of a tenant's shapes moves on (see `SpaceStore.tableShapesVersion()`):
+        // A number each change of a tenant's shapes moves on (see `SyncSpaceStoreTransaction.tableShapesVersion()`):
         // a server that kept them in memory reads them again when another process changed them.
         BoutiqueMigration("boutique_sync_server_v12_shapes_version") { conn in
             try conn.execute("ALTER TABLE boutique_sync_server_tenant ADD COLUMN shapes_version INTEGER NOT NULL DEFAULT 0")

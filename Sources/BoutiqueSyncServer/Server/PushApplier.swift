@@ -36,7 +36,7 @@ struct PushApplier {
             let transactionID: Int64
             let change: SyncChange
             let reason: String
-            var kind: SyncRefusal.Reason = .tooLarge
+            let kind: SyncRefusal.Reason
         }
 
         var refused: [Refused]
@@ -413,7 +413,8 @@ struct PushApplier {
         guard size > maximumRowStateBytes, size > previous.record().count else { return }
         throw RefusedWhileApplied(refused: [RefusedWhileApplied.Refused(
             transactionID: transaction, change: change,
-            reason: "transaction \(transaction) would grow row \(String(describing: change.key).prefix(80)) of '\(change.table.prefix(100))' to \(size) bytes; the server keeps rows of at most \(maximumRowStateBytes) bytes")])
+            reason: "transaction \(transaction) would grow row \(String(describing: change.key).prefix(80)) of '\(change.table.prefix(100))' to \(size) bytes; the server keeps rows of at most \(maximumRowStateBytes) bytes",
+            kind: .tooLarge)])
     }
 
     /// Adds the refusals the store kept for transactions of `request` the server handled already (pushed

@@ -9,7 +9,7 @@ struct TenantShapes {
     struct Entry {
         /// The shapes as the store has them, by lowercased table name.
         var shapes: [String: SyncTableShape]
-        /// The store's ``SpaceStore/tableShapesVersion()`` when they were read: a store whose number
+        /// The store's ``SyncSpaceStoreTransaction/tableShapesVersion()`` when they were read: a store whose number
         /// differs (another instance changed them) has them read again.
         var version: Int64
         /// What the tenant's latest push described.
