@@ -24,10 +24,12 @@ extension SyncHTTPRoutes {
             switch (request.method, parts.count) {
             case ("GET", 1):
                 let size = try Self.number("size", in: query)
-                let state = try await attachments.state(of: id, byteCount: size, tenant: claims.tenant)
-                guard state.isUploaded, !(try await mayRead(id, claims)) else { return try encodeState(state) }
-                // Answered as for bytes the server does not hold: the user uploads them to show they have them.
-                return try encodeState(AttachmentUploadState(id: id, byteCount: size, offset: 0, isUploaded: false))
+                // A user who may not read the bytes is answered as if the server did not hold them:
+                // where their own upload stands (they upload the bytes to show they have them).
+                // Nobody learns where another user's upload stands.
+                let evenIfStored = !(try await mayRead(id, claims))
+                return try encodeState(
+                    try await attachments.state(of: id, byteCount: size, tenant: claims.tenant, uploader: claims.user, evenIfStored: evenIfStored))
             case ("PUT", 1):
                 let size = try Self.number("size", in: query)
                 let offset = try Self.number("offset", in: query)
@@ -36,7 +38,7 @@ extension SyncHTTPRoutes {
                 // rows show) do not make the bytes theirs.
                 let evenIfStored = !(try await mayRead(id, claims))
                 let state = try await attachments.append(
-                    request.body, to: id, byteCount: size, at: offset, tenant: claims.tenant, evenIfStored: evenIfStored)
+                    request.body, to: id, byteCount: size, at: offset, tenant: claims.tenant, uploader: claims.user, evenIfStored: evenIfStored)
                 if state.isUploaded { try await server.noteUpload(of: id, by: claims.user, tenant: claims.tenant) }
                 return try encodeState(state)
             case ("GET", 2) where parts.last == "bytes":

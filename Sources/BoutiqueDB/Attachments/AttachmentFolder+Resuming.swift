@@ -7,8 +7,9 @@ import Darwin
 #endif
 
 /// Bytes that arrive in pieces (an upload on the server, a download on a device): appended at the
-/// offset already held to a `.resume-ID-SIZE` file, which outlives a killed process, and published
-/// under the id only once the whole file's SHA-256 is checked.
+/// offset already held to a `.resume-ID-SIZE` file (`.resume-ID-SIZE-OWNER` for a transfer that is
+/// one owner's, as an upload on a server is its user's), which outlives a killed process, and
+/// published under the id only once the whole file's SHA-256 is checked.
 ///
 /// ```swift
 /// var held = folder.heldOffset(of: id, byteCount: size)            // 0, or where a killed transfer stopped
@@ -19,16 +20,26 @@ import Darwin
 /// A `.resume-` name is never an id, so a half-transferred file is never read as the attachment.
 extension AttachmentFolder {
     /// The file that collects the bytes of `id` (of `byteCount` bytes) until they are whole.
-    package func resumePath(for id: String, byteCount: Int64) -> String {
-        path + "/.resume-" + id + "-" + String(byteCount)
+    ///
+    /// - Parameter owner: whose transfer it is, when transfers of the same bytes by different owners
+    ///   must stay apart (a name of hexadecimal digits, never a path of its own); nil for the folder's
+    ///   only one.
+    package func resumePath(for id: String, byteCount: Int64, owner: String? = nil) -> String {
+        path + "/.resume-" + id + "-" + String(byteCount) + (owner.map { "-" + $0 } ?? "")
     }
 
     /// How many bytes of `id` this folder holds: `byteCount` when they are stored whole, the length of
-    /// the transfer in progress otherwise (0 for none).
-    package func heldOffset(of id: String, byteCount: Int64) -> Int64 {
+    /// `owner`'s transfer in progress otherwise (0 for none).
+    package func heldOffset(of id: String, byteCount: Int64, owner: String? = nil) -> Int64 {
         if storedSize(of: id) == byteCount { return byteCount }
+        return transferredLength(of: id, byteCount: byteCount, owner: owner)
+    }
+
+    /// The length of `owner`'s transfer of `id` in progress (0 for none), whether or not the folder
+    /// holds the attachment whole.
+    package func transferredLength(of id: String, byteCount: Int64, owner: String? = nil) -> Int64 {
         var status = stat()
-        guard stat(resumePath(for: id, byteCount: byteCount), &status) == 0 else { return 0 }
+        guard stat(resumePath(for: id, byteCount: byteCount, owner: owner), &status) == 0 else { return 0 }
         return min(Int64(status.st_size), byteCount)
     }
 
@@ -37,8 +48,10 @@ extension AttachmentFolder {
     /// a piece was lost: the caller asks ``heldOffset(of:byteCount:)`` and sends from there).
     ///
     /// The caller checks that the bytes do not run past `byteCount`.
-    package func append(_ bytes: UnsafeRawBufferPointer, to id: String, byteCount: Int64, at offset: Int64) throws -> Int64? {
-        let file = resumePath(for: id, byteCount: byteCount)
+    package func append(
+        _ bytes: UnsafeRawBufferPointer, to id: String, byteCount: Int64, at offset: Int64, owner: String? = nil
+    ) throws -> Int64? {
+        let file = resumePath(for: id, byteCount: byteCount, owner: owner)
         // Only a transfer's first piece creates its file: a piece for an offset past a transfer that
         // is not there leaves nothing behind.
         if offset == 0 { try createFolder() }
@@ -59,8 +72,8 @@ extension AttachmentFolder {
     /// Checks the whole transfer of `id` against its size and SHA-256, a chunk at a time, then gives it
     /// its name. Bytes that are not the id's are removed (the transfer starts again from 0) and
     /// reported as ``BoutiqueError/attachmentDamaged(id:reason:)``.
-    package func publishResumed(_ id: String, byteCount: Int64) throws {
-        let file = resumePath(for: id, byteCount: byteCount)
+    package func publishResumed(_ id: String, byteCount: Int64, owner: String? = nil) throws {
+        let file = resumePath(for: id, byteCount: byteCount, owner: owner)
         let input = open(file, O_RDWR | O_CLOEXEC)
         guard input >= 0 else { throw Self.failure(file, "cannot be opened") }
         defer { close(input) }
@@ -77,9 +90,9 @@ extension AttachmentFolder {
         try publish(file, as: id, byteCount: byteCount)
     }
 
-    /// Removes the transfer of `id` in progress, if any.
-    package func discardResumed(_ id: String, byteCount: Int64) {
-        unlink(resumePath(for: id, byteCount: byteCount))
+    /// Removes `owner`'s transfer of `id` in progress, if any.
+    package func discardResumed(_ id: String, byteCount: Int64, owner: String? = nil) {
+        unlink(resumePath(for: id, byteCount: byteCount, owner: owner))
     }
 
     /// Up to `length` bytes of the stored attachment `id` from `offset` (fewer at its end).

@@ -1,7 +1,7 @@
 /// Why a ``SyncAttachmentStore`` refused a request, with the HTTP status it is answered with.
 ///
 /// ```swift
-/// do { _ = try await attachments.append(piece, to: id, byteCount: size, at: offset, tenant: tenant) }
+/// do { _ = try await attachments.append(piece, to: id, byteCount: size, at: offset, tenant: tenant, uploader: user) }
 /// catch let refusal as AttachmentRefusal where refusal.kind == .offsetMismatch { resume(from: refusal.heldOffset ?? 0) }
 /// ```
 public struct AttachmentRefusal: Error, Hashable, Sendable, CustomStringConvertible {

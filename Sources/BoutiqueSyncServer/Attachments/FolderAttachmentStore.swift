@@ -18,8 +18,9 @@ import Darwin
 /// let http = try SyncHTTPServer(server: server, signer: signer, port: 8080, attachments: attachments)
 /// ```
 ///
-/// An upload collects its pieces in a `.resume-` file of the tenant's folder, which a killed server
-/// keeps: the device asks where it stands and sends from there. The piece that completes it is checked
+/// An upload collects its pieces in a `.resume-` file of the tenant's folder, one per uploader (named
+/// by the SHA-256 of the user's name), which a killed server keeps: the device asks where it stands
+/// and sends from there. The piece that completes it is checked
 /// against the id (SHA-256, read back a chunk at a time), synced and renamed to the id; bytes that are
 /// not the id's are removed, and the upload starts again. Memory holds one piece, whatever the size.
 public final class FolderAttachmentStore: SyncAttachmentStore {
@@ -29,7 +30,8 @@ public final class FolderAttachmentStore: SyncAttachmentStore {
     public let maximumAttachmentBytes: Int64?
     /// The most bytes a tenant's attachments (whole or being uploaded) may take; nil for no limit.
     public let tenantQuotaBytes: Int64?
-    /// Uploads being written now, by tenant folder and id: one piece of an attachment at a time.
+    /// Uploads being written now (`FOLDER/ID/OWNER`: one piece of a user's upload at a time), and
+    /// attachments being removed (`FOLDER/ID`).
     private let writing = Lock<Set<String>>([])
 
     /// A store in `directory` (created when the first upload comes).
@@ -44,32 +46,39 @@ public final class FolderAttachmentStore: SyncAttachmentStore {
         self.tenantQuotaBytes = tenantQuotaBytes
     }
 
-    public func state(of id: String, byteCount: Int64, tenant: String) async throws -> AttachmentUploadState {
+    public func state(of id: String, byteCount: Int64, tenant: String, uploader: String, evenIfStored: Bool) async throws -> AttachmentUploadState {
         try AttachmentChecks.check(id: id, byteCount: byteCount)
         let folder = try folder(of: tenant)
-        let held = folder.heldOffset(of: id, byteCount: byteCount)
-        return AttachmentUploadState(id: id, byteCount: byteCount, offset: held, isUploaded: folder.storedSize(of: id) == byteCount)
+        let owner = try Self.owner(uploader)
+        let isUploaded = !evenIfStored && folder.storedSize(of: id) == byteCount
+        let held = isUploaded ? byteCount : folder.transferredLength(of: id, byteCount: byteCount, owner: owner)
+        return AttachmentUploadState(id: id, byteCount: byteCount, offset: held, isUploaded: isUploaded)
     }
 
     public func append(
-        _ bytes: [UInt8], to id: String, byteCount: Int64, at offset: Int64, tenant: String, evenIfStored: Bool
+        _ bytes: [UInt8], to id: String, byteCount: Int64, at offset: Int64, tenant: String, uploader: String, evenIfStored: Bool
     ) async throws -> AttachmentUploadState {
         try AttachmentChecks.check(piece: bytes.count, of: id, byteCount: byteCount, at: offset, maximumAttachmentBytes: maximumAttachmentBytes)
         let folder = try folder(of: tenant)
-        let key = folder.path + "/" + id
-        guard writing.withLock({ $0.insert(key).inserted }) else {
+        let owner = try Self.owner(uploader)
+        // One piece of an upload at a time; uploads of one attachment by different users go side by
+        // side, and none while garbage collection removes the attachment (which holds `path/ID`).
+        let key = folder.path + "/" + id + "/" + owner
+        guard writing.withLock({ writing in !writing.contains(folder.path + "/" + id) && writing.insert(key).inserted }) else {
             throw AttachmentRefusal(
                 .offsetMismatch, "another piece of this attachment is being written; ask where the upload stands and go on from there",
-                heldOffset: Self.held(of: id, byteCount: byteCount, in: folder, evenIfStored: evenIfStored))
+                heldOffset: Self.held(of: id, byteCount: byteCount, owner: owner, in: folder, evenIfStored: evenIfStored))
         }
         defer { _ = writing.withLock { $0.remove(key) } }
         let quota = tenantQuotaBytes
         return try await BlockingFileWork.run { _ in
             if !evenIfStored, folder.storedSize(of: id) == byteCount {
+                // Someone's upload made it whole: this user's own bytes of it are not needed any more.
+                folder.discardResumed(id, byteCount: byteCount, owner: owner)
                 return AttachmentUploadState(id: id, byteCount: byteCount, offset: byteCount, isUploaded: true)
             }
             if let quota {
-                let others = try Self.bytesHeld(in: folder, exceptThe: id, of: byteCount)
+                let others = try Self.bytesHeld(in: folder, exceptThe: id, of: byteCount, owner: owner)
                 // Subtracted, not added: a size a client announces may be as large as Int64 holds.
                 guard others <= quota, byteCount <= quota - others else {
                     throw AttachmentRefusal(
@@ -77,16 +86,16 @@ public final class FolderAttachmentStore: SyncAttachmentStore {
                         "the tenant's attachments take \(others) bytes and this one \(byteCount), past the tenant's quota of \(quota); nothing was stored")
                 }
             }
-            let appended = try bytes.withUnsafeBytes { piece in try folder.append(piece, to: id, byteCount: byteCount, at: offset) }
+            let appended = try bytes.withUnsafeBytes { piece in try folder.append(piece, to: id, byteCount: byteCount, at: offset, owner: owner) }
             guard let held = appended else {
-                let held = Self.held(of: id, byteCount: byteCount, in: folder, evenIfStored: evenIfStored)
+                let held = Self.held(of: id, byteCount: byteCount, owner: owner, in: folder, evenIfStored: evenIfStored)
                 throw AttachmentRefusal(.offsetMismatch, "the upload stands at offset \(held), not \(offset); send from there", heldOffset: held)
             }
             guard held == byteCount else {
                 return AttachmentUploadState(id: id, byteCount: byteCount, offset: held, isUploaded: false)
             }
             do {
-                try folder.publishResumed(id, byteCount: byteCount)
+                try folder.publishResumed(id, byteCount: byteCount, owner: owner)
             } catch BoutiqueError.attachmentDamaged(_, let reason) {
                 throw AttachmentRefusal(.invalid, "\(reason); nothing was stored, the upload starts again from 0")
             }
@@ -124,8 +133,13 @@ public final class FolderAttachmentStore: SyncAttachmentStore {
         try AttachmentChecks.check(id: id, byteCount: 0)
         let folder = try folder(of: tenant)
         let key = folder.path + "/" + id
-        // A piece being written now: the upload is alive.
-        guard writing.withLock({ $0.insert(key).inserted }) else { return 0 }
+        // A piece being written now, by any user: the attachment is alive. Marked as being written
+        // while it goes, so that no piece starts meanwhile.
+        guard writing.withLock({ writing in
+            guard !writing.contains(where: { $0 == key || $0.hasPrefix(key + "/") }) else { return false }
+            writing.insert(key)
+            return true
+        }) else { return 0 }
         defer { _ = writing.withLock { $0.remove(key) } }
         return try await BlockingFileWork.run { _ in
             var removed: Int64 = 0
@@ -144,7 +158,7 @@ public final class FolderAttachmentStore: SyncAttachmentStore {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.compactMap { name in
             if Attachment.isValidID(name) { return (name, name, true) }
-            // `.resume-ID-SIZE`: an upload in progress.
+            // `.resume-ID-SIZE-OWNER`: an upload in progress.
             guard name.hasPrefix(".resume-") else { return nil }
             let id = String(name.dropFirst(".resume-".count).prefix(64))
             return Attachment.isValidID(id) ? (name, id, false) : nil
@@ -163,12 +177,13 @@ public final class FolderAttachmentStore: SyncAttachmentStore {
         return AttachmentFolder(path: directory.appendingPathComponent(String(name), isDirectory: true).path)
     }
 
-    /// The bytes of `folder`'s attachments and uploads in progress, but those of the upload of `id` at
-    /// `byteCount` (its published file and its resume file): an upload of the same id announced at
-    /// another size counts, so that a client cannot fill the disk past the quota by changing sizes.
-    private static func bytesHeld(in folder: AttachmentFolder, exceptThe id: String, of byteCount: Int64) throws -> Int64 {
+    /// The bytes of `folder`'s attachments and uploads in progress, but those of `owner`'s upload of
+    /// `id` at `byteCount` (its published file and its resume file): an upload of the same id announced
+    /// at another size, or by another user, counts, so that clients cannot fill the disk past the
+    /// quota by changing sizes or users.
+    private static func bytesHeld(in folder: AttachmentFolder, exceptThe id: String, of byteCount: Int64, owner: String) throws -> Int64 {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return 0 }
-        let resume = URL(fileURLWithPath: folder.resumePath(for: id, byteCount: byteCount)).lastPathComponent
+        let resume = URL(fileURLWithPath: folder.resumePath(for: id, byteCount: byteCount, owner: owner)).lastPathComponent
         var total: Int64 = 0
         for name in names where name != id && name != resume {
             var status = stat()
@@ -177,12 +192,16 @@ public final class FolderAttachmentStore: SyncAttachmentStore {
         return total
     }
 
-    /// Where the upload of `id` stands: ``AttachmentFolder/heldOffset(of:byteCount:)``, or for an upload
-    /// made `evenIfStored`, the length of the transfer in progress whether or not the file is whole.
-    private static func held(of id: String, byteCount: Int64, in folder: AttachmentFolder, evenIfStored: Bool) -> Int64 {
-        guard evenIfStored else { return folder.heldOffset(of: id, byteCount: byteCount) }
-        var status = stat()
-        guard stat(folder.resumePath(for: id, byteCount: byteCount), &status) == 0 else { return 0 }
-        return min(Int64(status.st_size), byteCount)
+    /// Where `owner`'s upload of `id` stands: ``AttachmentFolder/heldOffset(of:byteCount:owner:)``, or
+    /// for an upload made `evenIfStored`, the length of their transfer whether or not the file is whole.
+    private static func held(of id: String, byteCount: Int64, owner: String, in folder: AttachmentFolder, evenIfStored: Bool) -> Int64 {
+        evenIfStored
+            ? folder.transferredLength(of: id, byteCount: byteCount, owner: owner) : folder.heldOffset(of: id, byteCount: byteCount, owner: owner)
+    }
+
+    /// The name of `uploader`'s uploads in the folder: the SHA-256 of the user's name, in hexadecimal
+    /// (a user's name is data, never part of a path), cut to 32 digits.
+    private static func owner(_ uploader: String) throws -> String {
+        try SHA256Digest.of(Array(uploader.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -3,8 +3,9 @@ import Foundation
 
 /// A ``SyncAttachmentStore`` in the PostgreSQL database of a ``PostgreSQLSyncStore``, so that every
 /// server instance on it sees every attachment: `boutique_sync_server_attachment_upload` holds an
-/// upload per (tenant, id, size) with how many bytes it holds, `boutique_sync_server_attachment_piece`
-/// its pieces as they came (each request's body is one piece).
+/// upload per (tenant, id, size, user) with how many bytes it holds, `boutique_sync_server_attachment_piece`
+/// its pieces as they came (each request's body is one piece). The first upload made whole is the
+/// attachment; another user's upload of bytes held whole is a proof, compared with them, not stored.
 ///
 /// ```swift
 /// let store = try await PostgreSQLSyncStore.open(url: url)
@@ -13,7 +14,7 @@ import Foundation
 /// ```
 ///
 /// It refuses what ``FolderAttachmentStore`` refuses, in the same words. A piece is appended under a
-/// lock on its upload's row, so that two instances receiving pieces of one upload take them in turn.
+/// lock on its upload's row, so that two instances receiving pieces of one user's upload take them in turn.
 /// The piece that completes an upload is checked against the id (SHA-256, read back a piece at a time);
 /// bytes that are not the id's are removed and the upload starts again. A range is read a piece at a
 /// time, cut in the database: memory holds a piece or a range, whatever the size of the attachment.
@@ -36,14 +37,22 @@ public final class PostgreSQLAttachmentStore: SyncAttachmentStore {
         self.tenantQuotaBytes = tenantQuotaBytes
     }
 
-    public func state(of id: String, byteCount: Int64, tenant: String) async throws -> AttachmentUploadState {
+    public func state(of id: String, byteCount: Int64, tenant: String, uploader: String, evenIfStored: Bool) async throws -> AttachmentUploadState {
         try AttachmentChecks.check(id: id, byteCount: byteCount)
         return try await store.withConnection { connection in
-            let found = try connection.execute(
-                "SELECT held, uploaded FROM boutique_sync_server_attachment_upload WHERE tenant = $1 AND attachment = $2 AND byte_count = $3",
-                [.text(tenant), .text(id), .int8(byteCount)])
-            guard found.rowCount > 0 else { return AttachmentUploadState(id: id, byteCount: byteCount, offset: 0, isUploaded: false) }
-            return AttachmentUploadState(id: id, byteCount: byteCount, offset: try found.int64(0, 0), isUploaded: try found.bool(0, 1))
+            let whole = try Self.wholeUploader(of: id, byteCount: byteCount, tenant: tenant, connection) != nil
+            if whole, !evenIfStored { return AttachmentUploadState(id: id, byteCount: byteCount, offset: byteCount, isUploaded: true) }
+            let own = try connection.execute(
+                """
+                SELECT held, uploaded, proven FROM boutique_sync_server_attachment_upload
+                WHERE tenant = $1 AND attachment = $2 AND byte_count = $3 AND usr = $4
+                """,
+                [.text(tenant), .text(id), .int8(byteCount), .bytea(Array(uploader.utf8))])
+            guard own.rowCount > 0 else { return AttachmentUploadState(id: id, byteCount: byteCount, offset: 0, isUploaded: false) }
+            // Over bytes held whole, the user's upload is a proof, and stands where the proof does.
+            let isProof = try whole && !own.bool(0, 1)
+            let offset = isProof ? Self.reached(try own.int64(0, 2)) : try own.int64(0, 0)
+            return AttachmentUploadState(id: id, byteCount: byteCount, offset: offset, isUploaded: false)
         }
     }
 
@@ -54,38 +63,46 @@ public final class PostgreSQLAttachmentStore: SyncAttachmentStore {
         case refused(AttachmentRefusal)
     }
 
+    /// One user's upload of one attachment: the key of its row and of its pieces.
+    private struct Upload {
+        let tenant: String, id: String, byteCount: Int64, user: [UInt8]
+
+        /// `$1`…`$4` of the statements below.
+        var key: [PostgreSQLValue] { [.text(tenant), .text(id), .int8(byteCount), .bytea(user)] }
+        static let matches = "tenant = $1 AND attachment = $2 AND byte_count = $3 AND usr = $4"
+    }
+
     public func append(
-        _ bytes: [UInt8], to id: String, byteCount: Int64, at offset: Int64, tenant: String, evenIfStored: Bool
+        _ bytes: [UInt8], to id: String, byteCount: Int64, at offset: Int64, tenant: String, uploader: String, evenIfStored: Bool
     ) async throws -> AttachmentUploadState {
         try AttachmentChecks.check(piece: bytes.count, of: id, byteCount: byteCount, at: offset, maximumAttachmentBytes: maximumAttachmentBytes)
         let quota = tenantQuotaBytes
         let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let upload = Upload(tenant: tenant, id: id, byteCount: byteCount, user: Array(uploader.utf8))
         let appended = try await store.withConnection { connection -> Appended in
             try connection.execute(
                 """
-                INSERT INTO boutique_sync_server_attachment_upload(tenant, attachment, byte_count, held, uploaded, changed_at)
-                VALUES ($1, $2, $3, 0, false, $4) ON CONFLICT DO NOTHING
+                INSERT INTO boutique_sync_server_attachment_upload(tenant, attachment, byte_count, usr, held, uploaded, changed_at)
+                VALUES ($1, $2, $3, $4, 0, false, $5) ON CONFLICT DO NOTHING
                 """,
-                [.text(tenant), .text(id), .int8(byteCount), .int8(now)])
-            // The upload's row, locked: pieces of one upload, on any instance, are appended in turn.
+                upload.key + [.int8(now)])
+            // The user's upload's row, locked: their pieces, on any instance, are appended in turn.
             let row = try connection.execute(
-                """
-                SELECT held, uploaded, proven FROM boutique_sync_server_attachment_upload
-                WHERE tenant = $1 AND attachment = $2 AND byte_count = $3 FOR UPDATE
-                """,
-                [.text(tenant), .text(id), .int8(byteCount)])
+                "SELECT held, uploaded, proven FROM boutique_sync_server_attachment_upload WHERE \(Upload.matches) FOR UPDATE", upload.key)
             let held = try row.int64(0, 0), uploaded = try row.bool(0, 1), proven = try row.int64(0, 2)
-            if uploaded {
+            if let whole = uploaded ? upload.user : try Self.wholeUploader(of: id, byteCount: byteCount, tenant: tenant, connection) {
+                // Held whole (by this upload or another user's): what this user had sent of it is not needed.
+                if !uploaded, held > 0 { try Self.clear(upload, at: now, connection) }
                 guard evenIfStored else { return .state(AttachmentUploadState(id: id, byteCount: byteCount, offset: byteCount, isUploaded: true)) }
-                return try Self.prove(bytes, of: id, byteCount: byteCount, at: offset, proven: proven, tenant: tenant, connection)
+                let stored = Upload(tenant: tenant, id: id, byteCount: byteCount, user: whole)
+                return try Self.prove(bytes, at: offset, against: stored, proven: proven, as: upload, connection)
             }
             if let quota {
+                // Every other upload counts, of this id at another size or by another user included, so
+                // that clients cannot fill the disk past the quota by changing sizes or users.
                 let others = try connection.execute(
-                    """
-                    SELECT coalesce(sum(held), 0)::int8 FROM boutique_sync_server_attachment_upload
-                    WHERE tenant = $1 AND NOT (attachment = $2 AND byte_count = $3)
-                    """,
-                    [.text(tenant), .text(id), .int8(byteCount)]
+                    "SELECT coalesce(sum(held), 0)::int8 FROM boutique_sync_server_attachment_upload WHERE tenant = $1 AND NOT (\(Upload.matches))",
+                    upload.key
                 ).int64(0, 0)
                 // Subtracted, not added: a size a client announces may be as large as Int64 holds.
                 guard others <= quota, byteCount <= quota - others else {
@@ -101,24 +118,20 @@ public final class PostgreSQLAttachmentStore: SyncAttachmentStore {
             if !bytes.isEmpty {
                 try connection.execute(
                     """
-                    INSERT INTO boutique_sync_server_attachment_piece(tenant, attachment, byte_count, piece_offset, piece_end, bytes)
-                    VALUES ($1, $2, $3, $4, $5, $6)
+                    INSERT INTO boutique_sync_server_attachment_piece(tenant, attachment, byte_count, usr, piece_offset, piece_end, bytes)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7)
                     """,
-                    [.text(tenant), .text(id), .int8(byteCount), .int8(held), .int8(end), .bytea(bytes)])
+                    upload.key + [.int8(held), .int8(end), .bytea(bytes)])
             }
             guard end == byteCount else {
-                try Self.setHeld(end, uploaded: false, of: id, byteCount: byteCount, tenant: tenant, at: now, connection)
+                try Self.setHeld(end, uploaded: false, of: upload, at: now, connection)
                 return .state(AttachmentUploadState(id: id, byteCount: byteCount, offset: end, isUploaded: false))
             }
-            let digest = try Self.digest(of: id, byteCount: byteCount, tenant: tenant, connection)
-            guard digest == id else {
-                try connection.execute(
-                    "DELETE FROM boutique_sync_server_attachment_piece WHERE tenant = $1 AND attachment = $2 AND byte_count = $3",
-                    [.text(tenant), .text(id), .int8(byteCount)])
-                try Self.setHeld(0, uploaded: false, of: id, byteCount: byteCount, tenant: tenant, at: now, connection)
+            guard try Self.digest(of: upload, connection) == id else {
+                try Self.clear(upload, at: now, connection)
                 return .refused(AttachmentRefusal(.invalid, Self.notTheAttachments))
             }
-            try Self.setHeld(byteCount, uploaded: true, of: id, byteCount: byteCount, tenant: tenant, at: now, connection)
+            try Self.setHeld(byteCount, uploaded: true, of: upload, at: now, connection)
             return .state(AttachmentUploadState(id: id, byteCount: byteCount, offset: byteCount, isUploaded: true))
         }
         switch appended {
@@ -127,20 +140,34 @@ public final class PostgreSQLAttachmentStore: SyncAttachmentStore {
         }
     }
 
+    /// The user whose upload of `id` at `byteCount` is whole, if any: its pieces are the attachment.
+    private static func wholeUploader(of id: String, byteCount: Int64, tenant: String, _ connection: PostgreSQLConnection) throws -> [UInt8]? {
+        let found = try connection.execute(
+            """
+            SELECT usr FROM boutique_sync_server_attachment_upload
+            WHERE tenant = $1 AND attachment = $2 AND byte_count = $3 AND uploaded ORDER BY usr LIMIT 1
+            """,
+            [.text(tenant), .text(id), .int8(byteCount)])
+        return found.rowCount > 0 ? try found.bytes(0, 0) : nil
+    }
+
     public func read(_ id: String, offset: Int64, length: Int, tenant: String) async throws -> (bytes: [UInt8], byteCount: Int64) {
         try AttachmentChecks.check(id: id, byteCount: 0)
         return try await store.withConnection { connection in
             let found = try connection.execute(
-                "SELECT byte_count FROM boutique_sync_server_attachment_upload WHERE tenant = $1 AND attachment = $2 AND uploaded LIMIT 1",
+                """
+                SELECT byte_count, usr FROM boutique_sync_server_attachment_upload
+                WHERE tenant = $1 AND attachment = $2 AND uploaded ORDER BY byte_count, usr LIMIT 1
+                """,
                 [.text(tenant), .text(id)])
             guard found.rowCount > 0 else { throw AttachmentRefusal(.notFound, "no attachment \(id) is uploaded") }
-            let byteCount = try found.int64(0, 0)
-            guard offset >= 0, offset < byteCount || (offset == 0 && byteCount == 0) else {
-                throw AttachmentRefusal(.rangeNotSatisfiable, "offset \(offset) is past the end of the attachment's \(byteCount) bytes")
+            let whole = Upload(tenant: tenant, id: id, byteCount: try found.int64(0, 0), user: try found.bytes(0, 1))
+            guard offset >= 0, offset < whole.byteCount || (offset == 0 && whole.byteCount == 0) else {
+                throw AttachmentRefusal(.rangeNotSatisfiable, "offset \(offset) is past the end of the attachment's \(whole.byteCount) bytes")
             }
             guard length > 0 else { throw AttachmentRefusal(.invalid, "a range must ask for at least one byte, not \(length)") }
-            let end = offset + min(Int64(length), byteCount - offset)
-            return (try Self.range(of: id, byteCount: byteCount, from: offset, to: end, tenant: tenant, connection), byteCount)
+            let end = offset + min(Int64(length), whole.byteCount - offset)
+            return (try Self.range(of: whole, from: offset, to: end, connection), whole.byteCount)
         }
     }
 
@@ -162,55 +189,51 @@ public final class PostgreSQLAttachmentStore: SyncAttachmentStore {
             // Locked as an append locks them: a piece being appended now waits, then finds nothing.
             let uploads = try connection.execute(
                 """
-                SELECT byte_count, held FROM boutique_sync_server_attachment_upload
+                SELECT byte_count, usr, held FROM boutique_sync_server_attachment_upload
                 WHERE tenant = $1 AND attachment = $2 AND changed_at < $3 FOR UPDATE
                 """,
                 [.text(tenant), .text(id), .int8(Int64(clamping: cutoff))])
             var removed: Int64 = 0
             for row in 0..<uploads.rowCount {
-                let byteCount = try uploads.int64(row, 0)
-                removed += try uploads.int64(row, 1)
+                let upload = Upload(tenant: tenant, id: id, byteCount: try uploads.int64(row, 0), user: try uploads.bytes(row, 1))
+                removed += try uploads.int64(row, 2)
                 for table in ["boutique_sync_server_attachment_piece", "boutique_sync_server_attachment_upload"] {
-                    try connection.execute(
-                        "DELETE FROM \(table) WHERE tenant = $1 AND attachment = $2 AND byte_count = $3",
-                        [.text(tenant), .text(id), .int8(byteCount)])
+                    try connection.execute("DELETE FROM \(table) WHERE \(Upload.matches)", upload.key)
                 }
             }
             return removed
         }
     }
 
-    /// The bytes of the upload of `id` in [`start`, `end`), cut from its pieces by the database.
-    private static func range(
-        of id: String, byteCount: Int64, from start: Int64, to end: Int64, tenant: String, _ connection: PostgreSQLConnection
-    ) throws -> [UInt8] {
+    /// The bytes of `upload` in [`start`, `end`), cut from its pieces by the database.
+    private static func range(of upload: Upload, from start: Int64, to end: Int64, _ connection: PostgreSQLConnection) throws -> [UInt8] {
         guard end > start else { return [] }
         let pieces = try connection.execute(
             """
-            SELECT substring(bytes FROM (greatest($4, piece_offset) - piece_offset + 1)::int4
-                FOR (least($5, piece_end) - greatest($4, piece_offset))::int4)
+            SELECT substring(bytes FROM (greatest($5, piece_offset) - piece_offset + 1)::int4
+                FOR (least($6, piece_end) - greatest($5, piece_offset))::int4)
             FROM boutique_sync_server_attachment_piece
-            WHERE tenant = $1 AND attachment = $2 AND byte_count = $3 AND piece_offset < $5 AND piece_end > $4
+            WHERE \(Upload.matches) AND piece_offset < $6 AND piece_end > $5
             ORDER BY piece_offset
             """,
-            [.text(tenant), .text(id), .int8(byteCount), .int8(start), .int8(end)])
+            upload.key + [.int8(start), .int8(end)])
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(end - start))
         for row in 0..<pieces.rowCount { bytes.append(contentsOf: try pieces.bytes(row, 0)) }
         return bytes
     }
 
-    /// The SHA-256 (hex) of the upload's pieces, read one at a time.
-    private static func digest(of id: String, byteCount: Int64, tenant: String, _ connection: PostgreSQLConnection) throws -> String {
+    /// The SHA-256 (hex) of `upload`'s pieces, read one at a time.
+    private static func digest(of upload: Upload, _ connection: PostgreSQLConnection) throws -> String {
         guard let hasher = SHA256Hasher() else { throw BoutiqueError.syncUnavailable(reason: "OpenSSL could not compute a SHA-256") }
         var position: Int64 = -1
         while true {
             let piece = try connection.execute(
                 """
                 SELECT piece_offset, bytes FROM boutique_sync_server_attachment_piece
-                WHERE tenant = $1 AND attachment = $2 AND byte_count = $3 AND piece_offset > $4 ORDER BY piece_offset LIMIT 1
+                WHERE \(Upload.matches) AND piece_offset > $5 ORDER BY piece_offset LIMIT 1
                 """,
-                [.text(tenant), .text(id), .int8(byteCount), .int8(position)])
+                upload.key + [.int8(position)])
             guard piece.rowCount > 0 else { break }
             position = try piece.int64(0, 0)
             let bytes = try piece.bytes(0, 1)
@@ -225,48 +248,49 @@ public final class PostgreSQLAttachmentStore: SyncAttachmentStore {
     static let notTheAttachments =
         "the bytes sent are not the attachment's (their SHA-256 is not its id); nothing was stored, the upload starts again from 0"
 
-    /// A piece of an upload of bytes the store holds whole, by a user who must show they hold them:
-    /// compared with the stored bytes at its offset (which are the id's), so that equal pieces from 0
-    /// to the end are the id's bytes.
+    /// A piece of `upload`, of bytes the store holds whole (as `stored`), by a user who must show they
+    /// hold them: compared with the stored bytes at its offset (which are the id's), so that equal
+    /// pieces from 0 to the end are the id's bytes.
     ///
     /// A piece that differs is answered as one that matches, and the proof fails only at its last
     /// piece, in the words a fresh upload's wrong hash gets: answering at once would let a user who
-    /// knows an id learn the bytes one guess at a time. The column `proven` keeps both where the proof
-    /// stands and whether a piece differed: the offset reached, or, once a piece differed,
-    /// `-(offset + 1)`.
+    /// knows an id learn the bytes one guess at a time. The column `proven` of the user's upload keeps
+    /// both where the proof stands and whether a piece differed: the offset reached, or, once a piece
+    /// differed, `-(offset + 1)`.
     private static func prove(
-        _ bytes: [UInt8], of id: String, byteCount: Int64, at offset: Int64, proven: Int64, tenant: String, _ connection: PostgreSQLConnection
+        _ bytes: [UInt8], at offset: Int64, against stored: Upload, proven: Int64, as upload: Upload, _ connection: PostgreSQLConnection
     ) throws -> Appended {
-        let differed = proven < 0
-        let reached = differed ? -(proven + 1) : proven
+        let reached = reached(proven)
         guard offset == reached else {
             return .refused(AttachmentRefusal(.offsetMismatch, "the upload stands at offset \(reached), not \(offset); send from there", heldOffset: reached))
         }
         let end = offset + Int64(bytes.count)
-        let matches = try !differed && range(of: id, byteCount: byteCount, from: offset, to: end, tenant: tenant, connection) == bytes
-        guard end == byteCount else {
-            try setProven(matches ? end : -(end + 1), of: id, byteCount: byteCount, tenant: tenant, connection)
-            return .state(AttachmentUploadState(id: id, byteCount: byteCount, offset: end, isUploaded: false))
+        let matches = try proven >= 0 && range(of: stored, from: offset, to: end, connection) == bytes
+        guard end == upload.byteCount else {
+            try setProven(matches ? end : -(end + 1), of: upload, connection)
+            return .state(AttachmentUploadState(id: upload.id, byteCount: upload.byteCount, offset: end, isUploaded: false))
         }
-        try setProven(0, of: id, byteCount: byteCount, tenant: tenant, connection)
+        try setProven(0, of: upload, connection)
         guard matches else { return .refused(AttachmentRefusal(.invalid, notTheAttachments)) }
-        return .state(AttachmentUploadState(id: id, byteCount: byteCount, offset: byteCount, isUploaded: true))
+        return .state(AttachmentUploadState(id: upload.id, byteCount: upload.byteCount, offset: upload.byteCount, isUploaded: true))
     }
 
-    private static func setProven(_ proven: Int64, of id: String, byteCount: Int64, tenant: String, _ connection: PostgreSQLConnection) throws {
-        try connection.execute(
-            "UPDATE boutique_sync_server_attachment_upload SET proven = $4 WHERE tenant = $1 AND attachment = $2 AND byte_count = $3",
-            [.text(tenant), .text(id), .int8(byteCount), .int8(proven)])
+    /// The offset a proof has reached, from its `proven` column.
+    private static func reached(_ proven: Int64) -> Int64 { proven < 0 ? -(proven + 1) : proven }
+
+    private static func setProven(_ proven: Int64, of upload: Upload, _ connection: PostgreSQLConnection) throws {
+        try connection.execute("UPDATE boutique_sync_server_attachment_upload SET proven = $5 WHERE \(Upload.matches)", upload.key + [.int8(proven)])
     }
 
-    private static func setHeld(
-        _ held: Int64, uploaded: Bool, of id: String, byteCount: Int64, tenant: String, at now: Int64, _ connection: PostgreSQLConnection
-    ) throws {
+    private static func setHeld(_ held: Int64, uploaded: Bool, of upload: Upload, at now: Int64, _ connection: PostgreSQLConnection) throws {
         try connection.execute(
-            """
-            UPDATE boutique_sync_server_attachment_upload SET held = $4, uploaded = $5, changed_at = $6
-            WHERE tenant = $1 AND attachment = $2 AND byte_count = $3
-            """,
-            [.text(tenant), .text(id), .int8(byteCount), .int8(held), .bool(uploaded), .int8(now)])
+            "UPDATE boutique_sync_server_attachment_upload SET held = $5, uploaded = $6, changed_at = $7 WHERE \(Upload.matches)",
+            upload.key + [.int8(held), .bool(uploaded), .int8(now)])
+    }
+
+    /// Removes `upload`'s pieces: it starts again from 0.
+    private static func clear(_ upload: Upload, at now: Int64, _ connection: PostgreSQLConnection) throws {
+        try connection.execute("DELETE FROM boutique_sync_server_attachment_piece WHERE \(Upload.matches)", upload.key)
+        try setHeld(0, uploaded: false, of: upload, at: now, connection)
     }
 }

@@ -3,25 +3,35 @@
 ///
 /// ```swift
 /// let attachments = try FolderAttachmentStore(directory: URL(fileURLWithPath: "sync.db.attachments"))
-/// var state = try await attachments.state(of: id, byteCount: size, tenant: "acme")
-/// state = try await attachments.append(piece, to: id, byteCount: size, at: state.offset, tenant: "acme")
+/// var state = try await attachments.state(of: id, byteCount: size, tenant: "acme", uploader: "ana")
+/// state = try await attachments.append(piece, to: id, byteCount: size, at: state.offset, tenant: "acme", uploader: "ana")
 /// let range = try await attachments.read(id, offset: 0, length: 1 << 20, tenant: "acme")
 /// ```
 ///
 /// Every refusal is an ``AttachmentRefusal`` with the HTTP status it is answered with. Nothing crosses
 /// tenants: the same bytes uploaded by two tenants are stored twice, once for each.
+///
+/// An upload in progress is its uploader's own: another user of the tenant uploading the same bytes
+/// starts from 0, and neither learns where the other stands. Sharing the progress would let a user
+/// who knows an id and the end of its bytes finish someone else's upload by sending only the end,
+/// and be counted as holding the whole (DESIGN section 14, "Rights"). Once whole, the bytes are
+/// stored once per tenant, whoever uploaded them.
 public protocol SyncAttachmentStore: Sendable {
-    /// What the store holds of `id` (of `byteCount` bytes) for `tenant`.
-    func state(of id: String, byteCount: Int64, tenant: String) async throws -> AttachmentUploadState
+    /// What the store holds of `id` (of `byteCount` bytes) for `tenant`: uploaded when it holds the
+    /// attachment whole; otherwise where `uploader`'s own upload of it stands.
+    ///
+    /// With `evenIfStored`, where `uploader`'s own upload stands, never uploaded, whether or not the
+    /// store holds the attachment whole: the state a user who may not read it is answered with.
+    func state(of id: String, byteCount: Int64, tenant: String, uploader: String, evenIfStored: Bool) async throws -> AttachmentUploadState
 
-    /// Appends `bytes` at `offset` to the upload of `id`; the piece that completes it is checked
-    /// against the id before the attachment becomes readable.
+    /// Appends `bytes` at `offset` to `uploader`'s upload of `id`; the piece that completes it is
+    /// checked against the id before the attachment becomes readable.
     ///
     /// With `evenIfStored`, an attachment held whole already is uploaded again from `offset` as if it
     /// were not, and checked again once whole: the upload of a user who may not read it, who must
     /// show they hold the bytes before the server counts them as theirs.
     func append(
-        _ bytes: [UInt8], to id: String, byteCount: Int64, at offset: Int64, tenant: String, evenIfStored: Bool
+        _ bytes: [UInt8], to id: String, byteCount: Int64, at offset: Int64, tenant: String, uploader: String, evenIfStored: Bool
     ) async throws -> AttachmentUploadState
 
     /// `tenant`'s attachments, whole (`isWhole`) or uploads in progress, whose bytes last changed
@@ -39,8 +49,15 @@ public protocol SyncAttachmentStore: Sendable {
 }
 
 extension SyncAttachmentStore {
-    /// Appends `bytes` at `offset` to the upload of `id`, answering at once for an attachment held whole.
-    public func append(_ bytes: [UInt8], to id: String, byteCount: Int64, at offset: Int64, tenant: String) async throws -> AttachmentUploadState {
-        try await append(bytes, to: id, byteCount: byteCount, at: offset, tenant: tenant, evenIfStored: false)
+    /// What the store holds of `id` for `tenant`, and where `uploader`'s upload stands when not whole.
+    public func state(of id: String, byteCount: Int64, tenant: String, uploader: String) async throws -> AttachmentUploadState {
+        try await state(of: id, byteCount: byteCount, tenant: tenant, uploader: uploader, evenIfStored: false)
+    }
+
+    /// Appends `bytes` at `offset` to `uploader`'s upload of `id`, answering at once for an attachment held whole.
+    public func append(
+        _ bytes: [UInt8], to id: String, byteCount: Int64, at offset: Int64, tenant: String, uploader: String
+    ) async throws -> AttachmentUploadState {
+        try await append(bytes, to: id, byteCount: byteCount, at: offset, tenant: tenant, uploader: uploader, evenIfStored: false)
     }
 }

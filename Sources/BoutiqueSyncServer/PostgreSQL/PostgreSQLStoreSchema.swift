@@ -189,6 +189,21 @@ public enum PostgreSQLStoreSchema {
         Migration(version: 12, name: "boutique_sync_server_v12_shapes_version", statements: [
             "ALTER TABLE boutique_sync_server_tenant ADD COLUMN shapes_version bigint NOT NULL DEFAULT 0",
         ]),
+        // An upload in progress is its uploader's own (see `SyncAttachmentStore`): the user is part of
+        // an upload's key and of its pieces'. Uploads from before belong to no user (an empty name):
+        // whole ones stay readable, unfinished ones are left to garbage collection.
+        Migration(version: 13, name: "boutique_sync_server_v13_attachment_uploads_per_user", statements: [
+            "ALTER TABLE boutique_sync_server_attachment_upload ADD COLUMN usr bytea NOT NULL DEFAULT ''::bytea",
+            """
+            ALTER TABLE boutique_sync_server_attachment_upload DROP CONSTRAINT boutique_sync_server_attachment_upload_pkey,
+                ADD PRIMARY KEY (tenant, attachment, byte_count, usr)
+            """,
+            "ALTER TABLE boutique_sync_server_attachment_piece ADD COLUMN usr bytea NOT NULL DEFAULT ''::bytea",
+            """
+            ALTER TABLE boutique_sync_server_attachment_piece DROP CONSTRAINT boutique_sync_server_attachment_piece_pkey,
+                ADD PRIMARY KEY (tenant, attachment, byte_count, usr, piece_offset)
+            """,
+        ]),
     ]
 
     /// The advisory lock the migrations run under: the two-integer form ("Bout", "Sync"), whose keys

@@ -11,6 +11,7 @@ import Foundation
 
 /// A sync server on 127.0.0.1 (a free port) with an in-memory store, and tokens for it.
 struct HTTPTestServer {
+    /// A secret for tests that make a server of their own (``HTTPTestServer`` has one per instance).
     static let secret = Array("a test secret of at least sixteen bytes".utf8)
 
     let store: SQLiteSyncStore
@@ -24,7 +25,9 @@ struct HTTPTestServer {
     ) async throws {
         store = try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL())
         server = SyncServer(store: store, rules: rules, authorize: authorize, minimumSchemaVersion: minimumSchemaVersion)
-        signer = try SyncTokenSigner(secret: Self.secret)
+        // A secret of its own, so that a device of another test, left pointing at a port this server was
+        // later given, is refused rather than let in.
+        signer = try SyncTokenSigner(secret: Array("a test secret \(UUID().uuidString)".utf8))
         http = try SyncHTTPServer(server: server, signer: signer, port: 0, options: options, log: log, attachments: attachments)
     }
 

@@ -95,6 +95,25 @@ import Testing
         #expect(HTTP.reason(proven).contains(#""isUploaded":true"#), "\(HTTP.reason(proven))")
         #expect(try await bytes(ownID, as: "dan").body == own)
 
+        // An upload in progress is its uploader's own: Dan neither sees where Ana's stands nor
+        // finishes it by sending its end, which would make the whole his.
+        let third = [UInt8]((0..<40_000).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ 3) })
+        let thirdID = try HTTP.id(of: third)
+        func put(_ range: Range<Int>, as user: String) async throws -> (status: Int, body: [UInt8]) {
+            try await HTTP.request(
+                url, "/v1/attachments/\(thirdID)?size=\(third.count)&offset=\(range.lowerBound)", method: "PUT", token: tokens[user]!,
+                body: Array(third[range]))
+        }
+        let half = try await put(0..<20_000, as: "ana")
+        #expect(half.status == 200 && HTTP.reason(half).contains(#""offset":20000"#), "\(HTTP.reason(half))")
+        #expect(try await state(thirdID, size: third.count, as: "dan").contains(#""offset":0"#))
+        let tail = try await put(20_000..<third.count, as: "dan")
+        #expect(tail.status == 409, "\(HTTP.reason(tail))")
+        #expect(try await bytes(thirdID, as: "dan").status == 404)
+        #expect(try await state(thirdID, size: third.count, as: "ana").contains(#""offset":20000"#))
+        #expect(try await put(20_000..<third.count, as: "ana").status == 200)
+        #expect(try await bytes(thirdID, as: "ana").body == third)
+
         // Unshared: Bob's device deletes the list's rows and the photo's bytes; the server answers 404.
         let unshare = try await workspace.attempt(
             ["unshare", "--server", url, "--token", tokens["ana"]!, "--table", "remindersList", "--key", "L1", "--with", "bob"])

@@ -14,7 +14,9 @@ final class SyncWorkspace: Sendable {
 
     init() throws {
         directory = try SyncTemporaryDirectory()
-        try Data("a secret for the sync process tests, long enough\n".utf8).write(to: directory.file("secret"))
+        // A secret of its own: a device of another test, left pointing at a port this workspace's server
+        // was later given, must not be let in (it once made a tenant in another test's store).
+        try Data("a secret for the sync process tests, \(UUID().uuidString)\n".utf8).write(to: directory.file("secret"))
         // The server refuses a secret other users may read.
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: directory.file("secret").path)
     }

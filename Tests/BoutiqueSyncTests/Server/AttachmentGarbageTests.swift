@@ -61,7 +61,7 @@ import Testing
                 let id = try Self.id(of: content)
                 ids[name] = id
                 let piece = name == "partial" ? Array(content.prefix(400)) : content
-                _ = try await bytes.append(piece, to: id, byteCount: 1_000, at: 0, tenant: tenant)
+                _ = try await bytes.append(piece, to: id, byteCount: 1_000, at: 0, tenant: tenant, uploader: "ana")
             }
             let named = ids
             // Uploaded by a user (as the HTTP front end notes): one never pointed at by a row, one a row
@@ -90,7 +90,7 @@ import Testing
             let collected = try await server.collectAttachments(tenant: tenant, in: bytes, retentionMilliseconds: retention)
             #expect(collected == (2, 1_400), "released and the stale upload: \(collected)")
             func isHeld(_ name: String) async throws -> Bool {
-                try await bytes.state(of: named[name]!, byteCount: 1_000, tenant: tenant).offset > 0
+                try await bytes.state(of: named[name]!, byteCount: 1_000, tenant: tenant, uploader: "ana").offset > 0
             }
             // Bytes no row was ever recorded pointing at stay: a row may point at them unseen.
             for name in ["kept", "recent", "orphan", "unknown"] { #expect(try await isHeld(name), "\(name) stays") }
