@@ -12,8 +12,7 @@ extension SyncSession {
         if !state.bootstrapped {
             return PullStep(applied: try await bootstrap(again: false), hasMore: true)
         }
-        var request = PullRequest(replica: replica, cursor: state.cursor, limit: options.pullLimit, waitMilliseconds: 0)
-        request.replicaSecret = try await currentReplicaSecret()
+        let request = try await pullRequest(from: state, waitMilliseconds: 0)
         let server = serverID
         let changes = historyChanges
         let span = ReplySpan(askedAt: options.now())

@@ -212,17 +212,17 @@ actor SyncSession {
     /// Waits on the server for changes after the cursor, then applies them. The wait is outside the
     /// step queue; the apply is inside it, and is dropped when another step moved the cursor meanwhile.
     func pullWaiting() async throws -> Int {
-        let (cursor, server) = try await exclusively { () async throws -> (Int64?, String) in
+        let (state, server) = try await exclusively { () async throws -> (ServerState?, String) in
             try await checkSchemaOnce()
             if !handshaken { _ = try await pushAll() }
             let state = try await serverState()
-            return (state.bootstrapped ? state.cursor : nil, serverID)
+            return (state.bootstrapped ? state : nil, serverID)
         }
-        guard let cursor else { return try await exclusively { try await pullOnce(wait: .zero).applied } }
+        guard let state else { return try await exclusively { try await pullOnce(wait: .zero).applied } }
+        let cursor = state.cursor
         let waitMilliseconds = Int(options.pullWait.components.seconds * 1000)
             + Int(options.pullWait.components.attoseconds / 1_000_000_000_000_000)
-        var request = PullRequest(replica: replica, cursor: cursor, limit: options.pullLimit, waitMilliseconds: waitMilliseconds)
-        request.replicaSecret = try await currentReplicaSecret()
+        let request = try await pullRequest(from: state, waitMilliseconds: waitMilliseconds)
         let askedAt = options.now()
         let response = try await send(adoptingServer: false) { [request] in try await transport.pull(request) }
         let span = ReplySpan(askedAt: askedAt, answeredAt: options.now())
@@ -246,6 +246,19 @@ actor SyncSession {
     func serverState() async throws -> ServerState {
         let server = serverID
         return try await database.read { conn in try ServerState.read(server: server, SQLRunner(conn)) }
+    }
+
+    /// A pull from `state`'s cursor, saying how far this file has passed the log: its cursor, or the
+    /// cursor its oldest unacknowledged text edit was made from.
+    func pullRequest(from state: ServerState, waitMilliseconds: Int) async throws -> PullRequest {
+        let server = serverID
+        var request = PullRequest(replica: replica, cursor: state.cursor, limit: options.pullLimit, waitMilliseconds: waitMilliseconds)
+        request.replicaSecret = try await currentReplicaSecret()
+        let editBase = try await database.read { conn in
+            try CollaborativeTextCapture.editBase(server: server, acknowledged: state.acknowledged, SQLRunner(conn))
+        }
+        request.passedThrough = min(state.cursor, editBase ?? state.cursor)
+        return request
     }
 
     /// Local transactions not yet acknowledged.

@@ -206,6 +206,19 @@ enum CollaborativeTextCapture {
         try sql.run("UPDATE boutique_sync_server SET bootstrapped = 0")
     }
 
+    /// How far this file had pulled from `server` when it made the oldest of its text edits the server
+    /// has not acknowledged (past `acknowledged`), or less; `nil` when it has none. A pull says it
+    /// (``/BoutiqueSyncCore/PullRequest/passedThrough``), so that the server compacts no text those
+    /// edits may name.
+    ///
+    /// The pull marks kept reach back to the one before the oldest write still to be pushed
+    /// (``PullMarks``), and an edit is diffed when its transaction is folded, after it was written: the
+    /// least cursor they hold is at most the one the edit was made from.
+    static func editBase(server: String, acknowledged: Int64, _ sql: SQLRunner) throws -> Int64? {
+        guard try sql.value("SELECT 1 FROM boutique_sync_text_ops WHERE txn > ? LIMIT 1", [.integer(acknowledged)]) != nil else { return nil }
+        return try sql.value("SELECT min(cursor) FROM boutique_sync_pull_mark WHERE server = ?", [.text(server)])?.integerValue ?? 0
+    }
+
     /// Forgets the operations of transactions the server acknowledged.
     static func removeAcknowledged(through acknowledged: Int64, _ sql: SQLRunner) throws {
         try sql.run("DELETE FROM boutique_sync_text_ops WHERE txn <= ?", [.integer(acknowledged)])

@@ -15,6 +15,14 @@ public struct PullRequest: Hashable, Sendable, Codable {
     /// push) is answered only with that secret, since a pull tells the replica's watermark. `nil` from
     /// devices that predate it.
     public var replicaSecret: String?
+    /// How far the device has passed the log, for garbage collection: ``cursor`` (what it has applied,
+    /// for sure), or less when it made collaborative text edits the server has not acknowledged yet
+    /// from an earlier cursor. The server counts the device as having passed the smaller of this and
+    /// where the page it answers ends, so that it drops nothing (no tombstone, no deleted character
+    /// of a text) that the device has not applied or that its edits may still name: a page the device
+    /// never got (a lost answer) is not counted as passed. `nil` from devices that predate it: the
+    /// page's end counts.
+    public var passedThrough: Int64?
 
     /// A pull from `cursor`.
     public init(replica: String, cursor: Int64, limit: Int, waitMilliseconds: Int = 0, protocolVersion: Int = SyncProtocol.version) {

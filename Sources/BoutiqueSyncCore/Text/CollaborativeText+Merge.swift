@@ -44,6 +44,20 @@ extension CollaborativeText {
             attach(node)
             if theirs.isDeleted { markDeleted(node, by: other.replicas[Int(theirs.deleter)], counter: theirs.deletionCounter) }
         }
+        // Characters this text shows that `other` compacted away were deleted there: compaction drops
+        // only deleted characters, and `other` had applied every operation of their writer below its
+        // mark. A replica that missed their deletion (it took the compacted state in a bootstrap after
+        // losing a pulled page) would show them for ever otherwise. The deletion is recorded under the
+        // character's own id: its real one is not known here.
+        for (index, replica) in other.replicas.enumerated() where other.compacted[index] > 0 {
+            guard let mine = replicaIndex[replica] else { continue }
+            let mark = other.compacted[index]
+            for (counter, node) in lookup[Int(mine)] where counter < mark && !nodes[Int(node)].isDeleted
+                && other.node(for: TextElementID(replica: replica, counter: counter)) == nil
+            {
+                markDeleted(node, by: replica, counter: counter)
+            }
+        }
         for (index, replica) in other.replicas.enumerated() {
             let mine = Int(replicaNumber(replica))
             applied[mine] = max(applied[mine], other.applied[index])

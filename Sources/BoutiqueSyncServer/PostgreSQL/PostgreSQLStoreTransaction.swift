@@ -203,6 +203,21 @@ final class PostgreSQLStoreTransaction: SyncStoreTransaction {
         try batchRowState(state, name: RowName(table: Array(table.utf8), key: PostgreSQLKey.encode(key)), sequence: sequence)
     }
 
+    func rowSequence(table: String, key: DatabaseValue) throws -> Int64? {
+        let name = RowName(table: Array(table.utf8), key: PostgreSQLKey.encode(key))
+        if let queued = rowBatch.latest[name] { return queued.sequence }
+        let found = try run("SELECT sequence FROM boutique_sync_server_row WHERE tenant = $1 AND tbl = $2 AND key = $3", [.bytea(name.table), .bytea(name.key)])
+        return found.rowCount > 0 ? try found.int64(0, 0) : nil
+    }
+
+    func replaceRowState(_ state: RowRegister, table: String, key: DatabaseValue) throws {
+        let name = RowName(table: Array(table.utf8), key: PostgreSQLKey.encode(key))
+        // After the batches (`write` sends them first), so that a state queued for the row is replaced too.
+        try write("UPDATE boutique_sync_server_row SET state = $4 WHERE tenant = $1 AND tbl = $2 AND key = $3",
+                [.bytea(name.table), .bytea(name.key), .bytea(state.record())])
+        if knownRows[name] != nil { knownRows[name] = .some(state) }
+    }
+
     func rows(after position: SnapshotPosition?, limit: Int) throws -> [SnapshotRow] {
         // A negative limit means no limit, as in SQLite (PostgreSQL refuses one; NULL is "all").
         let count = PostgreSQLValue.optionalInt8(limit < 0 ? nil : Int64(limit))

@@ -128,6 +128,17 @@ final class SQLiteStoreTransaction: SyncStoreTransaction {
             [.text(tenant), .text(table), key, .blob(state.record()), .integer(state.isVisible ? 1 : 0), .integer(sequence)])
     }
 
+    func rowSequence(table: String, key: DatabaseValue) throws -> Int64? {
+        let found = try rows("SELECT sequence FROM boutique_sync_server_row WHERE tenant = ? AND tbl = ? AND key = ?", [.text(tenant), .text(table), key])
+        guard case .integer(let sequence)? = found.first?.first else { return nil }
+        return sequence
+    }
+
+    func replaceRowState(_ state: RowRegister, table: String, key: DatabaseValue) throws {
+        try run("UPDATE boutique_sync_server_row SET state = ? WHERE tenant = ? AND tbl = ? AND key = ?",
+                [.blob(state.record()), .text(tenant), .text(table), key])
+    }
+
     /// The row value `(tbl, key) > (?, ?)` is a range of the primary key, so a page costs the rows it
     /// returns; spelled as `tbl > ? OR (tbl = ? AND key > ?)`, SQLite scanned the tenant's rows from
     /// the first for every page, and a bootstrap took time growing with the square of the rows.

@@ -28,8 +28,9 @@
 public actor SyncHousekeeping {
     /// Something a round did or could not do, for the log.
     public enum Event: Sendable, Hashable, CustomStringConvertible {
-        /// A tenant's log was pruned through `report.horizon` (it started after `previousHorizon`) and
-        /// `report.tombstonesRemoved` tombstones were dropped.
+        /// A tenant's log was pruned through `report.horizon` (it started after `previousHorizon`),
+        /// `report.tombstonesRemoved` tombstones were dropped and `report.textsCompacted` collaborative
+        /// texts compacted.
         case collected(tenant: String, previousHorizon: Int64, report: SyncServer.GarbageReport)
         /// `count` attachments of the tenant no row had pointed at for the retention period were
         /// removed, `bytes` in all.
@@ -45,6 +46,7 @@ public actor SyncHousekeeping {
             switch self {
             case let .collected(tenant, previous, report):
                 "tenant '\(tenant)': log entries \(previous + 1)…\(report.horizon) and \(report.tombstonesRemoved) tombstone(s) removed"
+                    + (report.textsCompacted > 0 ? ", \(report.textsCompacted) collaborative text(s) compacted" : "")
             case let .collectedAttachments(tenant, count, bytes):
                 "tenant '\(tenant)': \(count) attachment(s) no row pointed at removed, \(bytes) bytes"
             case let .failed(tenant?, reason): "tenant '\(tenant)': garbage collection failed: \(reason)"

@@ -295,8 +295,14 @@ public actor SyncServer: SyncEndpoint {
 
     /// Remembers how far a known replica pulled; `true` when the tenant's remembered cursors are due to
     /// be written.
+    ///
+    /// A device that says how far it has passed (``/BoutiqueSyncCore/PullRequest/passedThrough``: what
+    /// it has applied, or less while its collaborative text edits wait to be acknowledged) is counted
+    /// no further: garbage collection then drops nothing it still needs (see
+    /// ``collectGarbage(tenant:inactiveAfterMilliseconds:)``).
     func acknowledge(_ page: PullReading.Page, of request: PullRequest, tenant: String, wall: UInt64) -> Bool {
-        guard let cursor = page.acknowledged else { return false }
+        guard let next = page.acknowledged else { return false }
+        let cursor = request.passedThrough.map { min(next, max(0, $0)) } ?? next
         return acknowledgements.note(tenant: tenant, replica: request.replica, cursor: cursor, wall: wall)
     }
 
@@ -403,9 +409,13 @@ public actor SyncServer: SyncEndpoint {
         public var horizon: Int64
         /// Deleted rows whose tombstones were dropped.
         public var tombstonesRemoved: Int
+        /// Collaborative texts whose deleted characters were dropped (see ``collectGarbage(tenant:inactiveAfterMilliseconds:)``).
+        public var textsCompacted: Int = 0
     }
 
-    /// Drops tombstones and log entries every active replica has pulled past.
+    /// Drops tombstones and log entries every active replica has pulled past, and compacts the
+    /// collaborative texts of rows last changed there (``GarbageReport/textsCompacted``): their deleted
+    /// characters are dropped once no edit still to come can name them.
     ///
     /// ```swift
     /// let report = try await server.collectGarbage(tenant: "acme", inactiveAfterMilliseconds: 30 * 86_400_000)
@@ -444,10 +454,12 @@ public actor SyncServer: SyncEndpoint {
             guard horizon > (try store.logHorizon()) else {
                 return GarbageReport(horizon: try store.logHorizon(), tombstonesRemoved: 0)
             }
+            // Before the log that names the rows changed since the last round is pruned.
+            let compacted = try TextCompaction.compact(in: store, after: try store.logHorizon(), through: horizon)
             let removed = try store.removeTombstones(through: horizon)
             try store.pruneLog(through: horizon)
             try store.pruneMemberships(through: horizon)
-            return GarbageReport(horizon: horizon, tombstonesRemoved: removed)
+            return GarbageReport(horizon: horizon, tombstonesRemoved: removed, textsCompacted: compacted)
         }
     }
 

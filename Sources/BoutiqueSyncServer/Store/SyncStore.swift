@@ -188,6 +188,12 @@ public protocol SyncStoreTransaction:
     func rowState(table: String, key: DatabaseValue) throws -> RowRegister?
     /// Stores a row's merged state, with the sequence number of the change that last set it.
     func setRowState(_ state: RowRegister, table: String, key: DatabaseValue, sequence: Int64) throws
+    /// The sequence number of the change that last set a row's state, `nil` when the server has none.
+    func rowSequence(table: String, key: DatabaseValue) throws -> Int64?
+    /// Stores `state` in place of the state of a row the server holds, which says the same in other
+    /// bytes (its collaborative texts compacted): the row's sequence number and placement stay, and
+    /// nothing is logged.
+    func replaceRowState(_ state: RowRegister, table: String, key: DatabaseValue) throws
     /// Rows in (table, key) order after `position`, tombstones included.
     func rows(after position: SnapshotPosition?, limit: Int) throws -> [SnapshotRow]
     /// The stored sizes of the rows' states, in bytes, of the rows ``rows(after:limit:)`` would return:

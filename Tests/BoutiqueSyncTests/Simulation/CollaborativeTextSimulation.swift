@@ -16,8 +16,11 @@ import Foundation
 /// - a body holds exactly the tokens inserted into it and not deleted by someone: no acknowledged
 ///   insert is lost, no deleted token comes back.
 ///
+/// Garbage collection runs now and then, and once more after healing: texts every device has passed
+/// are compacted on the server while edits go on, and the checks above read the compacted states.
+///
 /// ```swift
-/// let failures = try await CollaborativeTextSimulation(seed: 7, deviceCount: 3, operations: 120).run()
+/// let outcome = try await CollaborativeTextSimulation(seed: 7, deviceCount: 3, operations: 120).run()
 /// ```
 struct CollaborativeTextSimulation {
     let seed: UInt64
@@ -27,7 +30,13 @@ struct CollaborativeTextSimulation {
     static let tenant = "text-sim"
     static let notes = ["n0", "n1", "n2"]
 
-    func run() async throws -> [String] {
+    /// What a run found, and how many texts garbage collection compacted on the way.
+    struct Outcome: Sendable {
+        var failures: [String]
+        var compacted: Int
+    }
+
+    func run() async throws -> Outcome {
         let directory = try SyncTemporaryDirectory(inMemory: true)
         var random = SeededRandom(seed: seed)
         let time = VirtualTime()
@@ -48,6 +57,7 @@ struct CollaborativeTextSimulation {
         var deleted: Set<String> = []
         var failures: [String] = []
         var next = 0
+        var compacted = 0
 
         for step in 0..<operations {
             time.advance(by: UInt64(random.int(in: 0...2_000)))
@@ -95,6 +105,9 @@ struct CollaborativeTextSimulation {
                     for device in devices {
                         for request in device.network.takeDelayed() { _ = try? await server.push(request, tenant: Self.tenant, user: SyncSimulation.user) }
                     }
+                case 96..<98:
+                    // Garbage collection: texts every device has passed are compacted on the server.
+                    compacted += try await server.collectGarbage(tenant: Self.tenant).textsCompacted
                 default:
                     time.advance(by: UInt64(random.int(in: 10_000...60_000)))
                 }
@@ -119,6 +132,8 @@ struct CollaborativeTextSimulation {
             }
         }
         if !quiet { failures.append("still syncing after 10 rounds") }
+        // Every device has passed everything: whatever was deleted goes.
+        compacted += try await server.collectGarbage(tenant: Self.tenant).textsCompacted
 
         for note in Self.notes {
             let state = try await server.store.read(tenant: Self.tenant) { store in try store.rowState(table: "note", key: .text(note)) }
@@ -147,7 +162,7 @@ struct CollaborativeTextSimulation {
             }
         }
         for device in devices { await device.crash() }
-        return failures
+        return Outcome(failures: failures, compacted: compacted)
     }
 
     /// Token `number`: three scalars no other token has.

@@ -30,6 +30,27 @@ import Testing
         }
     }
 
+    /// A replica that missed a deletion (a pulled page lost on the way) and then takes a state that
+    /// compacted the deleted characters away deletes them too: they were deleted there, or they would
+    /// not have been compacted.
+    @Test func charactersAStateCompactedAwayAreDeletedWhereItIsMerged() throws {
+        var server = CollaborativeText()
+        var phone = CollaborativeText()
+        try phone.apply(try server.insert("Milk, eggs and bread", at: 0, by: "laptop"))
+        // The laptop's deletion of ", eggs and bread" never reaches the phone; the server compacts it away.
+        _ = try server.delete(4..<20, by: "laptop")
+        try server.compact(stableThrough: server.version)
+        #expect(server.tombstoneCount == 0 && server.text == "Milk")
+        // The phone types meanwhile, then takes the server's state.
+        _ = try phone.insert("Fresh ", at: 0, by: "phone")
+        try phone.merge(server)
+        #expect(phone.text == "Fresh Milk")
+        // Merged the other way, the same text.
+        var other = server
+        try other.merge(phone)
+        #expect(other.text == "Fresh Milk")
+    }
+
     @Test func aMergedStateGoesOnTakingOperations() throws {
         var phone = CollaborativeText()
         var laptop = CollaborativeText()
