@@ -95,13 +95,20 @@ struct ToolTests {
             #expect(first.output.contains("phone  | Trip to Lisbon | Lisbon, 3 days ⏎ passport, phone charger"), "\(first.output)")
             #expect(first.output.contains("laptop | Trip to Lisbon | Lisbon, 3 days ⏎ passport, phone charger"))
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("boutique-demo-second-device.db").path))
+            // A photo on the note: the laptop gets the row at once, and the bytes when it asks.
+            #expect(first.output.contains("and its copy of the bytes is missing."), "\(first.output)")
+            #if BOUTIQUE_SYNC_HTTP
+            #expect(first.output.contains("checked against its SHA-256: now local, the same bytes as the phone's."), "\(first.output)")
+            #else
+            #expect(first.output.contains("Bytes travel over HTTP, which this build has not"), "\(first.output)")
+            #endif
 
             let second = try await ToolProcess.run(["demo"], in: directory)
             #expect(second.status == 0, "\(second.errorOutput)")
             #expect(second.output.contains("3 notes stored in all."), "the first run's note and its trip note, and this run's")
             #expect(second.output.contains("laptop | Trip to Lisbon | Lisbon, 3 days ⏎ passport, phone charger"), "\(second.output)")
             #expect(second.output.contains("migrations applied this time: none new"))
-            #expect(second.output.contains("(already applied before: v1_create_notes, v2_add_pinned_column, v3_search_notes)"))
+            #expect(second.output.contains("(already applied before: v1_create_notes, v2_add_pinned_column, v3_search_notes, v4_note_photos)"))
 
             // More notes than the live query shows: the story still ends.
             let third = try await ToolProcess.run(["demo"], in: directory)

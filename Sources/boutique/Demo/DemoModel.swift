@@ -19,6 +19,16 @@ struct NoteSearch: FTS5 {
     let body: String
 }
 
+/// A photo on a note: the picture's bytes are an attachment, kept beside the database file and synced
+/// by their hash, never in the row.
+@Table
+struct NotePhoto: Sendable, Equatable {
+    @Column(primaryKey: true) let id: UUID
+    let noteID: UUID
+    var caption: String
+    var image: Attachment
+}
+
 enum AppMigrations {
     static let plan = BoutiqueMigrationPlan {
         BoutiqueMigration("v1_create_notes") { conn in
@@ -41,6 +51,17 @@ enum AppMigrations {
         // Indexes the notes already there too, so a file an older demo wrote becomes searchable.
         BoutiqueMigration("v3_search_notes") { conn in
             try conn.createFTS5Table(NoteSearch.self, content: Note.self, tokenizer: .porter())
+        }
+
+        BoutiqueMigration("v4_note_photos") { conn in
+            try conn.execute("""
+                CREATE TABLE notePhoto (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    noteID TEXT NOT NULL REFERENCES note(id) ON DELETE CASCADE,
+                    caption TEXT NOT NULL,
+                    image TEXT NOT NULL
+                )
+            """)
         }
     }
 }

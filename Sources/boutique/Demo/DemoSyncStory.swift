@@ -10,7 +10,8 @@ import BoutiqueSyncHTTP
 /// The demo's last part: a second device. A sync server runs in this process, on 127.0.0.1 over HTTP
 /// (or, in a build without the HTTP front end, reached in-process), a second database file plays
 /// another device, both edit the same note at once, and the merged note is shown on both: different
-/// columns both kept, and the body, collaborative text, merged character by character.
+/// columns both kept, and the body, collaborative text, merged character by character. Then a photo
+/// on the note: its row reaches the laptop at once, its bytes when the laptop asks for them.
 @MainActor
 struct DemoSyncStory {
     let db: BoutiqueDB
@@ -28,9 +29,11 @@ struct DemoSyncStory {
         let store = try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL())
         let server = SyncServer(store: store)
         #if BOUTIQUE_SYNC_HTTP
+        // The photos' bytes, for this run only.
+        let bytes = FileManager.default.temporaryDirectory.appendingPathComponent("boutique-demo-attachments-\(UUID().uuidString)")
         let http: SyncHTTPServer
         do {
-            http = try SyncHTTPServer(server: server, signer: signer, port: 0)
+            http = try SyncHTTPServer(server: server, signer: signer, port: 0, attachments: try FolderAttachmentStore(directory: bytes))
         } catch {
             await store.close()
             throw error
@@ -51,6 +54,7 @@ struct DemoSyncStory {
         func stop() async {
             #if BOUTIQUE_SYNC_HTTP
             await http.shutdown()
+            try? FileManager.default.removeItem(at: bytes)
             #endif
             await store.close()
         }
@@ -72,7 +76,7 @@ struct DemoSyncStory {
     }
 
     private func openSecondDevice() async throws -> BoutiqueDB {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: secondPath + suffix) }
+        for suffix in ["", "-wal", "-shm", ".attachments"] { try? FileManager.default.removeItem(atPath: secondPath + suffix) }
         return try await BoutiqueDB.open(url: URL(fileURLWithPath: secondPath), migrations: AppMigrations.plan)
     }
 
@@ -81,8 +85,8 @@ struct DemoSyncStory {
     private func tell(phone phoneServer: any SyncTransport, laptop laptopServer: any SyncTransport, second: BoutiqueDB) async throws {
         // The change log of this run stays whole for the listing above; an app leaves pruning on.
         let options = SyncOptions(prunesAcknowledgedChanges: false, collaborativeText: ["note.body"])
-        let phone = try await BoutiqueSync(database: db, tables: [Note.self], server: phoneServer, options: options)
-        let laptop = try await BoutiqueSync(database: second, tables: [Note.self], server: laptopServer, options: options)
+        let phone = try await BoutiqueSync(database: db, tables: [Note.self, NotePhoto.self], server: phoneServer, options: options)
+        let laptop = try await BoutiqueSync(database: second, tables: [Note.self, NotePhoto.self], server: laptopServer, options: options)
 
         let trip = UUID()
         try await db.write { conn in
@@ -124,7 +128,43 @@ struct DemoSyncStory {
             both edits are on both (⏎ marks a new line):
             """)
         try await showBoth(trip, second: second)
+        try await attachPhoto(to: trip, phone: phone, laptop: laptop, second: second)
     }
+
+    /// The phone attaches a photo to the note; the laptop gets the row at once and the bytes on demand.
+    private func attachPhoto(to note: UUID, phone: BoutiqueSync, laptop: BoutiqueSync, second: BoutiqueDB) async throws {
+        let image = try await db.attachments.store(Self.picture, contentType: "image/x-portable-graymap")
+        let photo = NotePhoto(id: UUID(), noteID: note, caption: "Lisbon from the castle", image: image)
+        try await db.write { conn in try NotePhoto.insert { photo }.execute(conn.connection) }
+        _ = try await phone.synchronize()
+        _ = try await laptop.synchronize()
+        let arrived = try await second.read { conn in try NotePhoto.find(photo.id).fetchOne(conn.connection) }
+        Output.line("""
+
+            The phone attached a photo to the note (\(image.byteCount) bytes of \(image.contentType), id \(image.id.prefix(12))…).
+            Its bytes live beside the database file, never in a row. After syncing, the laptop has the row
+            ("\(arrived?.caption ?? "—")"), and its copy of the bytes is \(try await second.attachments.state(of: image)).
+            """)
+        #if BOUTIQUE_SYNC_HTTP
+        try await laptop.attachments.fetch(image)
+        let same = try await second.attachments.data(for: image) == Self.picture
+        Output.line(
+            "Fetched on demand (sync.attachments.fetch), checked against its SHA-256: now \(try await second.attachments.state(of: image))"
+                + (same ? ", the same bytes as the phone's." : ", but not the phone's bytes!"))
+        #else
+        Output.line("Bytes travel over HTTP, which this build has not: they wait on the phone for a server that keeps them.")
+        #endif
+    }
+
+    /// A small grey-scale picture (a PGM file): a gradient, 32 by 8.
+    static let picture: Data = {
+        let width = 32, height = 8
+        var bytes = Array("P5\n\(width) \(height)\n255\n".utf8)
+        for row in 0..<height {
+            for column in 0..<width { bytes.append(UInt8((column * 255 / (width - 1) + row * 16) % 256)) }
+        }
+        return Data(bytes)
+    }()
 
     /// Each pushes, then each pulls what the other pushed.
     private func syncBoth(_ first: BoutiqueSync, _ second: BoutiqueSync) async throws {
