@@ -121,6 +121,10 @@ public final class FolderAttachmentStore: SyncAttachmentStore {
     public func attachments(tenant: String, unchangedBefore cutoff: UInt64) async throws -> [(id: String, isWhole: Bool)] {
         let folder = try folder(of: tenant)
         return try await BlockingFileWork.run { _ in
+            // Files a collection hid and a crash left hidden come back first: whether a row points
+            // at them was not settled.
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            Self.restore(names.filter { $0.hasPrefix(Self.collecting) }.map { String($0.dropFirst(Self.collecting.count)) }, in: folder)
             var found: [String: Bool] = [:]
             for (name, id, isWhole) in Self.files(in: folder) where Self.modified(folder.path + "/" + name) < cutoff {
                 found[id] = (found[id] ?? false) || isWhole
@@ -129,7 +133,9 @@ public final class FolderAttachmentStore: SyncAttachmentStore {
         }
     }
 
-    public func remove(_ id: String, tenant: String, unchangedBefore cutoff: UInt64) async throws -> Int64 {
+    public func remove(
+        _ id: String, tenant: String, unchangedBefore cutoff: UInt64, unless isWanted: @Sendable () async throws -> Bool
+    ) async throws -> Int64 {
         try AttachmentChecks.check(id: id, byteCount: 0)
         let folder = try folder(of: tenant)
         let key = folder.path + "/" + id
@@ -141,15 +147,46 @@ public final class FolderAttachmentStore: SyncAttachmentStore {
             return true
         }) else { return 0 }
         defer { _ = writing.withLock { $0.remove(key) } }
-        return try await BlockingFileWork.run { _ in
-            var removed: Int64 = 0
+        // Out of sight first: renamed to `.collecting-NAME`, which no state, read or upload sees.
+        let hidden = try await BlockingFileWork.run { _ in
+            var hidden: [(name: String, bytes: Int64)] = []
             for (name, named, _) in Self.files(in: folder) where named == id {
                 let path = folder.path + "/" + name
                 var status = stat()
-                guard Self.modified(path) < cutoff, stat(path, &status) == 0, unlink(path) == 0 else { continue }
-                removed += Int64(status.st_size)
+                guard Self.modified(path) < cutoff, stat(path, &status) == 0,
+                      rename(path, folder.path + "/" + Self.collecting + name) == 0 else { continue }
+                hidden.append((name, Int64(status.st_size)))
             }
+            return hidden
+        }
+        guard !hidden.isEmpty else { return 0 }
+        let wanted: Bool
+        do {
+            wanted = try await isWanted()
+        } catch {
+            Self.restore(hidden.map(\.name), in: folder)
+            throw error
+        }
+        return try await BlockingFileWork.run { _ in
+            guard !wanted else {
+                Self.restore(hidden.map(\.name), in: folder)
+                return 0
+            }
+            var removed: Int64 = 0
+            for (name, bytes) in hidden where unlink(folder.path + "/" + Self.collecting + name) == 0 { removed += bytes }
             return removed
+        }
+    }
+
+    /// The prefix of a file being collected: out of sight until it goes, or comes back.
+    private static let collecting = ".collecting-"
+
+    /// Gives hidden files (`.collecting-NAME`) their names back; a name taken meanwhile (the same
+    /// bytes uploaded again, checked) keeps its file.
+    private static func restore(_ names: [String], in folder: AttachmentFolder) {
+        for name in names {
+            let hidden = folder.path + "/" + collecting + name, path = folder.path + "/" + name
+            if access(path, F_OK) == 0 { unlink(hidden) } else { rename(hidden, path) }
         }
     }
 

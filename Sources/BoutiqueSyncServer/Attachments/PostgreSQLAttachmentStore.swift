@@ -141,11 +141,13 @@ public final class PostgreSQLAttachmentStore: SyncAttachmentStore {
     }
 
     /// The user whose upload of `id` at `byteCount` is whole, if any: its pieces are the attachment.
+    /// Its row is share-locked, so that a removal under way (which holds it for update) is waited for:
+    /// an answer never says "uploaded" of bytes about to go.
     private static func wholeUploader(of id: String, byteCount: Int64, tenant: String, _ connection: PostgreSQLConnection) throws -> [UInt8]? {
         let found = try connection.execute(
             """
             SELECT usr FROM boutique_sync_server_attachment_upload
-            WHERE tenant = $1 AND attachment = $2 AND byte_count = $3 AND uploaded ORDER BY usr LIMIT 1
+            WHERE tenant = $1 AND attachment = $2 AND byte_count = $3 AND uploaded ORDER BY usr LIMIT 1 FOR SHARE
             """,
             [.text(tenant), .text(id), .int8(byteCount)])
         return found.rowCount > 0 ? try found.bytes(0, 0) : nil
@@ -183,16 +185,31 @@ public final class PostgreSQLAttachmentStore: SyncAttachmentStore {
         }
     }
 
-    public func remove(_ id: String, tenant: String, unchangedBefore cutoff: UInt64) async throws -> Int64 {
+    public func remove(
+        _ id: String, tenant: String, unchangedBefore cutoff: UInt64, unless isWanted: @Sendable () async throws -> Bool
+    ) async throws -> Int64 {
         try AttachmentChecks.check(id: id, byteCount: 0)
         return try await store.withConnection { connection in
-            // Locked as an append locks them: a piece being appended now waits, then finds nothing.
+            // Locked as an append locks them: a piece being appended now waits, then finds nothing;
+            // a device asking where its upload stands waits too (`FOR SHARE`), then is told they went.
             let uploads = try connection.execute(
                 """
                 SELECT byte_count, usr, held FROM boutique_sync_server_attachment_upload
                 WHERE tenant = $1 AND attachment = $2 AND changed_at < $3 FOR UPDATE
                 """,
                 [.text(tenant), .text(id), .int8(Int64(clamping: cutoff))])
+            // The rows and their pointers are in this database: `isWanted` is answered here, under the
+            // locks (a push committed before now keeps the bytes; a device told after now that they
+            // are not uploaded sends them again).
+            let pointed = try connection.execute(
+                """
+                SELECT EXISTS (SELECT 1 FROM boutique_sync_server_attachment_pointer AS pointer
+                    JOIN boutique_sync_server_row AS row ON row.tenant = pointer.tenant AND row.tbl = pointer.tbl AND row.key = pointer.key
+                    WHERE pointer.tenant = $1 AND pointer.attachment = $2 AND row.alive)
+                """,
+                [.text(tenant), .text(id)]
+            ).bool(0, 0)
+            guard !pointed else { return 0 }
             var removed: Int64 = 0
             for row in 0..<uploads.rowCount {
                 let upload = Upload(tenant: tenant, id: id, byteCount: try uploads.int64(row, 0), user: try uploads.bytes(row, 1))

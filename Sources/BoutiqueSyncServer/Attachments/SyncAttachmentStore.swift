@@ -40,9 +40,17 @@ public protocol SyncAttachmentStore: Sendable {
     func attachments(tenant: String, unchangedBefore cutoff: UInt64) async throws -> [(id: String, isWhole: Bool)]
 
     /// Removes `tenant`'s bytes of `id` — the attachment whole and uploads of it in progress, at any
-    /// size — that last changed before `cutoff`; returns how many bytes went. Bytes a piece is being
-    /// written to now are left.
-    func remove(_ id: String, tenant: String, unchangedBefore cutoff: UInt64) async throws -> Int64
+    /// size — that last changed before `cutoff`, unless `isWanted` says a row came to point at them
+    /// meanwhile; returns how many bytes went. Bytes a piece is being written to now are left.
+    ///
+    /// `isWanted` is asked once the bytes are out of sight (no state, read or upload sees them), and
+    /// before they go: a row pushed before then, whose device was told the bytes are uploaded, keeps
+    /// them, and a device that asks after then is told they are not, and uploads them again. A store
+    /// that keeps its bytes in the sync store's own database may answer it there instead, in the
+    /// transaction that removes them.
+    func remove(
+        _ id: String, tenant: String, unchangedBefore cutoff: UInt64, unless isWanted: @Sendable () async throws -> Bool
+    ) async throws -> Int64
 
     /// Up to `length` bytes of the uploaded attachment `id` from `offset`, and its whole size.
     func read(_ id: String, offset: Int64, length: Int, tenant: String) async throws -> (bytes: [UInt8], byteCount: Int64)

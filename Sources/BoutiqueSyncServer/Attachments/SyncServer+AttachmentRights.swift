@@ -61,7 +61,10 @@ extension SyncServer {
                 return true
             }
             guard collectable else { continue }
-            freed += try await bytes.remove(candidate.id, tenant: tenant, unchangedBefore: cutoff)
+            // Asked again once the bytes are out of sight: a push may have come to point at them since.
+            freed += try await bytes.remove(candidate.id, tenant: tenant, unchangedBefore: cutoff) { [store] in
+                try await store.read(tenant: tenant) { store in try store.attachmentStanding(candidate.id).isPointedAt }
+            }
             removed += 1
         }
         return (removed, freed)

@@ -105,4 +105,49 @@ import Testing
             await database.close()
         }
     }
+
+    /// Collection judges bytes unwanted, then removes them: a row pushed in between, whose device was
+    /// told the bytes are uploaded, keeps them. The folder store asks once the bytes are out of sight;
+    /// PostgreSQL asks in the transaction that removes them.
+    @Test(arguments: Kind.allCases)
+    func bytesARowCameToPointAtWhileTheyWereCollectedStay(_ kind: Kind) async throws {
+        try await Self.withStores(kind) { store, bytes in
+            let server = SyncServer(store: store)
+            let database = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncStoreContractTests.photoPlan)
+            let sync = try await BoutiqueSync(database: database, tables: [PhotoList.self, ListedPhoto.self], server: .inProcess(server, user: "ana"))
+            let tenant = "default"
+            let content = [UInt8](repeating: 7, count: 1_000)
+            let id = try Self.id(of: content)
+            _ = try await bytes.append(content, to: id, byteCount: 1_000, at: 0, tenant: tenant, uploader: "ana")
+            try await database.write { conn in
+                try conn.execute("INSERT INTO remindersList VALUES ('L1', 'Photos')")
+                try conn.execute("INSERT INTO photo VALUES ('p1', 'L1', ?)", [.text(#"{"byteCount":1000,"contentType":"image/png","id":"\#(id)"}"#)])
+            }
+            _ = try await sync.synchronize()
+            @Sendable func isPointedAt() async throws -> Bool {
+                try await store.read(tenant: tenant) { store in try store.attachmentStanding(id).isPointedAt }
+            }
+            let asked = Lock<[AttachmentUploadState]>([])
+            let removed = try await bytes.remove(id, tenant: tenant, unchangedBefore: .max) {
+                // Out of sight meanwhile: a device asking now is told to upload them again.
+                let state = try await bytes.state(of: id, byteCount: 1_000, tenant: tenant, uploader: "bob")
+                asked.withLock { $0.append(state) }
+                return try await isPointedAt()
+            }
+            #expect(removed == 0)
+            #expect(try await bytes.read(id, offset: 0, length: 1_000, tenant: tenant).bytes == content)
+            #expect(try await bytes.state(of: id, byteCount: 1_000, tenant: tenant, uploader: "bob").isUploaded)
+            if kind == .sqlite {
+                #expect(asked.withLock { $0 } == [AttachmentUploadState(id: id, byteCount: 1_000, offset: 0, isUploaded: false)])
+            }
+
+            // The row lets go: the bytes go.
+            try await database.write { conn in try conn.execute("DELETE FROM photo WHERE id = 'p1'") }
+            _ = try await sync.synchronize()
+            #expect(try await bytes.remove(id, tenant: tenant, unchangedBefore: .max) { try await isPointedAt() } == 1_000)
+            let gone = await #expect(throws: AttachmentRefusal.self) { try await bytes.read(id, offset: 0, length: 1, tenant: tenant) }
+            #expect(gone?.kind == .notFound)
+            await database.close()
+        }
+    }
 }
