@@ -11,12 +11,16 @@ extension SyncServer {
     /// guard try await server.mayRead(attachment: id, user: claims.user, tenant: claims.tenant) else { return notFound }
     /// ```
     public func mayRead(attachment id: String, user: String, tenant: String) async throws -> Bool {
-        try await store.read(tenant: tenant) { store in
-            if try store.isUploader(user, of: id) { return true }
-            var spaces: Set<SyncSpace> = [.common, .private(user: user)]
-            spaces.formUnion(try store.memberships(of: user, at: nil).keys)
-            return try store.isAttachment(id, pointedAtFrom: spaces.sorted())
-        }
+        try await store.read(tenant: tenant) { store in try Self.user(user, mayRead: id, in: store) }
+    }
+
+    /// Whether `user` may read the attachment `id`, in `store`'s transaction: an uploader of it, or a
+    /// member of a space a live row with a vouched pointer to it is in.
+    static func user(_ user: String, mayRead id: String, in store: any SyncStoreTransaction) throws -> Bool {
+        if try store.isUploader(user, of: id) { return true }
+        var spaces: Set<SyncSpace> = [.common, .private(user: user)]
+        spaces.formUnion(try store.memberships(of: user, at: nil).keys)
+        return try store.isAttachment(id, pointedAtFrom: spaces.sorted())
     }
 
     /// Records that `user` of `tenant` uploaded the attachment `id` whole: they may read it before any

@@ -204,6 +204,10 @@ public enum PostgreSQLStoreSchema {
                 ADD PRIMARY KEY (tenant, attachment, byte_count, usr, piece_offset)
             """,
         ]),
+        // Who wrote each pointer, and whether it was vouched for, as in the SQLite store.
+        Migration(version: 14, name: "boutique_sync_server_v14_vouched_pointers", statements: [
+            "ALTER TABLE boutique_sync_server_attachment_pointer ADD COLUMN usr bytea, ADD COLUMN vouched boolean NOT NULL DEFAULT true",
+        ]),
     ]
 
     /// The advisory lock the migrations run under: the two-integer form ("Bout", "Sync"), whose keys

@@ -2,7 +2,8 @@
 /// joined with the rows' spaces when a user asks, and `boutique_sync_server_attachment_uploader`.
 extension PostgreSQLStoreTransaction {
     func setAttachmentPointers(
-        table: String, key: DatabaseValue, adding added: Set<String>, removing removed: Set<String>, at time: UInt64
+        table: String, key: DatabaseValue, adding added: Set<String>, removing removed: Set<String>, at time: UInt64,
+        writer: String?, vouched: Set<String>
     ) throws {
         let name = PostgreSQLValue.bytea(Array(table.utf8)), encodedKey = PostgreSQLValue.bytea(PostgreSQLKey.encode(key))
         for id in removed.sorted() {
@@ -20,10 +21,10 @@ extension PostgreSQLStoreTransaction {
         for id in added.sorted() {
             try write(
                 """
-                INSERT INTO boutique_sync_server_attachment_pointer(tenant, attachment, tbl, key) VALUES ($1, $2, $3, $4)
-                ON CONFLICT DO NOTHING
+                INSERT INTO boutique_sync_server_attachment_pointer(tenant, attachment, tbl, key, usr, vouched)
+                VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING
                 """,
-                [.text(id), name, encodedKey])
+                [.text(id), name, encodedKey, writer.map { .bytea(Array($0.utf8)) } ?? .null(.bytea), .bool(vouched.contains(id))])
             try write("DELETE FROM boutique_sync_server_attachment_release WHERE tenant = $1 AND attachment = $2", [.text(id)])
         }
     }
@@ -33,7 +34,7 @@ extension PostgreSQLStoreTransaction {
             """
             SELECT 1 FROM boutique_sync_server_attachment_pointer AS pointer
             JOIN boutique_sync_server_row AS row ON row.tenant = pointer.tenant AND row.tbl = pointer.tbl AND row.key = pointer.key
-            WHERE pointer.tenant = $1 AND pointer.attachment = $2 AND row.alive AND row.space = ANY($3)
+            WHERE pointer.tenant = $1 AND pointer.attachment = $2 AND pointer.vouched AND row.alive AND row.space = ANY($3)
             LIMIT 1
             """,
             [.text(id), .byteaArray(spaces.map { Array($0.rawValue.utf8) })])
@@ -43,6 +44,9 @@ extension PostgreSQLStoreTransaction {
     func noteUploader(_ user: String, of id: String) throws {
         try write(
             "INSERT INTO boutique_sync_server_attachment_uploader(tenant, attachment, usr) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+            [.text(id), .bytea(Array(user.utf8))])
+        try write(
+            "UPDATE boutique_sync_server_attachment_pointer SET vouched = true WHERE tenant = $1 AND attachment = $2 AND usr = $3 AND NOT vouched",
             [.text(id), .bytea(Array(user.utf8))])
     }
 

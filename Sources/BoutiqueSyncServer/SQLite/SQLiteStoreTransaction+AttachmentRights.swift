@@ -3,7 +3,8 @@
 /// `boutique_sync_server_attachment_uploader`.
 extension SQLiteStoreTransaction {
     func setAttachmentPointers(
-        table: String, key: DatabaseValue, adding added: Set<String>, removing removed: Set<String>, at time: UInt64
+        table: String, key: DatabaseValue, adding added: Set<String>, removing removed: Set<String>, at time: UInt64,
+        writer: String?, vouched: Set<String>
     ) throws {
         for id in removed.sorted() {
             try run(
@@ -18,8 +19,11 @@ extension SQLiteStoreTransaction {
         }
         for id in added.sorted() {
             try run(
-                "INSERT OR IGNORE INTO boutique_sync_server_attachment_pointer(tenant, attachment, tbl, key) VALUES (?, ?, ?, ?)",
-                [.text(tenant), .text(id), .text(table), key])
+                """
+                INSERT OR IGNORE INTO boutique_sync_server_attachment_pointer(tenant, attachment, tbl, key, writer, vouched)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+                [.text(tenant), .text(id), .text(table), key, writer.map { .text($0) } ?? .null, .integer(vouched.contains(id) ? 1 : 0)])
             try run("DELETE FROM boutique_sync_server_attachment_release WHERE tenant = ? AND attachment = ?", [.text(tenant), .text(id)])
         }
     }
@@ -29,7 +33,7 @@ extension SQLiteStoreTransaction {
             """
             SELECT 1 FROM boutique_sync_server_attachment_pointer AS pointer
             JOIN boutique_sync_server_row AS row ON row.tenant = pointer.tenant AND row.tbl = pointer.tbl AND row.key = pointer.key
-            WHERE pointer.tenant = ? AND pointer.attachment = ? AND row.alive = 1
+            WHERE pointer.tenant = ? AND pointer.attachment = ? AND pointer.vouched AND row.alive = 1
               AND hex(row.space) IN (SELECT value FROM json_each(?))
             LIMIT 1
             """,
@@ -40,6 +44,9 @@ extension SQLiteStoreTransaction {
     func noteUploader(_ user: String, of id: String) throws {
         try run(
             "INSERT OR IGNORE INTO boutique_sync_server_attachment_uploader(tenant, attachment, user) VALUES (?, ?, ?)",
+            [.text(tenant), .text(id), .text(user)])
+        try run(
+            "UPDATE boutique_sync_server_attachment_pointer SET vouched = 1 WHERE tenant = ? AND attachment = ? AND writer = ? AND NOT vouched",
             [.text(tenant), .text(id), .text(user)])
     }
 

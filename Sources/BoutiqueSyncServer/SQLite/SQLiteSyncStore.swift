@@ -278,6 +278,15 @@ public enum SQLiteSyncStoreSchema {
         BoutiqueMigration("boutique_sync_server_v12_shapes_version") { conn in
             try conn.execute("ALTER TABLE boutique_sync_server_tenant ADD COLUMN shapes_version INTEGER NOT NULL DEFAULT 0")
         }
+        // Who wrote each pointer, and whether it was vouched for (see
+        // `SyncAttachmentRightsStoreTransaction`): only those let a row's readers read. Pointers from
+        // before were all taken as they came, and stay so.
+        BoutiqueMigration("boutique_sync_server_v13_vouched_pointers") { conn in
+            try conn.execute("""
+                ALTER TABLE boutique_sync_server_attachment_pointer ADD COLUMN writer TEXT;
+                ALTER TABLE boutique_sync_server_attachment_pointer ADD COLUMN vouched INTEGER NOT NULL DEFAULT 1;
+                """)
+        }
     }
 
     /// The history of the store's log (``/BoutiqueSync/SyncServerID/history``), made once and made

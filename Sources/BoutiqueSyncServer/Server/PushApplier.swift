@@ -401,8 +401,20 @@ struct PushApplier {
         let before = previous.isVisible ? AttachmentPointers.ids(in: previous.visibleValues, columns: columns) : []
         let after = state.isVisible ? AttachmentPointers.ids(in: state.visibleValues, columns: columns) : []
         guard before != after else { return }
+        let added = after.subtracting(before)
         try store.setAttachmentPointers(
-            table: change.table, key: change.key, adding: after.subtracting(before), removing: before.subtracting(after), at: wall)
+            table: change.table, key: change.key, adding: added, removing: before.subtracting(after), at: wall,
+            writer: user, vouched: try vouched(added))
+    }
+
+    /// The attachments of `ids` the pushing user may read already (they uploaded them, or a vouched
+    /// pointer of a space they are a member of points at them): pointers to these let the row's
+    /// readers read them. The others wait for the user's upload of the bytes (see
+    /// ``/BoutiqueSyncServer/SyncAttachmentRightsStoreTransaction``). Without a user (a server with
+    /// no users), every pointer is vouched for, as every device reads every row.
+    private func vouched(_ ids: Set<String>) throws -> Set<String> {
+        guard let user, !ids.isEmpty else { return ids }
+        return try ids.filter { id in try SyncServer.user(user, mayRead: id, in: store) }
     }
 
     /// Refuses a change that grows a row's state past the limit. A row stored larger before the limit

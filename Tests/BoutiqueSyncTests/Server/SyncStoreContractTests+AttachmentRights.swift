@@ -20,7 +20,8 @@ struct ListedPhoto: Sendable {
 
 /// The attachment-rights part of the store contract: the server learns which rows point at which
 /// attachment from the columns devices describe, and a user reads an attachment when a row of a space
-/// they see points at it, or when they uploaded it; a device that loses a space loses its bytes too.
+/// they see points at it (the row's writer having shown they hold the bytes), or when they uploaded it;
+/// a device that loses a space loses its bytes too.
 extension SyncStoreContractTests {
     static let photoPlan = BoutiqueMigrationPlan {
         BoutiqueMigration("v1_photos") { conn in
@@ -67,6 +68,11 @@ extension SyncStoreContractTests {
                 }
                 return readers
             }
+            // Her device uploads the bytes after the rows (the HTTP front end notes each whole upload):
+            // until then a pointer alone opens nothing, its writer's included.
+            #expect(try await readers(holiday).isEmpty)
+            #expect(try await readers(own).isEmpty)
+            for attachment in [holiday, own] { try await server.noteUpload(of: attachment.id, by: "ana", tenant: tenant) }
             #expect(try await readers(holiday) == ["ana"], "the owner sees her rows")
             #expect(try await readers(own) == ["ana"])
 
@@ -96,9 +102,11 @@ extension SyncStoreContractTests {
                 try conn.execute("DELETE FROM photo WHERE id = 'p2'")
             }
             _ = try await ana.sync.synchronize()
+            #expect(try await readers(later).isEmpty, "not uploaded yet")
+            try await server.noteUpload(of: later.id, by: "ana", tenant: tenant)
             #expect(try await readers(later) == ["ana", "bob"])
-            #expect(try await readers(holiday).isEmpty)
-            #expect(try await readers(own).isEmpty)
+            #expect(try await readers(holiday) == ["ana"], "no row points at it: its uploader reads it, nobody else")
+            #expect(try await readers(own) == ["ana"])
             _ = try await bob.sync.synchronize()
             #expect(try await bob.database.attachments.fileURL(for: holiday) != nil, "bytes a row stopped pointing at stay: only a departure removes them")
 
@@ -115,9 +123,21 @@ extension SyncStoreContractTests {
             #expect(try await bob.database.attachments.fileURL(for: holiday) == nil, "the bytes left with the space's rows")
             #expect(try await ana.database.attachments.fileURL(for: holiday) != nil)
 
-            // An uploader reads what they uploaded, before any row points at it.
+            // Dan knows the id of Ana's own photo (a former member did, or a log): a row of his own
+            // pointing at it opens nothing, to him or to anyone he shares the row with.
+            let dan = try await Self.photoDevice(server, user: "dan")
+            try await dan.database.write { conn in
+                try conn.execute("INSERT INTO remindersList VALUES ('L3', 'Found')")
+                try conn.execute("INSERT INTO photo VALUES ('p3', 'L3', ?)", [.text(Self.json(own))])
+            }
+            _ = try await dan.sync.synchronize()
+            _ = try await dan.sync.share("remindersList", key: .text("L3"), with: "bob", role: .viewer)
+            #expect(try await readers(own) == ["ana"])
+            // Once he uploads the bytes whole, he has shown he holds them: he reads them, and so do
+            // his row's readers.
             try await server.noteUpload(of: own.id, by: "dan", tenant: tenant)
-            #expect(try await readers(own) == ["dan"])
+            #expect(try await readers(own) == ["ana", "bob", "dan"])
+            await dan.database.close()
             await ana.database.close()
             await bob.database.close()
         }
