@@ -60,7 +60,13 @@ extension SyncSession {
                                 table: name, key: row.key, kind: .editBeatenByConcurrentEdit, values: values, stamp: stamp,
                                 row: local.isVisible ? local.visibleValues : [:]))
                         }
-                        let undone = local.withdrawing(withdrawn, server: row.state, restoring: earlier)
+                        var undone = local.withdrawing(withdrawn, server: row.state, restoring: earlier)
+                        // A refused text edit's characters live inside the merged text, under whatever
+                        // later stamp it carries by now (a pulled edit's): each text comes back whole
+                        // from the server, and the later local edits are folded onto it again below.
+                        for column in table.collaborativeColumns where undone.cells[column]?.value != CollaborativeTextValue.awaitingSnapshot {
+                            undone.cells[column] = row.state.cells[column]
+                        }
                         try states.setState(undone, table: name, key: row.key)
                         row.state = try Self.leavingUndecided(row.state, local: undone, ownWrites: applier.ownWrites, positions: positions)
                     }

@@ -81,22 +81,24 @@ import Testing
         await note.close()
     }
 
-    /// A device whose pushes a server's rules cannot place keeps pulling; its text edit, made before
-    /// another device cut the text's end, waits for the rules to be fixed. Compacting the cut
-    /// characters meanwhile would leave the edit hanging on characters the server no longer has
-    /// (refused, the edit lost): its pulls say how far back its edit was made, and nothing is compacted.
-    @Test func anEditWaitingToBeAcknowledgedHoldsCompactionBackAndLands() async throws {
+    static let fox = "The quick brown fox jumps over the lazy dog"
+
+    /// Device 1's edit waits behind "unplaced" pushes while device 0 cuts the text's end; device 1's
+    /// pulls say how far back its edit was made when `saying`, as a device that predates it does not.
+    static func editWaitingBehindACut(
+        saying: Bool
+    ) async throws -> (SyncServer, [DatabaseActor], [BoutiqueSync], UnplacedPushesTransport) {
         let server = try await makeServer()
         var databases: [DatabaseActor] = []
         var syncs: [BoutiqueSync] = []
-        let unplaced = UnplacedPushesTransport(.inProcess(server))
+        let unplaced = UnplacedPushesTransport(.inProcess(server), saysHowFarItPassed: saying)
         for index in 0..<2 {
             let database = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
             databases.append(database)
             let transport: any SyncTransport = index == 0 ? InProcessTransport.inProcess(server) : unplaced
             syncs.append(try await BoutiqueSync(database: database, tables: ["note"], server: transport, options: TextDevices.options))
         }
-        let original = "The quick brown fox jumps over the lazy dog"
+        let original = fox
         try await databases[0].write { conn in try conn.execute("INSERT INTO note(id, title, body) VALUES ('n1', 'Fox', ?)", [.text(original)]) }
         for sync in syncs + syncs { _ = try await sync.synchronize() }
 
@@ -112,6 +114,16 @@ import Testing
         let held = try #require(unplaced.lastPull.withLock { $0 })
         #expect(held.passedThrough.map { $0 < held.cursor } == true, "the pull says how far back the edit was made: \(held)")
         _ = try await syncs[0].synchronize()
+        return (server, databases, syncs, unplaced)
+    }
+
+    /// A device whose pushes a server's rules cannot place keeps pulling; its text edit, made before
+    /// another device cut the text's end, waits for the rules to be fixed. Compacting the cut
+    /// characters meanwhile would leave the edit hanging on characters the server no longer has
+    /// (refused, the edit lost): its pulls say how far back its edit was made, and nothing is compacted.
+    @Test func anEditWaitingToBeAcknowledgedHoldsCompactionBackAndLands() async throws {
+        let (server, databases, syncs, unplaced) = try await Self.editWaitingBehindACut(saying: true)
+        let original = Self.fox
 
         #expect(try await server.collectGarbage(tenant: "default").textsCompacted == 0)
         #expect(try await Self.serverText(server)?.text.tombstoneCount == original.count - "The quick brown fox jumps".count)
@@ -134,16 +146,43 @@ import Testing
     }
 }
 
+extension CollaborativeTextCompactionTests {
+    /// The same, from a device that does not say how far back its edit was made: the server compacts
+    /// the cut characters its edit names. The edit is refused and reported with the value written, not
+    /// lost without a word, and the device takes the server's text.
+    @Test func anEditOfCompactedTextIsRefusedAndReported() async throws {
+        let (server, databases, syncs, unplaced) = try await Self.editWaitingBehindACut(saying: false)
+        _ = await syncs[1].takeReportedRefusals()
+        #expect(try await server.collectGarbage(tenant: "default").textsCompacted == 1)
+        unplaced.refusing.store(false, ordering: .relaxed)
+        for sync in syncs + syncs { _ = try await sync.synchronize() }
+        let refusals = await syncs[1].takeReportedRefusals()
+        #expect(refusals.map(\.key) == [.text("n1")], "\(refusals.map(\.message))")
+        #expect(refusals.first?.message.contains("compacted") == true, "\(refusals.map(\.message))")
+        #expect(refusals.first?.values["body"] == .text("The quick brown fox jumps over the very lazy dog"))
+        for (index, database) in databases.enumerated() {
+            let body = try await database.read { conn in try conn.fetchOne("SELECT body FROM note WHERE id = 'n1'")?.values.first }
+            #expect(body == .text("The quick brown fox jumps"), "device \(index): \(String(describing: body))")
+        }
+        for database in databases { await database.close() }
+    }
+}
+
 /// A transport to a server in process whose pushes carrying transactions are refused while
 /// ``refusing`` is set, as a server whose rules cannot place them refuses them
 /// (``SyncRefusal/Reason/rulesMismatch``): the device's pulls go on. It keeps the last pull's
-/// ``PullRequest/passedThrough``, and the cursor it pulled from.
+/// ``PullRequest/passedThrough``, and the cursor it pulled from, and can leave the first out.
 final class UnplacedPushesTransport: SyncTransport {
     let base: InProcessTransport
     let refusing = Atomic<Bool>(false)
     let lastPull = Mutex<(cursor: Int64, passedThrough: Int64?)?>(nil)
+    /// Whether pulls keep ``PullRequest/passedThrough``; without it, as from a device that predates it.
+    let saysHowFarItPassed: Bool
 
-    init(_ base: InProcessTransport) { self.base = base }
+    init(_ base: InProcessTransport, saysHowFarItPassed: Bool = true) {
+        self.base = base
+        self.saysHowFarItPassed = saysHowFarItPassed
+    }
 
     var serverIdentifier: String { base.serverIdentifier }
 
@@ -156,6 +195,8 @@ final class UnplacedPushesTransport: SyncTransport {
 
     func pull(_ request: PullRequest) async throws -> PullResponse {
         lastPull.withLock { $0 = (request.cursor, request.passedThrough) }
+        var request = request
+        if !saysHowFarItPassed { request.passedThrough = nil }
         return try await base.pull(request)
     }
 
