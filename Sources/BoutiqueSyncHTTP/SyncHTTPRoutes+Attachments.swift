@@ -37,6 +37,13 @@ extension SyncHTTPRoutes {
                 // holds them (or comes to while this piece waits its turn): an id and a size alone (which
                 // rows show) do not make the bytes theirs.
                 let evenIfStored = !(try await mayRead(id, claims))
+                if !evenIfStored {
+                    // A reader's piece of bytes held whole already is answered so, and counts for
+                    // nothing: only the upload that makes the bytes whole, or a proof, records its user
+                    // as their uploader (whose rights outlive the rows'); an empty piece must not.
+                    let held = try await attachments.state(of: id, byteCount: size, tenant: claims.tenant, uploader: claims.user)
+                    if held.isUploaded { return try encodeState(held) }
+                }
                 let state = try await attachments.append(
                     request.body, to: id, byteCount: size, at: offset, tenant: claims.tenant, uploader: claims.user, evenIfStored: evenIfStored)
                 if state.isUploaded { try await server.noteUpload(of: id, by: claims.user, tenant: claims.tenant) }

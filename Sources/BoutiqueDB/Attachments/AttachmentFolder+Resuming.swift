@@ -45,7 +45,7 @@ extension AttachmentFolder {
 
     /// Appends `bytes` to the transfer of `id` when `offset` is where it stands, and returns the new
     /// length; nil, writing nothing, when the transfer stands elsewhere (another writer got there, or
-    /// a piece was lost: the caller asks ``heldOffset(of:byteCount:)`` and sends from there).
+    /// a piece was lost: the caller asks ``heldOffset(of:byteCount:owner:)`` and sends from there).
     ///
     /// The caller checks that the bytes do not run past `byteCount`.
     package func append(

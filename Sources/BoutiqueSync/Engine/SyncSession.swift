@@ -254,8 +254,9 @@ actor SyncSession {
         let server = serverID
         var request = PullRequest(replica: replica, cursor: state.cursor, limit: options.pullLimit, waitMilliseconds: waitMilliseconds)
         request.replicaSecret = try await currentReplicaSecret()
+        let now = options.now()
         let editBase = try await database.read { conn in
-            try CollaborativeTextCapture.editBase(server: server, acknowledged: state.acknowledged, SQLRunner(conn))
+            try CollaborativeTextCapture.editBase(server: server, acknowledged: state.acknowledged, now: now, SQLRunner(conn))
         }
         request.passedThrough = min(state.cursor, editBase ?? state.cursor)
         return request

@@ -214,10 +214,31 @@ enum CollaborativeTextCapture {
     /// The pull marks kept reach back to the one before the oldest write still to be pushed
     /// (``PullMarks``), and an edit is diffed when its transaction is folded, after it was written: the
     /// least cursor they hold is at most the one the edit was made from.
-    static func editBase(server: String, acknowledged: Int64, _ sql: SQLRunner) throws -> Int64? {
+    ///
+    /// An edit holds collection back for ``holdsBackAtMost`` at most (marks older than that, by the
+    /// file's clock `now`, do not count): one that waits longer (its pushes refused for good while
+    /// pulls go on) would keep the tenant's log growing. Once the server compacts the text it names,
+    /// it is refused and reported.
+    static func editBase(server: String, acknowledged: Int64, now: UInt64, _ sql: SQLRunner) throws -> Int64? {
         guard try sql.value("SELECT 1 FROM boutique_sync_text_ops WHERE txn > ? LIMIT 1", [.integer(acknowledged)]) != nil else { return nil }
-        return try sql.value("SELECT min(cursor) FROM boutique_sync_pull_mark WHERE server = ?", [.text(server)])?.integerValue ?? 0
+        let since = HybridTimestamp(milliseconds: now > holdsBackAtMost ? now - holdsBackAtMost : 0)
+        if let latest = try sql.value("SELECT max(clock) FROM boutique_sync_pull_mark WHERE server = ?", [.text(server)])?.integerValue,
+           latest < Int64(bitPattern: since.rawValue)
+        {
+            // Every mark is older: the edit waited long enough.
+            return nil
+        }
+        return try sql.value(
+            """
+            SELECT min(cursor) FROM boutique_sync_pull_mark WHERE server = ?1
+                AND clock >= (SELECT max(clock) FROM boutique_sync_pull_mark WHERE server = ?1 AND clock < ?2)
+            """,
+            [.text(server), .integer(Int64(bitPattern: since.rawValue))])?.integerValue
+            ?? sql.value("SELECT min(cursor) FROM boutique_sync_pull_mark WHERE server = ?", [.text(server)])?.integerValue ?? 0
     }
+
+    /// How long an unacknowledged text edit holds the server's collection back: 30 days, in milliseconds.
+    static let holdsBackAtMost: UInt64 = 30 * 86_400_000
 
     /// Forgets the operations of transactions the server acknowledged.
     static func removeAcknowledged(through acknowledged: Int64, _ sql: SQLRunner) throws {

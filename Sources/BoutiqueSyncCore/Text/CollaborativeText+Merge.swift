@@ -9,7 +9,9 @@ extension CollaborativeText {
     ///
     /// Sync needs it where two whole states meet (a snapshot page reaching a device with edits of its
     /// own); operations stay the usual way in. The merge is a join: it commutes, repeats harmlessly, and
-    /// states merged in any order write the same bytes.
+    /// states merged in any order write the same bytes, but for characters one side compacted away that
+    /// the other still shows: they are deleted, and the merged texts read the same while their bytes
+    /// may differ in those tombstones.
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` when `other` holds a character
     ///   hanging on one neither state holds (states that break ``compact(stableThrough:)``'s

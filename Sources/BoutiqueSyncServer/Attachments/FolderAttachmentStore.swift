@@ -20,7 +20,8 @@ import Darwin
 ///
 /// An upload collects its pieces in a `.resume-` file of the tenant's folder, one per uploader (named
 /// by the SHA-256 of the user's name), which a killed server keeps: the device asks where it stands
-/// and sends from there. The piece that completes it is checked
+/// and sends from there. (An unfinished upload from a version that kept one file for every user is not
+/// taken up: it starts again from 0, and garbage collection removes the old file.) The piece that completes it is checked
 /// against the id (SHA-256, read back a chunk at a time), synced and renamed to the id; bytes that are
 /// not the id's are removed, and the upload starts again. Memory holds one piece, whatever the size.
 public final class FolderAttachmentStore: SyncAttachmentStore {
@@ -51,6 +52,8 @@ public final class FolderAttachmentStore: SyncAttachmentStore {
         let folder = try folder(of: tenant)
         let owner = try Self.owner(uploader)
         let isUploaded = !evenIfStored && folder.storedSize(of: id) == byteCount
+        // This user's unfinished upload of the same bytes is not needed any more.
+        if isUploaded { folder.discardResumed(id, byteCount: byteCount, owner: owner) }
         let held = isUploaded ? byteCount : folder.transferredLength(of: id, byteCount: byteCount, owner: owner)
         return AttachmentUploadState(id: id, byteCount: byteCount, offset: held, isUploaded: isUploaded)
     }
@@ -125,11 +128,15 @@ public final class FolderAttachmentStore: SyncAttachmentStore {
             // at them was not settled.
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             Self.restore(names.filter { $0.hasPrefix(Self.collecting) }.map { String($0.dropFirst(Self.collecting.count)) }, in: folder)
-            var found: [String: Bool] = [:]
-            for (name, id, isWhole) in Self.files(in: folder) where Self.modified(folder.path + "/" + name) < cutoff {
-                found[id] = (found[id] ?? false) || isWhole
+            // An id with a file unchanged since before the cutoff; whole when it is held whole, whatever
+            // the age of that file (a stale unfinished upload beside a newer whole copy is no orphan).
+            var old: Set<String> = []
+            var whole: Set<String> = []
+            for (name, id, isWhole) in Self.files(in: folder) {
+                if isWhole { whole.insert(id) }
+                if Self.modified(folder.path + "/" + name) < cutoff { old.insert(id) }
             }
-            return found.sorted { $0.key < $1.key }.map { (id: $0.key, isWhole: $0.value) }
+            return old.sorted().map { (id: $0, isWhole: whole.contains($0)) }
         }
     }
 

@@ -41,7 +41,19 @@ public final class PostgreSQLAttachmentStore: SyncAttachmentStore {
         try AttachmentChecks.check(id: id, byteCount: byteCount)
         return try await store.withConnection { connection in
             let whole = try Self.wholeUploader(of: id, byteCount: byteCount, tenant: tenant, connection) != nil
-            if whole, !evenIfStored { return AttachmentUploadState(id: id, byteCount: byteCount, offset: byteCount, isUploaded: true) }
+            if whole, !evenIfStored {
+                // This user's unfinished upload of the same bytes is not needed any more.
+                let own = Upload(tenant: tenant, id: id, byteCount: byteCount, user: Array(uploader.utf8))
+                try connection.execute(
+                    """
+                    DELETE FROM boutique_sync_server_attachment_piece WHERE \(Upload.matches)
+                        AND EXISTS (SELECT 1 FROM boutique_sync_server_attachment_upload WHERE \(Upload.matches) AND NOT uploaded)
+                    """,
+                    own.key)
+                try connection.execute(
+                    "UPDATE boutique_sync_server_attachment_upload SET held = 0 WHERE \(Upload.matches) AND NOT uploaded AND held > 0", own.key)
+                return AttachmentUploadState(id: id, byteCount: byteCount, offset: byteCount, isUploaded: true)
+            }
             let own = try connection.execute(
                 """
                 SELECT held, uploaded, proven FROM boutique_sync_server_attachment_upload
@@ -49,9 +61,10 @@ public final class PostgreSQLAttachmentStore: SyncAttachmentStore {
                 """,
                 [.text(tenant), .text(id), .int8(byteCount), .bytea(Array(uploader.utf8))])
             guard own.rowCount > 0 else { return AttachmentUploadState(id: id, byteCount: byteCount, offset: 0, isUploaded: false) }
-            // Over bytes held whole, the user's upload is a proof, and stands where the proof does.
-            let isProof = try whole && !own.bool(0, 1)
-            let offset = isProof ? Self.reached(try own.int64(0, 2)) : try own.int64(0, 0)
+            // Over bytes held whole (the user's own copy included: a user who uploaded them and is not
+            // recorded as their uploader proves it again), the upload is a proof, and stands where the
+            // proof does, as `append` takes it.
+            let offset = whole ? Self.reached(try own.int64(0, 2)) : try own.int64(0, 0)
             return AttachmentUploadState(id: id, byteCount: byteCount, offset: offset, isUploaded: false)
         }
     }
@@ -131,6 +144,15 @@ public final class PostgreSQLAttachmentStore: SyncAttachmentStore {
                 try Self.clear(upload, at: now, connection)
                 return .refused(AttachmentRefusal(.invalid, Self.notTheAttachments))
             }
+            // Completions of one attachment take their turn, and one that finds a copy made whole
+            // meanwhile (another user's, finished at the same moment) keeps that one: stored once.
+            try connection.execute(
+                "SELECT pg_advisory_xact_lock($1, hashtext($2 || '/' || $3 || '/' || $4::text))",
+                [.int4(Self.completionLockKey), .text(tenant), .text(id), .int8(byteCount)])
+            if try Self.wholeUploader(of: id, byteCount: byteCount, tenant: tenant, connection) != nil {
+                try Self.clear(upload, at: now, connection)
+                return .state(AttachmentUploadState(id: id, byteCount: byteCount, offset: byteCount, isUploaded: true))
+            }
             try Self.setHeld(byteCount, uploaded: true, of: upload, at: now, connection)
             return .state(AttachmentUploadState(id: id, byteCount: byteCount, offset: byteCount, isUploaded: true))
         }
@@ -139,6 +161,10 @@ public final class PostgreSQLAttachmentStore: SyncAttachmentStore {
         case .refused(let refusal): throw refusal
         }
     }
+
+    /// The first key of the advisory locks an upload's completion takes (the second is its attachment's
+    /// hash): "Attc", apart from the tenants' one-number keys and the migrations' ("Bout", "Sync").
+    private static let completionLockKey: Int32 = 0x4174_7463
 
     /// The user whose upload of `id` at `byteCount` is whole, if any: its pieces are the attachment.
     /// Its row is share-locked, so that a removal under way (which holds it for update) is waited for:
@@ -178,7 +204,7 @@ public final class PostgreSQLAttachmentStore: SyncAttachmentStore {
             let found = try connection.execute(
                 """
                 SELECT attachment, bool_or(uploaded) FROM boutique_sync_server_attachment_upload
-                WHERE tenant = $1 AND changed_at < $2 GROUP BY attachment ORDER BY attachment
+                WHERE tenant = $1 GROUP BY attachment HAVING bool_or(changed_at < $2) ORDER BY attachment
                 """,
                 [.text(tenant), .int8(Int64(clamping: cutoff))])
             return try (0..<found.rowCount).map { row in (id: try found.string(row, 0), isWhole: try found.bool(row, 1)) }

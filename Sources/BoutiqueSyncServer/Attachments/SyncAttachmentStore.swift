@@ -34,8 +34,9 @@ public protocol SyncAttachmentStore: Sendable {
         _ bytes: [UInt8], to id: String, byteCount: Int64, at offset: Int64, tenant: String, uploader: String, evenIfStored: Bool
     ) async throws -> AttachmentUploadState
 
-    /// `tenant`'s attachments, whole (`isWhole`) or uploads in progress, whose bytes last changed
-    /// before `cutoff` (milliseconds since 1970): what garbage collection looks at
+    /// `tenant`'s attachments with bytes (whole or uploads in progress) that last changed before
+    /// `cutoff` (milliseconds since 1970), each whole (`isWhole`) when the store holds it whole,
+    /// whenever that copy changed: what garbage collection looks at
     /// (``SyncServer/collectAttachments(tenant:in:retentionMilliseconds:)``).
     func attachments(tenant: String, unchangedBefore cutoff: UInt64) async throws -> [(id: String, isWhole: Bool)]
 

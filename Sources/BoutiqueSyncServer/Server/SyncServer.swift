@@ -298,8 +298,11 @@ public actor SyncServer: SyncEndpoint {
     ///
     /// A device that says how far it has passed (``/BoutiqueSyncCore/PullRequest/passedThrough``: what
     /// it has applied, or less while its collaborative text edits wait to be acknowledged) is counted
-    /// no further: garbage collection then drops nothing it still needs (see
-    /// ``collectGarbage(tenant:inactiveAfterMilliseconds:)``).
+    /// no further by this pull: garbage collection then drops nothing it still needs (see
+    /// ``collectGarbage(tenant:inactiveAfterMilliseconds:)``). A replica's recorded position only moves
+    /// forward, so a position counted before (by a server or device that predates the field, or for a
+    /// file restored from a copy under the same replica id) stays; an edit made from text compacted
+    /// since is refused and reported, not lost.
     func acknowledge(_ page: PullReading.Page, of request: PullRequest, tenant: String, wall: UInt64) -> Bool {
         guard let next = page.acknowledged else { return false }
         let cursor = request.passedThrough.map { min(next, max(0, $0)) } ?? next

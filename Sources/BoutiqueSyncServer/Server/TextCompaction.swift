@@ -18,8 +18,9 @@ import BoutiqueSyncCore
 /// waits for a later round, which finds it among the changes then pruned.
 ///
 /// **Which rows.** Those with an entry in the log between the last round's horizon and this one's, in
-/// tables with collaborative text columns: a round reads the log it is about to prune (the keys, a
-/// page at a time), never the whole tenant.
+/// tables with collaborative text columns: a round reads the log it is about to prune (a page of whole
+/// transactions at a time, keeping the keys), never the whole tenant's rows, and only on a tenant
+/// whose devices named collaborative columns.
 ///
 /// **What changes.** Only the state's bytes: the visible text, the cells' stamps, the row's sequence
 /// number and placement stay, and nothing is logged. Devices keep their own tombstones; a snapshot

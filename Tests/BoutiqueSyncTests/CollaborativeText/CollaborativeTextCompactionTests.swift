@@ -1,4 +1,4 @@
-import BoutiqueSync
+@testable import BoutiqueSync
 import BoutiqueSyncCore
 import BoutiqueSyncServer
 import Foundation
@@ -165,6 +165,35 @@ extension CollaborativeTextCompactionTests {
             #expect(body == .text("The quick brown fox jumps"), "device \(index): \(String(describing: body))")
         }
         for database in databases { await database.close() }
+    }
+}
+
+extension CollaborativeTextCompactionTests {
+    /// An unacknowledged text edit holds the server's collection back to where the device had pulled
+    /// when it made it, but no further than where it had pulled thirty days ago: an edit refused for
+    /// good while pulls go on must not keep the tenant's log growing.
+    @Test func anEditHoldsCollectionBackThirtyDaysAtMost() async throws {
+        let database = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
+        _ = try await BoutiqueSync(database: database, tables: ["note"], server: .inProcess(try await makeServer()), options: TextDevices.options)
+        let day: UInt64 = 86_400_000, start: UInt64 = 1_800_000_000_000
+        func base(now days: UInt64, acknowledged: Int64 = 0) async throws -> Int64? {
+            try await database.read { conn in
+                try CollaborativeTextCapture.editBase(server: "s", acknowledged: acknowledged, now: start + days * day, SQLRunner(conn))
+            }
+        }
+        try await database.write { conn in
+            for (days, cursor) in [(UInt64(0), 10), (20, 50), (40, 90)] {
+                try conn.execute(
+                    "INSERT INTO boutique_sync_pull_mark(server, clock, cursor) VALUES ('s', ?, ?)",
+                    [.integer(Int64(bitPattern: HybridTimestamp(milliseconds: start + days * day).rawValue)), .integer(Int64(cursor))])
+            }
+            try conn.execute("INSERT INTO boutique_sync_text_ops(txn, tbl, key, col, operations) VALUES (5, 'note', 'n1', 'body', x'00')")
+        }
+        #expect(try await base(now: 45) == 10, "the oldest mark: thirty days back is before the next one")
+        #expect(try await base(now: 55) == 50, "where the device had pulled thirty days ago")
+        #expect(try await base(now: 75) == nil, "thirty days after the last move: the cursor itself")
+        #expect(try await base(now: 45, acknowledged: 5) == nil, "nothing waits")
+        await database.close()
     }
 }
 

@@ -114,6 +114,12 @@ import Testing
         #expect(try await put(20_000..<third.count, as: "ana").status == 200)
         #expect(try await bytes(thirdID, as: "ana").body == third)
 
+        // A reader's empty piece of bytes held whole is answered as uploaded, and makes him no uploader:
+        // his rights end with the list's below.
+        let empty = try await HTTP.request(
+            url, "/v1/attachments/\(sharedID)?size=\(shared.count)&offset=0", method: "PUT", token: tokens["bob"]!, body: [])
+        #expect(empty.status == 200 && HTTP.reason(empty).contains(#""isUploaded":true"#), "\(HTTP.reason(empty))")
+
         // Unshared: Bob's device deletes the list's rows and the photo's bytes; the server answers 404.
         let unshare = try await workspace.attempt(
             ["unshare", "--server", url, "--token", tokens["ana"]!, "--table", "remindersList", "--key", "L1", "--with", "bob"])
