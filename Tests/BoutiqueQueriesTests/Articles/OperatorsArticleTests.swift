@@ -122,3 +122,55 @@ struct OperatorsArticleTests {
         #expect(try midHeight.fetchAll(db) == ["Mint", "Shrub"])
     }
 }
+
+/// The listings of StructuredQueries' "Operators" article (and the "Scalar functions" and "Compiler
+/// performance" ones), in their spelling, over a few reminders.
+@Suite("Article: operators, listing by listing")
+struct OperatorsListingsArticleTests {
+    @Table("reminders")
+    struct Reminder: Equatable {
+        let id: Int
+        var title = ""
+        var date: String?
+    }
+
+    static func database() throws -> Connection {
+        let db = try Connection(path: ":memory:")
+        try db.execute("""
+            CREATE TABLE "reminders" ("id" INTEGER PRIMARY KEY, "title" TEXT NOT NULL DEFAULT '', "date" TEXT);
+            INSERT INTO "reminders" VALUES (1, 'Get milk', '2000-01-01'), (2, 'Return the library books', NULL),
+                (3, 'get a haircut', '2999-01-01'), (4, 'Getaway planning', NULL);
+            """)
+        return db
+    }
+
+    @Test func likeInHasPrefixAndARangeOfLengths() throws {
+        let db = try Self.database()
+        let like = Reminder.where { $0.title.like("Get%") }
+        #expect(like.sql.hasSuffix(#"WHERE ("reminders"."title" LIKE ?)"#))
+        #expect(try like.select(\.id).fetchAll(db) == [1, 3, 4])
+
+        let some = Reminder.where { $0.id.in([1, 2, 3]) }
+        #expect(some.sql.hasSuffix(#"WHERE ("reminders"."id" IN (?, ?, ?))"#))
+        #expect(try some.select(\.id).fetchAll(db) == [1, 2, 3])
+
+
+        let middling = Reminder.where { (10...20).contains($0.title.length()) }
+        #expect(middling.sql.contains("BETWEEN"))
+        #expect(try middling.select(\.id).fetchAll(db) == [3, 4])
+    }
+
+    @Test func lengthAndSQLInAFilter() throws {
+        let db = try Self.database()
+        let lengths = Reminder.select { $0.title.length() }
+        #expect(lengths.sql == #"SELECT length("reminders"."title") FROM "reminders""#)
+        #expect(try lengths.fetchAll(db) == [8, 24, 13, 16])
+
+        let due = Reminder
+            .where {
+                #sql("coalesce(\($0.date), date('now')) <= date('now')")
+            }
+        #expect(due.sql.hasSuffix(#"WHERE coalesce("reminders"."date", date('now')) <= date('now')"#))
+        #expect(try due.select(\.id).fetchAll(db) == [1, 2, 4])
+    }
+}
