@@ -71,14 +71,17 @@ struct ExpressionTests {
         #expect(try ids(Reminder.where { $0.title.like("50!%", escape: "!") }) == [])
         #expect(Reminder.where { $0.title.glob("*a*") }.sql.hasSuffix(#"WHERE ("reminder"."title" GLOB ?)"#))
         #expect(try ids(Reminder.where { $0.title.glob("[GH]*") }) == [1, 2])
+        // contains, hasPrefix and hasSuffix are LIKE patterns, as in StructuredQueries: ASCII case is
+        // ignored, and `%` or `_` in the argument are wildcards.
         #expect(try ids(Reminder.where { $0.title.contains("ai") }) == [2, 3])
-        #expect(try ids(Reminder.where { $0.title.contains("AI") }) == [])
+        #expect(try ids(Reminder.where { $0.title.contains("AI") }) == [2, 3])
         #expect(try ids(Reminder.where { $0.title.hasPrefix("Gro") }) == [1])
-        #expect(try ids(Reminder.where { $0.title.hasPrefix("gro") }) == [])
+        #expect(try ids(Reminder.where { $0.title.hasPrefix("gro") }) == [1])
         #expect(try ids(Reminder.where { $0.title.hasSuffix("dry") }) == [5])
         #expect(try ids(Reminder.where { $0.title.hasSuffix("") }) == [1, 2, 3, 4, 5])
-        #expect(try ids(Reminder.where { $0.title.contains("%") }) == [])
-        #expect(Reminder.where { $0.title.contains("x") }.sql.hasSuffix(#"WHERE (instr(CAST("reminder"."title" AS BLOB), CAST(? AS BLOB)) > 0)"#))
+        #expect(try ids(Reminder.where { $0.title.hasPrefix("G_o") }) == [1])
+        #expect(Reminder.where { $0.title.contains("x") }.sql.hasSuffix(#"WHERE ("reminder"."title" LIKE ?)"#))
+        #expect(Reminder.where { $0.title.contains("x") }.bindings == [.text("%x%")])
     }
 
     @Test func stringFunctions() throws {

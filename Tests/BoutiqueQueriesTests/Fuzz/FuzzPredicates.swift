@@ -192,7 +192,6 @@ indirect enum ReminderFilter {
         }
         func list(_ values: [DatabaseValue]) -> String { values.map { bind($0) }.joined(separator: ", ") }
         let title = "\(alias).title"
-        let titleBytes = "CAST(\(title) AS BLOB)"
         switch self {
         case .compareInt(let column, let comparison, let value):
             return "\(alias).\(column.name) \(comparison.sql) \(bind(.integer(Int64(value))))"
@@ -225,20 +224,13 @@ indirect enum ReminderFilter {
             return "\(title) LIKE \(bind(.text(pattern))) ESCAPE \(bind(.text(String(escape))))"
         case .like(let pattern, nil):
             return "\(title) LIKE \(bind(.text(pattern)))"
+        // LIKE patterns, as StructuredQueries spells them: the needle's own `%` and `_` are wildcards.
         case .contains(let needle):
-            // Byte-exact: SQLite's text functions would stop at a NUL character and ignore case in LIKE.
-            return "instr(\(titleBytes), CAST(\(bind(.text(needle))) AS BLOB)) > 0"
+            return "\(title) LIKE \(bind(.text("%" + needle + "%")))"
         case .hasPrefix(let needle):
-            // The first occurrence is at byte 1 exactly when the value starts with the needle.
-            return "instr(\(titleBytes), CAST(\(bind(.text(needle))) AS BLOB)) = 1"
+            return "\(title) LIKE \(bind(.text(needle + "%")))"
         case .hasSuffix(let needle):
-            // Every value ends with the empty suffix (substr would give NULL for an empty value).
-            guard !needle.isEmpty else { return "\(titleBytes) IS NOT NULL" }
-            let first = bind(.text(needle))
-            let second = bind(.text(needle))
-            let third = bind(.text(needle))
-            return "(length(\(titleBytes)) >= length(CAST(\(first) AS BLOB)) AND "
-                + "substr(\(titleBytes), length(\(titleBytes)) - length(CAST(\(second) AS BLOB)) + 1) = CAST(\(third) AS BLOB))"
+            return "\(title) LIKE \(bind(.text("%" + needle)))"
         case .idAgainstListID(let comparison):
             return "\(alias).id \(comparison.sql) \(alias).listID"
         case .listIn(let filter):
@@ -319,8 +311,8 @@ indirect enum ListFilter {
         case .compareName(let comparison, let value): return "\(alias).name \(comparison.sql) \(bind(.text(value)))"
         case .idIn(let values): return "\(alias).id IN (\(values.map { bind(.integer(Int64($0))) }.joined(separator: ", ")))"
         case .nameLike(let pattern): return "\(alias).name LIKE \(bind(.text(pattern)))"
-        case .nameContains(let needle): return "instr(CAST(\(alias).name AS BLOB), CAST(\(bind(.text(needle))) AS BLOB)) > 0"
-        case .nameHasPrefix(let needle): return "instr(CAST(\(alias).name AS BLOB), CAST(\(bind(.text(needle))) AS BLOB)) = 1"
+        case .nameContains(let needle): return "\(alias).name LIKE \(bind(.text("%" + needle + "%")))"
+        case .nameHasPrefix(let needle): return "\(alias).name LIKE \(bind(.text(needle + "%")))"
         case .and(let lhs, let rhs): return "(\(lhs.sql(alias, &arguments))) AND (\(rhs.sql(alias, &arguments)))"
         case .or(let lhs, let rhs): return "(\(lhs.sql(alias, &arguments))) OR (\(rhs.sql(alias, &arguments)))"
         case .not(let filter): return "NOT (\(filter.sql(alias, &arguments)))"

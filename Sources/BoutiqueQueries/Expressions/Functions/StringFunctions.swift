@@ -38,33 +38,24 @@ extension QueryExpression where QueryValue: QueryText {
         SQLExpression(Operators.binary(queryFragment, "GLOB", String.bound(pattern)))
     }
 
-    // contains/hasPrefix/hasSuffix compare UTF-8 bytes (the text cast to BLOB): exact, case-sensitive,
-    // without wildcards, and correct for text holding NUL characters, where SQLite's text functions stop.
+    // contains/hasPrefix/hasSuffix are LIKE patterns, as in StructuredQueries: SQLite's LIKE ignores
+    // the case of ASCII letters, and `%` or `_` in the argument match as wildcards. `instr(_:)` and
+    // `glob(_:)` compare exactly.
 
-    /// `true` when `x` contains `substring` exactly: `instr(CAST(x AS BLOB), CAST(? AS BLOB)) > 0`.
+    /// `x LIKE '%' || substring || '%'`: `substring` anywhere in `x` (ASCII case ignored).
+    @_disfavoredOverload
     public func contains(_ substring: String) -> SQLExpression<Bool> {
-        SQLExpression("(instr(" + Self.bytes(queryFragment) + ", " + Self.bytes(String.bound(substring)) + ") > 0)")
+        like("%" + substring + "%")
     }
 
-    /// `true` when `x` starts with `prefix` exactly: `instr(CAST(x AS BLOB), CAST(? AS BLOB)) = 1`.
+    /// `x LIKE prefix || '%'`: `x` starts with `prefix` (ASCII case ignored).
     public func hasPrefix(_ prefix: String) -> SQLExpression<Bool> {
-        // instr, unlike substr, answers for an empty value too (and for an empty prefix: 1).
-        SQLExpression("(instr(" + Self.bytes(queryFragment) + ", " + Self.bytes(String.bound(prefix)) + ") = 1)")
+        like(prefix + "%")
     }
 
-    /// `true` when `x` ends with `suffix` exactly.
+    /// `x LIKE '%' || suffix`: `x` ends with `suffix` (ASCII case ignored).
     public func hasSuffix(_ suffix: String) -> SQLExpression<Bool> {
-        // substr of an empty value is NULL, so the empty suffix is answered without it; a NULL `x`
-        // still gives NULL, like every other comparison.
-        let needle = Self.bytes(String.bound(suffix))
-        let haystack = Self.bytes(queryFragment)
-        return SQLExpression(
-            "(length(" + haystack + ") >= length(" + needle + ") AND (length(" + needle + ") = 0 OR substr("
-                + haystack + ", -length(" + needle + ")) = " + needle + "))")
-    }
-
-    private static func bytes(_ fragment: QueryFragment) -> QueryFragment {
-        "CAST(" + fragment + " AS BLOB)"
+        like("%" + suffix)
     }
 
     /// `x || y`: the two strings joined (SQL's `||` operator; Swift's `||` means OR).
