@@ -18,6 +18,9 @@ struct HTTPTestServer {
     let server: SyncServer
     let http: SyncHTTPServer
     let signer: SyncTokenSigner
+    /// The secret the server's tokens are signed with: its own, so that a device of another test,
+    /// left pointing at a port this server was later given, is refused rather than let in.
+    let secret: [UInt8]
 
     init(
         rules: SyncRules? = nil, authorize: SyncAuthorizer? = nil, minimumSchemaVersion: Int = 0, options: SyncHTTPOptions = SyncHTTPOptions(),
@@ -25,9 +28,8 @@ struct HTTPTestServer {
     ) async throws {
         store = try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL())
         server = SyncServer(store: store, rules: rules, authorize: authorize, minimumSchemaVersion: minimumSchemaVersion)
-        // A secret of its own, so that a device of another test, left pointing at a port this server was
-        // later given, is refused rather than let in.
-        signer = try SyncTokenSigner(secret: Array("a test secret \(UUID().uuidString)".utf8))
+        secret = Array("a test secret \(UUID().uuidString)".utf8)
+        signer = try SyncTokenSigner(secret: secret)
         http = try SyncHTTPServer(server: server, signer: signer, port: 0, options: options, log: log, attachments: attachments)
     }
 

@@ -73,13 +73,13 @@ import Testing
         let body = try RawHTTP.json(Self.push([Self.insert()]))
         for (label, name, says) in SyncNameTests.refusedNames {
             for (tenant, user) in [("acme", name), (name, "ana")] {
-                let token = try SyncNameTests.craftedToken(tenant: tenant, user: user)
+                let token = try SyncNameTests.craftedToken(tenant: tenant, user: user, secret: server.secret)
                 let answer = try await RawHTTP.send(server.http.url, "v1/push", token: token, body: body)
                 #expect(answer.status == 401, "\(label)")
                 #expect(answer.errorBody?.error.reason.contains(says) == true, "\(label): \(String(decoding: answer.body, as: UTF8.self))")
             }
         }
-        let composed = try SyncNameTests.craftedToken(tenant: "acme", user: SyncNameTests.composed)
+        let composed = try SyncNameTests.craftedToken(tenant: "acme", user: SyncNameTests.composed, secret: server.secret)
         #expect(try await RawHTTP.send(server.http.url, "v1/push", token: composed, body: body).status == 200)
         #expect(try await Self.logged(server) == 1, "only the push of the well-named user")
         await server.stop()

@@ -25,7 +25,7 @@ import Testing
 
     /// A token signed with the secret whose claims are whatever `tenant` and `user` are: as other
     /// code (or an older version) could have made it.
-    static func craftedToken(tenant: String, user: String) throws -> String {
+    static func craftedToken(tenant: String, user: String, secret: [UInt8] = secret) throws -> String {
         let claims = try JSONSerialization.data(withJSONObject: ["tenant": tenant, "user": user, "expiresAt": 4_000_000_000])
         let signed = SyncToken.prefix + "." + Base64.encodeURLSafe(Array(claims))
         return signed + "." + Base64.encodeURLSafe(try HMACSHA256.authenticationCode(key: secret, message: Array(signed.utf8)))
