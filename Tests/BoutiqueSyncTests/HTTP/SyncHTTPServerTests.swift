@@ -120,7 +120,7 @@ import Testing
         #expect(try await Self.inFlight(server.http), "the poll reached the server")
         try await Task.sleep(for: .milliseconds(100))  // and waits there
         // A grace period far longer than any answer takes: a poll cut off at its end would get 503.
-        await server.http.shutdown(gracePeriod: .seconds(syncHangDeadline(seconds: 5)))
+        await server.http.shutdown(gracePeriod: .seconds(syncHangDeadline(seconds: 30)))
         let answer = try await waiting.value
         #expect(answer.status == 200, "the waiting poll got its (empty) answer before the grace period ended")
         await #expect(throws: (any Error).self) { _ = try await RawHTTP.send(url, "v1/health", method: "GET") }

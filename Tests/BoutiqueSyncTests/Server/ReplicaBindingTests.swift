@@ -111,6 +111,8 @@ import FoundationNetworking
         request.httpBody = body
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        // A guard against a hang, not a measure: URLSession's own 60 s once ran out under a sanitizer.
+        request.timeoutInterval = RawHTTP.hangTimeout
         let (data, response) = try await URLSession.shared.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
