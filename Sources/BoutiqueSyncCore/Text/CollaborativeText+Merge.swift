@@ -51,9 +51,11 @@ extension CollaborativeText {
         // mark. A replica that missed their deletion (it took the compacted state in a bootstrap after
         // losing a pulled page) would show them for ever otherwise. The deletion is recorded under the
         // character's own id: its real one is not known here.
+        // Only for a mark this text has not met before: once it has (by compacting or merging), every
+        // character of that writer below the mark that it holds was settled then, and no new one comes.
         for (index, replica) in other.replicas.enumerated() where other.compacted[index] > 0 {
-            guard let mine = replicaIndex[replica] else { continue }
             let mark = other.compacted[index]
+            guard let mine = replicaIndex[replica], compacted[Int(mine)] < mark else { continue }
             for (counter, node) in lookup[Int(mine)] where counter < mark && !nodes[Int(node)].isDeleted
                 && other.node(for: TextElementID(replica: replica, counter: counter)) == nil
             {
