@@ -155,7 +155,7 @@ public actor SyncServer: SyncEndpoint {
                     applier.placer = rules.map { SpacePlacer(rules: $0, shapes: shapes) }
                     applier.rulesMismatch = mismatches.isEmpty ? nil : Self.rulesMismatch(mismatches, tenant: tenant)
                     applier.user = user
-                    applier.textColumns = TextColumns(shapes: shapes)
+                    applier.textColumns = TextColumns(shapes: shapes.values)
                     try PushedText.check(request, textColumns: applier.textColumns)
                     applier.maximumRowStateBytes = maximumRowStateBytes
                     applier.maximumRefusalBytes = maximumRefusalBytes

@@ -10,9 +10,9 @@ struct TextColumns: Sendable {
 
     init() {}
 
-    /// From the tenant's table shapes, by lowercased table name.
-    init(shapes: [String: SyncTableShape]) {
-        for shape in shapes.values {
+    /// From the tenant's table shapes.
+    init(shapes: some Sequence<SyncTableShape>) {
+        for shape in shapes {
             guard let named = shape.collaborativeText, !named.isEmpty else { continue }
             columns[shape.table.lowercased(), default: []].formUnion(named.map { $0.lowercased() })
         }

@@ -10,8 +10,8 @@ import BoutiqueSyncCore
 /// **When a text is stable.** The horizon is the least log position every active replica has passed:
 /// what it has applied, and for a replica with text edits the server has not acknowledged, no further
 /// than the position it made the oldest of them at (``/BoutiqueSyncCore/PullRequest/passedThrough``).
-/// A row whose state was last
-/// set at or below the horizon holds only edits every active replica has applied, and every edit still
+/// A row whose state was last set at or below the horizon holds only edits every active replica has
+/// applied, and every edit still
 /// to come (unacknowledged, or not made yet) is made by a replica that had applied them all: none can
 /// hang on a character deleted there, so the text is compacted through its whole version
 /// (``/BoutiqueSyncCore/CollaborativeText/compact(stableThrough:)``). A row changed after the horizon
@@ -33,10 +33,7 @@ enum TextCompaction {
     /// last set at or below `horizon`; returns how many texts lost tombstones.
     static func compact(in store: any SyncStoreTransaction, after: Int64, through horizon: Int64) throws -> Int {
         guard horizon > after else { return 0 }
-        let shapes = try store.tableShapes()
-        var byTable: [String: SyncTableShape] = [:]
-        for shape in shapes { byTable[shape.table.lowercased()] = shape }
-        let columns = TextColumns(shapes: byTable)
+        let columns = TextColumns(shapes: try store.tableShapes())
         guard !columns.isEmpty else { return 0 }
 
         // The rows of text tables changed in the window, each once.
