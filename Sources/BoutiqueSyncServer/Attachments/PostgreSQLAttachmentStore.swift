@@ -228,12 +228,7 @@ public final class PostgreSQLAttachmentStore: SyncAttachmentStore {
             // locks (a push committed before now keeps the bytes; a device told after now that they
             // are not uploaded sends them again).
             let pointed = try connection.execute(
-                """
-                SELECT EXISTS (SELECT 1 FROM boutique_sync_server_attachment_pointer AS pointer
-                    JOIN boutique_sync_server_row AS row ON row.tenant = pointer.tenant AND row.tbl = pointer.tbl AND row.key = pointer.key
-                    WHERE pointer.tenant = $1 AND pointer.attachment = $2 AND row.alive)
-                """,
-                [.text(tenant), .text(id)]
+                "SELECT \(PostgreSQLStoreTransaction.livePointerExists)", [.text(tenant), .text(id)]
             ).bool(0, 0)
             guard !pointed else { return 0 }
             var removed: Int64 = 0

@@ -53,9 +53,7 @@ extension PostgreSQLStoreTransaction {
     func attachmentStanding(_ id: String) throws -> (isPointedAt: Bool, releasedAt: UInt64?, isKnown: Bool) {
         let found = try run(
             """
-            SELECT EXISTS (SELECT 1 FROM boutique_sync_server_attachment_pointer AS pointer
-                    JOIN boutique_sync_server_row AS row ON row.tenant = pointer.tenant AND row.tbl = pointer.tbl AND row.key = pointer.key
-                    WHERE pointer.tenant = $1 AND pointer.attachment = $2 AND row.alive),
+            SELECT \(Self.livePointerExists),
                 (SELECT released_at FROM boutique_sync_server_attachment_release WHERE tenant = $1 AND attachment = $2),
                 EXISTS (SELECT 1 FROM boutique_sync_server_attachment_uploader WHERE tenant = $1 AND attachment = $2)
             """,
@@ -64,6 +62,15 @@ extension PostgreSQLStoreTransaction {
         let uploaded = try found.bool(0, 2)
         return (try found.bool(0, 0), released, released != nil || uploaded)
     }
+
+    /// Whether a live row points at attachment `$2` of tenant `$1`: what collection asks before it
+    /// removes bytes (``attachmentStanding(_:)``, and ``PostgreSQLAttachmentStore``'s removal, in the
+    /// same database).
+    static let livePointerExists = """
+        EXISTS (SELECT 1 FROM boutique_sync_server_attachment_pointer AS pointer
+            JOIN boutique_sync_server_row AS row ON row.tenant = pointer.tenant AND row.tbl = pointer.tbl AND row.key = pointer.key
+            WHERE pointer.tenant = $1 AND pointer.attachment = $2 AND row.alive)
+        """
 
     func forgetAttachment(_ id: String) throws {
         for table in ["boutique_sync_server_attachment_uploader", "boutique_sync_server_attachment_release"] {
