@@ -24,10 +24,14 @@ import Testing
             try await database.write { conn in
                 try conn.execute("INSERT INTO counter(label) VALUES ('uncommitted')")
                 writeIsOpen.open()
-                // Holds the transaction open until the reads are done; times out if they wait for it.
-                return readsFinished.waitBlocking(seconds: 10)
+                // Holds the transaction open until the test has its reads or gave up on them (which
+                // opens the latch too): reads that waited for the write would time out below. The
+                // bound is only for a test that never gets that far; it is long because the test's
+                // own task may wait for a thread that long on a loaded machine.
+                return readsFinished.waitBlocking(seconds: 60)
             }
         }
+        defer { readsFinished.open() }
         #expect(await writeIsOpen.wait(seconds: 5))
         let counts = try await withTimeout(5) {
             try await withThrowingTaskGroup(of: Int64.self) { group in

@@ -53,8 +53,8 @@ final class ObservedNoteListModel {
         try await insertNote(db, "First", at: 1)
         /// Iterates a live query in a task: how many values it has seen, and how it ended (`nil` while it waits).
         func iterate() -> (task: Task<Void, Never>, seen: @Sendable () -> Int, outcome: @Sendable () -> (values: Int, error: BoutiqueError?)?) {
-            let seen = Mutex(0)
-            let outcome = Mutex<(values: Int, error: BoutiqueError?)?>(nil)
+            let seen = Lock(0)
+            let outcome = Lock<(values: Int, error: BoutiqueError?)?>(nil)
             let task = Task {
                 var values = 0
                 do {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import BoutiqueSQLite
@@ -139,7 +138,7 @@ private struct Failing: SQLAggregation {
 
 /// Counts the live tokens.
 private final class Counter: Sendable {
-    private let counts = Mutex((live: 0, made: 0))
+    private let counts = Lock((live: 0, made: 0))
     var value: Int { counts.withLock { $0.live } }
     var made: Int { counts.withLock { $0.made } }
     func add(_ delta: Int) {

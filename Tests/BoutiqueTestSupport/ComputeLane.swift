@@ -1,12 +1,16 @@
+import Dispatch
+
 /// One lane for the suite's long computations: a case that only computes (a property test's random
-/// script, run to the end) waits for the lane, then holds it, and one thread of the cooperative pool,
-/// while it runs.
+/// script, run to the end) runs on the lane's own thread, one case at a time, instead of on a thread
+/// of the cooperative pool.
 ///
 /// Swift Testing starts every case of every parameterized test at once, and a synchronous case holds
-/// its pool thread until it ends. On a 2-core machine a few dozen such cases then took the whole pool
-/// for over a minute and a half: a server's request handler, a child process's answer and every
-/// other test's continuation waited behind them, and a request timed out. A case waiting for the
-/// lane is suspended, not blocked, so the rest of the pool stays free for everything else.
+/// the thread it runs on until it ends. On a 2-core machine the cooperative pool has two threads: a
+/// few dozen such cases took the whole pool for over a minute and a half, and under ThreadSanitizer a
+/// single minutes-long computation beside one blocked thread stalled every other test (a server's
+/// request handler, a child process's answer, every continuation) until their deadlines ran out. On
+/// the lane the computation shares the cores with the rest as any thread does, and the pool stays
+/// free for everything else.
 ///
 /// ```swift
 /// @Test(arguments: TestBudget.cases(40))
@@ -15,40 +19,25 @@
 /// }
 /// ```
 ///
-/// The body runs on the case's own task, so `#expect` inside it records against that case.
-public actor ComputeLane {
+/// The body runs on the case's own task (the lane is the task's preferred executor while it runs), so
+/// `#expect` inside it records against that case.
+public final class ComputeLane: TaskExecutor {
     public static let shared = ComputeLane()
 
-    private var isHeld = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// A serial queue: its jobs run one at a time, on a thread of dispatch's own (not the pool's).
+    private let queue = DispatchQueue(label: "BoutiqueTestSupport.ComputeLane")
 
-    /// Runs `body` once no other computation holds the lane, and returns what it returns.
-    public nonisolated func run<T>(_ body: () throws -> T) async rethrows -> T {
-        await acquire()
-        do {
-            let value = try body()
-            await release()
-            return value
-        } catch {
-            await release()
-            throw error
-        }
+    private init() {}
+
+    /// Runs `body` on the lane once the computations queued before it have run, and returns what it
+    /// returns.
+    public func run<T, Failure: Error>(_ body: () throws(Failure) -> T) async throws(Failure) -> T {
+        try await withTaskExecutorPreference(self) { () throws(Failure) -> T in try body() }
     }
 
-    private func acquire() async {
-        guard isHeld else {
-            isHeld = true
-            return
-        }
-        await withCheckedContinuation { waiting.append($0) }
-    }
-
-    /// Hands the lane to the longest waiting computation, or frees it.
-    private func release() {
-        if waiting.isEmpty {
-            isHeld = false
-        } else {
-            waiting.removeFirst().resume()
-        }
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
     }
 }

@@ -1,4 +1,5 @@
 @testable import BoutiqueSync
+import BoutiqueSQLite
 import BoutiqueSyncCore
 import BoutiqueSyncServer
 import Foundation
@@ -204,7 +205,7 @@ extension CollaborativeTextCompactionTests {
 final class UnplacedPushesTransport: SyncTransport {
     let base: InProcessTransport
     let refusing = Atomic<Bool>(false)
-    let lastPull = Mutex<(cursor: Int64, passedThrough: Int64?)?>(nil)
+    let lastPull = Lock<(cursor: Int64, passedThrough: Int64?)?>(nil)
     /// Whether pulls keep ``PullRequest/passedThrough``; without it, as from a device that predates it.
     let saysHowFarItPassed: Bool
 

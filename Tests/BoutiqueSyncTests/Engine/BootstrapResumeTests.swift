@@ -1,7 +1,7 @@
 @testable import BoutiqueSync
+import BoutiqueSQLite
 import BoutiqueSyncServer
 import Foundation
-import Synchronization
 import Testing
 
 /// A bootstrap commits page by page: an interrupted one keeps what it merged and asks only for the
@@ -168,7 +168,7 @@ import Testing
         let database = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
         let transport = PagingTransport(.inProcess(server), pageSize: 3)
         let sync = try await BoutiqueSync(database: database, tables: ["note"], server: transport)
-        let reports = Mutex<[(Int, Int?)]>([])
+        let reports = Lock<[(Int, Int?)]>([])
         await sync.session.setReporter(SyncSessionReporter(
             phase: { _, _ in }, progress: { progress in reports.withLock { $0.append((progress.rowsDone, progress.totalRows)) } },
             refusal: { _ in }))

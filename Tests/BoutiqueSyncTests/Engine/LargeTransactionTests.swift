@@ -1,7 +1,7 @@
+import BoutiqueSQLite
 import BoutiqueSync
 import BoutiqueSyncServer
 import Foundation
-import Synchronization
 import Testing
 
 /// A local transaction of any size syncs: one too large for a request goes in parts, which the server
@@ -13,11 +13,11 @@ import Testing
     final class WatchingTransport: SyncTransport {
         let base: InProcessTransport
         let server: SyncServer
-        let pushes = Mutex<[PushRequest]>([])
+        let pushes = Lock<[PushRequest]>([])
         /// Changes another replica could pull after each part before the last.
-        let visibleMidway = Mutex<[Int]>([])
+        let visibleMidway = Lock<[Int]>([])
         /// Fails (after the server handled it) the push with this index, once.
-        let failingPush = Mutex<Int?>(nil)
+        let failingPush = Lock<Int?>(nil)
         /// Leaves out that the server takes parts, as a server that predates them.
         let hidesParts: Bool
 
@@ -140,7 +140,7 @@ import Testing
                 database: writer, tables: ["note"], server: WatchingTransport(server, user: "ana"), options: Self.options)
             try await writer.write { conn in try conn.execute("INSERT INTO note(id, title) VALUES ('n00010', 'before the import')") }
             _ = try await sync.synchronize()
-            let refusals = Mutex<[SyncRefusal]>([])
+            let refusals = Lock<[SyncRefusal]>([])
             let stream = sync.refusals
             let listening = Task { for await refusal in stream { refusals.withLock { $0.append(refusal) } } }
 

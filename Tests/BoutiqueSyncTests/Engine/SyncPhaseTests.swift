@@ -1,7 +1,7 @@
 @testable import BoutiqueSync
+import BoutiqueSQLite
 import BoutiqueSyncServer
 import Foundation
-import Synchronization
 import Testing
 
 /// What the session tells the status as it works, and what the status makes of it.
@@ -36,7 +36,7 @@ import Testing
         _ = try await writerSync.synchronize()
         let fresh = try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncTestSchema.plan)
         let sync = try await BoutiqueSync(database: fresh, tables: ["note"], server: .inProcess(server))
-        let heard = Mutex<[String]>([])
+        let heard = Lock<[String]>([])
         await sync.session.setReporter(SyncSessionReporter(
             phase: { phase, started in heard.withLock { $0.append("\(phase) \(started ? "begins" : "ends")") } },
             progress: { progress in heard.withLock { $0.append("\(progress.rowsDone) of \(progress.totalRows ?? -1)") } },

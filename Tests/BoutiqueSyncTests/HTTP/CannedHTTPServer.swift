@@ -1,7 +1,7 @@
 // The HTTP front end is part of the package where GNU libmicrohttpd is installed; so are its tests.
 #if BOUTIQUE_SYNC_HTTP
+import BoutiqueSQLite
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -13,14 +13,14 @@ import Glibc
 final class CannedHTTPServer: Sendable {
     let port: Int
     private let descriptor: Int32
-    private let answers: Mutex<[String: [UInt8]]>
+    private let answers: Lock<[String: [UInt8]]>
     /// The paths asked for, in order.
-    let requests = Mutex<[String]>([])
+    let requests = Lock<[String]>([])
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     init(answers: [String: [UInt8]]) throws {
-        self.answers = Mutex(answers)
+        self.answers = Lock(answers)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw RawConnection.Failure(call: "socket", code: errno) }
         self.descriptor = descriptor
@@ -69,6 +69,7 @@ final class CannedHTTPServer: Sendable {
                 headEnd = buffer.indices.dropLast(3).first { buffer[$0..<$0 + 4].elementsEqual([13, 10, 13, 10]) }
                 if headEnd != nil { break }
                 let count = recv(connection, &chunk, chunk.count, 0)
+                if count < 0, errno == EINTR { continue }
                 guard count > 0 else { return }
                 buffer += chunk.prefix(count)
             }
@@ -78,6 +79,7 @@ final class CannedHTTPServer: Sendable {
             let total = headEnd! + 4 + length
             while buffer.count < total {
                 let count = recv(connection, &chunk, chunk.count, 0)
+                if count < 0, errno == EINTR { continue }
                 guard count > 0 else { return }
                 buffer += chunk.prefix(count)
             }
@@ -91,6 +93,7 @@ final class CannedHTTPServer: Sendable {
             var sent = 0
             while sent < reply.count {
                 let count = reply[sent...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if count < 0, errno == EINTR { continue }
                 guard count > 0 else { return }
                 sent += count
             }

@@ -137,6 +137,7 @@ enum SocketHTTP {
         while true {
             let count = recv(descriptor, &buffer, buffer.count, 0)
             if count == 0 { break }
+            if count < 0, errno == EINTR { continue }
             guard count > 0 else { throw Failure(call: "recv", code: errno) }
             answer += buffer.prefix(count)
         }
@@ -152,6 +153,7 @@ enum SocketHTTP {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, flags) }
+            if count < 0, errno == EINTR { continue }
             guard count > 0 else { throw Failure(call: "send", code: errno) }
             sent += count
         }

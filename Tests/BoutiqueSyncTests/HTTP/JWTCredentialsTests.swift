@@ -1,11 +1,11 @@
 // The HTTP front end is part of the package where GNU libmicrohttpd is installed, and the tokens are
 // minted with libcrypto; so are these tests.
 #if BOUTIQUE_SYNC_HTTP && canImport(CCrypto)
+import BoutiqueSQLite
 import BoutiqueSync
 import BoutiqueSyncHTTP
 import BoutiqueSyncServer
 import Foundation
-import Synchronization
 import Testing
 
 /// A device on the Swift API with an identity provider's JWTs: the transport sends them as it sends
@@ -19,7 +19,7 @@ import Testing
         let http = try SyncHTTPServer(server: server, authentication: try SyncAuthentication(jwt: verifier), port: 0)
         let expired = key.token(TestJWT.claims(exp: Date().addingTimeInterval(-3_600)))
         let fresh = key.token(TestJWT.claims())
-        let asked = Mutex<[String?]>([])
+        let asked = Lock<[String?]>([])
         let transport: HTTPSyncTransport = .http(http.url, credentials: { rejected in
             asked.withLock { $0.append(rejected) }
             return rejected == nil ? expired : fresh

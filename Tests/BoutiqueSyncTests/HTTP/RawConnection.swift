@@ -1,6 +1,7 @@
 // The HTTP front end is part of the package where GNU libmicrohttpd is installed; so are its tests.
 #if BOUTIQUE_SYNC_HTTP
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -61,6 +62,28 @@ final class RawConnection: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
+    /// A thread sending one byte (an `a`, as of a header name sent slowly) on each of `connections`
+    /// every `interval` until stopped: they stay busy, never finishing their requests.
+    static func dribble(_ connections: [RawConnection], every interval: Duration) -> Dribbling {
+        let dribbling = Dribbling()
+        Thread.detachNewThread {
+            while !dribbling.isStopped.load(ordering: .acquiring) {
+                for connection in connections where !connection.isClosedByServer { connection.send("a") }
+                let deadline = ContinuousClock.now + interval
+                while ContinuousClock.now < deadline, !dribbling.isStopped.load(ordering: .acquiring) {
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+            }
+        }
+        return dribbling
+    }
+
+    /// Stops a ``dribble(_:every:)`` thread.
+    final class Dribbling: Sendable {
+        fileprivate let isStopped = Atomic(false)
+        func stop() { isStopped.store(true, ordering: .releasing) }
+    }
+
     /// Sends `text` whole; false when the connection is closed or reset.
     @discardableResult
     func send(_ text: String) -> Bool { send(Array(text.utf8)) }
@@ -71,6 +94,7 @@ final class RawConnection: @unchecked Sendable {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if count < 0, errno == EINTR { continue }
             guard count > 0 else { return false }
             sent += count
         }
@@ -87,6 +111,7 @@ final class RawConnection: @unchecked Sendable {
             let count = recv(descriptor, &buffer, buffer.count, 0)
             if count == 0 { break }
             if count < 0 {
+                if errno == EINTR { continue }
                 if errno == ECONNRESET { break }
                 throw Failure(call: "recv", code: errno)
             }

@@ -1,10 +1,10 @@
 // The HTTP front end is part of the package where GNU libmicrohttpd is installed; so are its tests.
 #if BOUTIQUE_SYNC_HTTP
+import BoutiqueSQLite
 import BoutiqueSync
 import BoutiqueSyncHTTP
 import BoutiqueSyncServer
 import Foundation
-import Synchronization
 import Testing
 
 /// `/readyz` over stores that fail or hang, and how requests are counted in the metrics.
@@ -29,7 +29,7 @@ import Testing
     final class GatedStore: SyncStore, Sendable {
         let base: SQLiteSyncStore
         let fails: Bool
-        private let gate = Mutex<(isOpen: Bool, reads: Int, waiting: [CheckedContinuation<Void, Never>])>((false, 0, []))
+        private let gate = Lock<(isOpen: Bool, reads: Int, waiting: [CheckedContinuation<Void, Never>])>((false, 0, []))
 
         init(base: SQLiteSyncStore, fails: Bool = false) {
             self.base = base

@@ -1,10 +1,10 @@
 // The HTTP front end is part of the package where GNU libmicrohttpd is installed; so are its tests.
 #if BOUTIQUE_SYNC_HTTP
+import BoutiqueSQLite
 import BoutiqueSync
 import BoutiqueSyncHTTP
 import BoutiqueSyncServer
 import Foundation
-import Synchronization
 import Testing
 
 /// Refusals over HTTP arrive typed, and an expired token is renewed through the app, not by tearing
@@ -14,7 +14,7 @@ import Testing
         let server = try await HTTPTestServer()
         let expired = try server.token(expiresIn: -60)
         let fresh = try server.token()
-        let asked = Mutex<[String?]>([])
+        let asked = Lock<[String?]>([])
         let transport: HTTPSyncTransport = .http(server.http.url, credentials: { rejected in
             asked.withLock { $0.append(rejected) }
             return rejected == nil ? expired : fresh

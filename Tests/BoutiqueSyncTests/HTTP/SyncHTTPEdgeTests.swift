@@ -1,10 +1,10 @@
 // The HTTP front end is part of the package where GNU libmicrohttpd is installed; so are its tests.
 #if BOUTIQUE_SYNC_HTTP
+import BoutiqueSQLite
 import BoutiqueSync
 import BoutiqueSyncHTTP
 import BoutiqueSyncServer
 import Foundation
-import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -13,7 +13,7 @@ import Testing
 
 /// The lines a ``SyncRequestLog`` wrote, kept for a test to read.
 final class CapturedLog: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Lock<[String]>([])
 
     func log(_ format: SyncRequestLog.Format = .text) -> SyncRequestLog {
         SyncRequestLog(format: format) { line in self.lines.withLock { $0.append(line) } }
@@ -78,6 +78,10 @@ struct FailingSyncStore: SyncStore {
                 return connection
             }
         }
+        // They go on sending a byte now and then, as slow clients do: the server drops a connection
+        // silent for 120 s, which a sanitized run's stalls once let happen to all of them.
+        let dribbling = RawConnection.dribble(slow, every: .seconds(5))
+        defer { dribbling.stop() }
         // Another address is still served, at once (the slow ones hold their connections meanwhile).
         let answer = try await Self.health(port: port, from: "127.0.0.2")
         #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(200))")

@@ -1,10 +1,10 @@
 // The HTTP front end is part of the package where GNU libmicrohttpd is installed; so are its tests.
 #if BOUTIQUE_SYNC_HTTP
+import BoutiqueSQLite
 import BoutiqueSync
 import BoutiqueSyncHTTP
 import BoutiqueSyncServer
 import Foundation
-import Synchronization
 import Testing
 
 /// A `SyncHTTPServer` given a ``SyncHTTPTLS`` serves HTTPS; devices reach it through a transport
@@ -43,7 +43,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(await http.metricsText().contains("boutique_long_polls_waiting 1"), "the follower's pull waits")
-        let stopped = Mutex(false)
+        let stopped = Lock(false)
         let stopping = Task { @MainActor in
             await follower.stop()
             stopped.withLock { $0 = true }

@@ -1,5 +1,5 @@
 @testable import BoutiqueSyncServer
-import Synchronization
+import BoutiqueSQLite
 import Testing
 
 /// Freed memory is handed back when there is some, reported only when some came back, and an idle
@@ -7,9 +7,9 @@ import Testing
 @Suite struct MemoryReleaseTests {
     /// A process whose resident size is what the test sets, and whose releases bring it to `kept`.
     final class FakeProcess: Sendable {
-        let resident = Mutex(0)
-        let kept = Mutex(0)
-        let releases = Mutex(0)
+        let resident = Lock(0)
+        let kept = Lock(0)
+        let releases = Lock(0)
 
         func release() -> MemoryRelease {
             MemoryRelease(

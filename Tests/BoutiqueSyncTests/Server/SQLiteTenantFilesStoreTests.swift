@@ -2,7 +2,6 @@ import BoutiqueSQLite
 import BoutiqueSync
 @testable import BoutiqueSyncServer
 import Foundation
-import Synchronization
 import Testing
 
 /// What the directory store adds to the contract every store keeps (`SyncStoreContractTests` runs on it
@@ -210,7 +209,7 @@ import Testing
         try await waitUntil("the busy tenant's transaction holds its writer") { gate.entered }
         // Opens the gate only if the calm push is stuck behind it: the push then ends after the gate
         // opened, and the expectation below fails rather than the test hanging.
-        let opened = Mutex(false)
+        let opened = Lock(false)
         let hang = Task {
             try? await Task.sleep(for: .seconds(max(syncHangDeadline(seconds: 60), 180)))
             opened.withLock { $0 = true }

@@ -1,3 +1,4 @@
+import BoutiqueSQLite
 import BoutiqueSync
 import BoutiqueSyncServer
 import Foundation
@@ -129,7 +130,7 @@ import BoutiqueSyncHTTP
             tenant: "acme")
         // The device has pulled past its delete: nothing holds the log entry or the tombstone back.
         _ = try await server.pull(PullRequest(replica: "r", cursor: 0, limit: 10), tenant: "acme")
-        let events = Mutex<[SyncHousekeeping.Event]>([])
+        let events = Lock<[SyncHousekeeping.Event]>([])
         let housekeeping = SyncHousekeeping(
             server: server, retention: .seconds(60), interval: .seconds(3_600), firstRoundAfter: .milliseconds(50)
         ) { event in events.withLock { $0.append(event) } }

@@ -1,7 +1,7 @@
+import BoutiqueSQLite
 import BoutiqueSync
 import BoutiqueSyncServer
 import Foundation
-import Synchronization
 import Testing
 
 /// A refused transaction is answered with the server's version of the rows it touched: a push of many
@@ -11,7 +11,7 @@ import Testing
     /// A transport that keeps the size of each push answer, as sent over HTTP (JSON).
     final class MeasuringTransport: SyncTransport {
         let base: InProcessTransport
-        let answers = Mutex<[Int]>([])
+        let answers = Lock<[Int]>([])
 
         init(_ base: InProcessTransport) { self.base = base }
 
@@ -58,7 +58,7 @@ import Testing
             let (app, measuring) = try await Self.tenLargeRowsSharedWithAViewer(store)
 
             // Ten small edits, each its own transaction, none of which a viewer may make.
-            let refusals = Mutex<[SyncRefusal]>([])
+            let refusals = Lock<[SyncRefusal]>([])
             let stream = app.sync("bob").refusals
             let listening = Task { for await refusal in stream { refusals.withLock { $0.append(refusal) } } }
             for index in 0..<10 {
@@ -88,7 +88,7 @@ import Testing
             let (app, measuring) = try await Self.tenLargeRowsSharedWithAViewer(store)
 
             // One transaction editing all ten 10 kB rows: their states are more than a 30 kB answer.
-            let refusals = Mutex<[SyncRefusal]>([])
+            let refusals = Lock<[SyncRefusal]>([])
             let stream = app.sync("bob").refusals
             let listening = Task { for await refusal in stream { refusals.withLock { $0.append(refusal) } } }
             try await app.write("bob", "UPDATE reminder SET title = 'mine'")

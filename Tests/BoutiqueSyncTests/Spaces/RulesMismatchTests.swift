@@ -1,7 +1,7 @@
+import BoutiqueSQLite
 import BoutiqueSync
 import BoutiqueSyncServer
 import Foundation
-import Synchronization
 import Testing
 
 /// Rules that do not match the tables a tenant's devices sync fail closed: no pushed row of that
@@ -163,9 +163,9 @@ import Testing
 /// A server devices reach in this process that can be replaced by another over the same store, as a
 /// process started again with other rules.
 final class RestartableServer: SyncEndpoint {
-    private let server: Mutex<SyncServer>
+    private let server: Lock<SyncServer>
 
-    init(_ server: SyncServer) { self.server = Mutex(server) }
+    init(_ server: SyncServer) { self.server = Lock(server) }
 
     var current: SyncServer { server.withLock { $0 } }
 

@@ -1,3 +1,4 @@
+import BoutiqueSQLite
 import BoutiqueSync
 import Synchronization
 
@@ -14,9 +15,9 @@ final class PagingTransport: SyncTransport {
     /// Snapshot requests that fail from now on once this many more pages are served; negative: none fail.
     let pagesBeforeFailure = Atomic<Int>(-1)
     /// The positions the served pages were asked after (`nil` for a first page).
-    let positions = Mutex<[SnapshotPosition?]>([])
+    let positions = Lock<[SnapshotPosition?]>([])
     /// Runs after a page is served and before the device gets it.
-    let afterPage = Mutex<(@Sendable (Int) async throws -> Void)?>(nil)
+    let afterPage = Lock<(@Sendable (Int) async throws -> Void)?>(nil)
 
     init(_ base: InProcessTransport, pageSize: Int) {
         self.base = base

@@ -1,3 +1,4 @@
+import BoutiqueSQLite
 import BoutiqueSync
 import BoutiqueSyncServer
 import Synchronization
@@ -6,7 +7,7 @@ import Synchronization
 /// how a running session sees its server replaced (by one restored from a backup, say) between two
 /// requests.
 final class SwitchableTransport: SyncTransport {
-    private let current: Mutex<InProcessTransport>
+    private let current: Lock<InProcessTransport>
     let serverIdentifier: String
     /// Whether the answer to the next push that carries transactions is lost (after the server
     /// committed it).
@@ -23,7 +24,7 @@ final class SwitchableTransport: SyncTransport {
     struct LostAnswer: Error {}
 
     init(_ base: InProcessTransport, address: String = "https://sync.example") {
-        current = Mutex(base)
+        current = Lock(base)
         serverIdentifier = address
     }
 
