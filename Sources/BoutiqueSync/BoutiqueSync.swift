@@ -182,6 +182,7 @@ public final class BoutiqueSync: Sendable, Observable {
         status.pendingCount = pending.value
         status.attachmentsWaitingToUpload = attachments.waiting
         status.attachmentsRefused = attachments.refusedCount
+        status.attachmentsNotFetched = attachments.notFetchedCount
         return status
     }
 
@@ -220,13 +221,15 @@ public final class BoutiqueSync: Sendable, Observable {
     }
 
     /// After a push: uploads the attachments waiting, and with an eager policy fetches the missing
-    /// ones, over a transport that carries attachments. An upload that fails leaves its entries
-    /// waiting for the next round (the status counts them) and fails nothing else: the rows synced,
-    /// and a server that keeps no attachments still syncs them, as one that predates a feature does.
-    private func moveAttachments() async throws {
+    /// ones, over a transport that carries attachments. A transfer that fails leaves its attachment
+    /// for the next round (the status counts it) and fails nothing else: the rows synced, and a server
+    /// that keeps no attachments still syncs them, as one that predates a feature does.
+    private func moveAttachments() async {
         guard attachments.isAvailable else { return }
         _ = try? await attachments.uploadWaiting()
-        if case .eager(let maxBytes) = session.options.attachments { try await attachments.fetchMissing(upTo: maxBytes) }
+        if case .eager(let maxBytes) = session.options.attachments, await attachments.fetchMissing(upTo: maxBytes) {
+            await updateStatus { _ in }
+        }
         await refreshPending()
     }
 
@@ -302,7 +305,7 @@ public final class BoutiqueSync: Sendable, Observable {
     public func synchronize() async throws -> SyncReport {
         do {
             let report = try await session.synchronize()
-            try await moveAttachments()
+            await moveAttachments()
             await refreshPending()
             await updateStatus { $0.didSync(at: Date()) }
             return report
@@ -401,7 +404,7 @@ public final class BoutiqueSync: Sendable, Observable {
                 do {
                     _ = try await session.pushPending()
                     await self?.refreshPending()
-                    try await self?.moveAttachments()
+                    await self?.moveAttachments()
                 } catch {
                     if Task.isCancelled { return }
                     await self?.show(error)
@@ -425,7 +428,7 @@ public final class BoutiqueSync: Sendable, Observable {
                 } else {
                     _ = try await session.pullWaiting()
                 }
-                try await moveAttachments()
+                await moveAttachments()
                 await refreshPending()
                 await updateStatus { $0.didSync(at: Date()) }
             } catch {

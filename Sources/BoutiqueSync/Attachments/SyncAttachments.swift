@@ -16,7 +16,8 @@ import Foundation
 /// killed app or a lost connection resumes where it stopped. An entry leaves the queue only once the
 /// server has checked the bytes whole. ``SyncStatus/attachmentsWaitingToUpload`` counts the queue.
 /// ``BoutiqueSync/synchronize()`` uploads after its push and pull (and, with an eager
-/// ``SyncOptions/attachments`` policy, fetches); an upload never makes it fail, nor holds the rows back.
+/// ``SyncOptions/attachments`` policy, fetches); a transfer never makes it fail, nor holds the rows
+/// back (``SyncStatus/attachmentsNotFetched`` counts what an eager round could not fetch).
 /// An attachment the server refuses (larger than it takes, past the tenant's quota, not the id's
 /// bytes) is kept, marked refused, and not sent again, and the others go on: ``refused()`` lists them
 /// with the server's ``SyncRefusal``, ``SyncStatus/attachmentsRefused`` counts them. One that could not
@@ -31,6 +32,8 @@ public final class SyncAttachments: Sendable {
     private let events = SyncEventChannel<AttachmentProgress>(keptLimit: 0)
     /// How many attachments wait to be uploaded, and how many the server refused, as last counted.
     private let counts = Lock((waiting: 0, refused: 0))
+    /// How many attachments the last eager round could not fetch.
+    private let notFetched = Lock(0)
     /// How long a fetch waiting for an upload waits between two asks.
     static let uploadPollInterval: Duration = .seconds(1)
 
@@ -138,16 +141,36 @@ public final class SyncAttachments: Sendable {
 
     /// Fetches every attachment a row of the database points at that is not here, up to `maxBytes`
     /// each; those not uploaded yet are left for a later round.
-    func fetchMissing(upTo maxBytes: Int64) async throws {
-        guard transfer != nil else { return }
-        for entry in try await database.attachments.list() where entry.isReferenced && entry.state != .local && entry.byteCount <= maxBytes {
-            let attachment = try Attachment(id: entry.id, byteCount: entry.byteCount, contentType: entry.contentType ?? "application/octet-stream")
+    ///
+    /// An attachment that cannot be fetched (the server refused it or sent other bytes, the connection
+    /// dropped) is counted (``SyncStatus/attachmentsNotFetched``) and tried again next round, and the
+    /// others go on: it never fails the sync that brought its row, nor every sync after it. One not
+    /// uploaded yet is not counted: it comes once its device uploads it. Returns whether the count
+    /// changed.
+    func fetchMissing(upTo maxBytes: Int64) async -> Bool {
+        guard transfer != nil else { return false }
+        var failed = 0
+        defer { notFetched.withLock { $0 = failed } }
+        let before = notFetchedCount
+        let entries: [AttachmentEntry]
+        do {
+            entries = try await database.attachments.list()
+        } catch {
+            failed = 1
+            return before != failed
+        }
+        for entry in entries where entry.isReferenced && entry.state != .local && entry.byteCount <= maxBytes {
+            guard !Task.isCancelled else { return before != failed }
             do {
+                let attachment = try Attachment(id: entry.id, byteCount: entry.byteCount, contentType: entry.contentType ?? "application/octet-stream")
                 try await fetch(attachment, waitingForUpload: false)
             } catch BoutiqueError.attachmentNotUploaded {
                 continue
+            } catch {
+                failed += 1
             }
         }
+        return before != failed
     }
 
     /// Whether attachments move over this sync's transport.
@@ -167,6 +190,9 @@ public final class SyncAttachments: Sendable {
 
     /// The attachments the server refused, as last counted.
     var refusedCount: Int { counts.withLock { $0.refused } }
+
+    /// The attachments the last eager round could not fetch.
+    var notFetchedCount: Int { notFetched.withLock { $0 } }
 
     private func requireTransfer() throws -> AttachmentTransfer {
         guard let transfer else {

@@ -56,14 +56,21 @@ public struct SyncStatus: Sendable, Hashable {
     /// if sync.status.attachmentsRefused > 0 { showBadge(try await sync.attachments.refused()) }
     /// ```
     public var attachmentsRefused: Int
+    /// Attachments an eager policy (``SyncOptions/attachments``) could not fetch in the last round: the
+    /// server refused them or sent other bytes, or the connection dropped. They stay missing and are
+    /// tried again at the next round; ``SyncAttachments/fetch(_:waitingForUpload:)`` of one throws
+    /// why. Their rows synced all the same. Attachments not uploaded yet are not among them.
+    public var attachmentsNotFetched: Int
 
     /// A status; sync starts idle with nothing pending.
     public init(
         activity: Activity = .idle, pendingCount: Int = 0, lastSync: Date? = nil, hasSynced: Bool = false,
-        lastRefusal: SyncRefusal? = nil, attachmentsWaitingToUpload: Int = 0, attachmentsRefused: Int = 0
+        lastRefusal: SyncRefusal? = nil, attachmentsWaitingToUpload: Int = 0, attachmentsRefused: Int = 0,
+        attachmentsNotFetched: Int = 0
     ) {
         self.attachmentsWaitingToUpload = attachmentsWaitingToUpload
         self.attachmentsRefused = attachmentsRefused
+        self.attachmentsNotFetched = attachmentsNotFetched
         self.activity = activity
         self.pendingCount = pendingCount
         self.lastSync = lastSync

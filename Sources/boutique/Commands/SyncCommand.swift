@@ -143,6 +143,7 @@ enum SyncCommand: Command {
             Output.line("downloaded \(Plural.count(downloaded.attachments, "attachment")) (\(Plural.count(Int(downloaded.bytes), "byte")) received)")
         }
         for id in downloaded.notUploaded { Output.line("attachment \(id) is not uploaded yet; a later run fetches it") }
+        for (id, reason) in downloaded.failed { Output.line("attachment \(id) could not be fetched: \(reason); a later run tries again") }
     }
 
     /// Says how many pushed transactions the server refused, and why: their changes were undone in the

@@ -40,20 +40,25 @@ struct AttachmentRound {
     }
 
     /// Downloads what a row points at and the folder lacks; returns how many came, the bytes
-    /// received, and the ids the server does not hold whole yet (their uploader has not finished).
-    func download() async throws -> (attachments: Int, bytes: Int64, notUploaded: [String]) {
+    /// received, the ids the server does not hold whole yet (their uploader has not finished), and
+    /// those that could not be fetched, with why (the server refused them or sent other bytes, the
+    /// connection dropped): the others go on, and a later run tries again.
+    func download() async throws -> (attachments: Int, bytes: Int64, notUploaded: [String], failed: [(id: String, reason: String)]) {
         var count = 0
         var received: Int64 = 0
         var notUploaded: [String] = []
+        var failed: [(id: String, reason: String)] = []
         for entry in try await database.attachments.list() where entry.isReferenced && entry.state != .local {
             do {
                 received += try await transfer.download(try attachment(of: entry))
                 count += 1
             } catch BoutiqueError.attachmentNotUploaded(let id) {
                 notUploaded.append(id)
+            } catch {
+                failed.append((entry.id, "\(error)"))
             }
         }
-        return (count, received, notUploaded)
+        return (count, received, notUploaded, failed)
     }
 
     private func attachment(of entry: AttachmentEntry) throws -> Attachment {

@@ -80,6 +80,46 @@ import Testing
         await server.stop()
     }
 
+    /// Bytes an eager round cannot fetch (here the server's copy was damaged on its disk: the device
+    /// refuses bytes that are not the id's) fail neither that sync nor the next: the rows arrive, the
+    /// other attachments come, the status counts the one that did not, and it comes once it can.
+    @Test func anAttachmentAnEagerRoundCannotFetchIsCountedAndFailsNoSync() async throws {
+        let folder = try SyncTemporaryDirectory()
+        let server = try await HTTPTestServer(attachments: try FolderAttachmentStore(directory: folder.url))
+        let a = try await Self.device(), b = try await Self.device()
+        let syncA = try await BoutiqueSync(database: a, tables: [SyncPhoto.self], server: try server.transport())
+        let syncB = try await BoutiqueSync(
+            database: b, tables: [SyncPhoto.self], server: try server.transport(), options: SyncOptions(attachments: .eager(maxBytes: 1_000)))
+        let good = try await a.attachments.store(Data("good".utf8), contentType: "text/plain")
+        let spoilt = try await a.attachments.store(Data("spoilt".utf8), contentType: "text/plain")
+        try await a.write { conn in
+            try SyncPhoto.insert { SyncPhoto(id: "p1", caption: "Good", image: good) }.execute(conn)
+            try SyncPhoto.insert { SyncPhoto(id: "p2", caption: "Spoilt", image: spoilt) }.execute(conn)
+        }
+        _ = try await syncA.synchronize()
+        let stored = try #require(FileManager.default.enumerator(at: folder.url, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.first { $0.lastPathComponent == spoilt.id })
+        try Data("SPOILT".utf8).write(to: stored)
+
+        for round in 1...2 {
+            #expect(try await syncB.synchronize().applied == (round == 1 ? 2 : 0), "round \(round)")
+            #expect(await MainActor.run { syncB.status.attachmentsNotFetched } == 1, "round \(round)")
+        }
+        #expect(try await b.read { conn in try SyncPhoto.all.fetchAll(conn) }.count == 2)
+        #expect(try await b.attachments.state(of: good) == .local)
+        #expect(try await b.attachments.state(of: spoilt) == .missing)
+        // Asked directly, the fetch says why.
+        await #expect(throws: (any Error).self) { try await syncB.attachments.fetch(spoilt, waitingForUpload: false) }
+
+        try Data("spoilt".utf8).write(to: stored)
+        _ = try await syncB.synchronize()
+        #expect(await MainActor.run { syncB.status.attachmentsNotFetched } == 0)
+        #expect(try await b.attachments.data(for: spoilt) == Data("spoilt".utf8))
+        await a.close()
+        await b.close()
+        await server.stop()
+    }
+
     @Test func aServerWithoutAttachmentsSyncsTheRowsAndTheAttachmentWaits() async throws {
         let server = try await HTTPTestServer()
         let a = try await Self.device(), b = try await Self.device()

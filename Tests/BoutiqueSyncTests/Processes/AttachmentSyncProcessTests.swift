@@ -268,6 +268,16 @@ import FoundationNetworking
         let pushed = try await workspace.tool(["sync", "a.db", "--server", url, "--token", token, "--tables", "photo"])
         #expect(pushed.contains("uploaded 1 attachment (13 bytes sent)"), "\(pushed)")
 
+        // The server's copy damaged on its disk: the device refuses bytes that are not the id's, says
+        // so, and the rows still sync (the tool exits 0).
+        let stored = try Self.tenantFolder(workspace).appendingPathComponent(id)
+        try Data("A SMALL PHOTO".utf8).write(to: stored)
+        let spoilt = try await workspace.tool(["sync", "b.db", "--server", url, "--token", token, "--tables", "photo", "--attachments", "eager"])
+        #expect(spoilt.contains("attachment \(id) could not be fetched: ") && spoilt.contains("a later run tries again"), "\(spoilt)")
+        #expect(!spoilt.contains("downloaded"), "\(spoilt)")
+        #expect(try await workspace.tool(["sql", "b.db", "SELECT count(*) FROM photo"]).contains("2"))
+        try Data("a small photo".utf8).write(to: stored)
+
         let eager = try await workspace.tool(["sync", "b.db", "--server", url, "--token", token, "--tables", "photo", "--attachments", "eager"])
         #expect(eager.contains("downloaded 1 attachment (13 bytes received)"), "\(eager)")
         #expect(eager.contains("attachment \(absent) is not uploaded yet"), "\(eager)")
