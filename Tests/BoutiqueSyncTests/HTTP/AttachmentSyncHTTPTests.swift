@@ -15,6 +15,32 @@ import Testing
         try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncPhotoSchema.plan)
     }
 
+    /// A server keeping attachments in a folder, a device A fetching on demand and a device B
+    /// fetching eagerly up to `maxBytes`.
+    struct EagerPair {
+        let folder: SyncTemporaryDirectory
+        let server: HTTPTestServer
+        let a: DatabaseActor, b: DatabaseActor
+        let syncA: BoutiqueSync, syncB: BoutiqueSync
+
+        static func make(maxBytes: Int64) async throws -> EagerPair {
+            let folder = try SyncTemporaryDirectory()
+            let server = try await HTTPTestServer(attachments: try FolderAttachmentStore(directory: folder.url))
+            let a = try await device(), b = try await device()
+            let syncA = try await BoutiqueSync(database: a, tables: [SyncPhoto.self], server: try server.transport())
+            let syncB = try await BoutiqueSync(
+                database: b, tables: [SyncPhoto.self], server: try server.transport(),
+                options: SyncOptions(attachments: .eager(maxBytes: maxBytes)))
+            return EagerPair(folder: folder, server: server, a: a, b: b, syncA: syncA, syncB: syncB)
+        }
+
+        func close() async {
+            await a.close()
+            await b.close()
+            await server.stop()
+        }
+    }
+
     @Test func aRowsAttachmentIsUploadedAfterItsPushAndFetchedByTheOtherDevice() async throws {
         let folder = try SyncTemporaryDirectory()
         let server = try await HTTPTestServer(attachments: try FolderAttachmentStore(directory: folder.url))
@@ -59,12 +85,8 @@ import Testing
     }
 
     @Test func anEagerDeviceFetchesWhatItsRowsPointAtUpToItsLimit() async throws {
-        let folder = try SyncTemporaryDirectory()
-        let server = try await HTTPTestServer(attachments: try FolderAttachmentStore(directory: folder.url))
-        let a = try await Self.device(), b = try await Self.device()
-        let syncA = try await BoutiqueSync(database: a, tables: [SyncPhoto.self], server: try server.transport())
-        let syncB = try await BoutiqueSync(
-            database: b, tables: [SyncPhoto.self], server: try server.transport(), options: SyncOptions(attachments: .eager(maxBytes: 1_000)))
+        let pair = try await EagerPair.make(maxBytes: 1_000)
+        let (a, b, syncA, syncB) = (pair.a, pair.b, pair.syncA, pair.syncB)
         let small = try await a.attachments.store(Data("small".utf8), contentType: "text/plain")
         let large = try await a.attachments.store(Data(repeating: 7, count: 5_000), contentType: "application/octet-stream")
         try await a.write { conn in
@@ -75,21 +97,15 @@ import Testing
         _ = try await syncB.synchronize()
         #expect(try await b.attachments.state(of: small) == .local)
         #expect(try await b.attachments.state(of: large) == .missing, "over the eager limit: on demand")
-        await a.close()
-        await b.close()
-        await server.stop()
+        await pair.close()
     }
 
     /// Bytes an eager round cannot fetch (here the server's copy was damaged on its disk: the device
     /// refuses bytes that are not the id's) fail neither that sync nor the next: the rows arrive, the
     /// other attachments come, the status counts the one that did not, and it comes once it can.
     @Test func anAttachmentAnEagerRoundCannotFetchIsCountedAndFailsNoSync() async throws {
-        let folder = try SyncTemporaryDirectory()
-        let server = try await HTTPTestServer(attachments: try FolderAttachmentStore(directory: folder.url))
-        let a = try await Self.device(), b = try await Self.device()
-        let syncA = try await BoutiqueSync(database: a, tables: [SyncPhoto.self], server: try server.transport())
-        let syncB = try await BoutiqueSync(
-            database: b, tables: [SyncPhoto.self], server: try server.transport(), options: SyncOptions(attachments: .eager(maxBytes: 1_000)))
+        let pair = try await EagerPair.make(maxBytes: 1_000)
+        let (a, b, syncA, syncB) = (pair.a, pair.b, pair.syncA, pair.syncB)
         let good = try await a.attachments.store(Data("good".utf8), contentType: "text/plain")
         let spoilt = try await a.attachments.store(Data("spoilt".utf8), contentType: "text/plain")
         try await a.write { conn in
@@ -97,7 +113,7 @@ import Testing
             try SyncPhoto.insert { SyncPhoto(id: "p2", caption: "Spoilt", image: spoilt) }.execute(conn)
         }
         _ = try await syncA.synchronize()
-        let stored = try #require(FileManager.default.enumerator(at: folder.url, includingPropertiesForKeys: nil)?
+        let stored = try #require(FileManager.default.enumerator(at: pair.folder.url, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.first { $0.lastPathComponent == spoilt.id })
         try Data("SPOILT".utf8).write(to: stored)
 
@@ -115,9 +131,7 @@ import Testing
         _ = try await syncB.synchronize()
         #expect(await MainActor.run { syncB.status.attachmentsNotFetched } == 0)
         #expect(try await b.attachments.data(for: spoilt) == Data("spoilt".utf8))
-        await a.close()
-        await b.close()
-        await server.stop()
+        await pair.close()
     }
 
     @Test func aServerWithoutAttachmentsSyncsTheRowsAndTheAttachmentWaits() async throws {
