@@ -27,13 +27,22 @@ public final class ComputeLane: TaskExecutor {
     /// A serial queue: its jobs run one at a time, on a thread of dispatch's own (not the pool's).
     private let queue = DispatchQueue(label: "BoutiqueTestSupport.ComputeLane")
 
-    private init() {}
+    private init() {
+        queue.setSpecific(key: Self.marker, value: ())
+    }
 
     /// Runs `body` on the lane once the computations queued before it have run, and returns what it
     /// returns.
     public func run<T, Failure: Error>(_ body: () throws(Failure) -> T) async throws(Failure) -> T {
-        try await withTaskExecutorPreference(self) { () throws(Failure) -> T in try body() }
+        // A nonisolated async operation starts on the task's preferred executor: the lane's queue
+        // (`ComputeLaneTests` checks that the body runs there, one at a time).
+        try await withTaskExecutorPreference(self) { () async throws(Failure) -> T in try body() }
     }
+
+    /// Whether the calling code runs on the lane's queue (for the lane's own test).
+    public var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.marker) != nil }
+
+    private static let marker = DispatchSpecificKey<Void>()
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)

@@ -145,32 +145,30 @@ public final class SyncAttachments: Sendable {
     /// An attachment that cannot be fetched (the server refused it or sent other bytes, the connection
     /// dropped) is counted (``SyncStatus/attachmentsNotFetched``) and tried again next round, and the
     /// others go on: it never fails the sync that brought its row, nor every sync after it. One not
-    /// uploaded yet is not counted: it comes once its device uploads it. Returns whether the count
-    /// changed.
+    /// uploaded yet is not counted: it comes once its device uploads it. A round that is cancelled (sync
+    /// stopped) or cannot list the attachments leaves the count as the last whole round left it.
+    /// Returns whether the count changed.
     func fetchMissing(upTo maxBytes: Int64) async -> Bool {
-        guard transfer != nil else { return false }
+        guard transfer != nil, let entries = try? await database.attachments.list() else { return false }
         var failed = 0
-        defer { notFetched.withLock { $0 = failed } }
-        let before = notFetchedCount
-        let entries: [AttachmentEntry]
-        do {
-            entries = try await database.attachments.list()
-        } catch {
-            failed = 1
-            return before != failed
-        }
         for entry in entries where entry.isReferenced && entry.state != .local && entry.byteCount <= maxBytes {
-            guard !Task.isCancelled else { return before != failed }
             do {
                 let attachment = try Attachment(id: entry.id, byteCount: entry.byteCount, contentType: entry.contentType ?? "application/octet-stream")
                 try await fetch(attachment, waitingForUpload: false)
             } catch BoutiqueError.attachmentNotUploaded {
                 continue
             } catch {
+                if Task.isCancelled { return false }
                 failed += 1
             }
         }
-        return before != failed
+        if Task.isCancelled { return false }
+        // Swapped in one step: the push loop and the pull loop may both be in a round.
+        let last = notFetched.withLock { count in
+            defer { count = failed }
+            return count
+        }
+        return last != failed
     }
 
     /// Whether attachments move over this sync's transport.

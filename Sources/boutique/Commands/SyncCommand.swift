@@ -34,7 +34,8 @@ enum SyncCommand: Command {
         stays in the file, and the others go on. With
         --attachments eager it also downloads the attachments rows point at that are not in the file's
         folder (checked against their SHA-256); on-demand (the default) leaves them to
-        `boutique attachments get`.
+        `boutique attachments get`. One that cannot be fetched (the server refused it or sent other
+        bytes) is named with the reason, the others go on, and the run exits 1 once they are done.
 
         The token can come from --token-file FILE (readable by its owner only: chmod 600 FILE) or the
         environment variable BOUTIQUE_SYNC_TOKEN instead, so that it is not on the command line, where
@@ -143,7 +144,14 @@ enum SyncCommand: Command {
             Output.line("downloaded \(Plural.count(downloaded.attachments, "attachment")) (\(Plural.count(Int(downloaded.bytes), "byte")) received)")
         }
         for id in downloaded.notUploaded { Output.line("attachment \(id) is not uploaded yet; a later run fetches it") }
-        for (id, reason) in downloaded.failed { Output.line("attachment \(id) could not be fetched: \(reason); a later run tries again") }
+        for (id, reason) in downloaded.failed { Output.line("attachment \(id) could not be fetched: \(reason)") }
+        if !downloaded.failed.isEmpty { throw AttachmentsNotFetched(count: downloaded.failed.count) }
+    }
+
+    /// Why an eager run exits 1 after its rows synced: attachments it named could not be fetched.
+    struct AttachmentsNotFetched: Error, CustomStringConvertible {
+        let count: Int
+        var description: String { "\(Plural.count(count, "attachment")) could not be fetched (named above); the rows synced" }
     }
 
     /// Says how many pushed transactions the server refused, and why: their changes were undone in the

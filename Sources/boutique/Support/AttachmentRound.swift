@@ -42,7 +42,7 @@ struct AttachmentRound {
     /// Downloads what a row points at and the folder lacks; returns how many came, the bytes
     /// received, the ids the server does not hold whole yet (their uploader has not finished), and
     /// those that could not be fetched, with why (the server refused them or sent other bytes, the
-    /// connection dropped): the others go on, and a later run tries again.
+    /// connection dropped): the others go on.
     func download() async throws -> (attachments: Int, bytes: Int64, notUploaded: [String], failed: [(id: String, reason: String)]) {
         var count = 0
         var received: Int64 = 0
