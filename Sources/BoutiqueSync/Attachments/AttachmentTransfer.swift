@@ -22,6 +22,8 @@ package struct AttachmentTransfer: Sendable {
     private let transport: HTTPSyncTransport
     private let folder: AttachmentFolder
     private let database: DatabaseActor
+    /// The database's attachments, listed by ``downloadMissing(upTo:progress:)``.
+    let attachments: AttachmentStore
 
     /// A transfer between the folder of `attachments` and the server `transport` reaches.
     ///
@@ -34,6 +36,7 @@ package struct AttachmentTransfer: Sendable {
         self.transport = transport
         self.folder = AttachmentFolder(path: folder.path)
         self.database = attachments.database
+        self.attachments = attachments
     }
 
     /// What the server holds of `attachment`.

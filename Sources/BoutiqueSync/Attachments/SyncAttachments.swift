@@ -149,26 +149,15 @@ public final class SyncAttachments: Sendable {
     /// stopped) or cannot list the attachments leaves the count as the last whole round left it.
     /// Returns whether the count changed.
     func fetchMissing(upTo maxBytes: Int64) async -> Bool {
-        guard transfer != nil, let entries = try? await database.attachments.list() else { return false }
-        var failed = 0
-        for entry in entries where entry.isReferenced && entry.state != .local && entry.byteCount <= maxBytes {
-            do {
-                let attachment = try Attachment(id: entry.id, byteCount: entry.byteCount, contentType: entry.contentType ?? "application/octet-stream")
-                try await fetch(attachment, waitingForUpload: false)
-            } catch BoutiqueError.attachmentNotUploaded {
-                continue
-            } catch {
-                if Task.isCancelled { return false }
-                failed += 1
-            }
-        }
-        if Task.isCancelled { return false }
+        guard let transfer, let round = try? await transfer.downloadMissing(upTo: maxBytes, progress: { [events] attachment, held in
+            events.send(AttachmentProgress(id: attachment.id, direction: .download, bytesDone: held, byteCount: attachment.byteCount))
+        }) else { return false }
         // Swapped in one step: the push loop and the pull loop may both be in a round.
         let last = notFetched.withLock { count in
-            defer { count = failed }
+            defer { count = round.failed.count }
             return count
         }
-        return last != failed
+        return last != round.failed.count
     }
 
     /// Whether attachments move over this sync's transport.

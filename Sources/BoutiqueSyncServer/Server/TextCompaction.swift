@@ -11,11 +11,10 @@ import BoutiqueSyncCore
 /// what it has applied, and for a replica with text edits the server has not acknowledged, no further
 /// than the position it made the oldest of them at (``/BoutiqueSyncCore/PullRequest/passedThrough``).
 /// A row whose state was last set at or below the horizon holds only edits every active replica has
-/// applied, and every edit still
-/// to come (unacknowledged, or not made yet) is made by a replica that had applied them all: none can
-/// hang on a character deleted there, so the text is compacted through its whole version
-/// (``/BoutiqueSyncCore/CollaborativeText/compact(stableThrough:)``). A row changed after the horizon
-/// waits for a later round, which finds it among the changes then pruned.
+/// applied, and every edit still to come (unacknowledged, or not made yet) is made by a replica that
+/// had applied them all: none can hang on a character deleted there, so the text is compacted through
+/// its whole version (``/BoutiqueSyncCore/CollaborativeText/compact(stableThrough:)``). A row changed
+/// after the horizon waits for a later round, which finds it among the changes then pruned.
 ///
 /// **Which rows.** Those with an entry in the log between the last round's horizon and this one's, in
 /// tables with collaborative text columns: a round reads the log it is about to prune (a page of whole

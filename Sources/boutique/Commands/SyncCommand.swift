@@ -140,11 +140,11 @@ enum SyncCommand: Command {
         for (id, message) in uploaded.refused { Output.line("attachment \(id) refused by the server, kept in the file: \(message)") }
         guard eager else { return }
         let downloaded = try await round.download()
-        if downloaded.attachments > 0 {
-            Output.line("downloaded \(Plural.count(downloaded.attachments, "attachment")) (\(Plural.count(Int(downloaded.bytes), "byte")) received)")
+        if downloaded.fetched > 0 {
+            Output.line("downloaded \(Plural.count(downloaded.fetched, "attachment")) (\(Plural.count(Int(downloaded.bytes), "byte")) received)")
         }
         for id in downloaded.notUploaded { Output.line("attachment \(id) is not uploaded yet; a later run fetches it") }
-        for (id, reason) in downloaded.failed { Output.line("attachment \(id) could not be fetched: \(reason)") }
+        for (id, error) in downloaded.failed { Output.line("attachment \(id) could not be fetched: \(error)") }
         if !downloaded.failed.isEmpty { throw AttachmentsNotFetched(count: downloaded.failed.count) }
     }
 

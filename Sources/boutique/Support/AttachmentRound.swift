@@ -39,26 +39,10 @@ struct AttachmentRound {
         return (count, sent, refused)
     }
 
-    /// Downloads what a row points at and the folder lacks; returns how many came, the bytes
-    /// received, the ids the server does not hold whole yet (their uploader has not finished), and
-    /// those that could not be fetched, with why (the server refused them or sent other bytes, the
-    /// connection dropped): the others go on.
-    func download() async throws -> (attachments: Int, bytes: Int64, notUploaded: [String], failed: [(id: String, reason: String)]) {
-        var count = 0
-        var received: Int64 = 0
-        var notUploaded: [String] = []
-        var failed: [(id: String, reason: String)] = []
-        for entry in try await database.attachments.list() where entry.isReferenced && entry.state != .local {
-            do {
-                received += try await transfer.download(try attachment(of: entry))
-                count += 1
-            } catch BoutiqueError.attachmentNotUploaded(let id) {
-                notUploaded.append(id)
-            } catch {
-                failed.append((entry.id, "\(error)"))
-            }
-        }
-        return (count, received, notUploaded, failed)
+    /// Downloads what a row points at and the folder lacks (see
+    /// `AttachmentTransfer.downloadMissing`): one that cannot be fetched is noted and the others go on.
+    func download() async throws -> MissingAttachments {
+        try await transfer.downloadMissing()
     }
 
     private func attachment(of entry: AttachmentEntry) throws -> Attachment {
