@@ -22,4 +22,12 @@ public enum AttachmentsSyncListing {
         }
         return file
     }
+
+    /// A device that fetches photos up to 5 MB each and keeps at most 500 MB of what the server holds.
+    static func boundedSync(db: BoutiqueDB, url: URL, token: String) async throws -> BoutiqueSync {
+        let sync = try await BoutiqueSync(database: db, tables: [Photo.self], server: .http(url, token: token),
+                                          options: SyncOptions(attachments: .eager(maxBytes: 5_000_000),
+                                                               attachmentCacheBytes: 500_000_000))
+        return sync
+    }
 }

@@ -53,7 +53,7 @@ extension AttachmentFolder {
         }
     }
 
-    /// The stored file of `attachment`, opened for reading, after a check of its size.
+    /// The stored file of `attachment`, opened for reading, after a check of its size, and marked used.
     private func openStored(_ attachment: Attachment) throws -> Int32 {
         let file = filePath(for: attachment.id)
         let input = open(file, O_RDONLY | O_CLOEXEC)
@@ -70,6 +70,7 @@ extension AttachmentFolder {
             close(input)
             throw Self.sizeMismatch(attachment, found: Int64(status.st_size))
         }
+        Self.markUsed(descriptor: input)
         return input
     }
 

@@ -69,6 +69,7 @@ package struct AttachmentFolder: Sendable {
             guard let digest = SHA256Hasher.digest(of: data) else { throw Self.hashFailure(path) }
             let id = SHA256Hasher.hex(digest)
             if storedSize(of: id) == Int64(data.count) {
+                markUsed(id)
                 return Attachment(validID: id, byteCount: Int64(data.count), contentType: contentType)
             }
         }
@@ -131,6 +132,7 @@ package struct AttachmentFolder: Sendable {
         let final = filePath(for: id)
         if storedSize(of: id) == byteCount {
             unlink(partial)
+            markUsed(id)
             return
         }
         guard rename(partial, final) == 0 else { throw Self.failure(final, "cannot be renamed into place") }

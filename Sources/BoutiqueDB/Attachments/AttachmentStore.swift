@@ -27,6 +27,10 @@ import Darwin
 ///
 /// Files are read and written on a dispatch thread, never the caller's actor or the cooperative pool;
 /// streaming holds one chunk (1 MiB) in memory, whatever the size of the file.
+///
+/// A stored file is never changed, so its modification time says when its bytes were last used:
+/// ``fileURL(for:)``, ``data(for:)``, ``copy(_:to:)`` and a store of bytes already there set it to now.
+/// A sync's budget for fetched bytes (`SyncOptions(attachmentCacheBytes:)`) evicts by it.
 public struct AttachmentStore: Sendable {
     /// The database whose attachments these are.
     package let database: DatabaseActor
@@ -96,6 +100,7 @@ public struct AttachmentStore: Sendable {
         try Attachment.validate(id: attachment.id)
         guard let size = folder.storedSize(of: attachment.id) else { return nil }
         guard size == attachment.byteCount else { throw AttachmentFolder.sizeMismatch(attachment, found: size) }
+        folder.markUsed(attachment.id)
         return URL(fileURLWithPath: folder.filePath(for: attachment.id), isDirectory: false)
     }
 

@@ -20,10 +20,13 @@ package struct AttachmentTransfer: Sendable {
     package static let pieceBytes = 4 << 20
 
     private let transport: HTTPSyncTransport
-    private let folder: AttachmentFolder
+    /// The folder the bytes move from and to.
+    let folder: AttachmentFolder
     private let database: DatabaseActor
-    /// The database's attachments, listed by ``downloadMissing(upTo:progress:)``.
+    /// The database's attachments, listed by ``downloadMissing(upTo:room:progress:)``.
     let attachments: AttachmentStore
+    /// The server's address, under which its confirmations are recorded (``ConfirmedAttachments``).
+    var server: String { transport.url.absoluteString }
 
     /// A transfer between the folder of `attachments` and the server `transport` reaches.
     ///
@@ -102,7 +105,10 @@ package struct AttachmentTransfer: Sendable {
     package func download(_ attachment: Attachment, progress: @Sendable (Int64) -> Void = { _ in }) async throws -> Int64 {
         let folder = self.folder
         let (id, size) = (attachment.id, attachment.byteCount)
-        if folder.storedSize(of: id) == size { return 0 }
+        if folder.storedSize(of: id) == size {
+            folder.markUsed(id)
+            return 0
+        }
         var held = folder.heldOffset(of: id, byteCount: size)
         progress(held)
         var received: Int64 = 0
@@ -135,8 +141,12 @@ package struct AttachmentTransfer: Sendable {
                 try folder.publishResumed(id, byteCount: size)
             }
         }
-        // The server holds them whole: they need no upload from here, and may leave with the rows.
-        try await database.write { conn in try AttachmentUploadQueue.confirm(id, conn) }
+        // The server holds them whole: they need no upload from here, and may leave with the rows or
+        // past a budget.
+        try await database.write { [server] conn in
+            try AttachmentUploadQueue.confirm(id, conn)
+            try ConfirmedAttachments.record(attachment, server: server, conn)
+        }
         return received
     }
 

@@ -37,9 +37,16 @@ public final class SyncAttachments: Sendable {
     /// How long a fetch waiting for an upload waits between two asks.
     static let uploadPollInterval: Duration = .seconds(1)
 
-    init(database: DatabaseActor, transport: any SyncTransport) {
+    /// The byte budget of ``SyncOptions/attachmentCacheBytes``, over an HTTP transport.
+    private let cache: AttachmentCache?
+
+    init(database: DatabaseActor, transport: any SyncTransport, cacheBytes: Int64?) {
         self.database = database
-        transfer = (transport as? HTTPSyncTransport).flatMap { try? AttachmentTransfer(transport: $0, attachments: database.attachments) }
+        let transfer = (transport as? HTTPSyncTransport).flatMap { try? AttachmentTransfer(transport: $0, attachments: database.attachments) }
+        self.transfer = transfer
+        cache = transfer.flatMap { transfer in
+            cacheBytes.map { AttachmentCache(budget: $0, server: transfer.server, database: database, folder: transfer.folder) }
+        }
     }
 
     /// Every transfer's progress, after each piece or range, from now on.
@@ -57,6 +64,9 @@ public final class SyncAttachments: Sendable {
     /// imageView.image = UIImage(contentsOfFile: try await db.attachments.fileURL(for: photo.image)!.path)
     /// ```
     ///
+    /// With a budget (``SyncOptions/attachmentCacheBytes``), the least recently used attachments the
+    /// server holds leave the device once these are here, as many as the budget needs.
+    ///
     /// A row can arrive before its attachment's bytes reach the server: then the fetch waits for them,
     /// asking every second, until they do or the task is cancelled; with `waitingForUpload: false` it
     /// throws ``/BoutiqueDB/BoutiqueError/attachmentNotUploaded(id:)`` instead.
@@ -71,6 +81,7 @@ public final class SyncAttachments: Sendable {
                 try await transfer.download(attachment) { [events] held in
                     events.send(AttachmentProgress(id: attachment.id, direction: .download, bytesDone: held, byteCount: attachment.byteCount))
                 }
+                try await cache?.trim(keeping: attachment.id)
                 return
             } catch BoutiqueError.attachmentNotUploaded(let id) {
                 guard waitingForUpload else { throw BoutiqueError.attachmentNotUploaded(id: id) }
@@ -86,6 +97,7 @@ public final class SyncAttachments: Sendable {
     /// (another device uploads them). An attachment the server refuses (413: larger than it takes, or
     /// past the tenant's quota; 400: not the id's bytes) is marked refused (``refused()``) and the
     /// others go on. Sync calls it after its pushes; call it yourself before the app suspends, say.
+    /// Bytes uploaded count against ``SyncOptions/attachmentCacheBytes`` from then on.
     ///
     /// ```swift
     /// let uploaded = try await sync.attachments.uploadWaiting()
@@ -113,9 +125,14 @@ public final class SyncAttachments: Sendable {
                     _ = try await countWaiting()
                     continue
                 }
-                try await database.write { conn in try AttachmentUploadQueue.remove(attachment.id, SQLRunner(conn)) }
+                try await database.write { [server = transfer.server] conn in
+                    try AttachmentUploadQueue.remove(attachment.id, SQLRunner(conn))
+                    try ConfirmedAttachments.record(attachment, server: server, conn)
+                }
                 _ = try await countWaiting()
             }
+            // What went counts against the budget now.
+            if uploaded > 0 { try await cache?.trim() }
         } catch {
             _ = try? await countWaiting()
             throw BoutiqueSync.publicError(error)
@@ -148,8 +165,16 @@ public final class SyncAttachments: Sendable {
     /// uploaded yet is not counted: it comes once its device uploads it. A round that is cancelled (sync
     /// stopped) or cannot list the attachments leaves the count as the last whole round left it.
     /// Returns whether the count changed.
+    ///
+    /// With a budget, only what fits in the room it leaves is fetched, and nothing is evicted: the
+    /// others wait to be asked for.
     func fetchMissing(upTo maxBytes: Int64) async -> Bool {
-        guard let transfer, let round = try? await transfer.downloadMissing(upTo: maxBytes, progress: { [events] attachment, held in
+        var room = Int64.max
+        if let cache {
+            guard let used = try? await cache.usage().bytes else { return false }
+            room = max(0, cache.budget - used)
+        }
+        guard let transfer, let round = try? await transfer.downloadMissing(upTo: maxBytes, room: room, progress: { [events] attachment, held in
             events.send(AttachmentProgress(id: attachment.id, direction: .download, bytesDone: held, byteCount: attachment.byteCount))
         }) else { return false }
         // Swapped in one step: the push loop and the pull loop may both be in a round.

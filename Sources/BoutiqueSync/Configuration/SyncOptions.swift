@@ -37,16 +37,31 @@ public struct SyncOptions: Sendable {
     /// Which attachments' bytes a started sync fetches without being asked: ``AttachmentPolicy/onDemand``
     /// (the default) or every one up to a size (``AttachmentPolicy/eager(maxBytes:)``).
     public var attachments: AttachmentPolicy
+    /// The most bytes of attachments the server holds that this device keeps, or `nil` (the default)
+    /// for no limit. Past it, the least recently used are taken off the device (a fetch brings them
+    /// back); use is any read of the bytes, by any process (see ``/BoutiqueDB/AttachmentStore``).
+    ///
+    /// ```swift
+    /// let options = SyncOptions(attachments: .eager(maxBytes: 5_000_000), attachmentCacheBytes: 500_000_000)
+    /// ```
+    ///
+    /// Only bytes the server confirmed to this device count: bytes waiting to upload, or refused, are
+    /// never evicted. The attachment a fetch just brought stays, even alone larger than the budget. An
+    /// eager round (``AttachmentPolicy/eager(maxBytes:)``) fetches only what fits in the room left, and
+    /// evicts nothing: what it would fetch next is never more used than what is here. The budget is kept
+    /// after each fetch and each upload round.
+    public var attachmentCacheBytes: Int64?
 
     /// Options; every parameter has the default described on its property.
     public init(
         rowLevelTables: Set<String> = [], pushRowLimit: Int = 2_000, pullLimit: Int = 1_000,
         pullWait: Duration = .seconds(25), retryInterval: Duration = .seconds(5), prunesAcknowledgedChanges: Bool = true,
         wallClock: (@Sendable () -> UInt64)? = nil, makeIdentifier: (@Sendable () -> String)? = nil,
-        collaborativeText: Set<String> = [], attachments: AttachmentPolicy = .onDemand
+        collaborativeText: Set<String> = [], attachments: AttachmentPolicy = .onDemand, attachmentCacheBytes: Int64? = nil
     ) {
         self.collaborativeText = collaborativeText
         self.attachments = attachments
+        self.attachmentCacheBytes = attachmentCacheBytes
         self.makeIdentifier = makeIdentifier
         self.rowLevelTables = rowLevelTables
         self.pushRowLimit = pushRowLimit

@@ -17,6 +17,9 @@ struct SyncSetup: Sendable {
                 table: "turso_cdc", reason: "the change log's retention must be unlimited: sync prunes it once the server has acknowledged")
         }
         guard !names.isEmpty else { throw BoutiqueError.syncConfiguration(table: "", reason: "no table to sync was named") }
+        if let budget = options.attachmentCacheBytes, budget < 0 {
+            throw BoutiqueError.invalidArgument("SyncOptions.attachmentCacheBytes is a byte count, 0 or more, not \(budget)")
+        }
         let rowLevel = Set(options.rowLevelTables.map { $0.lowercased() })
         let collaborative = try CollaborativeColumns.parse(options.collaborativeText, synced: names)
         let schemaVersion = (try? await database.appliedMigrations().count) ?? 0

@@ -54,6 +54,9 @@
 ///   values are attachments (from the app's models), and the attachments rows of this file pointed at
 ///   since, whose bytes may still have to be uploaded, or that the server refused and why
 ///   (``AttachmentUploadQueue``).
+/// - `boutique_sync_attachment_confirmed`: per server address, the attachments this device knows the
+///   server holds whole (an upload it checked, a download checked here): the only bytes a budget for
+///   fetched bytes may evict (``ConfirmedAttachments``).
 enum SyncMetadataSchema {
     static let migrations: [(id: String, sql: String)] = [
         ("v1_sync_metadata", """
@@ -128,6 +131,10 @@ enum SyncMetadataSchema {
             CREATE TABLE boutique_sync_attachment_column(tbl TEXT NOT NULL, col TEXT NOT NULL, PRIMARY KEY(tbl, col)) WITHOUT ROWID;
             CREATE TABLE boutique_sync_attachment_upload(id TEXT PRIMARY KEY NOT NULL, byte_count INTEGER NOT NULL,
                 content_type TEXT NOT NULL, refusal TEXT, refusal_message TEXT) WITHOUT ROWID;
+            """),
+        ("v15_confirmed_attachments", """
+            CREATE TABLE boutique_sync_attachment_confirmed(server TEXT NOT NULL, id TEXT NOT NULL, byte_count INTEGER NOT NULL,
+                PRIMARY KEY(server, id)) WITHOUT ROWID;
             """),
     ]
 
