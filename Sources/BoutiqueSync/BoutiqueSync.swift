@@ -120,7 +120,7 @@ public final class BoutiqueSync: Sendable, Observable {
             throw BoutiqueSync.boutiqueError(error)
         }
         self.database = database
-        self.attachments = SyncAttachments(database: database, transport: server, cacheBytes: options.attachmentCacheBytes)
+        self.attachments = SyncAttachments(database: database, transport: server, options: options)
         self.syncedTables = Set(setup.tables.keys)
         self.session = SyncSession(
             database: database, transport: server, tables: setup.tables, options: options,

@@ -19,9 +19,12 @@ import Foundation
 /// ``SyncOptions/attachments`` policy, fetches); a transfer never makes it fail, nor holds the rows
 /// back (``SyncStatus/attachmentsNotFetched`` counts what an eager round could not fetch).
 /// An attachment the server refuses (larger than it takes, past the tenant's quota, not the id's
-/// bytes) is kept, marked refused, and not sent again, and the others go on: ``refused()`` lists them
-/// with the server's ``SyncRefusal``, ``SyncStatus/attachmentsRefused`` counts them. One that could not
-/// be sent for now (no answer, a 5xx, a server that keeps no attachments) waits for the next round.
+/// bytes) is kept, marked refused, and the others go on: ``refused()`` lists them with the server's
+/// ``SyncRefusal``, ``SyncStatus/attachmentsRefused`` counts them. One refused as too large is sent
+/// again an hour later (``refusalRetryInterval``), as long as it is refused: the tenant's quota frees
+/// as the server's housekeeping removes bytes no row points at, and a limit may rise. Bytes that are
+/// not the id's are not sent again. One that could not be sent for now (no answer, a 5xx, a server
+/// that keeps no attachments) waits for the next round.
 ///
 /// Attachments move over an HTTP transport (``HTTPSyncTransport``) to a server that keeps them; with
 /// another transport, ``fetch(_:waitingForUpload:)`` and ``uploadWaiting()`` throw
@@ -36,12 +39,19 @@ public final class SyncAttachments: Sendable {
     private let notFetched = Lock(0)
     /// How long a fetch waiting for an upload waits between two asks.
     static let uploadPollInterval: Duration = .seconds(1)
+    /// How long after the server refused an attachment as too large it is sent again: one piece (at
+    /// most 4 MiB) an hour while the tenant stays past its quota.
+    public static let refusalRetryInterval: Duration = .seconds(3_600)
+    /// The sync's clock, in milliseconds since 1970 (``SyncOptions/wallClock``).
+    private let now: @Sendable () -> UInt64
 
     /// The byte budget of ``SyncOptions/attachmentCacheBytes``, over an HTTP transport.
     private let cache: AttachmentCache?
 
-    init(database: DatabaseActor, transport: any SyncTransport, cacheBytes: Int64?) {
+    init(database: DatabaseActor, transport: any SyncTransport, options: SyncOptions) {
         self.database = database
+        now = options.now
+        let cacheBytes = options.attachmentCacheBytes
         let transfer = (transport as? HTTPSyncTransport).flatMap { try? AttachmentTransfer(transport: $0, attachments: database.attachments) }
         self.transfer = transfer
         cache = transfer.flatMap { transfer in
@@ -93,10 +103,10 @@ public final class SyncAttachments: Sendable {
     }
 
     /// Uploads every queued attachment whose bytes are on this device and that the server has not
-    /// refused, and returns how many the server now holds whole; entries without bytes here are dropped
-    /// (another device uploads them). An attachment the server refuses (413: larger than it takes, or
-    /// past the tenant's quota; 400: not the id's bytes) is marked refused (``refused()``) and the
-    /// others go on. Sync calls it after its pushes; call it yourself before the app suspends, say.
+    /// refused (or refused as too large over ``refusalRetryInterval`` ago), and returns how many the
+    /// server now holds whole; entries without bytes here are dropped (another device uploads them).
+    /// An attachment the server refuses (413: larger than it takes, or past the tenant's quota; 400:
+    /// not the id's bytes) is marked refused (``refused()``) and the others go on. Sync calls it after its pushes; call it yourself before the app suspends, say.
     /// Bytes uploaded count against ``SyncOptions/attachmentCacheBytes`` from then on.
     ///
     /// ```swift
@@ -111,7 +121,10 @@ public final class SyncAttachments: Sendable {
         let transfer = try requireTransfer()
         var uploaded = 0
         do {
-            for attachment in try await database.read({ conn in try AttachmentUploadQueue.waiting(SQLRunner(conn)) }) {
+            let (time, interval) = (now(), UInt64(Self.refusalRetryInterval.components.seconds) * 1_000)
+            let retryingRefusedAt = time > interval ? time - interval : 0
+            let queue = try await database.read { conn in try AttachmentUploadQueue.waiting(SQLRunner(conn), retryingRefusedAt: retryingRefusedAt) }
+            for attachment in queue {
                 do {
                     try await transfer.upload(attachment) { [events] held in
                         events.send(AttachmentProgress(id: attachment.id, direction: .upload, bytesDone: held, byteCount: attachment.byteCount))
@@ -120,8 +133,9 @@ public final class SyncAttachments: Sendable {
                 } catch BoutiqueError.attachmentNotFound {
                     // No bytes here: a pulled row's attachment, or bytes removed before they went.
                 } catch let refusal as SyncRefusal where refusal.reason == .tooLarge || refusal.reason == .invalid {
-                    // The same bytes would be refused again: kept, marked, and not in the way of the others.
-                    try await database.write { conn in try AttachmentUploadQueue.markRefused(attachment.id, refusal, SQLRunner(conn)) }
+                    // Kept, marked, and not in the way of the others.
+                    let time = now()
+                    try await database.write { conn in try AttachmentUploadQueue.markRefused(attachment.id, refusal, at: time, SQLRunner(conn)) }
                     _ = try await countWaiting()
                     continue
                 }

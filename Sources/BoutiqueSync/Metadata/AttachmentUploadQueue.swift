@@ -14,8 +14,10 @@ import BoutiqueSQLite
 /// Pulled rows queue their attachments too: the uploader drops those whose bytes are not on this
 /// device (another device uploads them). Entries are only ever removed once the server confirmed the
 /// bytes whole, or when there are no bytes here to send. One the server refused (too large, past the
-/// quota, not the id's bytes) stays, marked with the refusal, and is not sent again: sending the same
-/// bytes would get the same answer, and the entries after it go on.
+/// quota, not the id's bytes) stays, marked with the refusal and its time, and the entries after it go
+/// on. Bytes that are not the id's are not sent again: the same bytes would get the same answer. Bytes
+/// too large are, once ``waiting(_:retryingRefusedAt:)``'s time has come: the tenant's quota may have
+/// freed (the server's housekeeping removes bytes no row points at), or its limit risen.
 enum AttachmentUploadQueue {
     /// Records `columns` (table, column) as attachment columns, besides those recorded before, and
     /// makes sure every recorded column has its triggers (a migration that rebuilt a table drops them).
@@ -89,10 +91,16 @@ enum AttachmentUploadQueue {
             """
     }
 
-    /// The queued attachments not refused, by id; entries that are not attachments (a damaged row) are left out.
-    static func waiting(_ sql: SQLRunner) throws -> [Attachment] {
-        try sql.rows("SELECT id, byte_count, content_type FROM boutique_sync_attachment_upload WHERE refusal IS NULL ORDER BY id")
-            .compactMap(attachment)
+    /// The queued attachments to send, by id: those not refused, and those refused as too large at or
+    /// before `retryingRefusedAt` (milliseconds since 1970; a refusal from before times were kept counts
+    /// as old). Entries that are not attachments (a damaged row) are left out.
+    static func waiting(_ sql: SQLRunner, retryingRefusedAt: UInt64 = 0) throws -> [Attachment] {
+        try sql.rows(
+            """
+            SELECT id, byte_count, content_type FROM boutique_sync_attachment_upload
+            WHERE refusal IS NULL OR (refusal = ? AND coalesce(refused_at, 0) <= ?) ORDER BY id
+            """, [.text(SyncRefusal.Reason.tooLarge.rawValue), .integer(Int64(clamping: retryingRefusedAt))]
+        ).compactMap(attachment)
     }
 
     /// The attachments the server refused, by id, with its refusal.
@@ -116,11 +124,12 @@ enum AttachmentUploadQueue {
         return (Int(row?[0].integerValue ?? 0), Int(row?[1].integerValue ?? 0))
     }
 
-    /// Marks `id` refused by the server: kept, and not sent again.
-    static func markRefused(_ id: String, _ refusal: SyncRefusal, _ sql: SQLRunner) throws {
+    /// Marks `id` refused by the server at `time` (milliseconds since 1970): kept, and not sent again
+    /// before its time comes (``waiting(_:retryingRefusedAt:)``).
+    static func markRefused(_ id: String, _ refusal: SyncRefusal, at time: UInt64, _ sql: SQLRunner) throws {
         try sql.run(
-            "UPDATE boutique_sync_attachment_upload SET refusal = ?, refusal_message = ? WHERE id = ?",
-            [.text(refusal.reason.rawValue), .text(refusal.message), .text(id)])
+            "UPDATE boutique_sync_attachment_upload SET refusal = ?, refusal_message = ?, refused_at = ? WHERE id = ?",
+            [.text(refusal.reason.rawValue), .text(refusal.message), .integer(Int64(clamping: time)), .text(id)])
     }
 
     private static func attachment(_ row: [DatabaseValue]) -> Attachment? {

@@ -52,7 +52,7 @@
 ///   the earlier edit a refusal puts back.
 /// - `boutique_sync_attachment_column` and `boutique_sync_attachment_upload`: the synced columns whose
 ///   values are attachments (from the app's models), and the attachments rows of this file pointed at
-///   since, whose bytes may still have to be uploaded, or that the server refused and why
+///   since, whose bytes may still have to be uploaded, or that the server refused, why and when
 ///   (``AttachmentUploadQueue``).
 /// - `boutique_sync_attachment_confirmed`: per server address, the attachments this device knows the
 ///   server holds whole (an upload it checked, a download checked here): the only bytes a budget for
@@ -135,6 +135,7 @@ enum SyncMetadataSchema {
         ("v15_confirmed_attachments", """
             CREATE TABLE boutique_sync_attachment_confirmed(server TEXT NOT NULL, id TEXT NOT NULL, byte_count INTEGER NOT NULL,
                 PRIMARY KEY(server, id)) WITHOUT ROWID;
+            ALTER TABLE boutique_sync_attachment_upload ADD COLUMN refused_at INTEGER;
             """),
     ]
 
