@@ -54,6 +54,15 @@ extension SQLQuery {
         }
         return try body(statement)
     }
+
+    /// Steps `statement` to its next row; false at its end.
+    static func step(_ statement: Statement) throws(BoutiqueError) -> Bool {
+        do throws(SQLiteError) {
+            return try statement.step()
+        } catch {
+            throw BoutiqueError(error)
+        }
+    }
 }
 
 extension SQLQuery where Output: QueryRepresentable {
@@ -80,14 +89,6 @@ extension SQLQuery where Output: QueryRepresentable {
             guard try Self.step(statement) else { return nil }
             var decoder = RowDecoder(statement: statement, source: queryFragment.sql)
             return try Output.decode(from: &decoder)
-        }
-    }
-
-    private static func step(_ statement: Statement) throws(BoutiqueError) -> Bool {
-        do throws(SQLiteError) {
-            return try statement.step()
-        } catch {
-            throw BoutiqueError(error)
         }
     }
 }

@@ -12,7 +12,9 @@ import BoutiqueSQLite
 ///
 /// Note.tableName                                   // "note"
 /// Note.where { $0.title == "Groceries" }           // a typed SELECT
+/// Note.title                                       // the column, as Note.columns.title
 /// ```
+@dynamicMemberLookup
 public protocol Table: QueryRepresentable, TableRowValue where QueryOutput == Self, RowTable == Self {
     /// The typed column handles the query builder's closures receive as `$0`.
     associatedtype TableColumns: TableDefinition where TableColumns.Root == Self

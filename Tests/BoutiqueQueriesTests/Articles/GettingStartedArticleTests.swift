@@ -267,6 +267,29 @@ struct GettingStartedArticleTests {
         #expect(try titles.fetchAll(db).sorted() == ["Call the plumber", "Forget nothing", "GET stamps", "Get bread", "Water ferns"])
     }
 
+    @Test func anSQLStringOfSeveralValuesIsATuple() throws {
+        let db = try Self.database()
+        let rows = try #sql("SELECT title, isCompleted FROM reminders ORDER BY id", as: (String, Bool).self).fetchAll(db)
+        #expect(rows.map(\.0) == ["Get bread", "Water ferns", "Forget nothing", "GET stamps", "Call the plumber"])
+        #expect(rows.map(\.1) == [false, true, false, true, false])
+
+        // The table's columns as static members of its type.
+        let typed = #sql(
+            """
+            SELECT \(Reminder.title), \(Reminder.isCompleted), \(Reminder.priority)
+            FROM \(Reminder.self)
+            WHERE \(Reminder.id) = \(4)
+            """,
+            as: (String, Bool, Int?).self
+        )
+        #expect(typed.sql == "SELECT \"reminders\".\"title\", \"reminders\".\"isCompleted\", \"reminders\".\"priority\"\nFROM \"reminders\"\nWHERE \"reminders\".\"id\" = ?")
+        let row = try #require(try typed.fetchOne(db))
+        #expect(row.0 == "GET stamps" && row.1 && row.2 == nil)
+        #expect(try #sql("SELECT title, id FROM reminders WHERE id > 100", as: (String, Int).self).fetchOne(db) == nil)
+        // A column read with the wrong type is an error, not a trap.
+        #expect(throws: BoutiqueError.self) { try #sql("SELECT title, title FROM reminders", as: (String, Int).self).fetchAll(db) }
+    }
+
     @Test func sqlStringsOfTheTablesColumnsWithABoundValue() throws {
         let db = try Self.database()
         let everything = #sql(
