@@ -11,7 +11,8 @@ import Testing
 /// device (a read counts as a use), the one just fetched stays, bytes not uploaded never leave, and an
 /// eager round fetches only what fits.
 @Suite struct AttachmentCacheHTTPTests {
-    /// A server keeping attachments in a folder; device A writes photos, device B reads them with `options`.
+    /// A server keeping attachments in a folder; device A writes photos (fetching on demand), device B
+    /// reads them with `options`. The eager tests of `AttachmentSyncHTTPTests` use it too.
     struct Pair {
         let folder: SyncTemporaryDirectory
         let server: HTTPTestServer

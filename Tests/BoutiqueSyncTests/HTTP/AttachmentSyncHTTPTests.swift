@@ -15,32 +15,6 @@ import Testing
         try await DatabaseActor.open(url: BoutiqueDB.inMemoryURL(), migrations: SyncPhotoSchema.plan)
     }
 
-    /// A server keeping attachments in a folder, a device A fetching on demand and a device B
-    /// fetching eagerly up to `maxBytes`.
-    struct EagerPair {
-        let folder: SyncTemporaryDirectory
-        let server: HTTPTestServer
-        let a: DatabaseActor, b: DatabaseActor
-        let syncA: BoutiqueSync, syncB: BoutiqueSync
-
-        static func make(maxBytes: Int64) async throws -> EagerPair {
-            let folder = try SyncTemporaryDirectory()
-            let server = try await HTTPTestServer(attachments: try FolderAttachmentStore(directory: folder.url))
-            let a = try await device(), b = try await device()
-            let syncA = try await BoutiqueSync(database: a, tables: [SyncPhoto.self], server: try server.transport())
-            let syncB = try await BoutiqueSync(
-                database: b, tables: [SyncPhoto.self], server: try server.transport(),
-                options: SyncOptions(attachments: .eager(maxBytes: maxBytes)))
-            return EagerPair(folder: folder, server: server, a: a, b: b, syncA: syncA, syncB: syncB)
-        }
-
-        func close() async {
-            await a.close()
-            await b.close()
-            await server.stop()
-        }
-    }
-
     @Test func aRowsAttachmentIsUploadedAfterItsPushAndFetchedByTheOtherDevice() async throws {
         let folder = try SyncTemporaryDirectory()
         let server = try await HTTPTestServer(attachments: try FolderAttachmentStore(directory: folder.url))
@@ -85,7 +59,7 @@ import Testing
     }
 
     @Test func anEagerDeviceFetchesWhatItsRowsPointAtUpToItsLimit() async throws {
-        let pair = try await EagerPair.make(maxBytes: 1_000)
+        let pair = try await AttachmentCacheHTTPTests.Pair.make(options: SyncOptions(attachments: .eager(maxBytes: 1_000)))
         let (a, b, syncA, syncB) = (pair.a, pair.b, pair.syncA, pair.syncB)
         let small = try await a.attachments.store(Data("small".utf8), contentType: "text/plain")
         let large = try await a.attachments.store(Data(repeating: 7, count: 5_000), contentType: "application/octet-stream")
@@ -104,7 +78,7 @@ import Testing
     /// refuses bytes that are not the id's) fail neither that sync nor the next: the rows arrive, the
     /// other attachments come, the status counts the one that did not, and it comes once it can.
     @Test func anAttachmentAnEagerRoundCannotFetchIsCountedAndFailsNoSync() async throws {
-        let pair = try await EagerPair.make(maxBytes: 1_000)
+        let pair = try await AttachmentCacheHTTPTests.Pair.make(options: SyncOptions(attachments: .eager(maxBytes: 1_000)))
         let (a, b, syncA, syncB) = (pair.a, pair.b, pair.syncA, pair.syncB)
         let good = try await a.attachments.store(Data("good".utf8), contentType: "text/plain")
         let spoilt = try await a.attachments.store(Data("spoilt".utf8), contentType: "text/plain")
