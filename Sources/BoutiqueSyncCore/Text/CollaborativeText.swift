@@ -55,10 +55,14 @@ public struct CollaborativeText: Sendable {
         var isDeleted: Bool { deleter >= 0 }
     }
 
-    /// The characters in visible and full order, recomputed after a change when a local edit needs it.
+    /// The characters in visible order, and each node's place in the full order (tombstones
+    /// included). Recomputed by a walk of the tree after a remote change when a local edit needs it; a
+    /// local edit keeps the visible order up to date itself (its run lands exactly where it was typed,
+    /// its deletion removes exactly the range), so typing is not a walk of the whole text per key.
+    /// The full positions are computed only when a local insert needs them (after deleted text).
     struct Order: Sendable {
         var visible: [Int32]
-        var position: [Int32]
+        var position: [Int32]?
     }
 
     static let root: Int32 = 0
@@ -142,20 +146,27 @@ public struct CollaborativeText: Sendable {
     public mutating func insert(_ string: String, at offset: Int, by replica: String) throws -> TextOperation {
         let scalars = Array(string.unicodeScalars)
         guard !scalars.isEmpty else { throw BoutiqueError.invalidArgument("inserting empty text") }
-        let order = refreshedOrder()
-        guard offset >= 0, offset <= order.visible.count else {
-            throw BoutiqueError.invalidArgument("insert at \(offset) in a text of \(order.visible.count) characters")
-        }
+        let (left, next) = try neighbours(of: offset)
         let counter = try nextCounter(of: replica, taking: scalars.count)
-        let left = offset == 0 ? Self.root : order.visible[offset - 1]
-        let next = offset < order.visible.count ? order.visible[offset] : nil
-        let anchor = anchorBetween(left, next, order: order)
+        let anchor = anchorBetween(left, next)
         let insertion = TextInsertion(
             id: TextElementID(replica: replica, counter: counter), scalars: scalars,
             parent: anchor.parent == Self.root ? nil : id(of: anchor.parent), side: anchor.side,
             rightOrigin: anchor.rightOrigin == Self.end ? nil : id(of: anchor.rightOrigin))
         let operation = TextOperation.insert(insertion)
-        _ = try integrate(operation)
+        var kept = order
+        order = nil  // `kept` alone holds the arrays: changed in place, not copied
+        let first = Int32(nodes.count)
+        do {
+            _ = try integrate(operation)
+        } catch {
+            order = kept
+            throw error
+        }
+        // The run is one chain of right children, shown at `offset`: where it was typed.
+        kept?.visible.insert(contentsOf: first..<(first + Int32(scalars.count)), at: offset)
+        kept?.position = nil
+        order = kept
         return operation
     }
 
@@ -166,14 +177,14 @@ public struct CollaborativeText: Sendable {
     ///   replica whose own earlier operations have not all been applied here.
     @discardableResult
     public mutating func delete(_ range: Range<Int>, by replica: String) throws -> TextOperation? {
-        let order = refreshedOrder()
-        guard range.lowerBound >= 0, range.upperBound <= order.visible.count else {
-            throw BoutiqueError.invalidArgument("deleting \(range) in a text of \(order.visible.count) characters")
+        var kept = refreshedOrder()
+        guard range.lowerBound >= 0, range.upperBound <= kept.visible.count else {
+            throw BoutiqueError.invalidArgument("deleting \(range) in a text of \(kept.visible.count) characters")
         }
         if range.isEmpty { return nil }
         let counter = try nextCounter(of: replica, taking: 1)
         var ranges: [TextElementRange] = []
-        for node in order.visible[range] {
+        for node in kept.visible[range] {
             let element = id(of: node)
             if let last = ranges.last, last.start.replica == element.replica, last.start.counter + last.count == element.counter {
                 ranges[ranges.count - 1].count += 1
@@ -182,7 +193,16 @@ public struct CollaborativeText: Sendable {
             }
         }
         let operation = TextOperation.delete(TextDeletion(id: TextElementID(replica: replica, counter: counter), ranges: ranges))
-        _ = try integrate(operation)
+        order = nil  // `kept` alone holds the arrays: changed in place, not copied
+        do {
+            _ = try integrate(operation)
+        } catch {
+            order = kept
+            throw error
+        }
+        // The characters stay in the full order as tombstones: only the visible order changes.
+        kept.visible.removeSubrange(range)
+        order = kept
         return operation
     }
 
@@ -403,12 +423,21 @@ public struct CollaborativeText: Sendable {
 
     // MARK: Where a local insert hangs
 
+    /// The visible node before `offset` (the root at 0) and the one at it (nil at the end).
+    private mutating func neighbours(of offset: Int) throws(BoutiqueError) -> (left: Int32, next: Int32?) {
+        let visible = refreshedOrder().visible
+        guard offset >= 0, offset <= visible.count else {
+            throw .invalidArgument("insert at \(offset) in a text of \(visible.count) characters")
+        }
+        return (offset == 0 ? Self.root : visible[offset - 1], offset < visible.count ? visible[offset] : nil)
+    }
+
     /// The parent, side and right origin of a run typed between visible node `left` (or the root) and
     /// the next visible node `next` (nil at the end).
     ///
     /// This is Fugue's rule, read with subtrees that hold only tombstones left out: a run never hangs
     /// on such a subtree, so compaction may drop it without stranding operations made after it.
-    private func anchorBetween(_ left: Int32, _ next: Int32?, order: Order) -> (parent: Int32, side: TextSide, rightOrigin: Int32) {
+    private mutating func anchorBetween(_ left: Int32, _ next: Int32?) -> (parent: Int32, side: TextSide, rightOrigin: Int32) {
         guard let next else { return (left, .right, Self.end) }
         // The path from `next` up to `left`, if `next` is in `left`'s (right) subtree.
         var path: [Int32] = []
@@ -429,12 +458,13 @@ public struct CollaborativeText: Sendable {
         // Only tombstones follow `left` in its subtree: the run hangs on its right, and what follows it
         // is the first node after `left` whose subtree holds a visible character: the earliest ancestor
         // (or `next` itself) placed after `left`.
-        let leftPosition = left == Self.root ? -1 : order.position[Int(left)]
+        let positions = fullPositions()
+        let leftPosition = left == Self.root ? -1 : positions[Int(left)]
         var origin = next
         var ancestor = nodes[Int(next)].parent
         while ancestor != Self.root {
-            let position = order.position[Int(ancestor)]
-            if position > leftPosition, position < order.position[Int(origin)] { origin = ancestor }
+            let position = positions[Int(ancestor)]
+            if position > leftPosition, position < positions[Int(origin)] { origin = ancestor }
             ancestor = nodes[Int(ancestor)].parent
         }
         return (left, .right, origin)
@@ -497,7 +527,17 @@ public struct CollaborativeText: Sendable {
         return result
     }
 
-    /// The visible order and positions, recomputed if the text changed since.
+    /// Each node's place in the full order (tombstones included), computed when the kept order lacks it.
+    private mutating func fullPositions() -> [Int32] {
+        if let positions = order?.position { return positions }
+        var positions = [Int32](repeating: -1, count: nodes.count)
+        for (index, node) in documentOrder().enumerated() { positions[Int(node)] = Int32(index) }
+        if order != nil { order?.position = positions }
+        return positions
+    }
+
+    /// The visible order (and full positions, when walked again), recomputed if a remote change made
+    /// the kept one stale.
     mutating func refreshedOrder() -> Order {
         if let order { return order }
         let full = documentOrder()
