@@ -21,13 +21,17 @@ import BoutiqueSQLite
 enum AttachmentUploadQueue {
     /// Records `columns` (table, column) as attachment columns, besides those recorded before, and
     /// makes sure every recorded column has its triggers (a migration that rebuilt a table drops them).
+    /// A column recorded for the first time also queues the attachments its rows already hold: a
+    /// database that had photos before sync was set up uploads them.
     /// Returns every recorded column that exists, by lowercased table: what the device describes to
     /// the server (``SyncTableShape/attachments``), which lets the readers of a row read its attachments.
     @discardableResult
     static func record(columns: [(table: String, column: String)], _ conn: DatabaseConnection) throws -> [String: [String]] {
         let sql = SQLRunner(conn)
+        var new: [(table: String, column: String)] = []
         for (table, column) in columns {
             try sql.run("INSERT OR IGNORE INTO boutique_sync_attachment_column(tbl, col) VALUES (?, ?)", [.text(table), .text(column)])
+            if conn.changes > 0 { new.append((table, column)) }
         }
         var recorded: [String: [String]] = [:]
         for row in try sql.rows("SELECT tbl, col FROM boutique_sync_attachment_column ORDER BY tbl, col") {
@@ -38,6 +42,8 @@ enum AttachmentUploadQueue {
             for (event, suffix) in [("INSERT", "insert"), ("UPDATE OF \(SQLIdentifier.quote(column))", "update")] {
                 try conn.execute(trigger(table: table, column: column, event: event, suffix: suffix))
             }
+            // Rows written before the column was known had no trigger to queue their attachments.
+            if new.contains(where: { $0.table == table && $0.column == column }) { try queueExisting(table: table, column: column, sql) }
             recorded[table.lowercased(), default: []].append(column)
         }
         return recorded
@@ -75,6 +81,19 @@ enum AttachmentUploadQueue {
                 AND json_type(\(value), '$.byteCount') = 'integer' AND json_type(\(value), '$.contentType') = 'text'
             ELSE 0 END
         """
+    }
+
+    /// Queues the attachments the rows of `table` already hold in `column`: one pass over the table,
+    /// when the column is first recorded. Those whose bytes are not on this device are dropped by the
+    /// uploader, as for a pulled row's.
+    private static func queueExisting(table: String, column: String, _ sql: SQLRunner) throws {
+        let value = SQLIdentifier.quote(column)
+        try sql.run(
+            """
+            INSERT OR IGNORE INTO boutique_sync_attachment_upload(id, byte_count, content_type)
+            SELECT json_extract(\(value), '$.id'), json_extract(\(value), '$.byteCount'), json_extract(\(value), '$.contentType')
+            FROM \(SQLIdentifier.quote(table)) WHERE \(attachmentShape(value))
+            """)
     }
 
     /// The trigger that queues the attachment a row's `column` holds after `event`.

@@ -186,6 +186,28 @@ import Testing
         await server.stop()
     }
 
+    /// An app that turns sync on for a database that already holds photos uploads their bytes: the
+    /// rows were written before the column's trigger existed, so setting up sync queues them.
+    @Test func attachmentsOfRowsWrittenBeforeSyncWasSetUpAreUploaded() async throws {
+        let folder = try SyncTemporaryDirectory()
+        let server = try await HTTPTestServer(attachments: try FolderAttachmentStore(directory: folder.url))
+        let a = try await Self.device()
+        let image = try await a.attachments.store(Data("taken before sync".utf8), contentType: "image/png")
+        try await a.write { conn in try SyncPhoto.insert { SyncPhoto(id: "p1", caption: "Old", image: image) }.execute(conn) }
+        let syncA = try await BoutiqueSync(database: a, tables: [SyncPhoto.self], server: try server.transport())
+        _ = try await syncA.synchronize()
+        #expect(await MainActor.run { syncA.status.attachmentsWaitingToUpload } == 0)
+
+        let b = try await Self.device()
+        let syncB = try await BoutiqueSync(database: b, tables: [SyncPhoto.self], server: try server.transport(user: "bo"))
+        _ = try await syncB.synchronize()
+        try await syncB.attachments.fetch(image, waitingForUpload: false)
+        #expect(try await b.attachments.data(for: image) == Data("taken before sync".utf8))
+        await a.close()
+        await b.close()
+        await server.stop()
+    }
+
     /// An attachment refused for the tenant's quota is sent again an hour later, and goes once the
     /// quota has room (here the server's copy of another attachment is removed, as housekeeping does
     /// with bytes no row points at).
