@@ -84,15 +84,18 @@ enum AttachmentUploadQueue {
     }
 
     /// Queues the attachments the rows of `table` already hold in `column`: one pass over the table,
-    /// when the column is first recorded. Those whose bytes are not on this device are dropped by the
-    /// uploader, as for a pulled row's.
+    /// when the column is first recorded. Those a server already confirmed (fetched from it: the rows
+    /// were pulled) are not: queued, they would be kept on the device past a departure of their rows.
+    /// Those whose bytes are not on this device are dropped by the uploader, as for a pulled row's.
     private static func queueExisting(table: String, column: String, _ sql: SQLRunner) throws {
         let value = SQLIdentifier.quote(column)
         try sql.run(
             """
             INSERT OR IGNORE INTO boutique_sync_attachment_upload(id, byte_count, content_type)
             SELECT json_extract(\(value), '$.id'), json_extract(\(value), '$.byteCount'), json_extract(\(value), '$.contentType')
-            FROM \(SQLIdentifier.quote(table)) WHERE \(attachmentShape(value))
+            FROM \(SQLIdentifier.quote(table))
+            WHERE \(attachmentShape(value))
+              AND json_extract(\(value), '$.id') NOT IN (SELECT id FROM boutique_sync_attachment_confirmed)
             """)
     }
 
