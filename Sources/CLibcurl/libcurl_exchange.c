@@ -17,7 +17,7 @@ enum {
     OPT_HTTPHEADER = 10023, OPT_WRITEFUNCTION = 20011, OPT_SSLVERSION = 32, OPT_NOPROGRESS = 43,
     OPT_XFERINFODATA = 10057, OPT_CAPATH = 10097, OPT_NOSIGNAL = 99, OPT_CONNECTTIMEOUT_MS = 156, OPT_LOW_SPEED_LIMIT = 19, OPT_LOW_SPEED_TIME = 20,
     OPT_POSTFIELDSIZE_LARGE = 30120, OPT_XFERINFOFUNCTION = 20219, OPT_CAINFO_BLOB = 40309,
-    OPT_PROTOCOLS_STR = 10318, OPT_PROTOCOLS = 181,
+    OPT_PROTOCOLS_STR = 10318, OPT_PROTOCOLS = 181, OPT_CUSTOMREQUEST = 10036, OPT_HTTPGET = 80,
 };
 enum { PROTOCOL_HTTP = 1, PROTOCOL_HTTPS = 2 };
 enum { INFO_RESPONSE_CODE = 0x200000 + 2 };
@@ -158,8 +158,15 @@ enum boutique_curl_outcome boutique_curl_perform(struct boutique_curl_exchange *
     if (code == E_UNKNOWN_OPTION) code = curl.easy_setopt(handle, OPT_PROTOCOLS, (long)(PROTOCOL_HTTP | PROTOCOL_HTTPS));
     SET(OPT_NOSIGNAL, 1L);
     SET(OPT_HTTPHEADER, headers);
-    SET(OPT_POSTFIELDSIZE_LARGE, (int64_t)exchange->body_length);
-    SET(OPT_POSTFIELDS, exchange->body);
+    // A kept handle keeps its options: each exchange sets its method whole, the custom one cleared.
+    if (exchange->method != NULL && strcmp(exchange->method, "GET") == 0) {
+        SET(OPT_CUSTOMREQUEST, (char *)NULL);
+        SET(OPT_HTTPGET, 1L);
+    } else {
+        SET(OPT_POSTFIELDSIZE_LARGE, (int64_t)exchange->body_length);
+        SET(OPT_POSTFIELDS, exchange->body);
+        SET(OPT_CUSTOMREQUEST, exchange->method == NULL || strcmp(exchange->method, "POST") == 0 ? NULL : exchange->method);
+    }
     SET(OPT_WRITEFUNCTION, receive);
     SET(OPT_WRITEDATA, exchange);
     SET(OPT_NOPROGRESS, 0L);

@@ -28,7 +28,7 @@ enum LibcurlExchange {
         case unavailable(String)
     }
 
-    /// Sends `request` (a POST with a body) and returns the answer's body and status.
+    /// Sends `request` (its method, its body) and returns the answer's body and status.
     static func send(_ request: URLRequest, trust: SyncServerTrust, handles: LibcurlHandles) async throws -> (Data, Int) {
         let transfer = Transfer(request, trust: trust, handles: handles)
         return try await withTaskCancellationHandler {
@@ -67,6 +67,9 @@ enum LibcurlExchange {
             authorities = trust.isSystem ? nil : Self.copy(trust.pem)
             let url = Self.copy(request.url?.absoluteString ?? "")
             strings.append(url)
+            let method = Self.copy(request.httpMethod ?? "POST")
+            strings.append(method)
+            exchange.pointee.method = UnsafePointer(method)
             for (index, line) in lines.enumerated() {
                 let copy = Self.copy(line)
                 strings.append(copy)

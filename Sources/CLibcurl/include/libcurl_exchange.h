@@ -29,6 +29,8 @@ enum boutique_curl_outcome {
 
 /// A request, and what became of it.
 struct boutique_curl_exchange {
+    /// `GET`, `PUT`, …; NULL for `POST`. A `GET` sends no body.
+    const char *method;
     const char *url;
     /// Header lines (`Name: value`), `header_count` of them.
     const char *const *headers;

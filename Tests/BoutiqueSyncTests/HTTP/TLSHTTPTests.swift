@@ -60,6 +60,39 @@ import Testing
         await store.close()
     }
 
+    /// Attachments move over HTTPS too: their requests are a `GET` of the upload's state and of
+    /// ranges, and a `PUT` of each piece, not the `POST` every other request is.
+    @Test func attachmentsUploadAndDownloadOverHTTPS() async throws {
+        let directory = try SyncTemporaryDirectory()
+        try await TestCertificates.make(in: directory)
+        let tls = try SyncHTTPTLS(certificateFile: directory.file("server.pem"), privateKeyFile: directory.file("server.key"))
+        let store = try await SQLiteSyncStore.open(url: BoutiqueDB.inMemoryURL())
+        let signer = try SyncTokenSigner(secret: HTTPTestServer.secret)
+        let http = try SyncHTTPServer(
+            server: SyncServer(store: store), signer: signer, tls: tls,
+            attachments: try FolderAttachmentStore(directory: directory.url.appendingPathComponent("attachments")))
+        let token = try signer.token(tenant: "acme", user: "ana", expiresAt: Date().addingTimeInterval(3_600))
+        let trust = try SyncServerTrust.certificateAuthority(file: directory.file("ca.pem"))
+
+        let a = try await AttachmentSyncHTTPTests.device(), b = try await AttachmentSyncHTTPTests.device()
+        let syncA = try await BoutiqueSync(database: a, tables: [SyncPhoto.self], server: .http(http.url, token: token, trust: trust))
+        let syncB = try await BoutiqueSync(database: b, tables: [SyncPhoto.self], server: .http(http.url, token: token, trust: trust))
+        // Larger than one piece each way, so that the upload resumes from the server's offset.
+        let bytes = Data((0..<(9 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) })
+        let image = try await a.attachments.store(bytes, contentType: "image/png")
+        try await a.write { conn in try SyncPhoto.insert { SyncPhoto(id: "p1", caption: "Over TLS", image: image) }.execute(conn) }
+        _ = try await syncA.synchronize()
+        #expect(syncA.status.attachmentsWaitingToUpload == 0)
+        #expect(syncA.status.attachmentsRefused == 0)
+        _ = try await syncB.synchronize()
+        try await syncB.attachments.fetch(image, waitingForUpload: false)
+        #expect(try await b.attachments.data(for: image) == bytes)
+        await http.shutdown(gracePeriod: .seconds(2))
+        await a.close()
+        await b.close()
+        await store.close()
+    }
+
     @Test func trustAndServerFilesRefuseWhatTheyCannotUse() throws {
         #expect(SyncServerTrust.system.isSystem)
         let directory = try SyncTemporaryDirectory()
