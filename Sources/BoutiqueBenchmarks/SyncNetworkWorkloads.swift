@@ -268,6 +268,8 @@ final class ServerProcess: @unchecked Sendable {
         var defaultAddressLimits = false
         /// The server's rules, as `boutique serve --rules` reads them; `nil` for none.
         var rulesJSON: String?
+        /// Whether the server keeps attachments, in a folder beside its store.
+        var keepsAttachments = false
 
         var environment: [String: String] {
             ["BOUTIQUE_BENCH_SERVER_CONNECTION_LIMIT": String(connectionLimit),
@@ -275,7 +277,8 @@ final class ServerProcess: @unchecked Sendable {
              "BOUTIQUE_BENCH_SERVER_POSTGRES_CONNECTIONS": String(postgresConnections),
              "BOUTIQUE_BENCH_SERVER_HOUSEKEEPING": housekeeping ? "1" : "0",
              "BOUTIQUE_BENCH_SERVER_DEFAULT_ADDRESS_LIMITS": defaultAddressLimits ? "1" : "0",
-             "BOUTIQUE_BENCH_SERVER_RULES": rulesJSON ?? ""]
+             "BOUTIQUE_BENCH_SERVER_RULES": rulesJSON ?? "",
+             "BOUTIQUE_BENCH_SERVER_ATTACHMENTS": keepsAttachments ? "1" : "0"]
         }
 
         /// The settings the server mode was started with.
@@ -288,6 +291,7 @@ final class ServerProcess: @unchecked Sendable {
             settings.housekeeping = environment["BOUTIQUE_BENCH_SERVER_HOUSEKEEPING"] != "0"
             settings.defaultAddressLimits = environment["BOUTIQUE_BENCH_SERVER_DEFAULT_ADDRESS_LIMITS"] == "1"
             settings.rulesJSON = environment["BOUTIQUE_BENCH_SERVER_RULES"].flatMap { $0.isEmpty ? nil : $0 }
+            settings.keepsAttachments = environment["BOUTIQUE_BENCH_SERVER_ATTACHMENTS"] == "1"
             return settings
         }
     }
@@ -369,8 +373,13 @@ final class ServerProcess: @unchecked Sendable {
         if let bytes = ProcessInfo.processInfo.environment["BOUTIQUE_BENCH_SERVER_QUEUED_RESPONSE_BYTES"].flatMap(Int.init) {
             options.maximumQueuedResponseBytes = bytes
         }
+        // Attachments in a folder beside a SQLite store's file (in a temporary one beside PostgreSQL).
+        let attachments = try settings.keepsAttachments ? FolderAttachmentStore(directory: store.hasPrefix("sqlite:")
+            ? URL(fileURLWithPath: String(store.dropFirst("sqlite:".count))).deletingLastPathComponent().appendingPathComponent("attachments")
+            : FileManager.default.temporaryDirectory.appendingPathComponent("boutique-bench-attachments-\(UUID().uuidString)")) : nil
         let http = try SyncHTTPServer(
-            server: server, signer: try SyncTokenSigner(secret: SyncNetworkWorkloads.secret), port: 0, options: options)
+            server: server, signer: try SyncTokenSigner(secret: SyncNetworkWorkloads.secret), port: 0, options: options,
+            attachments: attachments)
         let housekeeping = SyncHousekeeping(server: server)
         if settings.housekeeping { await housekeeping.start() }
         FileHandle.standardOutput.write(Data("listening on \(http.url.absoluteString)\n".utf8))

@@ -20,6 +20,8 @@
 //   swift run -c release boutique-benchmarks --isolation another tenant's push and pull under one tenant's heavy load
 //   swift run -c release boutique-benchmarks --functions  a Swift database function's cost per call
 //   swift run -c release boutique-benchmarks --text       collaborative text: a keystroke diffed, 1,000 remote operations, records; through sync against a plain column
+//   swift run -c release boutique-benchmarks --attachments  a 1 GiB attachment up and down (memory, against curl), pulls of rows pointing at attachments
+//   swift run -c release boutique-benchmarks --attachments --attachment-mib 256   a smaller one
 //   swift run -c release boutique-benchmarks --all       everything
 //   swift run -c release boutique-benchmarks --once fetch.layer   one variant once (for callgrind)
 //   swift run -c release boutique-benchmarks --once setup         only the set-up, to subtract
@@ -50,6 +52,7 @@ func makeFetchDatabase() throws -> String {
 @MainActor
 func run() async throws {
     var rounds = 9
+    var attachmentMebibytes = 1_024
     var once: String?
     var groups: Set<String> = []
     var arguments = CommandLine.arguments.dropFirst().makeIterator()
@@ -73,10 +76,12 @@ func run() async throws {
         case "--functions": groups.insert("functions")
         case "--https-reuse": groups.insert("https-reuse")
         case "--text": groups.insert("text")
+        case "--attachments": groups.insert("attachments")
+        case "--attachment-mib": attachmentMebibytes = arguments.next().flatMap(Int.init) ?? attachmentMebibytes
         case "--serve-for-benchmark": try await ServerProcess.serve(store: arguments.next() ?? "sqlite")
         case "--all": groups.formUnion(["core", "database", "changes", "sync", "network"])
         default:
-            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--bootstrap-large] [--traffic] [--spaces] [--push-throughput] [--push-large] [--server-memory] [--long-polls] [--isolation] [--functions] [--https-reuse] [--text] [--all] [--once WORKLOAD.VARIANT]")
+            print("usage: boutique-benchmarks [--rounds N] [--database] [--changes] [--sync] [--network] [--bootstrap-memory] [--bootstrap-large] [--traffic] [--spaces] [--push-throughput] [--push-large] [--server-memory] [--long-polls] [--isolation] [--functions] [--https-reuse] [--text] [--attachments [--attachment-mib N]] [--all] [--once WORKLOAD.VARIANT]")
             exit(2)
         }
     }
@@ -180,6 +185,7 @@ func run() async throws {
             try CollaborativeTextWorkloads.run(rounds: rounds)
             try await CollaborativeTextSyncWorkloads.run(rounds: rounds)
         }
+        if groups.contains("attachments") { try await AttachmentWorkloads.run(mebibytes: attachmentMebibytes, rounds: rounds) }
         return
     }
 
