@@ -120,7 +120,8 @@ public final class BoutiqueSync: Sendable, Observable {
             throw BoutiqueSync.boutiqueError(error)
         }
         self.database = database
-        self.attachments = SyncAttachments(database: database, transport: server, options: options)
+        self.attachments = SyncAttachments(
+            database: database, transport: server, options: options, syncedTables: Set(setup.tables.keys))
         self.syncedTables = Set(setup.tables.keys)
         self.session = SyncSession(
             database: database, transport: server, tables: setup.tables, options: options,

@@ -158,14 +158,13 @@ enum boutique_curl_outcome boutique_curl_perform(struct boutique_curl_exchange *
     if (code == E_UNKNOWN_OPTION) code = curl.easy_setopt(handle, OPT_PROTOCOLS, (long)(PROTOCOL_HTTP | PROTOCOL_HTTPS));
     SET(OPT_NOSIGNAL, 1L);
     SET(OPT_HTTPHEADER, headers);
-    // A kept handle keeps its options: each exchange sets its method whole, the custom one cleared.
+    // A GET sends no body; any other method sends this one (a custom method for all but POST).
     if (exchange->method != NULL && strcmp(exchange->method, "GET") == 0) {
-        SET(OPT_CUSTOMREQUEST, (char *)NULL);
         SET(OPT_HTTPGET, 1L);
     } else {
         SET(OPT_POSTFIELDSIZE_LARGE, (int64_t)exchange->body_length);
         SET(OPT_POSTFIELDS, exchange->body);
-        SET(OPT_CUSTOMREQUEST, exchange->method == NULL || strcmp(exchange->method, "POST") == 0 ? NULL : exchange->method);
+        if (exchange->method != NULL && strcmp(exchange->method, "POST") != 0) SET(OPT_CUSTOMREQUEST, exchange->method);
     }
     SET(OPT_WRITEFUNCTION, receive);
     SET(OPT_WRITEDATA, exchange);

@@ -72,22 +72,12 @@ extension AttachmentFolder {
     /// Checks the whole transfer of `id` against its size and SHA-256, a chunk at a time, then gives it
     /// its name. Bytes that are not the id's are removed (the transfer starts again from 0) and
     /// reported as ``BoutiqueError/attachmentDamaged(id:reason:)``.
-    ///
-    /// `writtenDigest` is the SHA-256 (hex) of every byte the caller appended, when it appended them
-    /// all, from offset 0, in this process: the file is then not read again, only its size checked.
-    package func publishResumed(_ id: String, byteCount: Int64, owner: String? = nil, writtenDigest: String? = nil) throws {
+    package func publishResumed(_ id: String, byteCount: Int64, owner: String? = nil) throws {
         let file = resumePath(for: id, byteCount: byteCount, owner: owner)
         let input = open(file, O_RDWR | O_CLOEXEC)
         guard input >= 0 else { throw Self.failure(file, "cannot be opened") }
         defer { close(input) }
-        let (digest, count): (String, Int64)
-        if let writtenDigest {
-            var status = stat()
-            guard fstat(input, &status) == 0 else { throw Self.failure(file, "cannot be examined") }
-            (digest, count) = (writtenDigest, Int64(status.st_size))
-        } else {
-            (digest, count) = try hash(input, path: file)
-        }
+        let (digest, count) = try hash(input, path: file)
         guard digest == id, count == byteCount else {
             unlink(file)
             throw BoutiqueError.attachmentDamaged(

@@ -13,7 +13,9 @@ import Foundation
 /// log (`turso_cdc`), SQLite's own tables and virtual tables (full-text indexes, whose content is a copy
 /// of a table's) are skipped.
 package enum AttachmentReferences {
-    package static func all(in conn: DatabaseConnection) throws -> Set<Attachment> {
+    /// Every attachment a row of the database points at, leaving out the tables named in `skipping`
+    /// (lowercased names).
+    package static func all(in conn: DatabaseConnection, skipping: Set<String> = []) throws -> Set<Attachment> {
         let tables = try conn.fetchAll(
             """
             SELECT name FROM sqlite_schema
@@ -23,7 +25,7 @@ package enum AttachmentReferences {
             """
         ).compactMap { row -> String? in if case .text(let name) = row[0] { name } else { nil } }
         var found = Set<Attachment>()
-        for table in tables {
+        for table in tables where !skipping.contains(table.lowercased()) {
             let columns = try conn.fetchAll("SELECT name FROM pragma_table_info(?)", [.text(table)])
                 .compactMap { row -> String? in if case .text(let name) = row[0] { name } else { nil } }
             for column in columns {

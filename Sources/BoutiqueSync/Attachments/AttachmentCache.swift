@@ -5,13 +5,15 @@ import BoutiqueDB
 /// to be fetched again when asked for.
 ///
 /// ```swift
-/// let cache = AttachmentCache(budget: 500 << 20, server: transport.url.absoluteString, database: db, folder: folder)
-/// try await cache.trim(keeping: photo.image.id)   // after a fetch: never the bytes just fetched
+/// let cache = AttachmentCache(budget: 500 << 20, server: transport.url.absoluteString, database: db,
+///                            folder: folder, syncedTables: ["photo"])
+/// try await cache.trim(keeping: [photo.image.id])   // after a fetch: never the bytes just fetched
 /// ```
 ///
 /// Only bytes the server confirmed to this device (``ConfirmedAttachments``: an upload it checked, a
 /// download checked here) count and may leave; bytes waiting to upload, refused by the server, or
-/// stored before the device knew the server had them, are never evicted, whatever the budget. Use is
+/// stored before the device knew the server had them, are never evicted, whatever the budget; nor are
+/// bytes a row of a table that does not sync points at (the server may stop keeping them). Use is
 /// the stored file's modification time (``AttachmentFolder/markUsed(_:)``), set by every read of the
 /// bytes in any process.
 struct AttachmentCache: Sendable {
@@ -21,6 +23,8 @@ struct AttachmentCache: Sendable {
     let server: String
     let database: DatabaseActor
     let folder: AttachmentFolder
+    /// The synced tables, lowercased: what the server keeps, and brings back.
+    let syncedTables: Set<String>
 
     /// The confirmed attachments stored on the device, and their bytes in all.
     func usage() async throws -> (stored: [AttachmentFolder.StoredUse], bytes: Int64) {
@@ -32,25 +36,26 @@ struct AttachmentCache: Sendable {
     }
 
     /// Evicts the least recently used confirmed attachments until those left fit the budget, never
-    /// `keeping` (the bytes a fetch just brought, even larger than the budget alone) nor one queued
-    /// for upload. Returns the evicted ids, least recently used first.
+    /// one of `keeping` (the bytes fetches just brought, even larger than the budget alone), one
+    /// queued for upload, or one a row of a table that does not sync points at. Returns the evicted
+    /// ids, least recently used first. A file that cannot be removed is passed over.
     ///
     /// It runs in one write transaction: no row of this database starts pointing at bytes in between
     /// (and were one to, the server holds them).
     @discardableResult
-    func trim(keeping: String? = nil) async throws -> [String] {
-        let (budget, server, folder) = (budget, server, folder)
+    func trim(keeping: Set<String> = []) async throws -> [String] {
+        let (budget, server, folder, synced) = (budget, server, folder, syncedTables)
         return try await database.write { conn in
             let sql = SQLRunner(conn)
             let (stored, gone) = try Self.storedConfirmed(server: server, folder: folder, sql)
             try ConfirmedAttachments.forget(gone, server: server, sql)
             var bytes = stored.reduce(0) { $0 + $1.byteCount }
             guard bytes > budget else { return [] }
-            let queued = try AttachmentUploadQueue.queued(sql)
+            let kept = try AttachmentUploadQueue.queued(sql).union(keeping)
+                .union(AttachmentReferences.all(in: conn, skipping: synced).map(\.id))
             var evicted: [String] = []
             for use in stored.sorted(by: { ($0.lastUsed, $0.id) < ($1.lastUsed, $1.id) }) where bytes > budget {
-                guard use.id != keeping, !queued.contains(use.id) else { continue }
-                try folder.remove(use.id)
+                guard !kept.contains(use.id), (try? folder.remove(use.id)) != nil else { continue }
                 bytes -= use.byteCount
                 evicted.append(use.id)
             }

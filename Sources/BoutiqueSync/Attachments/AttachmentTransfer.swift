@@ -112,9 +112,6 @@ package struct AttachmentTransfer: Sendable {
         var held = folder.heldOffset(of: id, byteCount: size)
         progress(held)
         var received: Int64 = 0
-        // A fetch from the first byte hashes what it writes, so that the check at the end need not read
-        // the file again; one resumed, or joined by another writer, reads it.
-        var hasher = held == 0 ? SHA256Hasher() : nil
         while held < size {
             let (data, status) = try await transport.sendBytes(
                 "GET", to: "v1/attachments/\(id)/bytes", query: "offset=\(held)&length=\(Self.pieceBytes)", answers: [200, 404, 416])
@@ -131,19 +128,19 @@ package struct AttachmentTransfer: Sendable {
             }
             received += Int64(data.count)
             let offset = held
-            let appended = try await BlockingFileWork.run { _ in
+            held = try await BlockingFileWork.run { _ in
                 try data.withUnsafeBytes { piece in try folder.append(piece, to: id, byteCount: size, at: offset) }
+                    ?? folder.heldOffset(of: id, byteCount: size)
             }
-            if appended != nil { hasher?.update(data) } else { hasher = nil }
-            held = appended ?? folder.heldOffset(of: id, byteCount: size)
             progress(held)
         }
-        let writtenDigest = hasher?.finalize().map(SHA256Hasher.hex)
+        // The whole file is hashed again, not the pieces as they came: another process fetching the
+        // same attachment may have appended some of them.
         try await BlockingFileWork.run { _ in
             if size == 0 {
                 _ = try folder.store(.memory(Data()), contentType: attachment.contentType, isCancelled: { false })
             } else {
-                try folder.publishResumed(id, byteCount: size, writtenDigest: writtenDigest)
+                try folder.publishResumed(id, byteCount: size)
             }
         }
         // The server holds them whole: they need no upload from here, and may leave with the rows or

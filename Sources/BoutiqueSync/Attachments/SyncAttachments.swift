@@ -47,15 +47,20 @@ public final class SyncAttachments: Sendable {
 
     /// The byte budget of ``SyncOptions/attachmentCacheBytes``, over an HTTP transport.
     private let cache: AttachmentCache?
+    /// The attachments this process is fetching, by how many fetches: never evicted meanwhile, so
+    /// that fetches at once do not take each other's bytes away before they return.
+    private let pinned = Lock([String: Int]())
 
-    init(database: DatabaseActor, transport: any SyncTransport, options: SyncOptions) {
+    init(database: DatabaseActor, transport: any SyncTransport, options: SyncOptions, syncedTables: Set<String>) {
         self.database = database
         now = options.now
         let cacheBytes = options.attachmentCacheBytes
         let transfer = (transport as? HTTPSyncTransport).flatMap { try? AttachmentTransfer(transport: $0, attachments: database.attachments) }
         self.transfer = transfer
         cache = transfer.flatMap { transfer in
-            cacheBytes.map { AttachmentCache(budget: $0, server: transfer.server, database: database, folder: transfer.folder) }
+            cacheBytes.map {
+                AttachmentCache(budget: $0, server: transfer.server, database: database, folder: transfer.folder, syncedTables: syncedTables)
+            }
         }
     }
 
@@ -71,7 +76,7 @@ public final class SyncAttachments: Sendable {
     ///
     /// ```swift
     /// try await sync.attachments.fetch(photo.image)
-    /// imageView.image = UIImage(contentsOfFile: try await db.attachments.fileURL(for: photo.image)!.path)
+    /// if let url = try await db.attachments.fileURL(for: photo.image) { imageView.image = UIImage(contentsOfFile: url.path) }
     /// ```
     ///
     /// With a budget (``SyncOptions/attachmentCacheBytes``), the least recently used attachments the
@@ -88,10 +93,13 @@ public final class SyncAttachments: Sendable {
         let transfer = try requireTransfer()
         while true {
             do {
+                pinned.withLock { $0[attachment.id, default: 0] += 1 }
+                defer { pinned.withLock { pins in pins[attachment.id] = pins[attachment.id].flatMap { $0 > 1 ? $0 - 1 : nil } } }
                 try await transfer.download(attachment) { [events] held in
                     events.send(AttachmentProgress(id: attachment.id, direction: .download, bytesDone: held, byteCount: attachment.byteCount))
                 }
-                try await cache?.trim(keeping: attachment.id)
+                // The bytes are here: a budget that cannot be kept this time fails no fetch.
+                try? await trim()
                 return
             } catch BoutiqueError.attachmentNotUploaded(let id) {
                 guard waitingForUpload else { throw BoutiqueError.attachmentNotUploaded(id: id) }
@@ -125,13 +133,17 @@ public final class SyncAttachments: Sendable {
             let retryingRefusedAt = time > interval ? time - interval : 0
             let queue = try await database.read { conn in try AttachmentUploadQueue.waiting(SQLRunner(conn), retryingRefusedAt: retryingRefusedAt) }
             for attachment in queue {
+                let confirmed: Bool
                 do {
                     try await transfer.upload(attachment) { [events] held in
                         events.send(AttachmentProgress(id: attachment.id, direction: .upload, bytesDone: held, byteCount: attachment.byteCount))
                     }
                     uploaded += 1
+                    confirmed = true
                 } catch BoutiqueError.attachmentNotFound {
                     // No bytes here: a pulled row's attachment, or bytes removed before they went.
+                    // Dropped from the queue, but nothing says the server holds them.
+                    confirmed = false
                 } catch let refusal as SyncRefusal where refusal.reason == .tooLarge || refusal.reason == .invalid {
                     // Kept, marked, and not in the way of the others.
                     let time = now()
@@ -141,12 +153,13 @@ public final class SyncAttachments: Sendable {
                 }
                 try await database.write { [server = transfer.server] conn in
                     try AttachmentUploadQueue.remove(attachment.id, SQLRunner(conn))
-                    try ConfirmedAttachments.record(attachment, server: server, conn)
+                    if confirmed { try ConfirmedAttachments.record(attachment, server: server, conn) }
                 }
                 _ = try await countWaiting()
             }
-            // What went counts against the budget now.
-            if uploaded > 0 { try await cache?.trim() }
+            // What went counts against the budget now; a budget that cannot be kept this time (a
+            // file that cannot be removed) fails no upload.
+            if uploaded > 0 { try? await trim() }
         } catch {
             _ = try? await countWaiting()
             throw BoutiqueSync.publicError(error)
@@ -197,6 +210,12 @@ public final class SyncAttachments: Sendable {
             return count
         }
         return last != round.failed.count
+    }
+
+    /// Keeps the budget, if there is one, sparing the attachments being fetched.
+    private func trim() async throws {
+        guard let cache else { return }
+        try await cache.trim(keeping: pinned.withLock { Set($0.keys) })
     }
 
     /// Whether attachments move over this sync's transport.

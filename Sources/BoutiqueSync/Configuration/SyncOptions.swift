@@ -46,7 +46,8 @@ public struct SyncOptions: Sendable {
     /// ```
     ///
     /// Only bytes the server confirmed to this device count: bytes waiting to upload, or refused, are
-    /// never evicted. The attachment a fetch just brought stays, even alone larger than the budget. An
+    /// never evicted, nor bytes a row of a table that does not sync points at. The attachments fetches
+    /// are bringing stay, even alone larger than the budget. An
     /// eager round (``AttachmentPolicy/eager(maxBytes:)``) fetches only what fits in the room left, and
     /// evicts nothing: what it would fetch next is never more used than what is here. The budget is kept
     /// after each fetch and each upload round.

@@ -19,6 +19,8 @@ enum AttachmentDeparture {
             let kept = Set(try AttachmentReferences.all(in: conn).map(\.id)).union(try AttachmentUploadQueue.queued(SQLRunner(conn)))
             let removed = ids.filter { Attachment.isValidID($0) && !kept.contains($0) }.sorted()
             for id in removed { try folder.remove(id) }
+            // What stays is no longer the server's to give back: never evicted by a budget.
+            try ConfirmedAttachments.forgetEverywhere(ids, SQLRunner(conn))
             return removed
         }
     }

@@ -21,20 +21,18 @@ import BoutiqueSQLite
 enum AttachmentUploadQueue {
     /// Records `columns` (table, column) as attachment columns, besides those recorded before, and
     /// makes sure every recorded column has its triggers (a migration that rebuilt a table drops them).
-    /// A column recorded for the first time also queues the attachments its rows already hold: a
-    /// database that had photos before sync was set up uploads them.
+    /// A column met for the first time (or first since this version) also queues the attachments its
+    /// rows already hold: a database that had photos before sync was set up uploads them.
     /// Returns every recorded column that exists, by lowercased table: what the device describes to
     /// the server (``SyncTableShape/attachments``), which lets the readers of a row read its attachments.
     @discardableResult
     static func record(columns: [(table: String, column: String)], _ conn: DatabaseConnection) throws -> [String: [String]] {
         let sql = SQLRunner(conn)
-        var new: [(table: String, column: String)] = []
         for (table, column) in columns {
             try sql.run("INSERT OR IGNORE INTO boutique_sync_attachment_column(tbl, col) VALUES (?, ?)", [.text(table), .text(column)])
-            if conn.changes > 0 { new.append((table, column)) }
         }
         var recorded: [String: [String]] = [:]
-        for row in try sql.rows("SELECT tbl, col FROM boutique_sync_attachment_column ORDER BY tbl, col") {
+        for row in try sql.rows("SELECT tbl, col, backfilled FROM boutique_sync_attachment_column ORDER BY tbl, col") {
             guard let table = row[0].textValue, let column = row[1].textValue else { continue }
             // A table or column since dropped keeps its record and gets no trigger.
             let exists = try sql.value("SELECT count(*) FROM pragma_table_info(?) WHERE name = ?", [.text(table), .text(column)])
@@ -42,8 +40,12 @@ enum AttachmentUploadQueue {
             for (event, suffix) in [("INSERT", "insert"), ("UPDATE OF \(SQLIdentifier.quote(column))", "update")] {
                 try conn.execute(trigger(table: table, column: column, event: event, suffix: suffix))
             }
-            // Rows written before the column was known had no trigger to queue their attachments.
-            if new.contains(where: { $0.table == table && $0.column == column }) { try queueExisting(table: table, column: column, sql) }
+            // Rows written before the column was known (or before this version) had no trigger to
+            // queue their attachments: once per column.
+            if row[2].integerValue != 1 {
+                try queueExisting(table: table, column: column, sql)
+                try sql.run("UPDATE boutique_sync_attachment_column SET backfilled = 1 WHERE tbl = ? AND col = ?", [.text(table), .text(column)])
+            }
             recorded[table.lowercased(), default: []].append(column)
         }
         return recorded

@@ -34,6 +34,14 @@ enum ConfirmedAttachments {
         return confirmed
     }
 
+    /// Forgets `ids` at every server: attachments whose rows left the device, which the server may no
+    /// longer let this user fetch. Kept bytes (a row of a table that does not sync points at them) then
+    /// never count against a budget.
+    static func forgetEverywhere(_ ids: some Sequence<String>, _ sql: SQLRunner) throws {
+        guard try sql.value("SELECT count(*) FROM sqlite_schema WHERE name = 'boutique_sync_attachment_confirmed'")?.integerValue == 1 else { return }
+        for id in ids { try sql.run("DELETE FROM boutique_sync_attachment_confirmed WHERE id = ?", [.text(id)]) }
+    }
+
     /// Forgets `ids` at `server`: bytes evicted from this device, or gone from it otherwise. Fetching
     /// them again records them again.
     static func forget(_ ids: some Sequence<String>, server: String, _ sql: SQLRunner) throws {

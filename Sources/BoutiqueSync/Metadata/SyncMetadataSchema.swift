@@ -136,6 +136,7 @@ enum SyncMetadataSchema {
             CREATE TABLE boutique_sync_attachment_confirmed(server TEXT NOT NULL, id TEXT NOT NULL, byte_count INTEGER NOT NULL,
                 PRIMARY KEY(server, id)) WITHOUT ROWID;
             ALTER TABLE boutique_sync_attachment_upload ADD COLUMN refused_at INTEGER;
+            ALTER TABLE boutique_sync_attachment_column ADD COLUMN backfilled INTEGER NOT NULL DEFAULT 0;
             """),
     ]
 

@@ -115,6 +115,40 @@ import Testing
         await pair.close()
     }
 
+    /// A pulled row's attachment that this device had no bytes of is dropped from its upload queue,
+    /// but that says nothing of the server: bytes the device stores itself later are not evicted.
+    @Test func anAttachmentDroppedForLackOfBytesIsNotTakenForConfirmed() async throws {
+        let pair = try await Pair.make(options: SyncOptions(attachmentCacheBytes: 0))
+        let (a, b, syncB) = (pair.a, pair.b, pair.syncB)
+        let shared = Data(repeating: 5, count: 8_000)
+        let notUploaded = try await a.attachments.store(shared, contentType: "image/png")
+        try await a.write { conn in try SyncPhoto.insert { SyncPhoto(id: "q1", caption: "Not yet", image: notUploaded) }.execute(conn) }
+        _ = try await pair.syncA.push()
+        _ = try await syncB.synchronize()  // pulls the row; its upload round drops what it has no bytes of
+        #expect(try await b.attachments.store(shared, contentType: "image/png") == notUploaded, "the same bytes, stored on B")
+
+        let other = try await pair.photos(1, bytes: 3_000)
+        try await syncB.attachments.fetch(other[0])
+        #expect(try await b.attachments.state(of: notUploaded) == .local, "the server never confirmed them to B")
+        await pair.close()
+    }
+
+    /// Bytes a row of a table that does not sync points at stay: the server keeps only what synced rows need.
+    @Test func bytesALocalOnlyTablePointsAtAreNotEvicted() async throws {
+        let pair = try await Pair.make(options: SyncOptions(attachmentCacheBytes: 0))
+        let images = try await pair.photos(2, bytes: 4_000)
+        let (b, syncB) = (pair.b, pair.syncB)
+        try await syncB.attachments.fetch(images[0])
+        let value = String(decoding: try JSONEncoder().encode(images[0]), as: UTF8.self)
+        try await b.write { conn in
+            try conn.execute("CREATE TABLE favorite(id INTEGER PRIMARY KEY, image TEXT NOT NULL)")
+            try conn.execute("INSERT INTO favorite(image) VALUES (?)", [.text(value)])
+        }
+        try await syncB.attachments.fetch(images[1])
+        #expect(try await pair.states(images, on: b) == [.local, .local])
+        await pair.close()
+    }
+
     /// An eager round fetches what fits in the room the budget leaves, and evicts nothing; the rest is
     /// not counted as failed, and comes on demand.
     @Test func anEagerRoundFetchesOnlyWhatFits() async throws {
