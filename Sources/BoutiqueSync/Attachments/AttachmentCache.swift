@@ -26,12 +26,11 @@ struct AttachmentCache: Sendable {
     /// The synced tables, lowercased: what the server keeps, and brings back.
     let syncedTables: Set<String>
 
-    /// The confirmed attachments stored on the device, and their bytes in all.
-    func usage() async throws -> (stored: [AttachmentFolder.StoredUse], bytes: Int64) {
+    /// The bytes of the confirmed attachments stored on the device: what the budget counts.
+    func usedBytes() async throws -> Int64 {
         let (server, folder) = (server, folder)
         return try await database.read { conn in
-            let stored = try Self.storedConfirmed(server: server, folder: folder, SQLRunner(conn)).stored
-            return (stored, stored.reduce(0) { $0 + $1.byteCount })
+            try Self.storedConfirmed(server: server, folder: folder, SQLRunner(conn)).stored.reduce(0) { $0 + $1.byteCount }
         }
     }
 

@@ -198,7 +198,7 @@ public final class SyncAttachments: Sendable {
     func fetchMissing(upTo maxBytes: Int64) async -> Bool {
         var room = Int64.max
         if let cache {
-            guard let used = try? await cache.usage().bytes else { return false }
+            guard let used = try? await cache.usedBytes() else { return false }
             room = max(0, cache.budget - used)
         }
         guard let transfer, let round = try? await transfer.downloadMissing(upTo: maxBytes, room: room, progress: { [events] attachment, held in

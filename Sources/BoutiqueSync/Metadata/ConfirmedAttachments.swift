@@ -18,10 +18,15 @@ enum ConfirmedAttachments {
     /// for sync (the tool fetching into one), which has no budget either.
     static func record(_ attachment: Attachment, server: String, _ conn: DatabaseConnection) throws {
         let sql = SQLRunner(conn)
-        guard try sql.value("SELECT count(*) FROM sqlite_schema WHERE name = 'boutique_sync_attachment_confirmed'")?.integerValue == 1 else { return }
+        guard try isKept(sql) else { return }
         try sql.run(
             "INSERT OR REPLACE INTO boutique_sync_attachment_confirmed(server, id, byte_count) VALUES (?, ?, ?)",
             [.text(server), .text(attachment.id), .integer(attachment.byteCount)])
+    }
+
+    /// Whether the file has the table: one set up for sync by this version or a later one.
+    private static func isKept(_ sql: SQLRunner) throws -> Bool {
+        try sql.value("SELECT count(*) FROM sqlite_schema WHERE name = 'boutique_sync_attachment_confirmed'")?.integerValue == 1
     }
 
     /// The byte count of every attachment the server at `server` confirmed, by id.
@@ -38,7 +43,7 @@ enum ConfirmedAttachments {
     /// longer let this user fetch. Kept bytes (a row of a table that does not sync points at them) then
     /// never count against a budget.
     static func forgetEverywhere(_ ids: some Sequence<String>, _ sql: SQLRunner) throws {
-        guard try sql.value("SELECT count(*) FROM sqlite_schema WHERE name = 'boutique_sync_attachment_confirmed'")?.integerValue == 1 else { return }
+        guard try isKept(sql) else { return }
         for id in ids { try sql.run("DELETE FROM boutique_sync_attachment_confirmed WHERE id = ?", [.text(id)]) }
     }
 
