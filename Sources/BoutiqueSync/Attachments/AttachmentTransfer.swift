@@ -1,7 +1,7 @@
 import Foundation
 
-/// Moves one attachment's bytes between a database's attachments folder and a sync server over HTTP,
-/// a piece at a time, each piece from where the other side stands, so that a killed process or a
+/// Moves one attachment's bytes between a database's attachments folder and a sync server (over HTTP,
+/// or any ``AttachmentChannel``), a piece at a time, each piece from where the other side stands, so that a killed process or a
 /// lost connection costs at most the piece in flight.
 ///
 /// ```swift
@@ -19,24 +19,24 @@ package struct AttachmentTransfer: Sendable {
     /// The most bytes one request carries.
     package static let pieceBytes = 4 << 20
 
-    private let transport: HTTPSyncTransport
+    private let channel: any AttachmentChannel
     /// The folder the bytes move from and to.
     let folder: AttachmentFolder
     private let database: DatabaseActor
     /// The database's attachments, listed by ``downloadMissing(upTo:room:progress:)``.
     let attachments: AttachmentStore
     /// The server's address, under which its confirmations are recorded (``ConfirmedAttachments``).
-    var server: String { transport.url.absoluteString }
+    var server: String { channel.attachmentServerAddress }
 
-    /// A transfer between the folder of `attachments` and the server `transport` reaches.
+    /// A transfer between the folder of `attachments` and the server `channel` reaches.
     ///
     /// - Throws: ``/BoutiqueDB/BoutiqueError/invalidArgument(_:)`` for a database with no folder (a
     ///   SQLite in-memory URI).
-    package init(transport: HTTPSyncTransport, attachments: AttachmentStore) throws {
+    package init(transport channel: any AttachmentChannel, attachments: AttachmentStore) throws {
         guard let folder = attachments.folderURL else {
             throw BoutiqueError.invalidArgument("a SQLite in-memory database has no attachments folder to transfer from or to")
         }
-        self.transport = transport
+        self.channel = channel
         self.folder = AttachmentFolder(path: folder.path)
         self.database = attachments.database
         self.attachments = attachments
@@ -48,18 +48,7 @@ package struct AttachmentTransfer: Sendable {
     ///   attachments (404: started without them, or older than them), as for a server out of reach:
     ///   the upload waits for one that does.
     package func serverState(of attachment: Attachment) async throws -> AttachmentUploadState {
-        let (data, status) = try await transport.sendBytes(
-            "GET", to: "v1/attachments/\(attachment.id)", query: "size=\(attachment.byteCount)", answers: [200, 404])
-        try Self.requireAttachmentEndpoints(status, data)
-        return try Self.decodeState(data, of: attachment)
-    }
-
-    /// Throws `syncUnavailable` for a 404 to an upload's request: only a server without attachment
-    /// endpoints answers it there, and the upload is not refused for that.
-    private static func requireAttachmentEndpoints(_ status: Int, _ data: Data) throws {
-        guard status == 404 else { return }
-        let reason = (try? SyncJSON.decoder().decode(SyncHTTPErrorBody.self, from: data))?.error.reason ?? "not found"
-        throw BoutiqueError.syncUnavailable(reason: "the server keeps no attachments (404: \(reason.prefix(300)))")
+        try await channel.uploadState(of: attachment).checked(for: attachment)
     }
 
     /// Sends the bytes of `attachment` the server does not hold yet, and returns how many were sent.
@@ -83,13 +72,10 @@ package struct AttachmentTransfer: Sendable {
             guard piece.count == length else {
                 throw BoutiqueError.attachmentDamaged(id: attachment.id, reason: "the stored file ends at \(offset + Int64(piece.count))")
             }
-            let (data, status) = try await transport.sendBytes(
-                "PUT", to: "v1/attachments/\(attachment.id)", query: "size=\(attachment.byteCount)&offset=\(offset)", body: Data(piece),
-                answers: [200, 404, 409])
-            try Self.requireAttachmentEndpoints(status, data)
+            let answer = try await channel.sendPiece(Data(piece), of: attachment, at: offset)
             sent += Int64(piece.count)
-            // 409: the server stands elsewhere (a piece whose answer was lost arrived after all): ask.
-            state = status == 409 ? try await serverState(of: attachment) : try Self.decodeState(data, of: attachment)
+            // The server stands elsewhere (a piece whose answer was lost arrived after all): ask.
+            if let answer { state = try answer.checked(for: attachment) } else { state = try await serverState(of: attachment) }
             progress(state.offset)
         }
         return sent
@@ -113,10 +99,11 @@ package struct AttachmentTransfer: Sendable {
         progress(held)
         var received: Int64 = 0
         while held < size {
-            let (data, status) = try await transport.sendBytes(
-                "GET", to: "v1/attachments/\(id)/bytes", query: "offset=\(held)&length=\(Self.pieceBytes)", answers: [200, 404, 416])
-            guard status == 200 else {
-                if status == 404 { throw BoutiqueError.attachmentNotUploaded(id: id) }
+            let data: Data
+            switch try await channel.range(of: id, offset: held, length: Self.pieceBytes) {
+            case .bytes(let bytes): data = bytes
+            case .notUploaded: throw BoutiqueError.attachmentNotUploaded(id: id)
+            case .endsBeforeOffset:
                 // The server's file is shorter than the attachment says: what is held here is kept
                 // out of use, and the next fetch starts again.
                 folder.discardResumed(id, byteCount: size)
@@ -150,14 +137,5 @@ package struct AttachmentTransfer: Sendable {
             try ConfirmedAttachments.record(attachment, server: server, conn)
         }
         return received
-    }
-
-    private static func decodeState(_ data: Data, of attachment: Attachment) throws -> AttachmentUploadState {
-        guard let state = try? SyncJSON.decoder().decode(AttachmentUploadState.self, from: data),
-            state.id == attachment.id, state.byteCount == attachment.byteCount, (0...attachment.byteCount).contains(state.offset)
-        else {
-            throw BoutiqueError.syncRefused(reason: "the server's answer about attachment \(attachment.id) is not its upload's state")
-        }
-        return state
     }
 }

@@ -55,7 +55,7 @@ public final class SyncAttachments: Sendable {
         self.database = database
         now = options.now
         let cacheBytes = options.attachmentCacheBytes
-        let transfer = (transport as? HTTPSyncTransport).flatMap { try? AttachmentTransfer(transport: $0, attachments: database.attachments) }
+        let transfer = (transport as? any AttachmentChannel).flatMap { try? AttachmentTransfer(transport: $0, attachments: database.attachments) }
         self.transfer = transfer
         cache = transfer.flatMap { transfer in
             cacheBytes.map {

@@ -10,6 +10,8 @@ struct SimulatedApp: Sendable {
     let pushRowLimit: Int
     /// Its collaborative text columns (``SyncOptions/collaborativeText``).
     var collaborativeText: Set<String> = []
+    /// The models of its tables, when sync must learn from them which columns hold attachments.
+    var models: [any Table.Type]? = nil
 
     /// Notes and their tags, with a column added by the upgrade. Sixteen log rows a push: a bulk edit
     /// of every row (``LocalWrites``) goes in parts, and a restored copy of a device's file pushes
@@ -24,4 +26,9 @@ struct SimulatedApp: Sendable {
         plan: SyncTestSchema.plan, upgraded: SyncTestSchema.plan, tables: ["note"], pushRowLimit: 16, collaborativeText: ["note.body"])
 
     static let reminders = SimulatedApp(plan: SpacesSchema.plan, upgraded: SpacesSchema.plan, tables: SpacesSchema.tables, pushRowLimit: 2)
+
+    /// Photo albums shared between users, whose photos' bytes are attachments (``AttachmentSimulation``).
+    static let photoAlbums = SimulatedApp(
+        plan: PhotoAlbumsSchema.plan, upgraded: PhotoAlbumsSchema.plan, tables: PhotoAlbumsSchema.tables, pushRowLimit: 16,
+        models: [SimulatedAlbum.self, SimulatedPhoto.self])
 }

@@ -76,7 +76,11 @@ final class SimulatedDevice {
                 return identifier
             }, collaborativeText: app.collaborativeText)
         self.database = database
-        self.sync = try await BoutiqueSync(database: database, tables: app.tables, server: network, options: options)
+        if let models = app.models {
+            self.sync = try await BoutiqueSync(database: database, tables: models, server: network, options: options)
+        } else {
+            self.sync = try await BoutiqueSync(database: database, tables: app.tables, server: network, options: options)
+        }
     }
 
     /// Takes the losses the current session reported and nobody read yet.

@@ -45,12 +45,17 @@ final class SimulatedNetwork: SyncTransport {
     let tenant: String
     /// The user the device's requests are made as (from its token, on a real server).
     let user: String
+    /// The server's attachment requests, for a run with attachments (``AttachmentSimulation``).
+    let attachments: AttachmentRequests?
     private let state: Lock<State>
 
-    init(server: any SyncEndpoint, tenant: String, seed: UInt64, user: String = SyncSimulation.user) {
+    init(
+        server: any SyncEndpoint, tenant: String, seed: UInt64, user: String = SyncSimulation.user, attachments: AttachmentRequests? = nil
+    ) {
         self.server = server
         self.tenant = tenant
         self.user = user
+        self.attachments = attachments
         self.state = Lock(State(random: SeededRandom(seed: seed), address: Self.spellings(of: tenant)[0]))
     }
 
@@ -92,7 +97,7 @@ final class SimulatedNetwork: SyncTransport {
         state.withLock { state in state.random.chance(state.faults[keyPath: percent]) }
     }
 
-    private func send<Response: Sendable>(
+    func send<Response: Sendable>(
         _ name: String, delaying: (() -> Void)? = nil, _ call: () async throws -> Response
     ) async throws -> Response {
         if faults.offline { throw Dropped(what: "offline") }
