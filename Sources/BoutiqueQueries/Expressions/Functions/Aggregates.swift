@@ -92,6 +92,23 @@ extension QueryExpression where QueryValue: QueryText {
     }
 }
 
+// A table's columns count its rows by primary key, so a left join's missing row, whose key is NULL,
+// is not counted: `$1.count()` is 0 for a list without reminders.
+extension PrimaryKeyedTableDefinition {
+    /// `count(key)`: the number of the table's rows in the group, counted by primary key.
+    ///
+    /// ```swift
+    /// RemindersList.group(by: \.id).leftJoin(Reminder.all) { $0.id.eq($1.listID) }
+    ///     .select { ($0.name, $1.count(filter: !$1.isDone)) }
+    /// // SELECT "remindersList"."name", count("reminder"."id") FILTER (WHERE (NOT "reminder"."isDone")) …
+    /// ```
+    public func count(
+        distinct: Bool = false, filter: (some QueryExpression<Bool>)? = Bool?.none
+    ) -> SQLExpression<Int> {
+        primaryKey.count(distinct: distinct, filter: filter)
+    }
+}
+
 /// `count(*)`: the number of rows (in a group).
 public func count() -> SQLExpression<Int> { SQLExpression("count(*)") }
 
