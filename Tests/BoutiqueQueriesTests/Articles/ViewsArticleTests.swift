@@ -85,4 +85,16 @@ struct ViewsArticleTests {
         #expect(try ReminderWithList.where { $0.reminderTitle == "Morning sync" }.fetchAll(db)
             == [ReminderWithList(reminderTitle: "Morning sync", remindersListTitle: "Work")])
     }
+    @Test func aViewWithoutATriggerRefusesInserts() throws {
+        try Self.view.execute(db)
+        let insert = ReminderWithList.insert {
+            ReminderWithList(
+                reminderTitle: "Morning sync",
+                remindersListTitle: "Work"
+            )
+        }
+        #expect(insert.sql == #"INSERT INTO "reminderWithList" ("reminderTitle", "remindersListTitle") VALUES (?, ?)"#)
+        #expect { try insert.execute(db) } throws: { "\($0)".contains("cannot modify reminderWithList because it is a view") }
+        #expect(try Reminder.all.fetchCount(db) == 5)
+    }
 }

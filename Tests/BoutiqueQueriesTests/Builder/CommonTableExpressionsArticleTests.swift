@@ -206,4 +206,13 @@ struct CommonTableExpressionsArticleTests {
         #expect(query.sql.hasSuffix(#"SELECT "subgenre"."id", "subgenre"."name", "subgenre"."depth" FROM "subgenre" ORDER BY "subgenre"."name" DESC"#))
         #expect(try query.fetchAll(db).map(\.name) == ["Non-fiction", "Fiction"])
     }
+    @Test func theQueryBeforeItIsFactoredIntoACTE() throws {
+        let query = Shelf
+            .group(by: \.id)
+            .leftJoin(Book.all) { $0.id.eq($1.shelfID) }
+            .select { shelf, _ in shelf }
+            .having { $1.rating.avg() > 3.0 }
+        #expect(query.sql == #"SELECT "shelf"."id", "shelf"."label" FROM "shelf" LEFT JOIN "book" ON ("shelf"."id" = "book"."shelfID") GROUP BY "shelf"."id" HAVING (avg("book"."rating") > ?)"#)
+        #expect(try query.fetchAll(db) == [Shelf(id: 1, label: "Hallway")])
+    }
 }
