@@ -149,6 +149,28 @@ import Testing
         )
     }
 
+    /// The "Safe SQL strings" article's linting examples: a `length(` left open (the first interpolation's
+    /// `)` ends the interpolation, not the call), a count placed inside a SQL string, and the
+    /// concatenation that fixes it.
+    @Test func theSafeSQLStringsArticlesLintingExamples() {
+        assertExpansion(
+            #"""
+            let a = #sql("NOT (length(\($0.notes) > length(\($1.title)))")
+            let b = #sql("'\($0.id.count()) rows'", as: String.self)
+            let c = #sql("\($0.id.count()) || ' rows'", as: String.self)
+            """#,
+            expandedSource: #"""
+            let a = ("NOT (length(\($0.notes) > length(\($1.title)))")
+            let b = BoutiqueQueries.SQLQuery("'\($0.id.count()) rows'", as: String.self)
+            let c = BoutiqueQueries.SQLQuery("\($0.id.count()) || ' rows'", as: String.self)
+            """#,
+            diagnostics: [
+                ExpectedDiagnostic(message: "unbalanced parentheses in SQL: a '(' is never closed", line: 1, column: 15),
+                ExpectedDiagnostic(message: "an interpolated value is bound as a parameter and cannot appear inside a SQL string: '\\(…)' would be the text '?'", line: 2, column: 16),
+            ]
+        )
+    }
+
     /// A `?` would never be bound.
     @Test func barePlaceholder() {
         assertExpansion(

@@ -110,6 +110,9 @@ struct MigrationGuidesArticleTests {
         #expect(update.bindings == [.real(1_800_000_000), .integer(3)])
         try update.execute(db)
         #expect(try Page.find(3).select(\.dueDate).fetchOne(db) == due)
+        // Without `#bind` the assignment compiles here too, and writes the same statement.
+        let plain = Page.where { $0.id.eq(3) }.update { $0.dueDate = due }
+        #expect(plain.sql == update.sql && plain.bindings == update.bindings)
     }
 
     @Test func ftsIsQualifiedByTheModule() throws {

@@ -2,6 +2,13 @@ import BoutiqueQueries
 import BoutiqueSQLite
 import Testing
 
+/// Private to the file, as the article declares its view's type.
+@Table
+private struct ReminderTitleWithList: Equatable {
+    let reminderTitle: String
+    let remindersListTitle: String
+}
+
 /// A view declared with `@Table` alone, as StructuredQueries' "Views" article writes it: `@Table`
 /// generates `Columns`, which builds the view's rows in its select; the view is then queried like a
 /// table, and an `INSTEAD OF` trigger makes it writable.
@@ -96,5 +103,26 @@ struct ViewsArticleTests {
         #expect(insert.sql == #"INSERT INTO "reminderWithList" ("reminderTitle", "remindersListTitle") VALUES (?, ?)"#)
         #expect { try insert.execute(db) } throws: { "\($0)".contains("cannot modify reminderWithList because it is a view") }
         #expect(try Reminder.all.fetchCount(db) == 5)
+    }
+    @Test func aPrivateViewTypeAtFileLevel() throws {
+        let view = ReminderTitleWithList.createTemporaryView(
+            ifNotExists: true,
+            as: Reminder
+                .join(RemindersList.all) { $0.listID.eq($1.id) }
+                .select {
+                    ReminderTitleWithList.Columns(
+                        reminderTitle: $0.title,
+                        remindersListTitle: $1.name
+                    )
+                }
+        )
+        #expect(view.sql.hasPrefix(#"CREATE TEMPORARY VIEW IF NOT EXISTS "reminderTitleWithList" ("reminderTitle", "remindersListTitle") AS SELECT"#))
+        try view.execute(db)
+        try view.execute(db)
+        let work = ReminderTitleWithList.where { $0.remindersListTitle.eq("Work") }.order(by: \.reminderTitle)
+        #expect(try work.fetchAll(db) == [
+            ReminderTitleWithList(reminderTitle: "Email boss", remindersListTitle: "Work"),
+            ReminderTitleWithList(reminderTitle: "Plan offsite", remindersListTitle: "Work"),
+        ])
     }
 }
