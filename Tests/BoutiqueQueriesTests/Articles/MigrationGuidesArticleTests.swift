@@ -116,7 +116,8 @@ struct MigrationGuidesArticleTests {
     }
 
     @Test func ftsIsQualifiedByTheModule() throws {
-        // 0.18: `FTS5` qualified by the module that declares it.
+        // 0.18: `FTS5` qualified by the module that declares it (`BoutiqueQueries`, which `import
+        // BoutiqueDB` brings in; `BoutiqueDB.FTS5` would name a member of the database class).
         try db.execute(#"CREATE VIRTUAL TABLE "pageText" USING fts5("title")"#)
         try db.execute(#"INSERT INTO "pageText" ("title") VALUES ('Birds of the marsh'), ('Ferns')"#)
         let query = PageText.where { $0.match("marsh") }.select(\.title)
