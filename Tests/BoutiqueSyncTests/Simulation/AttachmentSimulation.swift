@@ -190,17 +190,12 @@ struct AttachmentSimulation {
             device.network.faults = .none
             if device.sync == nil { try await device.open(time: time, identifiers: identifiers) }
         }
-        var quiet = false
-        for _ in 0..<10 where !quiet {
-            quiet = true
-            for device in devices {
-                time.advance(by: 1)
-                guard let sync = device.sync else { continue }
-                // A round uploads what waits after its rows.
-                let report = try await sync.synchronize()
-                let waiting = await sync.status.attachmentsWaitingToUpload
-                if report.pushed > 0 || report.applied > 0 || waiting > 0 { quiet = false }
-            }
+        let quiet = try await syncUntilQuiet(devices, time: time) { device in
+            guard let sync = device.sync else { return false }
+            // A round uploads what waits after its rows.
+            let report = try await sync.synchronize()
+            let waiting = await sync.status.attachmentsWaitingToUpload
+            return report.pushed > 0 || report.applied > 0 || waiting > 0
         }
         if !quiet { outcome.failures.append("still syncing after 10 rounds") }
         // Housekeeping after healing, past the retention: what a live row points at stays.

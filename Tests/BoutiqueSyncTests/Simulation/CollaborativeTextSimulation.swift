@@ -121,15 +121,10 @@ struct CollaborativeTextSimulation {
             device.network.faults = .none
             for request in device.network.takeDelayed() { _ = try? await server.push(request, tenant: Self.tenant, user: SyncSimulation.user) }
         }
-        var quiet = false
-        for _ in 0..<10 where !quiet {
-            quiet = true
-            for device in devices {
-                time.advance(by: 1)
-                guard let sync = device.sync else { continue }
-                let report = try await sync.synchronize()
-                if report.pushed > 0 || report.applied > 0 { quiet = false }
-            }
+        let quiet = try await syncUntilQuiet(devices, time: time) { device in
+            guard let sync = device.sync else { return false }
+            let report = try await sync.synchronize()
+            return report.pushed > 0 || report.applied > 0
         }
         if !quiet { failures.append("still syncing after 10 rounds") }
         // Every device has passed everything: whatever was deleted goes.

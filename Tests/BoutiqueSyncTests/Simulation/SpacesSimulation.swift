@@ -191,15 +191,10 @@ struct SpacesSimulation {
             device.network.faults = .none
             for request in device.network.takeDelayed() { _ = try? await endpoint.push(request, tenant: Self.tenant, user: device.network.user) }
         }
-        var quiet = false
-        for _ in 0..<10 where !quiet {
-            quiet = true
-            for device in devices {
-                time.advance(by: 1)
-                let report = try await synchronize(device, failures: &failures, mustSucceed: true)
-                if trace { print("HEAL \(device.name) pushed \(report.pushed) applied \(report.applied) cursor \(device.lastCursor)") }
-                if report.pushed > 0 || report.applied > 0 { quiet = false }
-            }
+        let quiet = try await syncUntilQuiet(devices, time: time) { device in
+            let report = try await synchronize(device, failures: &failures, mustSucceed: true)
+            if trace { print("HEAL \(device.name) pushed \(report.pushed) applied \(report.applied) cursor \(device.lastCursor)") }
+            return report.pushed > 0 || report.applied > 0
         }
         if !quiet { failures.append("still syncing after 10 rounds of syncing every device") }
         try await afterStep(steps)

@@ -161,17 +161,12 @@ struct SyncSimulation {
             }
         }
         // Rounds until one round moves nothing.
-        var quiet = false
-        for _ in 0..<10 where !quiet {
-            quiet = true
-            for device in devices {
-                time.advance(by: 1)
-                let report = try await synchronize(device, failures: &failures, mustSucceed: true)
-                if trace { print("HEAL \(device.name) pushed \(report.pushed) applied \(report.applied) cursor \(device.lastCursor)") }
-                // Pulled changes can give a device work of its own (a child whose parent went is
-                // deleted as a local change), pushed on its next sync.
-                if report.pushed > 0 || report.applied > 0 { quiet = false }
-            }
+        let quiet = try await syncUntilQuiet(devices, time: time) { device in
+            let report = try await synchronize(device, failures: &failures, mustSucceed: true)
+            if trace { print("HEAL \(device.name) pushed \(report.pushed) applied \(report.applied) cursor \(device.lastCursor)") }
+            // Pulled changes can give a device work of its own (a child whose parent went is
+            // deleted as a local change), pushed on its next sync.
+            return report.pushed > 0 || report.applied > 0
         }
         if !quiet { failures.append("still pushing after 10 rounds of syncing every device") }
         for device in devices { _ = try await synchronize(device, failures: &failures, mustSucceed: true) }
