@@ -22,6 +22,8 @@ struct RowProjector {
                 guard let position = table.position(of: name), position != table.keyPosition else { continue }
                 let column = SQLIdentifier.quote(table.storedColumns[position])
                 if let cell = state.cells[name], state.isCurrent(cell) {
+                    // A text awaiting its snapshot keeps what the table shows until the snapshot comes.
+                    if Self.awaitsSnapshot(cell) { continue }
                     assignments.append(column + " = ?")
                     values.append(table.shown(cell.value, column: name))
                 } else if effect.hiddenColumns.contains(name) {
@@ -50,7 +52,7 @@ struct RowProjector {
         var whole: [DatabaseValue] = [key]
         whole.reserveCapacity(table.wholeRowOrder.count)
         for name in table.wholeRowOrder.dropFirst() {
-            guard let cell = state.cells[name], state.isCurrent(cell) else { return nil }
+            guard let cell = state.cells[name], state.isCurrent(cell), !awaitsSnapshot(cell) else { return nil }
             whole.append(table.shown(cell.value, column: name))
         }
         return whole
@@ -77,7 +79,7 @@ struct RowProjector {
         }
         var names = [table.keyColumn]
         var values = [key]
-        for (name, cell) in state.cells.sorted(by: { $0.key < $1.key }) where state.isCurrent(cell) {
+        for (name, cell) in state.cells.sorted(by: { $0.key < $1.key }) where state.isCurrent(cell) && !Self.awaitsSnapshot(cell) {
             guard let position = table.position(of: name), position != table.keyPosition else { continue }
             names.append(table.storedColumns[position])
             values.append(table.shown(cell.value, column: name))
@@ -105,6 +107,14 @@ struct RowProjector {
         guard !stale.isEmpty else { return }
         try project(state, key: key, table: table, effect: MergeRule.Effect(
             wasVisible: true, isVisible: true, changedColumns: [], hiddenColumns: Set(stale)))
+    }
+
+    /// Whether `cell` is a collaborative text that could not be read here and waits for the server's
+    /// snapshot (``/BoutiqueSyncCore/CollaborativeTextValue/awaitingSnapshot``). The table keeps showing
+    /// the text it showed: writing the row again for another reason (a pulled edit, a space event, a
+    /// repair) would otherwise show NULL, and an app that writes whole rows back would then write it.
+    static func awaitsSnapshot(_ cell: CellRegister) -> Bool {
+        cell.value == CollaborativeTextValue.awaitingSnapshot
     }
 
     func delete(key: DatabaseValue, table: SyncedTable) throws {

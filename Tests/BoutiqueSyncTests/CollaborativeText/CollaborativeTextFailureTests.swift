@@ -71,6 +71,29 @@ import Testing
         await note.close()
     }
 
+    @Test func aTextAwaitingItsSnapshotKeepsWhatTheTableShowsWhenItsRowIsWrittenAgain() async throws {
+        let note = try await TextDevices.make(body: "one two")
+        let table = try #require(await note.syncs[1].session.tables["note"])
+        try await note.devices[1].write { conn in
+            // The stored text was found damaged: the cell waits for the server's snapshot.
+            let states = try RowStates(sql: SQLRunner(conn))
+            var state = try #require(try states.state(table: "note", key: .text("n1")))
+            let cell = try #require(state.cells["body"])
+            state.cells["body"] = CellRegister(value: CollaborativeTextValue.awaitingSnapshot, stamp: cell.stamp)
+            try states.setState(state, table: "note", key: .text("n1"))
+            // Before the snapshot, the row is written again from its state, as a space event or a
+            // repair writes it, and projected as a pulled edit of its columns projects it.
+            let projector = RowProjector(sql: SQLRunner(conn))
+            try projector.reproject(state, key: .text("n1"), table: table)
+            try projector.project(
+                state, key: .text("n1"), table: table,
+                effect: MergeRule.Effect(wasVisible: true, isVisible: true, changedColumns: ["body", "title"]))
+            try projector.write(state, key: .text("n1"), table: table)
+        }
+        #expect(try await note.body(1) == .text("one two"))
+        await note.close()
+    }
+
     /// Folds the first device's transactions (their operations recorded), then damages the recorded
     /// operations of n1 on disk: of every transaction, or of the first only.
     static func damageRecordedOperations(of note: TextDevices, firstOnly: Bool = false) async throws {
