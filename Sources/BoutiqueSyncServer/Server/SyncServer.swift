@@ -351,13 +351,23 @@ public actor SyncServer: SyncEndpoint {
     /// A page of the state `user` may see (on a server with rules, the rows of the spaces they are in
     /// now); `nil` for trusted code, which sees all.
     public func snapshot(_ request: SnapshotRequest, tenant: String, user: String?) async throws -> SnapshotResponse {
-        var page = try await snapshotPage(request, tenant: tenant, user: user)
+        let (response, readShapes) = try await snapshotPage(request, tenant: tenant, user: user)
+        var page = response
+        // Shapes a page had to read (none cached, or another instance changed them) are kept for the
+        // next pages and pushes, unless a newer version came meanwhile.
+        if let readShapes, shapes[tenant].map({ $0.version < readShapes.version }) ?? true {
+            shapes.update(
+                tenant, shapes: readShapes, mismatches: rules?.mismatches(with: Array(readShapes.shapes.values)) ?? [], pushed: nil)
+        }
         // Packed after the store's read has ended: the read holds the tenant's snapshot open.
         if request.packsRows == true, page.reason == nil { page.packRows() }
         return try await identified(page, tenant: tenant)
     }
 
-    private func snapshotPage(_ request: SnapshotRequest, tenant: String, user: String?) async throws -> SnapshotResponse {
+    /// A page, and the tenant's shapes with their version when the page read them from the store.
+    private func snapshotPage(
+        _ request: SnapshotRequest, tenant: String, user: String?
+    ) async throws -> (SnapshotResponse, (shapes: [String: SyncTableShape], version: Int64)?) {
         let wall = wallClock()
         let spaced = rules != nil ? user : nil
         let rules = self.rules
@@ -367,23 +377,28 @@ public actor SyncServer: SyncEndpoint {
         return try await store.read(tenant: tenant) { store in
             let time = try Self.tick(store, wall: wall)
             guard request.protocolVersion == SyncProtocol.version else {
-                return SnapshotResponse(
-                    rows: [], next: nil, cursor: 0,
-                    reason: "protocol version \(request.protocolVersion) is not \(SyncProtocol.version)", refusal: .protocolMismatch,
-                    serverTime: time)
+                return (
+                    SnapshotResponse(
+                        rows: [], next: nil, cursor: 0,
+                        reason: "protocol version \(request.protocolVersion) is not \(SyncProtocol.version)", refusal: .protocolMismatch,
+                        serverTime: time),
+                    nil
+                )
             }
             if let problem = RequestLimits.replicaProblem(request.replica, limits: limits)
                 ?? RequestLimits.positionProblem(request.after, limits: limits)
                 ?? request.space.flatMap({ RequestLimits.spaceProblem($0, limits: limits) })
             {
-                return SnapshotResponse(rows: [], next: nil, cursor: 0, reason: problem, refusal: .invalid, serverTime: time)
+                return (SnapshotResponse(rows: [], next: nil, cursor: 0, reason: problem, refusal: .invalid, serverTime: time), nil)
             }
             let limit = min(max(request.limit, 1), 10_000)
             if let spaced, let rules {
-                let cached = try known.flatMap { known in try known.version == store.tableShapesVersion() ? known.shapes : nil }
+                let version = try store.tableShapesVersion()
+                let cached = known.flatMap { known in known.version == version ? known.shapes : nil }
                 let shapes = try cached ?? Dictionary(store.tableShapes().map { ($0.table, $0) }, uniquingKeysWith: { first, _ in first })
-                return try SpaceSnapshot(store: store, user: spaced, sharedTables: rules.sharedTables(shapes: shapes))
+                let page = try SpaceSnapshot(store: store, user: spaced, sharedTables: rules.sharedTables(shapes: shapes))
                     .page(request, limit: limit, maximumBytes: maximumBytes, time: time)
+                return (page, cached == nil ? (shapes, version) : nil)
             }
             // The rows' sizes first, then as many rows as the byte budget holds (the first however large).
             var budget = PageBudget(maximumBytes: maximumBytes)
@@ -400,7 +415,7 @@ public actor SyncServer: SyncEndpoint {
             // a change again is harmless. A tombstone collected meanwhile moved the log's horizon
             // past that position only if every active replica pulled past it; the pull then finds
             // its cursor too old and the device bootstraps again.
-            return SnapshotResponse(rows: rows, next: next, cursor: try store.latestSequence(), serverTime: time, totalRows: total)
+            return (SnapshotResponse(rows: rows, next: next, cursor: try store.latestSequence(), serverTime: time, totalRows: total), nil)
         }
     }
 

@@ -1,5 +1,5 @@
 import BoutiqueSync
-import BoutiqueSyncServer
+@testable import BoutiqueSyncServer
 import Foundation
 import Testing
 
@@ -39,6 +39,25 @@ import Testing
             let problems = try await restarted.checkRules()
             #expect(problems.keys.sorted() == ["other"], "\(problems)")
             #expect(problems["other"]?.contains("listID") == true)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func aSnapshotPageThatReadsTheShapesKeepsThemForTheNextRequests(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            var app = try await SharedReminders(store: store)
+            try await app.add("ana")
+            try await app.write("ana", "INSERT INTO remindersList(id, title) VALUES ('L1', 'Home')")
+            _ = try await app.sync("ana").synchronize()
+
+            // Another instance on the same store, which has not read the tenant's shapes yet.
+            let other = SyncServer(store: store, rules: try SpacesSchema.rules())
+            #expect(await other.shapes["default"] == nil)
+            let page = try await other.snapshot(SnapshotRequest(replica: "new-device", after: nil, limit: 100), tenant: "default", user: "ana")
+            #expect(page.rows.map(\.key) == [.text("L1")])
+            let version = try await store.read(tenant: "default") { store in try store.tableShapesVersion() }
+            let kept = await other.shapes["default"]
+            #expect(kept?.version == version && kept?.shapes.keys.sorted() == ["reminder", "reminderslist", "remindertag", "tag"], "\(String(describing: kept?.shapes.keys))")
+            #expect(kept?.mismatches.isEmpty == true)
         }
     }
 
