@@ -199,8 +199,8 @@ enum CollaborativeTextCapture {
             guard var state = try states.state(table: cell.table, key: cell.key), let lost = state.cells[cell.column] else { continue }
             state.cells[cell.column] = CellRegister(value: CollaborativeTextValue.awaitingSnapshot, stamp: lost.stamp)
             // Not shown again now: showing the lost text (as NULL) would be a write of its own,
-            // refused in turn. (A later reprojection of the row before the snapshot, for a pulled
-            // edit of another column, does show it as NULL.)
+            // refused in turn. A row written again before the snapshot (for a pulled edit of
+            // another column, say) keeps showing the text too (`RowProjector.awaitsSnapshot`).
             try states.setState(state, table: cell.table, key: cell.key)
         }
         try sql.run("UPDATE boutique_sync_server SET bootstrapped = 0")
