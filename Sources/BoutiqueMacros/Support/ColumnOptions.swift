@@ -19,6 +19,7 @@ struct ColumnOptions {
     var primaryKey: Bool?
     /// The `generated:` argument's expression, unless it is `nil`.
     var generated: ExprSyntax?
+    var lazyInitializable: Bool?
     var problems = DiagnosticList()
 
     init() {}
@@ -58,6 +59,14 @@ struct ColumnOptions {
                     break
                 }
                 primaryKey = literal.literal.tokenKind == .keyword(.true)
+            case "lazyInitializable":
+                if expression.is(NilLiteralExprSyntax.self) { break }
+                guard let literal = expression.as(BooleanLiteralExprSyntax.self) else {
+                    problems.add(
+                        expression, .error("lazyInitializableNotLiteral", "'lazyInitializable:' must be 'true' or 'false'"))
+                    break
+                }
+                lazyInitializable = literal.literal.tokenKind == .keyword(.true)
             case "generated":
                 if expression.is(NilLiteralExprSyntax.self) { break }
                 generated = expression.trimmed

@@ -23,6 +23,8 @@ struct ModelColumn {
     /// Source text of the `DatabaseValue` for a literal default (`.integer(0)`), if any.
     let defaultValue: String?
     var isPrimaryKey = false
+    /// `@Column(lazyInitializable: true)` on a column that is not optional: optional in the `Draft`.
+    var isLazyInitializable = false
     /// Where diagnostics about the column point: its `@Column` attribute, or else its name.
     let anchor: Syntax
 

@@ -43,7 +43,10 @@ struct ModelSchema {
                 binding.pattern,
                 .error("unsupportedPattern", "\(kind.macroName) reads one column per property; declare each separately"))
         }
-        if kind == .table { choosePrimaryKey() }
+        if kind == .table {
+            choosePrimaryKey()
+            checkLazyInitializableColumns()
+        }
         checkDuplicateNames()
         if columns.isEmpty, !diagnostics.hasErrors {
             diagnostics.add(
@@ -94,6 +97,7 @@ struct ModelSchema {
             valueType: type, representation: representation, isOptional: isOptional, generated: generated,
             defaultValue: defaultValue, anchor: attribute.map(Syntax.init) ?? Syntax(property.binding.pattern))
         column.isPrimaryKey = kind == .table && options.primaryKey == true && generated == nil
+        column.isLazyInitializable = kind == .table && options.lazyInitializable == true && !isOptional && generated == nil
         return column
     }
 
@@ -117,6 +121,20 @@ struct ModelSchema {
             columns[index].property.columnAttribute.map({ ColumnOptions($0).primaryKey != false }) ?? true
         {
             columns[index].isPrimaryKey = true
+        }
+    }
+
+    /// `lazyInitializable:` makes a column optional in the `Draft`, which only a table with a primary
+    /// key has here.
+    private mutating func checkLazyInitializableColumns() {
+        guard primaryKey == nil else { return }
+        for index in columns.indices where columns[index].isLazyInitializable {
+            columns[index].isLazyInitializable = false
+            diagnostics.add(
+                columns[index].anchor,
+                .error(
+                    "lazyInitializableWithoutPrimaryKey",
+                    "'lazyInitializable:' makes '\(columns[index].property.name)' optional in the table's Draft, and only a table with a primary key has a Draft"))
         }
     }
 

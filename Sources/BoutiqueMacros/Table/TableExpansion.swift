@@ -153,7 +153,7 @@ struct TableExpansion {
                 if column.isPrimaryKey, !column.isOptional, Self.isUUID(column.valueType) {
                     // SQLite cannot make up a TEXT or BLOB key: a fresh UUID is what leaving it out means.
                     parameters += " = UUID()"
-                } else if column.isPrimaryKey || column.property.hasImplicitNilDefault {
+                } else if column.isPrimaryKey || column.isLazyInitializable || column.property.hasImplicitNilDefault {
                     parameters += " = nil"
                 } else if let initializer = column.property.initializer {
                     parameters += " = \(initializer.trimmedDescription)"
@@ -175,7 +175,7 @@ struct TableExpansion {
             writer.line("\(access)func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {")
             writer.indented { writer in
                 for column in fields {
-                    let representation = column.isPrimaryKey && !column.isOptional
+                    let representation = (column.isPrimaryKey || column.isLazyInitializable) && !column.isOptional
                         ? Self.optional(column.representation) : column.representation
                     writer.line(Self.encodeCall(column.swiftName, valueType: draftType(column), representation: representation))
                 }
@@ -203,9 +203,10 @@ struct TableExpansion {
         "BoutiqueQueries.TableColumn<\(typeName), \(representation)>"
     }
 
-    /// The Draft's type for a column: the key becomes optional.
+    /// The Draft's type for a column: the key and the lazily initialized columns become optional.
     private func draftType(_ column: ModelColumn) -> String {
-        column.isPrimaryKey && !column.isOptional ? Self.optional(column.valueType) : column.valueType
+        (column.isPrimaryKey || column.isLazyInitializable) && !column.isOptional
+            ? Self.optional(column.valueType) : column.valueType
     }
 
     /// The types stored in one column whatever else is declared: their handles are written out.

@@ -93,6 +93,28 @@ import Testing
         )
     }
 
+    /// Only a table with a primary key has a Draft, which is where `lazyInitializable:` acts.
+    @Test func lazyInitializableWithoutPrimaryKey() {
+        assertExpansion(
+            """
+            @Table
+            struct Location {
+                @Column(lazyInitializable: true) var latitude: Double
+                var name: String
+            }
+            """,
+            expandedSource: """
+            struct Location {
+                var latitude: Double
+                var name: String
+            }
+            """,
+            diagnostics: [
+                ExpectedDiagnostic(message: "'lazyInitializable:' makes 'latitude' optional in the table's Draft, and only a table with a primary key has a Draft", line: 3, column: 5),
+            ]
+        )
+    }
+
     /// A type that only the compiler knows needs an annotation; literal ones do not.
     @Test func missingTypeAnnotation() {
         assertExpansion(

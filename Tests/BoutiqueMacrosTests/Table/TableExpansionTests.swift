@@ -364,6 +364,90 @@ import Testing
         )
     }
 
+    /// `lazyInitializable: true` makes a column optional in the Draft only: the row keeps its type, and
+    /// the draft's field defaults to `nil` and is written as an optional value.
+    @Test func lazyInitializableColumns() {
+        assertExpansion(
+            """
+            @Table
+            struct User {
+                let id: Int
+                @Column(lazyInitializable: true)
+                let createdAt: Date
+                @Column(as: Date.ISO8601Representation.self, lazyInitializable: true)
+                let updatedAt: Date
+            }
+            """,
+            expandedSource: """
+            struct User {
+                let id: Int
+                let createdAt: Date
+                let updatedAt: Date
+            }
+
+            nonisolated extension User: BoutiqueQueries.Table, BoutiqueQueries.PrimaryKeyedTable {
+                struct TableColumns: BoutiqueQueries.PrimaryKeyedTableDefinition {
+                    typealias Root = User
+                    typealias PrimaryKey = Int
+                    var id: BoutiqueQueries.TableColumn<User, Int> { .init("id") }
+                    var createdAt: BoutiqueQueries.TableColumn<User, Date> { .init("createdAt") }
+                    var updatedAt: BoutiqueQueries.TableColumn<User, Date.ISO8601Representation> { .init("updatedAt") }
+                    var primaryKey: BoutiqueQueries.TableColumn<User, Int> { id }
+                    static let allColumns: [BoutiqueQueries.ColumnSchema] = makeAllColumns()
+                    private static func makeAllColumns() -> [BoutiqueQueries.ColumnSchema] {
+                        BoutiqueQueries.ColumnSchema.flattened([
+                            BoutiqueQueries.ColumnSchema("id", as: Int.self, primaryKey: true),
+                            BoutiqueQueries.ColumnSchema("createdAt", as: Date.self),
+                            BoutiqueQueries.ColumnSchema("updatedAt", as: Date.ISO8601Representation.self),
+                        ])
+                    }
+                    init() {}
+                }
+                struct Columns: BoutiqueQueries.QueryExpression, Sendable {
+                    typealias QueryValue = User
+                    let queryFragment: BoutiqueQueries.QueryFragment
+                    init(id: some BoutiqueQueries.QueryExpression<Int>, createdAt: some BoutiqueQueries.QueryExpression<Date>, updatedAt: some BoutiqueQueries.QueryExpression<Date.ISO8601Representation>) {
+                        self.queryFragment = [id.queryFragment, createdAt.queryFragment, updatedAt.queryFragment].joined(separator: ", ")
+                    }
+                }
+                static var columns: TableColumns { TableColumns() }
+                static var tableName: String { "user" }
+                init(decoder: inout BoutiqueQueries.RowDecoder) throws(BoutiqueQueries.BoutiqueError) {
+                    self.id = try decoder.decode(Int.self)
+                    self.createdAt = try decoder.decode(Date.self)
+                    self.updatedAt = try decoder.decode(Date.ISO8601Representation.self)
+                }
+                func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                    encoder.encode(self.id)
+                    encoder.encode(self.createdAt, as: Date.self)
+                    encoder.encode(self.updatedAt, as: Date.ISO8601Representation.self)
+                }
+                struct Draft: BoutiqueQueries.TableDraft {
+                    typealias Root = User
+                    var id: Int?
+                    var createdAt: Date?
+                    var updatedAt: Date?
+                    init(id: Int? = nil, createdAt: Date? = nil, updatedAt: Date? = nil) {
+                        self.id = id
+                        self.createdAt = createdAt
+                        self.updatedAt = updatedAt
+                    }
+                    init(_ other: User) {
+                        self.id = other.id
+                        self.createdAt = other.createdAt
+                        self.updatedAt = other.updatedAt
+                    }
+                    func encodeColumns(into encoder: inout BoutiqueQueries.RowEncoder) {
+                        encoder.encode(self.id)
+                        encoder.encode(self.createdAt, as: Date?.self)
+                        encoder.encode(self.updatedAt, as: Date.ISO8601Representation?.self)
+                    }
+                }
+            }
+            """
+        )
+    }
+
     /// A public model: public members, an explicit table name, `id` opted out, a keyword name, two bindings in one declaration, and properties that are not columns.
     @Test func publicModelNamesAndSkippedProperties() {
         assertExpansion(
