@@ -48,18 +48,20 @@ def chosen_tuples():
         vgen = ", ".join(f"{v}: QueryBindable" for v in vs)
         spread = ", ".join(f"chosen.{i}" for i in range(k))
         w("extension Select where Columns: TableDefinition {")
-        for (name, kind, summary) in [
-            ("join", ".inner", "Pairs each row with the rows of `other` for which `condition` holds"),
-            ("leftJoin", ".left", "Pairs each row with the matching rows of `other`, a row without a match kept once (`LEFT JOIN`)"),
+        for (name, kind, other_columns, other_handles, summary) in [
+            ("join", ".inner", "Other.TableColumns", "other.columns",
+             "Pairs each row with the rows of `other` for which `condition` holds"),
+            ("leftJoin", ".left", "OptionalTableColumns<Other.TableColumns>", "OptionalTableColumns(other.columns)",
+             "Pairs each row with the matching rows of `other`, a row without a match kept once (`LEFT JOIN`)"),
         ]:
             w(f"    /// {summary}, keeping the {k} values this select chose.")
             w(f"    public func {name}<{vgen}, Other: Table>(")
             w(f"        _ other: Select<Other.TableColumns, Other>,")
             w(f"        on condition: (Columns, Other.TableColumns) -> some QueryExpression<Bool>")
-            w(f"    ) -> Select<(Columns, Other.TableColumns), {tup(vs)}> where Output == {tup(vs)} {{")
+            w(f"    ) -> Select<(Columns, {other_columns}), {tup(vs)}> where Output == {tup(vs)} {{")
             w(f"        joined(")
             w(f"            other, kind: {kind}, on: condition(columns, other.columns).queryFragment,")
-            w(f"            columns: (columns, other.columns), keepingSelection: true, decoder: decoder")
+            w(f"            columns: (columns, {other_handles}), keepingSelection: true, decoder: decoder")
             w(f"        )")
             w(f"    }}")
             w("")
@@ -221,7 +223,10 @@ def row_generics(os_):
     return ", ".join(f"{o}: TableRowValue" for o in os_)
 
 def row_columns(os_, extra=()):
-    return tup([f"{o}.RowTable.TableColumns" for o in os_] + list(extra))
+    return tup([f"{o}.RowColumns" for o in os_] + list(extra))
+
+def optional_columns(os_, extra=()):
+    return tup([f"OptionalTableColumns<{o}.RowTable.TableColumns>" for o in os_] + list(extra))
 
 for n in range(2, MAX):
     os_ = names("O", n)
@@ -247,16 +252,17 @@ for n in range(2, MAX):
     w(f"        }}")
     w(f"    }}")
     w("")
-    w(f"    /// Adds a table to a join of {n}, or `nil` where no row of `other` matches: `LEFT JOIN`.")
+    w(f"    /// Adds a table to a join of {n}, or `nil` where no row of `other` matches: `LEFT JOIN`. The")
+    w(f"    /// later closures read `other`'s columns as optional.")
     w(f"    public func leftJoin<{generics}, Other: Table>(")
     w(f"        _ other: Select<Other.TableColumns, Other>,")
     w(f"        on condition: {new_cols} -> some QueryExpression<Bool>")
-    w(f"    ) -> Select<{new_cols}, {tup(os_ + ['Other?'])}>")
+    w(f"    ) -> Select<{row_columns(os_, ['OptionalTableColumns<Other.TableColumns>'])}, {tup(os_ + ['Other?'])}>")
     w(f"    {where} {{")
     w(f"        let previous = decoder")
     w(f"        return joined(")
     w(f"            other, kind: .left, on: condition({cols}, other.columns).queryFragment,")
-    w(f"            columns: ({cols}, other.columns)")
+    w(f"            columns: ({cols}, OptionalTableColumns(other.columns))")
     w(f"        ) {{ (decoder) throws(BoutiqueError) in")
     w(f"            let row = try previous(&decoder)")
     w(f"            return ({outs}, try Other.decodeJoined(from: &decoder))")
@@ -275,22 +281,25 @@ for n in range(2, MAX):
     generics = row_generics(os_)
     where = f"where Columns == {row_columns(os_)}, Output == {tup(os_)}"
     new_cols = row_columns(os_, ["Other.TableColumns"])
-    for (name, kind, other_type, other_read, summary) in [
-        ("rightJoin", ".right", "Other", "try Other(decoder: &decoder)",
+    optional_cols = ", ".join(f"OptionalTableColumns({o}.RowTable.columns)" for o in os_)
+    for (name, kind, other_type, other_read, other_columns, other_handles, summary) in [
+        ("rightJoin", ".right", "Other", "try Other(decoder: &decoder)", "Other.TableColumns", "other.columns",
          "every row of `other`, with `nil` for each table before it where none match: `RIGHT JOIN`"),
         ("fullJoin", ".full", "Other?", "try Other.decodeJoined(from: &decoder)",
+         "OptionalTableColumns<Other.TableColumns>", "OptionalTableColumns(other.columns)",
          "every row of both sides, with `nil` for the side that has no match: `FULL JOIN`"),
     ]:
         w(f"extension Select {{")
         w(f"    /// Adds a table to a join of {n}, keeping {summary}.")
+        w(f"    /// The later closures read the columns of each table that may be `nil` as optional.")
         w(f"    public func {name}<{generics}, Other: Table>(")
         w(f"        _ other: Select<Other.TableColumns, Other>,")
         w(f"        on condition: {new_cols} -> some QueryExpression<Bool>")
-        w(f"    ) -> Select<{new_cols}, {tup(before + [other_type])}>")
+        w(f"    ) -> Select<{optional_columns(os_, [other_columns])}, {tup(before + [other_type])}>")
         w(f"    {where} {{")
         w(f"        joined(")
         w(f"            other, kind: {kind}, on: condition({cols}, other.columns).queryFragment,")
-        w(f"            columns: ({cols}, other.columns)")
+        w(f"            columns: ({optional_cols}, {other_handles})")
         w(f"        ) {{ (decoder) throws(BoutiqueError) in")
         w(f"            ({reads}, {other_read})")
         w(f"        }}")

@@ -88,8 +88,15 @@ public enum JoinShapes {
             .select { ($0.title, $1.title, $3.name, $4.name, $2.id, $1.priority, $1.dueDate, $1.isDone) }
     }
 
+    /// The handles of five left-joined tables: the tables after the first read as optional.
+    public typealias FiveLeftJoinedTables = (
+        RemindersList.TableColumns, OptionalTableColumns<Reminder.TableColumns>,
+        OptionalTableColumns<ReminderTag.TableColumns>, OptionalTableColumns<Tag.TableColumns>,
+        OptionalTableColumns<Member.TableColumns>
+    )
+
     /// Five tables, left joins: every list, with `nil` where nothing matches.
-    public static func everyList() -> Select<FiveTables, (RemindersList, Reminder?, ReminderTag?, Tag?, Member?)> {
+    public static func everyList() -> Select<FiveLeftJoinedTables, (RemindersList, Reminder?, ReminderTag?, Tag?, Member?)> {
         RemindersList.all
             .leftJoin(Reminder.all) { $0.id == $1.listID }
             .leftJoin(ReminderTag.all) { $1.id == $2.reminderID }
@@ -99,7 +106,7 @@ public enum JoinShapes {
     }
 
     /// A left join counted per list, grouped and filtered over the joined rows.
-    public static func reminderCounts() -> Select<(RemindersList.TableColumns, Reminder.TableColumns, Member.TableColumns), (String, Int, Int)> {
+    public static func reminderCounts() -> Select<(RemindersList.TableColumns, OptionalTableColumns<Reminder.TableColumns>, OptionalTableColumns<Member.TableColumns>), (String, Int, Int)> {
         RemindersList.all
             .leftJoin(Reminder.all) { $0.id == $1.listID }
             .leftJoin(Member.all) { $1.assigneeID == $2.id }
@@ -120,7 +127,7 @@ public struct ListWithReminders: Sendable {
 /// Rows loaded as JSON objects through the models' `Codable` conformance.
 public enum JSONObjectShapes {
     /// Every list with its reminders, none for an empty list.
-    public static func listsWithReminders() -> Select<(RemindersList.TableColumns, Reminder.TableColumns), ListWithReminders> {
+    public static func listsWithReminders() -> Select<(RemindersList.TableColumns, OptionalTableColumns<Reminder.TableColumns>), ListWithReminders> {
         RemindersList
             .leftJoin(Reminder.all) { $0.id == $1.listID }
             .group { list, _ in list.id }

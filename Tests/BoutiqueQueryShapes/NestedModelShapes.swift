@@ -37,7 +37,7 @@ public enum Shop {
     }
 
     /// Items of a size, each with its number of orders.
-    public static func items(of size: Size) -> Select<(Item.TableColumns, Order.TableColumns), ItemWithOrders> {
+    public static func items(of size: Size) -> Select<(Item.TableColumns, OptionalTableColumns<Order.TableColumns>), ItemWithOrders> {
         Item
             .where { $0.size == size }
             .leftJoin(Order.all) { $0.id == $1.itemID }

@@ -38,11 +38,11 @@ public enum StatementShapes {
         Reminder.where(\.isDone).group(by: \.listID).select(\.title)
     }
 
-    public static func listsRight() -> Select<(Reminder.TableColumns, RemindersList.TableColumns), (Reminder?, RemindersList)> {
+    public static func listsRight() -> Select<(OptionalTableColumns<Reminder.TableColumns>, RemindersList.TableColumns), (Reminder?, RemindersList)> {
         Reminder.all.rightJoin(RemindersList.all) { $0.listID == $1.id }
     }
 
-    public static func listsFull() -> Select<(Reminder.TableColumns, RemindersList.TableColumns), (Reminder?, RemindersList?)> {
+    public static func listsFull() -> Select<(OptionalTableColumns<Reminder.TableColumns>, OptionalTableColumns<RemindersList.TableColumns>), (Reminder?, RemindersList?)> {
         Reminder.fullJoin(RemindersList.all) { $0.listID == $1.id }
     }
 

@@ -49,6 +49,9 @@ public struct JSONEach<Collection: JSONEachCollection>: Table {
         self.value = value
     }
 
+    /// The handles on `key` and `value`.
+    public typealias TableColumns = JSONEachColumns<Collection>
+
     public static var tableName: String { "json_each" }
 
     public static var columns: JSONEachColumns<Collection> { JSONEachColumns() }

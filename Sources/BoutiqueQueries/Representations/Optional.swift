@@ -3,6 +3,9 @@ import BoutiqueSQLite
 extension Optional: QueryRepresentable where Wrapped: QueryRepresentable {
     public typealias QueryOutput = Wrapped.QueryOutput?
 
+    /// An optional column is nullable already.
+    public typealias NullableRepresentation = Self
+
     /// NULL reads as `nil`; anything else as the wrapped representation reads it. An optional group
     /// of columns (`var timestamps: Timestamps?`) is `nil` when all of its columns are NULL, as an
     /// unmatched left-joined table is.

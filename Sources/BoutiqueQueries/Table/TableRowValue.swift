@@ -13,9 +13,19 @@
 public protocol TableRowValue: SendableMetatype {
     /// The table whose columns hold the value.
     associatedtype RowTable: Table
+    /// The column handles the joined select's closures receive for the value: the table's own, or
+    /// ``OptionalTableColumns`` of them for an optional row.
+    associatedtype RowColumns: Sendable
+}
+
+extension Table {
+    /// A table's row reads through the table's own handles.
+    public typealias RowColumns = TableColumns
 }
 
 extension Optional: TableRowValue where Wrapped: Table {
     /// The table whose columns hold the row, when there is one: `Tag` for a left-joined `Tag?`.
     public typealias RowTable = Wrapped
+    /// The table's handles, each column read as optional.
+    public typealias RowColumns = OptionalTableColumns<Wrapped.TableColumns>
 }

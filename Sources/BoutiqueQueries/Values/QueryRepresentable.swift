@@ -18,6 +18,10 @@ public protocol QueryRepresentable<QueryOutput>: SendableMetatype {
     /// The Swift type the column holds.
     associatedtype QueryOutput
 
+    /// The representation of the column where an outer join may leave it NULL: `Self?`, or the
+    /// representation itself when it is optional already, so that such a column is optional once.
+    associatedtype NullableRepresentation: QueryRepresentable = Self?
+
     /// Reads the value at the decoder's current column and advances to the next one.
     static func decode(from decoder: inout RowDecoder) throws(BoutiqueError) -> QueryOutput
 

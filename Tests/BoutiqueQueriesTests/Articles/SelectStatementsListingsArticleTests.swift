@@ -186,6 +186,9 @@ struct SelectStatementsListingsArticleTests {
             .select { ($0.name, $1.name) }
         // The alias is the type's name with its first letter lowercased (StructuredQueries: "referrers").
         #expect(usersWithReferrers.sql == #"SELECT "users"."name", "referrer"."name" FROM "users" LEFT JOIN "users" AS "referrer" ON ("users"."referrerID" = "referrer"."id")"#)
+        // The alias's columns read as optional after the left join: a user without a referrer reads nil.
+        let everyUser: [(String, String?)] = try usersWithReferrers.fetchAll(db)
+        #expect(everyUser.sorted { $0.0 < $1.0 }.map(\.1) == [nil, "Ada", "Ben"])
         let referred = User.join(User.as(Referrer.self).all) { $0.referrerID == $1.id }.select { ($0.name, $1.name) }
         let rows = try referred.fetchAll(db)
         #expect(rows.map(\.0) == ["Ben", "Cy"])

@@ -72,7 +72,7 @@ struct CommonTableExpressionsArticleTests {
     }
 
     /// The CTE of the article's first example: lists grouped and filtered, selected into the CTE's rows.
-    private var wellRatedShelves: Select<(Shelf.TableColumns, Book.TableColumns), WellRatedShelf> {
+    private var wellRatedShelves: Select<(Shelf.TableColumns, OptionalTableColumns<Book.TableColumns>), WellRatedShelf> {
         Shelf
             .group(by: \.id)
             .leftJoin(Book.all) { $0.id.eq($1.shelfID) }

@@ -256,6 +256,16 @@ struct JSONPathTests {
         #expect(pairs.map(\.0) == [1, 1] && pairs.map(\.1) == [JSONEach(key: 0, value: "urgent"), JSONEach(key: 1, value: "home")])
     }
 
+    @Test func eachElementLeftJoinedReadsNilForAnEmptyArray() throws {
+        let query = Profile.leftJoin(Profile.columns.tags.jsonEach()) { _, _ in true }
+            .order { profile, element in (profile.id, element.key) }
+            .select { ($0.id, $1.value) }
+        #expect(query.sql.hasPrefix(#"SELECT "profile"."id", "json_each"."value" FROM "profile" LEFT JOIN json_each("profile"."tags") ON ?"#))
+        let rows: [(Int, String?)] = try query.fetchAll(db)
+        #expect(rows.map(\.0) == [1, 1, 2])
+        #expect(rows.map(\.1) == ["urgent", "home", nil])
+    }
+
     @Test func eachElementAtAPath() throws {
         let query = Profile.where {
             $0.author.jsonEach(\.links).where { $0.value.jsonExtract(\.homepage).like("%pointfree%") }.exists()

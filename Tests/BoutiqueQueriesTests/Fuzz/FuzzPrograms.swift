@@ -177,8 +177,8 @@ struct LeftJoinProgram: FuzzProgram {
         for filter in reminderFilters { reminders = reminders.where { filter.expression($0) } }
         for order in reminderOrders { reminders = reminders.order { order.term($0) } }
         var query = lists.leftJoin(reminders) { $0.id == $1.listID }
-        for filter in pairFilters { query = query.where { l, r in filter.expression(r, l) } }
-        for order in pairOrders { query = query.order { l, r in order.term(r, l) } }
+        for filter in pairFilters { query = query.where { l, r in filter.expression(r.base, l) } }
+        for order in pairOrders { query = query.order { l, r in order.term(r.base, l) } }
         query = query.order { l, r in (l.id, r.id) }
         if let limit { query = query.limit(limit.count, offset: limit.offset) }
         return try query.fetchAll(connection).map { FuzzRows.values($0.0) + FuzzRows.values($0.1) }

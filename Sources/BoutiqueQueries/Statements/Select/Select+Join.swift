@@ -23,12 +23,21 @@ extension Select where Columns: TableDefinition, Output == Columns.Root {
     }
 
     /// Pairs each row with the matching rows of `other`, or with `nil` when none match: `LEFT JOIN`.
+    ///
+    /// The later closures (`where`, `order`, `select`, …) read `other`'s columns as optional
+    /// (``OptionalTableColumns``), so a row without a match reads `nil` from them:
+    ///
+    /// ```swift
+    /// Reminder.all.leftJoin(RemindersList.all) { $0.listID == $1.id }
+    ///     .select { ($0.title, $1.name) }              // Select<_, (String, String?)>
+    /// ```
     public func leftJoin<Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
         on condition: (Columns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(Columns, Other.TableColumns), (Output, Other?)> {
+    ) -> Select<(Columns, OptionalTableColumns<Other.TableColumns>), (Output, Other?)> {
         joined(
-            other, kind: .left, on: condition(columns, other.columns).queryFragment, columns: (columns, other.columns)
+            other, kind: .left, on: condition(columns, other.columns).queryFragment,
+            columns: (columns, OptionalTableColumns(other.columns))
         ) { (decoder) throws(BoutiqueError) in
             (try Output(decoder: &decoder), try Other.decodeJoined(from: &decoder))
         }
@@ -110,11 +119,12 @@ extension Table {
         all.join(other, on: condition)
     }
 
-    /// Pairs each row with the matching rows of `other`, or `nil`.
+    /// Pairs each row with the matching rows of `other`, or `nil`; the later closures read `other`'s
+    /// columns as optional.
     public static func leftJoin<Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
         on condition: (TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(TableColumns, Other.TableColumns), (Self, Other?)> {
+    ) -> Select<(TableColumns, OptionalTableColumns<Other.TableColumns>), (Self, Other?)> {
         all.leftJoin(other, on: condition)
     }
 }

@@ -24,10 +24,10 @@ extension Select where Columns: TableDefinition {
     public func leftJoin<V1: QueryBindable, V2: QueryBindable, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
         on condition: (Columns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(Columns, Other.TableColumns), (V1, V2)> where Output == (V1, V2) {
+    ) -> Select<(Columns, OptionalTableColumns<Other.TableColumns>), (V1, V2)> where Output == (V1, V2) {
         joined(
             other, kind: .left, on: condition(columns, other.columns).queryFragment,
-            columns: (columns, other.columns), keepingSelection: true, decoder: decoder
+            columns: (columns, OptionalTableColumns(other.columns)), keepingSelection: true, decoder: decoder
         )
     }
 
@@ -97,10 +97,10 @@ extension Select where Columns: TableDefinition {
     public func leftJoin<V1: QueryBindable, V2: QueryBindable, V3: QueryBindable, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
         on condition: (Columns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(Columns, Other.TableColumns), (V1, V2, V3)> where Output == (V1, V2, V3) {
+    ) -> Select<(Columns, OptionalTableColumns<Other.TableColumns>), (V1, V2, V3)> where Output == (V1, V2, V3) {
         joined(
             other, kind: .left, on: condition(columns, other.columns).queryFragment,
-            columns: (columns, other.columns), keepingSelection: true, decoder: decoder
+            columns: (columns, OptionalTableColumns(other.columns)), keepingSelection: true, decoder: decoder
         )
     }
 
@@ -170,10 +170,10 @@ extension Select where Columns: TableDefinition {
     public func leftJoin<V1: QueryBindable, V2: QueryBindable, V3: QueryBindable, V4: QueryBindable, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
         on condition: (Columns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(Columns, Other.TableColumns), (V1, V2, V3, V4)> where Output == (V1, V2, V3, V4) {
+    ) -> Select<(Columns, OptionalTableColumns<Other.TableColumns>), (V1, V2, V3, V4)> where Output == (V1, V2, V3, V4) {
         joined(
             other, kind: .left, on: condition(columns, other.columns).queryFragment,
-            columns: (columns, other.columns), keepingSelection: true, decoder: decoder
+            columns: (columns, OptionalTableColumns(other.columns)), keepingSelection: true, decoder: decoder
         )
     }
 

@@ -25,12 +25,14 @@ extension Select where Columns: TableDefinition, Output: QueryBindable {
     }
 
     /// Pairs each row with the matching rows of `other`, keeping the column this select chose; a row
-    /// without a match is kept once: `LEFT JOIN`.
+    /// without a match is kept once: `LEFT JOIN`. The later closures read `other`'s columns as optional.
     public func leftJoin<Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
         on condition: (Columns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(Columns, Other.TableColumns), Output> {
-        joined(other, kind: .left, on: condition(columns, other.columns).queryFragment, columns: (columns, other.columns), keepingSelection: true, decoder: decoder)
+    ) -> Select<(Columns, OptionalTableColumns<Other.TableColumns>), Output> {
+        joined(
+            other, kind: .left, on: condition(columns, other.columns).queryFragment,
+            columns: (columns, OptionalTableColumns(other.columns)), keepingSelection: true, decoder: decoder)
     }
 
     /// Pairs each row with the rows of `other` for which `condition` holds, reading the columns both

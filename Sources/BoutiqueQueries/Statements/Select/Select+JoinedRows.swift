@@ -281,9 +281,9 @@ extension Select {
     /// Adds a table to a join of 2: each row pairs with the rows of `other` for which `condition` holds.
     public func join<O1: TableRowValue, O2: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, Other.TableColumns), (O1, O2, Other)>
-    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns), Output == (O1, O2) {
+        on condition: (O1.RowColumns, O2.RowColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowColumns, O2.RowColumns, Other.TableColumns), (O1, O2, Other)>
+    where Columns == (O1.RowColumns, O2.RowColumns), Output == (O1, O2) {
         let previous = decoder
         return joined(
             other, kind: .inner, on: condition(columns.0, columns.1, other.columns).queryFragment,
@@ -294,16 +294,17 @@ extension Select {
         }
     }
 
-    /// Adds a table to a join of 2, or `nil` where no row of `other` matches: `LEFT JOIN`.
+    /// Adds a table to a join of 2, or `nil` where no row of `other` matches: `LEFT JOIN`. The
+    /// later closures read `other`'s columns as optional.
     public func leftJoin<O1: TableRowValue, O2: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, Other.TableColumns), (O1, O2, Other?)>
-    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns), Output == (O1, O2) {
+        on condition: (O1.RowColumns, O2.RowColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowColumns, O2.RowColumns, OptionalTableColumns<Other.TableColumns>), (O1, O2, Other?)>
+    where Columns == (O1.RowColumns, O2.RowColumns), Output == (O1, O2) {
         let previous = decoder
         return joined(
             other, kind: .left, on: condition(columns.0, columns.1, other.columns).queryFragment,
-            columns: (columns.0, columns.1, other.columns)
+            columns: (columns.0, columns.1, OptionalTableColumns(other.columns))
         ) { (decoder) throws(BoutiqueError) in
             let row = try previous(&decoder)
             return (row.0, row.1, try Other.decodeJoined(from: &decoder))
@@ -315,9 +316,9 @@ extension Select {
     /// Adds a table to a join of 3: each row pairs with the rows of `other` for which `condition` holds.
     public func join<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, Other.TableColumns), (O1, O2, O3, Other)>
-    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns), Output == (O1, O2, O3) {
+        on condition: (O1.RowColumns, O2.RowColumns, O3.RowColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowColumns, O2.RowColumns, O3.RowColumns, Other.TableColumns), (O1, O2, O3, Other)>
+    where Columns == (O1.RowColumns, O2.RowColumns, O3.RowColumns), Output == (O1, O2, O3) {
         let previous = decoder
         return joined(
             other, kind: .inner, on: condition(columns.0, columns.1, columns.2, other.columns).queryFragment,
@@ -328,16 +329,17 @@ extension Select {
         }
     }
 
-    /// Adds a table to a join of 3, or `nil` where no row of `other` matches: `LEFT JOIN`.
+    /// Adds a table to a join of 3, or `nil` where no row of `other` matches: `LEFT JOIN`. The
+    /// later closures read `other`'s columns as optional.
     public func leftJoin<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, Other.TableColumns), (O1, O2, O3, Other?)>
-    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns), Output == (O1, O2, O3) {
+        on condition: (O1.RowColumns, O2.RowColumns, O3.RowColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowColumns, O2.RowColumns, O3.RowColumns, OptionalTableColumns<Other.TableColumns>), (O1, O2, O3, Other?)>
+    where Columns == (O1.RowColumns, O2.RowColumns, O3.RowColumns), Output == (O1, O2, O3) {
         let previous = decoder
         return joined(
             other, kind: .left, on: condition(columns.0, columns.1, columns.2, other.columns).queryFragment,
-            columns: (columns.0, columns.1, columns.2, other.columns)
+            columns: (columns.0, columns.1, columns.2, OptionalTableColumns(other.columns))
         ) { (decoder) throws(BoutiqueError) in
             let row = try previous(&decoder)
             return (row.0, row.1, row.2, try Other.decodeJoined(from: &decoder))
@@ -349,9 +351,9 @@ extension Select {
     /// Adds a table to a join of 4: each row pairs with the rows of `other` for which `condition` holds.
     public func join<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, O4: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, Other.TableColumns), (O1, O2, O3, O4, Other)>
-    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns), Output == (O1, O2, O3, O4) {
+        on condition: (O1.RowColumns, O2.RowColumns, O3.RowColumns, O4.RowColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowColumns, O2.RowColumns, O3.RowColumns, O4.RowColumns, Other.TableColumns), (O1, O2, O3, O4, Other)>
+    where Columns == (O1.RowColumns, O2.RowColumns, O3.RowColumns, O4.RowColumns), Output == (O1, O2, O3, O4) {
         let previous = decoder
         return joined(
             other, kind: .inner, on: condition(columns.0, columns.1, columns.2, columns.3, other.columns).queryFragment,
@@ -362,16 +364,17 @@ extension Select {
         }
     }
 
-    /// Adds a table to a join of 4, or `nil` where no row of `other` matches: `LEFT JOIN`.
+    /// Adds a table to a join of 4, or `nil` where no row of `other` matches: `LEFT JOIN`. The
+    /// later closures read `other`'s columns as optional.
     public func leftJoin<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, O4: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, Other.TableColumns), (O1, O2, O3, O4, Other?)>
-    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns), Output == (O1, O2, O3, O4) {
+        on condition: (O1.RowColumns, O2.RowColumns, O3.RowColumns, O4.RowColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowColumns, O2.RowColumns, O3.RowColumns, O4.RowColumns, OptionalTableColumns<Other.TableColumns>), (O1, O2, O3, O4, Other?)>
+    where Columns == (O1.RowColumns, O2.RowColumns, O3.RowColumns, O4.RowColumns), Output == (O1, O2, O3, O4) {
         let previous = decoder
         return joined(
             other, kind: .left, on: condition(columns.0, columns.1, columns.2, columns.3, other.columns).queryFragment,
-            columns: (columns.0, columns.1, columns.2, columns.3, other.columns)
+            columns: (columns.0, columns.1, columns.2, columns.3, OptionalTableColumns(other.columns))
         ) { (decoder) throws(BoutiqueError) in
             let row = try previous(&decoder)
             return (row.0, row.1, row.2, row.3, try Other.decodeJoined(from: &decoder))
@@ -383,9 +386,9 @@ extension Select {
     /// Adds a table to a join of 5: each row pairs with the rows of `other` for which `condition` holds.
     public func join<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, O4: TableRowValue, O5: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns, Other.TableColumns), (O1, O2, O3, O4, O5, Other)>
-    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns), Output == (O1, O2, O3, O4, O5) {
+        on condition: (O1.RowColumns, O2.RowColumns, O3.RowColumns, O4.RowColumns, O5.RowColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowColumns, O2.RowColumns, O3.RowColumns, O4.RowColumns, O5.RowColumns, Other.TableColumns), (O1, O2, O3, O4, O5, Other)>
+    where Columns == (O1.RowColumns, O2.RowColumns, O3.RowColumns, O4.RowColumns, O5.RowColumns), Output == (O1, O2, O3, O4, O5) {
         let previous = decoder
         return joined(
             other, kind: .inner, on: condition(columns.0, columns.1, columns.2, columns.3, columns.4, other.columns).queryFragment,
@@ -396,16 +399,17 @@ extension Select {
         }
     }
 
-    /// Adds a table to a join of 5, or `nil` where no row of `other` matches: `LEFT JOIN`.
+    /// Adds a table to a join of 5, or `nil` where no row of `other` matches: `LEFT JOIN`. The
+    /// later closures read `other`'s columns as optional.
     public func leftJoin<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, O4: TableRowValue, O5: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns, Other.TableColumns), (O1, O2, O3, O4, O5, Other?)>
-    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns), Output == (O1, O2, O3, O4, O5) {
+        on condition: (O1.RowColumns, O2.RowColumns, O3.RowColumns, O4.RowColumns, O5.RowColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(O1.RowColumns, O2.RowColumns, O3.RowColumns, O4.RowColumns, O5.RowColumns, OptionalTableColumns<Other.TableColumns>), (O1, O2, O3, O4, O5, Other?)>
+    where Columns == (O1.RowColumns, O2.RowColumns, O3.RowColumns, O4.RowColumns, O5.RowColumns), Output == (O1, O2, O3, O4, O5) {
         let previous = decoder
         return joined(
             other, kind: .left, on: condition(columns.0, columns.1, columns.2, columns.3, columns.4, other.columns).queryFragment,
-            columns: (columns.0, columns.1, columns.2, columns.3, columns.4, other.columns)
+            columns: (columns.0, columns.1, columns.2, columns.3, columns.4, OptionalTableColumns(other.columns))
         ) { (decoder) throws(BoutiqueError) in
             let row = try previous(&decoder)
             return (row.0, row.1, row.2, row.3, row.4, try Other.decodeJoined(from: &decoder))
@@ -415,14 +419,15 @@ extension Select {
 
 extension Select {
     /// Adds a table to a join of 2, keeping every row of `other`, with `nil` for each table before it where none match: `RIGHT JOIN`.
+    /// The later closures read the columns of each table that may be `nil` as optional.
     public func rightJoin<O1: TableRowValue, O2: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, Other.TableColumns), (O1.RowTable?, O2.RowTable?, Other)>
-    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns), Output == (O1, O2) {
+        on condition: (O1.RowColumns, O2.RowColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(OptionalTableColumns<O1.RowTable.TableColumns>, OptionalTableColumns<O2.RowTable.TableColumns>, Other.TableColumns), (O1.RowTable?, O2.RowTable?, Other)>
+    where Columns == (O1.RowColumns, O2.RowColumns), Output == (O1, O2) {
         joined(
             other, kind: .right, on: condition(columns.0, columns.1, other.columns).queryFragment,
-            columns: (columns.0, columns.1, other.columns)
+            columns: (OptionalTableColumns(O1.RowTable.columns), OptionalTableColumns(O2.RowTable.columns), other.columns)
         ) { (decoder) throws(BoutiqueError) in
             (try O1.RowTable.decodeJoined(from: &decoder), try O2.RowTable.decodeJoined(from: &decoder), try Other(decoder: &decoder))
         }
@@ -431,14 +436,15 @@ extension Select {
 
 extension Select {
     /// Adds a table to a join of 2, keeping every row of both sides, with `nil` for the side that has no match: `FULL JOIN`.
+    /// The later closures read the columns of each table that may be `nil` as optional.
     public func fullJoin<O1: TableRowValue, O2: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, Other.TableColumns), (O1.RowTable?, O2.RowTable?, Other?)>
-    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns), Output == (O1, O2) {
+        on condition: (O1.RowColumns, O2.RowColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(OptionalTableColumns<O1.RowTable.TableColumns>, OptionalTableColumns<O2.RowTable.TableColumns>, OptionalTableColumns<Other.TableColumns>), (O1.RowTable?, O2.RowTable?, Other?)>
+    where Columns == (O1.RowColumns, O2.RowColumns), Output == (O1, O2) {
         joined(
             other, kind: .full, on: condition(columns.0, columns.1, other.columns).queryFragment,
-            columns: (columns.0, columns.1, other.columns)
+            columns: (OptionalTableColumns(O1.RowTable.columns), OptionalTableColumns(O2.RowTable.columns), OptionalTableColumns(other.columns))
         ) { (decoder) throws(BoutiqueError) in
             (try O1.RowTable.decodeJoined(from: &decoder), try O2.RowTable.decodeJoined(from: &decoder), try Other.decodeJoined(from: &decoder))
         }
@@ -447,14 +453,15 @@ extension Select {
 
 extension Select {
     /// Adds a table to a join of 3, keeping every row of `other`, with `nil` for each table before it where none match: `RIGHT JOIN`.
+    /// The later closures read the columns of each table that may be `nil` as optional.
     public func rightJoin<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, Other.TableColumns), (O1.RowTable?, O2.RowTable?, O3.RowTable?, Other)>
-    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns), Output == (O1, O2, O3) {
+        on condition: (O1.RowColumns, O2.RowColumns, O3.RowColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(OptionalTableColumns<O1.RowTable.TableColumns>, OptionalTableColumns<O2.RowTable.TableColumns>, OptionalTableColumns<O3.RowTable.TableColumns>, Other.TableColumns), (O1.RowTable?, O2.RowTable?, O3.RowTable?, Other)>
+    where Columns == (O1.RowColumns, O2.RowColumns, O3.RowColumns), Output == (O1, O2, O3) {
         joined(
             other, kind: .right, on: condition(columns.0, columns.1, columns.2, other.columns).queryFragment,
-            columns: (columns.0, columns.1, columns.2, other.columns)
+            columns: (OptionalTableColumns(O1.RowTable.columns), OptionalTableColumns(O2.RowTable.columns), OptionalTableColumns(O3.RowTable.columns), other.columns)
         ) { (decoder) throws(BoutiqueError) in
             (try O1.RowTable.decodeJoined(from: &decoder), try O2.RowTable.decodeJoined(from: &decoder), try O3.RowTable.decodeJoined(from: &decoder), try Other(decoder: &decoder))
         }
@@ -463,14 +470,15 @@ extension Select {
 
 extension Select {
     /// Adds a table to a join of 3, keeping every row of both sides, with `nil` for the side that has no match: `FULL JOIN`.
+    /// The later closures read the columns of each table that may be `nil` as optional.
     public func fullJoin<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, Other.TableColumns), (O1.RowTable?, O2.RowTable?, O3.RowTable?, Other?)>
-    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns), Output == (O1, O2, O3) {
+        on condition: (O1.RowColumns, O2.RowColumns, O3.RowColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(OptionalTableColumns<O1.RowTable.TableColumns>, OptionalTableColumns<O2.RowTable.TableColumns>, OptionalTableColumns<O3.RowTable.TableColumns>, OptionalTableColumns<Other.TableColumns>), (O1.RowTable?, O2.RowTable?, O3.RowTable?, Other?)>
+    where Columns == (O1.RowColumns, O2.RowColumns, O3.RowColumns), Output == (O1, O2, O3) {
         joined(
             other, kind: .full, on: condition(columns.0, columns.1, columns.2, other.columns).queryFragment,
-            columns: (columns.0, columns.1, columns.2, other.columns)
+            columns: (OptionalTableColumns(O1.RowTable.columns), OptionalTableColumns(O2.RowTable.columns), OptionalTableColumns(O3.RowTable.columns), OptionalTableColumns(other.columns))
         ) { (decoder) throws(BoutiqueError) in
             (try O1.RowTable.decodeJoined(from: &decoder), try O2.RowTable.decodeJoined(from: &decoder), try O3.RowTable.decodeJoined(from: &decoder), try Other.decodeJoined(from: &decoder))
         }
@@ -479,14 +487,15 @@ extension Select {
 
 extension Select {
     /// Adds a table to a join of 4, keeping every row of `other`, with `nil` for each table before it where none match: `RIGHT JOIN`.
+    /// The later closures read the columns of each table that may be `nil` as optional.
     public func rightJoin<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, O4: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, Other.TableColumns), (O1.RowTable?, O2.RowTable?, O3.RowTable?, O4.RowTable?, Other)>
-    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns), Output == (O1, O2, O3, O4) {
+        on condition: (O1.RowColumns, O2.RowColumns, O3.RowColumns, O4.RowColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(OptionalTableColumns<O1.RowTable.TableColumns>, OptionalTableColumns<O2.RowTable.TableColumns>, OptionalTableColumns<O3.RowTable.TableColumns>, OptionalTableColumns<O4.RowTable.TableColumns>, Other.TableColumns), (O1.RowTable?, O2.RowTable?, O3.RowTable?, O4.RowTable?, Other)>
+    where Columns == (O1.RowColumns, O2.RowColumns, O3.RowColumns, O4.RowColumns), Output == (O1, O2, O3, O4) {
         joined(
             other, kind: .right, on: condition(columns.0, columns.1, columns.2, columns.3, other.columns).queryFragment,
-            columns: (columns.0, columns.1, columns.2, columns.3, other.columns)
+            columns: (OptionalTableColumns(O1.RowTable.columns), OptionalTableColumns(O2.RowTable.columns), OptionalTableColumns(O3.RowTable.columns), OptionalTableColumns(O4.RowTable.columns), other.columns)
         ) { (decoder) throws(BoutiqueError) in
             (try O1.RowTable.decodeJoined(from: &decoder), try O2.RowTable.decodeJoined(from: &decoder), try O3.RowTable.decodeJoined(from: &decoder), try O4.RowTable.decodeJoined(from: &decoder), try Other(decoder: &decoder))
         }
@@ -495,14 +504,15 @@ extension Select {
 
 extension Select {
     /// Adds a table to a join of 4, keeping every row of both sides, with `nil` for the side that has no match: `FULL JOIN`.
+    /// The later closures read the columns of each table that may be `nil` as optional.
     public func fullJoin<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, O4: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, Other.TableColumns), (O1.RowTable?, O2.RowTable?, O3.RowTable?, O4.RowTable?, Other?)>
-    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns), Output == (O1, O2, O3, O4) {
+        on condition: (O1.RowColumns, O2.RowColumns, O3.RowColumns, O4.RowColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(OptionalTableColumns<O1.RowTable.TableColumns>, OptionalTableColumns<O2.RowTable.TableColumns>, OptionalTableColumns<O3.RowTable.TableColumns>, OptionalTableColumns<O4.RowTable.TableColumns>, OptionalTableColumns<Other.TableColumns>), (O1.RowTable?, O2.RowTable?, O3.RowTable?, O4.RowTable?, Other?)>
+    where Columns == (O1.RowColumns, O2.RowColumns, O3.RowColumns, O4.RowColumns), Output == (O1, O2, O3, O4) {
         joined(
             other, kind: .full, on: condition(columns.0, columns.1, columns.2, columns.3, other.columns).queryFragment,
-            columns: (columns.0, columns.1, columns.2, columns.3, other.columns)
+            columns: (OptionalTableColumns(O1.RowTable.columns), OptionalTableColumns(O2.RowTable.columns), OptionalTableColumns(O3.RowTable.columns), OptionalTableColumns(O4.RowTable.columns), OptionalTableColumns(other.columns))
         ) { (decoder) throws(BoutiqueError) in
             (try O1.RowTable.decodeJoined(from: &decoder), try O2.RowTable.decodeJoined(from: &decoder), try O3.RowTable.decodeJoined(from: &decoder), try O4.RowTable.decodeJoined(from: &decoder), try Other.decodeJoined(from: &decoder))
         }
@@ -511,14 +521,15 @@ extension Select {
 
 extension Select {
     /// Adds a table to a join of 5, keeping every row of `other`, with `nil` for each table before it where none match: `RIGHT JOIN`.
+    /// The later closures read the columns of each table that may be `nil` as optional.
     public func rightJoin<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, O4: TableRowValue, O5: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns, Other.TableColumns), (O1.RowTable?, O2.RowTable?, O3.RowTable?, O4.RowTable?, O5.RowTable?, Other)>
-    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns), Output == (O1, O2, O3, O4, O5) {
+        on condition: (O1.RowColumns, O2.RowColumns, O3.RowColumns, O4.RowColumns, O5.RowColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(OptionalTableColumns<O1.RowTable.TableColumns>, OptionalTableColumns<O2.RowTable.TableColumns>, OptionalTableColumns<O3.RowTable.TableColumns>, OptionalTableColumns<O4.RowTable.TableColumns>, OptionalTableColumns<O5.RowTable.TableColumns>, Other.TableColumns), (O1.RowTable?, O2.RowTable?, O3.RowTable?, O4.RowTable?, O5.RowTable?, Other)>
+    where Columns == (O1.RowColumns, O2.RowColumns, O3.RowColumns, O4.RowColumns, O5.RowColumns), Output == (O1, O2, O3, O4, O5) {
         joined(
             other, kind: .right, on: condition(columns.0, columns.1, columns.2, columns.3, columns.4, other.columns).queryFragment,
-            columns: (columns.0, columns.1, columns.2, columns.3, columns.4, other.columns)
+            columns: (OptionalTableColumns(O1.RowTable.columns), OptionalTableColumns(O2.RowTable.columns), OptionalTableColumns(O3.RowTable.columns), OptionalTableColumns(O4.RowTable.columns), OptionalTableColumns(O5.RowTable.columns), other.columns)
         ) { (decoder) throws(BoutiqueError) in
             (try O1.RowTable.decodeJoined(from: &decoder), try O2.RowTable.decodeJoined(from: &decoder), try O3.RowTable.decodeJoined(from: &decoder), try O4.RowTable.decodeJoined(from: &decoder), try O5.RowTable.decodeJoined(from: &decoder), try Other(decoder: &decoder))
         }
@@ -527,14 +538,15 @@ extension Select {
 
 extension Select {
     /// Adds a table to a join of 5, keeping every row of both sides, with `nil` for the side that has no match: `FULL JOIN`.
+    /// The later closures read the columns of each table that may be `nil` as optional.
     public func fullJoin<O1: TableRowValue, O2: TableRowValue, O3: TableRowValue, O4: TableRowValue, O5: TableRowValue, Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
-        on condition: (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns, Other.TableColumns), (O1.RowTable?, O2.RowTable?, O3.RowTable?, O4.RowTable?, O5.RowTable?, Other?)>
-    where Columns == (O1.RowTable.TableColumns, O2.RowTable.TableColumns, O3.RowTable.TableColumns, O4.RowTable.TableColumns, O5.RowTable.TableColumns), Output == (O1, O2, O3, O4, O5) {
+        on condition: (O1.RowColumns, O2.RowColumns, O3.RowColumns, O4.RowColumns, O5.RowColumns, Other.TableColumns) -> some QueryExpression<Bool>
+    ) -> Select<(OptionalTableColumns<O1.RowTable.TableColumns>, OptionalTableColumns<O2.RowTable.TableColumns>, OptionalTableColumns<O3.RowTable.TableColumns>, OptionalTableColumns<O4.RowTable.TableColumns>, OptionalTableColumns<O5.RowTable.TableColumns>, OptionalTableColumns<Other.TableColumns>), (O1.RowTable?, O2.RowTable?, O3.RowTable?, O4.RowTable?, O5.RowTable?, Other?)>
+    where Columns == (O1.RowColumns, O2.RowColumns, O3.RowColumns, O4.RowColumns, O5.RowColumns), Output == (O1, O2, O3, O4, O5) {
         joined(
             other, kind: .full, on: condition(columns.0, columns.1, columns.2, columns.3, columns.4, other.columns).queryFragment,
-            columns: (columns.0, columns.1, columns.2, columns.3, columns.4, other.columns)
+            columns: (OptionalTableColumns(O1.RowTable.columns), OptionalTableColumns(O2.RowTable.columns), OptionalTableColumns(O3.RowTable.columns), OptionalTableColumns(O4.RowTable.columns), OptionalTableColumns(O5.RowTable.columns), OptionalTableColumns(other.columns))
         ) { (decoder) throws(BoutiqueError) in
             (try O1.RowTable.decodeJoined(from: &decoder), try O2.RowTable.decodeJoined(from: &decoder), try O3.RowTable.decodeJoined(from: &decoder), try O4.RowTable.decodeJoined(from: &decoder), try O5.RowTable.decodeJoined(from: &decoder), try Other.decodeJoined(from: &decoder))
         }

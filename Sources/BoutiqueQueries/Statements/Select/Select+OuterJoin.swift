@@ -9,25 +9,29 @@ extension Select where Columns: TableDefinition, Output == Columns.Root {
     /// ```swift
     /// Reminder.all.rightJoin(RemindersList.all) { $0.listID == $1.id }   // Select<_, (Reminder?, RemindersList)>
     /// ```
+    ///
+    /// The later closures read this select's columns as optional (``OptionalTableColumns``).
     public func rightJoin<Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
         on condition: (Columns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(Columns, Other.TableColumns), (Output?, Other)> {
+    ) -> Select<(OptionalTableColumns<Columns>, Other.TableColumns), (Output?, Other)> {
         joined(
-            other, kind: .right, on: condition(columns, other.columns).queryFragment, columns: (columns, other.columns)
+            other, kind: .right, on: condition(columns, other.columns).queryFragment,
+            columns: (OptionalTableColumns(columns), other.columns)
         ) { (decoder) throws(BoutiqueError) in
             (try Output.decodeJoined(from: &decoder), try Other(decoder: &decoder))
         }
     }
 
     /// Every row of both sides, paired where `condition` holds and with `nil` for the side that has
-    /// no match: `FULL JOIN`.
+    /// no match: `FULL JOIN`. The later closures read the columns of both as optional.
     public func fullJoin<Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
         on condition: (Columns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(Columns, Other.TableColumns), (Output?, Other?)> {
+    ) -> Select<(OptionalTableColumns<Columns>, OptionalTableColumns<Other.TableColumns>), (Output?, Other?)> {
         joined(
-            other, kind: .full, on: condition(columns, other.columns).queryFragment, columns: (columns, other.columns)
+            other, kind: .full, on: condition(columns, other.columns).queryFragment,
+            columns: (OptionalTableColumns(columns), OptionalTableColumns(other.columns))
         ) { (decoder) throws(BoutiqueError) in
             (try Output.decodeJoined(from: &decoder), try Other.decodeJoined(from: &decoder))
         }
@@ -39,7 +43,7 @@ extension Table {
     public static func rightJoin<Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
         on condition: (TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(TableColumns, Other.TableColumns), (Self?, Other)> {
+    ) -> Select<(OptionalTableColumns<TableColumns>, Other.TableColumns), (Self?, Other)> {
         all.rightJoin(other, on: condition)
     }
 
@@ -47,7 +51,7 @@ extension Table {
     public static func fullJoin<Other: Table>(
         _ other: Select<Other.TableColumns, Other>,
         on condition: (TableColumns, Other.TableColumns) -> some QueryExpression<Bool>
-    ) -> Select<(TableColumns, Other.TableColumns), (Self?, Other?)> {
+    ) -> Select<(OptionalTableColumns<TableColumns>, OptionalTableColumns<Other.TableColumns>), (Self?, Other?)> {
         all.fullJoin(other, on: condition)
     }
 }
