@@ -18,6 +18,8 @@ import BoutiqueSQLite
 public protocol Table: QueryRepresentable, TableRowValue where QueryOutput == Self, RowTable == Self {
     /// The typed column handles the query builder's closures receive as `$0`.
     associatedtype TableColumns: TableDefinition where TableColumns.Root == Self
+    /// The handles a joined select's closures receive for the table's row: its own.
+    associatedtype RowColumns = TableColumns
 
     /// The table's SQL name. It must not change while the program runs: statement texts built from it
     /// are kept per type.

@@ -13,14 +13,9 @@
 public protocol TableRowValue: SendableMetatype {
     /// The table whose columns hold the value.
     associatedtype RowTable: Table
-    /// The column handles the joined select's closures receive for the value: the table's own, or
-    /// ``OptionalTableColumns`` of them for an optional row.
+    /// The column handles the joined select's closures receive for the value: the table's own (a
+    /// table's row, ``Table`` says so), or ``OptionalTableColumns`` of them for an optional row.
     associatedtype RowColumns: Sendable
-}
-
-extension Table {
-    /// A table's row reads through the table's own handles.
-    public typealias RowColumns = TableColumns
 }
 
 extension Optional: TableRowValue where Wrapped: Table {
