@@ -5,7 +5,7 @@ import Foundation
 /// lost connection costs at most the piece in flight.
 ///
 /// ```swift
-/// let transfer = try AttachmentTransfer(transport: .http(url, token: token), attachments: db.attachments)
+/// let transfer = try AttachmentTransfer(transport: HTTPSyncTransport.http(url, token: token), attachments: db.attachments)
 /// let sent = try await transfer.upload(photo.image)       // resumes from the server's offset
 /// let received = try await transfer.download(photo.image) // resumes from the bytes already here
 /// ```

@@ -113,6 +113,7 @@ struct RowProjector {
     /// snapshot (``/BoutiqueSyncCore/CollaborativeTextValue/awaitingSnapshot``). The table keeps showing
     /// the text it showed: writing the row again for another reason (a pulled edit, a space event, a
     /// repair) would otherwise show NULL, and an app that writes whole rows back would then write it.
+    /// A row the table does not hold (written anew) gets the column's default until the snapshot.
     static func awaitsSnapshot(_ cell: CellRegister) -> Bool {
         cell.value == CollaborativeTextValue.awaitingSnapshot
     }

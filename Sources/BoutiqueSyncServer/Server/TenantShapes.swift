@@ -35,7 +35,12 @@ struct TenantShapes {
         _ tenant: String, shapes: (shapes: [String: SyncTableShape], version: Int64)?, mismatches: [String] = [], pushed: [SyncTableShape]?
     ) {
         var entry = entries[tenant]
-        if let shapes { entry = Entry(shapes: shapes.shapes, version: shapes.version, lastPushed: entry?.lastPushed, mismatches: mismatches) }
+        if let shapes {
+            // What a push described at another version was checked against other shapes: the next
+            // push describing it is checked again, against these.
+            let lastPushed = entry?.version == shapes.version ? entry?.lastPushed : nil
+            entry = Entry(shapes: shapes.shapes, version: shapes.version, lastPushed: lastPushed, mismatches: mismatches)
+        }
         guard var entry else { return }
         if let pushed { entry.lastPushed = pushed }
         if entries[tenant] == nil, entries.count >= capacity, !order.isEmpty { entries[order.removeFirst()] = nil }

@@ -64,8 +64,8 @@ struct AttachmentSimulation {
 
     struct Outcome: Sendable {
         var failures: [String]
-        /// Live photos whose bytes were checked after healing, reads refused to users who may not read,
-        /// and fetches that brought bytes on the way.
+        /// Live photos whose bytes were checked after healing, reads of bytes the server held refused
+        /// to users who may not read them, and fetches that brought bytes on the way.
         var livePhotos = 0
         var refusedReads = 0
         var fetched = 0
@@ -163,7 +163,9 @@ struct AttachmentSimulation {
                 case 42..<64:
                     _ = try? await device.sync?.synchronize()
                 case 64..<74:
-                    if try await fetchOne(on: device, made: &made, random: &random, failures: &outcome.failures) { outcome.fetched += 1 }
+                    if try await fetchOne(on: device, server: server, made: &made, random: &random, failures: &outcome.failures) {
+                        outcome.fetched += 1
+                    }
                 case 74..<82:
                     try await changeMembers(server: server, made: made, random: &random)
                 case 82..<87:
@@ -218,8 +220,12 @@ struct AttachmentSimulation {
             // Every device that shows the photo fetches them.
             for device in devices {
                 guard let database = device.database, let sync = device.sync,
-                    try await Self.ids("SELECT id FROM photo WHERE id = '\(photo)'", database).count == 1
+                    let image = try await Self.ids("SELECT image FROM photo WHERE id = '\(photo)'", database).first
                 else { continue }
+                guard (try? JSONDecoder().decode(Attachment.self, from: Data(image.utf8)))?.id == id else {
+                    outcome.failures.append("\(device.name) shows photo \(photo) with another image than the server's")
+                    continue
+                }
                 do {
                     try await sync.attachments.fetch(attachment, waitingForUpload: false)
                     let local = try await database.attachments.data(for: attachment)
@@ -243,10 +249,17 @@ struct AttachmentSimulation {
     // MARK: Steps
 
     /// Fetches a photo the device shows; whatever comes must be its bytes. Returns whether bytes came.
-    private func fetchOne(on device: SimulatedDevice, made: inout Made, random: inout SeededRandom, failures: inout [String]) async throws -> Bool {
+    private func fetchOne(
+        on device: SimulatedDevice, server: SyncServer, made: inout Made, random: inout SeededRandom, failures: inout [String]
+    ) async throws -> Bool {
         guard let database = device.database, let sync = device.sync else { return false }
         let images = try await Self.ids("SELECT image FROM photo ORDER BY id", database)
         guard !images.isEmpty, let attachment = try? JSONDecoder().decode(Attachment.self, from: Data(random.pick(images).utf8)) else { return false }
+        // A device that shows a photo its user may no longer read (a removal it has not pulled yet)
+        // must not get the bytes from the server; bytes already on the device are its own.
+        let user = device.network.user
+        let allowed = try await mayRead(attachment.id, user: user, server: server, made: made, live: try await livePhotos(server: server, made: made))
+        let wasHere = try await database.attachments.fileURL(for: attachment) != nil
         do {
             try await sync.attachments.fetch(attachment, waitingForUpload: false)
         } catch BoutiqueError.attachmentNotUploaded, BoutiqueError.syncUnavailable {
@@ -255,7 +268,10 @@ struct AttachmentSimulation {
             failures.append("\(device.name) fetching \(attachment.id.prefix(12)): \(error)")
             return false
         }
-        made.holders[attachment.id, default: []].insert(device.network.user)
+        if !allowed, !wasHere {
+            failures.append("\(device.name): \(user), who may not read \(attachment.id.prefix(12)), fetched its bytes from the server")
+        }
+        made.holders[attachment.id, default: []].insert(user)
         if try await database.attachments.data(for: attachment) != made.bytes[attachment.id] {
             failures.append("\(device.name) fetched other bytes for \(attachment.id.prefix(12))")
         }
@@ -303,12 +319,7 @@ struct AttachmentSimulation {
         _ id: String, by user: String, requests: AttachmentRequests, server: SyncServer, made: Made, live: [String: (album: String, id: String)],
         step: Int, failures: inout [String]
     ) async throws -> Int {
-        if made.holders[id]?.contains(user) == true { return 0 }
-        for (album, pointed) in live.values where pointed == id {
-            let members = try await server.members(table: "album", key: .text(album), tenant: Self.tenant)
-            if members.contains(where: { $0.user == user }) { return 0 }
-        }
-        guard let attachment = made.attachments[id] else { return 0 }
+        guard try await !mayRead(id, user: user, server: server, made: made, live: live), let attachment = made.attachments[id] else { return 0 }
         var leaked: [String] = []
         if let range = try? await requests.read(id, offset: 0, length: 64, tenant: Self.tenant, user: user), !range.isEmpty {
             leaked.append("its bytes")
@@ -320,7 +331,22 @@ struct AttachmentSimulation {
             failures.append("step \(step): \(user), who may not read \(id.prefix(12)), was told \(leaked.joined(separator: " and "))")
             return 0
         }
-        return 1
+        // A refusal counts only where there was something to refuse: the server holds the bytes whole.
+        let held = try await requests.bytes.state(of: id, byteCount: attachment.byteCount, tenant: Self.tenant, uploader: "simulator")
+        return held.isUploaded ? 1 : 0
+    }
+
+    /// Whether the run lets `user` read `id`: they held its bytes (made or fetched them, so may have
+    /// uploaded them), or they are a member of the album of a live photo pointing at it.
+    private func mayRead(
+        _ id: String, user: String, server: SyncServer, made: Made, live: [String: (album: String, id: String)]
+    ) async throws -> Bool {
+        if made.holders[id]?.contains(user) == true { return true }
+        for (album, pointed) in live.values where pointed == id {
+            let members = try await server.members(table: "album", key: .text(album), tenant: Self.tenant)
+            if members.contains(where: { $0.user == user }) { return true }
+        }
+        return false
     }
 
     /// The server's live photos (in a live album) by id: their album and the attachment they point at.

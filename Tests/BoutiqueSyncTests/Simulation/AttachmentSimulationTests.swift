@@ -24,7 +24,7 @@ import Testing
                 if let seed = pending.next() { group.addTask { (seed, try await AttachmentSimulation(seed: seed, steps: 90).run()) } }
             }
         }
-        print("attachment simulation, \(seeds.count) seeds: \(totals.livePhotos) live photos checked after healing, \(totals.fetched) fetched on the way, \(totals.refusedReads) reads refused to users who may not read")
+        print("attachment simulation, \(seeds.count) seeds: \(totals.livePhotos) live photos checked after healing, \(totals.fetched) fetched on the way, \(totals.refusedReads) reads of held bytes refused to users who may not read them")
         // The checks must have had something to check: reads by outsiders were tried and refused.
         #expect(totals.refusedReads > 0 && totals.fetched > 0 && totals.livePhotos > 0)
         for (seed, problems) in failures.sorted(by: { $0.0 < $1.0 }).prefix(3) {

@@ -61,6 +61,29 @@ import Testing
         }
     }
 
+    /// Two instances on one store: one refreshes its shapes from a snapshot page after the other
+    /// recorded a change; a push describing what it knew before is checked against the change.
+    @Test(arguments: StoreKind.allCases) func aPushAfterASnapshotPageRefreshedTheShapesIsCheckedAgainstThem(_ kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let plain = SyncTableShape(table: "note", columns: ["id", "body"])
+            let text = SyncTableShape(table: "note", columns: ["id", "body"], collaborativeText: ["body"])
+            // With rules, as a snapshot page reads the shapes only to place rows in spaces.
+            let first = SyncServer(store: store, rules: try SpacesSchema.rules())
+            let second = SyncServer(store: store, rules: try SpacesSchema.rules())
+            // An old app's device describes the plain table to the first instance.
+            #expect(try await first.push(Self.describe([plain], replica: "old"), tenant: "t", user: "ana").outcome == .accepted)
+            // The app's update makes the body collaborative, through the second instance.
+            #expect(try await second.push(Self.describe([text], replica: "new"), tenant: "t", user: "ana").outcome == .accepted)
+            // A bootstrap's page on the first instance reads the shapes the second recorded.
+            _ = try await first.snapshot(SnapshotRequest(replica: "reader", after: nil, limit: 10), tenant: "t", user: "ana")
+            #expect(await first.shapes["t"]?.shapes["note"]?.collaborativeText == ["body"])
+            // The old app describes the plain table again: refused, as the body merges as text now.
+            let again = try await first.push(Self.describe([plain], replica: "old"), tenant: "t", user: "ana")
+            #expect(again.outcome == .refused && again.refusal == .invalid, "\(again)")
+            #expect(again.reason?.contains("collaborative text columns body") == true, "\(again.reason ?? "")")
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func aTenantsDevicesDescribeAtMostAThousandTables(_ kind: StoreKind) async throws {
         try await kind.withStore { store in
             let server = SyncServer(store: store, rules: try SpacesSchema.rules())
