@@ -75,15 +75,16 @@ extension HTTPSyncTransport: AttachmentChannel {
 }
 
 extension AttachmentUploadState {
-    /// The state in `data`, checked to be `attachment`'s.
+    /// The state in `data` (``AttachmentTransfer`` checks that it is `attachment`'s).
     package static func decoded(_ data: Data, of attachment: Attachment) throws -> AttachmentUploadState {
         guard let state = try? SyncJSON.decoder().decode(AttachmentUploadState.self, from: data) else {
             throw BoutiqueError.syncRefused(reason: "the server's answer about attachment \(attachment.id) is not its upload's state")
         }
-        return try state.checked(for: attachment)
+        return state
     }
 
-    /// This state, when it is one of `attachment`'s upload.
+    /// This state, when it is one of `attachment`'s upload: whatever the channel, the transfer checks
+    /// every state it is answered with here.
     package func checked(for attachment: Attachment) throws -> AttachmentUploadState {
         guard id == attachment.id, byteCount == attachment.byteCount, (0...attachment.byteCount).contains(offset) else {
             throw BoutiqueError.syncRefused(reason: "the server's answer about attachment \(attachment.id) is not its upload's state")

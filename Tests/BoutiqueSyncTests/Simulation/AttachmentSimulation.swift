@@ -141,9 +141,9 @@ struct AttachmentSimulation {
                     made.holders[attachment.id, default: []].insert(user)
                     let photo = "p\(made.photos.count)"
                     let album = random.pick(albums)
-                    let image = try Self.json(attachment)
+                    let image = Attachment.encode(attachment)
                     try await database.write { conn in
-                        try conn.execute("INSERT INTO photo(id, albumID, image) VALUES (?, ?, ?)", [.text(photo), .text(album), .text(image)])
+                        try conn.execute("INSERT INTO photo(id, albumID, image) VALUES (?, ?, ?)", [.text(photo), .text(album), image])
                     }
                     made.photos.append(photo)
                 case 35..<42:
@@ -153,9 +153,9 @@ struct AttachmentSimulation {
                     let photo = random.pick(photos)
                     let held = try await Self.heldAttachments(device, made: made)
                     if !held.isEmpty, random.chance(50) {
-                        let image = try Self.json(random.pick(held))
+                        let image = Attachment.encode(random.pick(held))
                         try await database.write { conn in
-                            try conn.execute("UPDATE photo SET image = ? WHERE id = ?", [.text(image), .text(photo)])
+                            try conn.execute("UPDATE photo SET image = ? WHERE id = ?", [image, .text(photo)])
                         }
                     } else {
                         try await database.write { conn in try conn.execute("DELETE FROM photo WHERE id = ?", [.text(photo)]) }
@@ -385,9 +385,5 @@ struct AttachmentSimulation {
             if let attachment = made.attachments[id], try await database.attachments.fileURL(for: attachment) != nil { held.append(attachment) }
         }
         return held
-    }
-
-    private static func json(_ attachment: Attachment) throws -> String {
-        String(decoding: try JSONEncoder().encode(attachment), as: UTF8.self)
     }
 }

@@ -39,7 +39,7 @@ extension SimulatedNetwork: AttachmentChannel {
             } catch let refusal as AttachmentRefusal where refusal.kind == .rangeNotSatisfiable {
                 return .endsBeforeOffset
             } catch let refusal as AttachmentRefusal {
-                throw SyncRefusal(reason: SyncRefusal.Reason(httpStatus: refusal.kind.httpStatus, code: nil), message: refusal.reason)
+                throw Self.refused(refusal)
             }
         }
     }
@@ -58,7 +58,12 @@ extension SimulatedNetwork: AttachmentChannel {
         } catch let refusal as AttachmentRefusal where refusal.kind == .notFound {
             throw BoutiqueError.syncUnavailable(reason: "the server keeps no attachments (404: \(refusal.reason))")
         } catch let refusal as AttachmentRefusal where refusal.kind != .offsetMismatch {
-            throw SyncRefusal(reason: SyncRefusal.Reason(httpStatus: refusal.kind.httpStatus, code: nil), message: refusal.reason)
+            throw refused(refusal)
         }
+    }
+
+    /// A refusal as the HTTP transport throws its status.
+    private static func refused(_ refusal: AttachmentRefusal) -> SyncRefusal {
+        SyncRefusal(reason: SyncRefusal.Reason(httpStatus: refusal.kind.httpStatus, code: nil), message: refusal.reason)
     }
 }
