@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -86,10 +87,22 @@ struct MemoryRelease {
     /// bootstraps: 91.7 MB at rest with the moving threshold, 36.8 MB with it fixed (idle 31 MB).
     /// Setting `M_MMAP_THRESHOLD` fixes it (and turns the moving threshold off), as
     /// `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072` would.
+    ///
+    /// A threshold the process was started with (``setsMapThreshold(_:)``) is left as it is: the
+    /// operator chose it.
     static let fixMapThreshold: Void = {
+        guard !setsMapThreshold(ProcessInfo.processInfo.environment) else { return }
         // M_MMAP_THRESHOLD in glibc's malloc.h.
         _ = setOption?(-3, mapThreshold)
     }()
+
+    /// Whether `environment` gives glibc a map threshold of its own: `MALLOC_MMAP_THRESHOLD_`, or
+    /// `glibc.malloc.mmap_threshold` among `GLIBC_TUNABLES`.
+    static func setsMapThreshold(_ environment: [String: String]) -> Bool {
+        if environment["MALLOC_MMAP_THRESHOLD_"] != nil { return true }
+        guard let tunables = environment["GLIBC_TUNABLES"] else { return false }
+        return tunables.split(whereSeparator: { $0 == ":" }).contains { $0.hasPrefix("glibc.malloc.mmap_threshold=") }
+    }
 
     /// The process's resident bytes before and after handing memory back, or `nil` when it is close
     /// enough to its floor, when the release gave back less than ``minimumReturned``, or when the

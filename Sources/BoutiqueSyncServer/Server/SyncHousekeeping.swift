@@ -105,8 +105,9 @@ public actor SyncHousekeeping {
     /// Starts the schedule (again after ``stop()``); does nothing while it runs.
     ///
     /// On Linux it also tells the C allocator to hand blocks of 128 KiB and more back to the system
-    /// as soon as they are freed (`mallopt(M_MMAP_THRESHOLD)`, for the whole process), so that a
-    /// spike of large requests leaves no fragments behind.
+    /// as soon as they are freed (`mallopt(M_MMAP_THRESHOLD)`, for the whole process, unless it was
+    /// started with a threshold of its own), so that a spike of large requests leaves no fragments
+    /// behind.
     public func start() {
         guard schedule == nil else { return }
         MemoryRelease.fixMapThreshold

@@ -71,4 +71,13 @@ import Testing
         let allowed = [0, 10, 59, 60, 61, 125].map { seconds in reports.allows(at: start.advanced(by: .seconds(seconds))) }
         #expect(allowed == [true, false, false, true, false, true])
     }
+
+    @Test func aMapThresholdTheProcessWasStartedWithIsTheOperatorsAndKept() {
+        #expect(MemoryRelease.setsMapThreshold(["MALLOC_MMAP_THRESHOLD_": "65536"]))
+        #expect(MemoryRelease.setsMapThreshold(["GLIBC_TUNABLES": "glibc.malloc.mmap_threshold=65536"]))
+        #expect(MemoryRelease.setsMapThreshold(["GLIBC_TUNABLES": "glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=1048576"]))
+        #expect(!MemoryRelease.setsMapThreshold([:]))
+        #expect(!MemoryRelease.setsMapThreshold(["GLIBC_TUNABLES": "glibc.malloc.arena_max=2", "MALLOC_ARENA_MAX": "2"]))
+        #expect(!MemoryRelease.setsMapThreshold(["GLIBC_TUNABLES": "glibc.malloc.mmap_threshold_x=1"]))
+    }
 }
