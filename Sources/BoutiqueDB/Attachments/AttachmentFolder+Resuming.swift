@@ -72,12 +72,22 @@ extension AttachmentFolder {
     /// Checks the whole transfer of `id` against its size and SHA-256, a chunk at a time, then gives it
     /// its name. Bytes that are not the id's are removed (the transfer starts again from 0) and
     /// reported as ``BoutiqueError/attachmentDamaged(id:reason:)``.
-    package func publishResumed(_ id: String, byteCount: Int64, owner: String? = nil) throws {
+    ///
+    /// - Parameter hashedAs: the SHA-256 (hex) of the transfer's bytes, hashed as they were appended
+    ///   (``Receiving``): the file is then not read again, only its size checked.
+    package func publishResumed(_ id: String, byteCount: Int64, owner: String? = nil, hashedAs known: String? = nil) throws {
         let file = resumePath(for: id, byteCount: byteCount, owner: owner)
         let input = open(file, O_RDWR | O_CLOEXEC)
         guard input >= 0 else { throw Self.failure(file, "cannot be opened") }
         defer { close(input) }
-        let (digest, count) = try hash(input, path: file)
+        let (digest, count): (String, Int64)
+        if let known {
+            var status = stat()
+            guard fstat(input, &status) == 0 else { throw Self.failure(file, "cannot be examined") }
+            (digest, count) = (known, Int64(status.st_size))
+        } else {
+            (digest, count) = try hash(input, path: file)
+        }
         guard digest == id, count == byteCount else {
             unlink(file)
             throw BoutiqueError.attachmentDamaged(
@@ -124,16 +134,24 @@ extension AttachmentFolder {
     /// The SHA-256 (hex) and length of what `input` holds from its start.
     private func hash(_ input: Int32, path file: String) throws -> (String, Int64) {
         guard let hasher = SHA256Hasher() else { throw BoutiqueError.fileSystem(path: path, message: "OpenSSL could not compute a SHA-256") }
+        let count = try feed(input, upTo: .max, into: hasher, path: file)
+        guard let digest = hasher.finalize() else { throw BoutiqueError.fileSystem(path: path, message: "OpenSSL could not compute a SHA-256") }
+        return (SHA256Hasher.hex(digest), count)
+    }
+
+    /// Adds what `input` holds from where it stands, up to `limit` bytes, to `hasher`, a chunk at a
+    /// time; returns how many bytes that was (fewer at the file's end).
+    func feed(_ input: Int32, upTo limit: Int64, into hasher: SHA256Hasher, path file: String) throws -> Int64 {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         var count: Int64 = 0
-        while true {
-            let read = try Self.readSome(input, into: buffer, path: file)
+        while count < limit {
+            let wanted = Int(min(Int64(buffer.count), limit - count))
+            let read = try Self.readSome(input, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]), path: file)
             if read == 0 { break }
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<read]))
             count += Int64(read)
         }
-        guard let digest = hasher.finalize() else { throw BoutiqueError.fileSystem(path: path, message: "OpenSSL could not compute a SHA-256") }
-        return (SHA256Hasher.hex(digest), count)
+        return count
     }
 }

@@ -12,9 +12,10 @@ import Foundation
 ///
 /// An upload reads the stored file and sends it in pieces of ``pieceBytes`` (`PUT
 /// /v1/attachments/ID?size=N&offset=O`); the server checks the whole against the id. A download asks
-/// for ranges (`GET /v1/attachments/ID/bytes?offset=O&length=L`) and appends them to a `.resume-` file
-/// of the folder, which becomes the attachment only once its SHA-256 is checked. Memory holds one
-/// piece, whatever the size of the file.
+/// for ranges (`GET /v1/attachments/ID/bytes?offset=O&length=L`), the next while the last is written,
+/// and appends them to a `.resume-` file of the folder, hashing them as they go; the file becomes the
+/// attachment only once its SHA-256 is checked. Memory holds one piece of an upload and two ranges of
+/// a download, whatever the size of the file.
 package struct AttachmentTransfer: Sendable {
     /// The most bytes one request carries.
     package static let pieceBytes = 4 << 20
@@ -95,12 +96,22 @@ package struct AttachmentTransfer: Sendable {
             folder.markUsed(id)
             return 0
         }
-        var held = folder.heldOffset(of: id, byteCount: size)
+        let receiving = try await BlockingFileWork.run { _ in try folder.receiving(id, byteCount: size) }
+        var held = receiving.held
         progress(held)
         var received: Int64 = 0
-        while held < size {
+        // The next range is asked for while the last is written and hashed: the network and the disk
+        // work at once, and memory holds two ranges.
+        let channel = self.channel
+        func fetch(from offset: Int64) -> Task<AttachmentRange, any Error>? {
+            guard offset < size else { return nil }
+            return Task { try await channel.range(of: id, offset: offset, length: Self.pieceBytes) }
+        }
+        var fetching = fetch(from: held)
+        defer { fetching?.cancel() }
+        while let current = fetching {
             let data: Data
-            switch try await channel.range(of: id, offset: held, length: Self.pieceBytes) {
+            switch try await current.value {
             case .bytes(let bytes): data = bytes
             case .notUploaded: throw BoutiqueError.attachmentNotUploaded(id: id)
             case .endsBeforeOffset:
@@ -114,20 +125,23 @@ package struct AttachmentTransfer: Sendable {
                 throw BoutiqueError.attachmentDamaged(id: id, reason: "the server sent \(data.count) bytes at offset \(held) of \(size)")
             }
             received += Int64(data.count)
-            let offset = held
-            held = try await BlockingFileWork.run { _ in
-                try data.withUnsafeBytes { piece in try folder.append(piece, to: id, byteCount: size, at: offset) }
-                    ?? folder.heldOffset(of: id, byteCount: size)
+            let (offset, end) = (held, held + Int64(data.count))
+            fetching = fetch(from: end)
+            held = try await BlockingFileWork.run { _ in try data.withUnsafeBytes { try receiving.append($0, at: offset) } }
+            if held != end {
+                // Another process fetching the same bytes appended some: go on from where it stands.
+                fetching?.cancel()
+                fetching = fetch(from: held)
             }
             progress(held)
         }
-        // The whole file is hashed again, not the pieces as they came: another process fetching the
-        // same attachment may have appended some of them.
+        // Checked with the hash of the pieces as they were written, or, when another process appended
+        // some of them, with the whole file's.
         try await BlockingFileWork.run { _ in
             if size == 0 {
                 _ = try folder.store(.memory(Data()), contentType: attachment.contentType, isCancelled: { false })
             } else {
-                try folder.publishResumed(id, byteCount: size)
+                try receiving.publish()
             }
         }
         // The server holds them whole: they need no upload from here, and may leave with the rows or

@@ -3,13 +3,14 @@ import CLibcurl
 import Foundation
 import FoundationNetworking
 
-/// An `https://` request of ``HTTPSyncTransport`` on Linux, sent through libcurl itself.
+/// A request of ``HTTPSyncTransport`` on Linux, sent through libcurl itself.
 ///
 /// FoundationNetworking's `URLSession` is libcurl underneath, but it has no way to trust a private
-/// authority for one session (it takes the system's bundle for every request of the process), and it
-/// reports a certificate it does not trust as an unknown error. Here the authorities of a
-/// ``SyncServerTrust`` are given to this request's handle alone, and an untrusted certificate is told
-/// apart from a network failure.
+/// authority for one session (it takes the system's bundle for every request of the process), it
+/// reports a certificate it does not trust as an unknown error, and it copies each answer through
+/// buffers of its own. Here the authorities of a ``SyncServerTrust`` are given to this request's handle
+/// alone, an untrusted certificate is told apart from a network failure, and the answer's bytes are
+/// the ones libcurl wrote.
 ///
 /// The request goes through one of the transport's kept handles (``LibcurlHandles``), whose
 /// connection the previous request left open.
@@ -63,7 +64,7 @@ enum LibcurlExchange {
             let lines = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
             headerCount = lines.count
             headers = .allocate(capacity: max(1, lines.count))
-            body = Self.copy(request.httpBody.map(Array.init) ?? [])
+            body = Self.copy(request.httpBody ?? Data())
             authorities = trust.isSystem ? nil : Self.copy(trust.pem)
             let url = Self.copy(request.url?.absoluteString ?? "")
             strings.append(url)
@@ -96,14 +97,16 @@ enum LibcurlExchange {
             let detail = String(cString: boutique_curl_error(exchange))
             switch outcome {
             case BOUTIQUE_CURL_ANSWERED:
+                // The answer's buffer (libcurl's `malloc`) becomes the data's, freed with it.
                 let length = exchange.pointee.response_length
-                let data = exchange.pointee.response.map { Data(bytes: $0, count: length) } ?? Data()
+                let data = exchange.pointee.response.map { Data(bytesNoCopy: $0, count: length, deallocator: .free) } ?? Data()
+                exchange.pointee.response = nil
                 return .success((data, Int(exchange.pointee.status)))
             case BOUTIQUE_CURL_UNTRUSTED: return .failure(Failure.untrusted(detail))
             case BOUTIQUE_CURL_CANCELLED: return .failure(CancellationError())
             case BOUTIQUE_CURL_UNAVAILABLE: return .failure(Failure.unavailable(detail))
             case BOUTIQUE_CURL_HANDSHAKE_FAILED: return .failure(Failure.noAnswer("the TLS handshake failed: \(detail)"))
-            case BOUTIQUE_CURL_TOO_LARGE: return .failure(Failure.noAnswer("the answer is larger than 1 GB"))
+            case BOUTIQUE_CURL_TOO_LARGE: return .failure(Failure.noAnswer("the answer is larger than 64 MiB"))
             default: return .failure(Failure.noAnswer(detail))
             }
         }
@@ -123,9 +126,9 @@ enum LibcurlExchange {
             return copy
         }
 
-        private static func copy(_ bytes: [UInt8]) -> UnsafeMutableRawBufferPointer {
+        private static func copy(_ bytes: some DataProtocol) -> UnsafeMutableRawBufferPointer {
             let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 1)
-            copy.copyBytes(from: bytes)
+            bytes.copyBytes(to: copy)
             return copy
         }
     }
