@@ -61,11 +61,25 @@ extension AttachmentFolder {
             throw Self.failure(file, "cannot be opened")
         }
         defer { close(output) }
+        return try Self.append(bytes, to: output, at: offset, path: file)
+    }
+
+    /// Appends `bytes` to the open transfer file `output` when `offset` is its length, and returns the
+    /// new length; nil, writing nothing, otherwise. The file is locked (`flock`) from the check to the
+    /// end of the write, so that two writers at the same offset (a piece sent twice, two processes
+    /// fetching the same bytes) do not both write. `check` runs under the lock first: false leaves the
+    /// file as it is.
+    static func append(
+        _ bytes: UnsafeRawBufferPointer, to output: Int32, at offset: Int64, path file: String, checking check: () -> Bool = { true }
+    ) throws -> Int64? {
+        guard flock(output, LOCK_EX) == 0 else { throw failure(file, "cannot be locked") }
+        defer { flock(output, LOCK_UN) }
+        guard check() else { return nil }
         var status = stat()
-        guard fstat(output, &status) == 0 else { throw Self.failure(file, "cannot be examined") }
+        guard fstat(output, &status) == 0 else { throw failure(file, "cannot be examined") }
         guard Int64(status.st_size) == offset else { return nil }
-        guard lseek(output, off_t(offset), SEEK_SET) >= 0 else { throw Self.failure(file, "cannot be positioned") }
-        try Self.writeAll(bytes, to: output, path: file)
+        guard lseek(output, off_t(offset), SEEK_SET) >= 0 else { throw failure(file, "cannot be positioned") }
+        try writeAll(bytes, to: output, path: file)
         return offset + Int64(bytes.count)
     }
 
@@ -73,18 +87,21 @@ extension AttachmentFolder {
     /// its name. Bytes that are not the id's are removed (the transfer starts again from 0) and
     /// reported as ``BoutiqueError/attachmentDamaged(id:reason:)``.
     ///
-    /// - Parameter hashedAs: the SHA-256 (hex) of the transfer's bytes, hashed as they were appended
-    ///   (``Receiving``): the file is then not read again, only its size checked.
-    package func publishResumed(_ id: String, byteCount: Int64, owner: String? = nil, hashedAs known: String? = nil) throws {
+    /// - Parameter hashedAs: the SHA-256 (hex) of every byte of `file`, hashed as they were appended
+    ///   (``Receiving``, which holds the file open): when the path still names that file, it is not
+    ///   read again, only its size checked.
+    package func publishResumed(
+        _ id: String, byteCount: Int64, owner: String? = nil, hashedAs known: (digest: String, file: FileIdentity)? = nil
+    ) throws {
         let file = resumePath(for: id, byteCount: byteCount, owner: owner)
         let input = open(file, O_RDWR | O_CLOEXEC)
         guard input >= 0 else { throw Self.failure(file, "cannot be opened") }
         defer { close(input) }
+        var status = stat()
+        guard fstat(input, &status) == 0 else { throw Self.failure(file, "cannot be examined") }
         let (digest, count): (String, Int64)
-        if let known {
-            var status = stat()
-            guard fstat(input, &status) == 0 else { throw Self.failure(file, "cannot be examined") }
-            (digest, count) = (known, Int64(status.st_size))
+        if let known, known.file == FileIdentity(status) {
+            (digest, count) = (known.digest, Int64(status.st_size))
         } else {
             (digest, count) = try hash(input, path: file)
         }

@@ -100,18 +100,18 @@ package struct AttachmentTransfer: Sendable {
         var held = receiving.held
         progress(held)
         var received: Int64 = 0
-        // The next range is asked for while the last is written and hashed: the network and the disk
-        // work at once, and memory holds two ranges.
-        let channel = self.channel
-        func fetch(from offset: Int64) -> Task<AttachmentRange, any Error>? {
-            guard offset < size else { return nil }
-            return Task { try await channel.range(of: id, offset: offset, length: Self.pieceBytes) }
-        }
-        var fetching = fetch(from: held)
-        defer { fetching?.cancel() }
-        while let current = fetching {
+        // The range that follows is asked for while the last is written and hashed, so that the
+        // network and the disk work at once; memory holds two ranges. When the transfer stands
+        // elsewhere after a write (another process appended), the range asked for is not used: it is
+        // cancelled as the pass ends, and the next pass asks from where the file stands.
+        var next: AttachmentRange?
+        while held < size {
+            try Task.checkCancellation()
+            let answer: AttachmentRange
+            if let next { answer = next } else { answer = try await channel.range(of: id, offset: held, length: Self.pieceBytes) }
+            next = nil
             let data: Data
-            switch try await current.value {
+            switch answer {
             case .bytes(let bytes): data = bytes
             case .notUploaded: throw BoutiqueError.attachmentNotUploaded(id: id)
             case .endsBeforeOffset:
@@ -126,14 +126,10 @@ package struct AttachmentTransfer: Sendable {
             }
             received += Int64(data.count)
             let (offset, end) = (held, held + Int64(data.count))
-            fetching = fetch(from: end)
+            async let following = end < size ? channel.range(of: id, offset: end, length: Self.pieceBytes) : nil
             held = try await BlockingFileWork.run { _ in try data.withUnsafeBytes { try receiving.append($0, at: offset) } }
-            if held != end {
-                // Another process fetching the same bytes appended some: go on from where it stands.
-                fetching?.cancel()
-                fetching = fetch(from: held)
-            }
             progress(held)
+            if held == end, end < size { next = try await following }
         }
         // Checked with the hash of the pieces as they were written, or, when another process appended
         // some of them, with the whole file's.

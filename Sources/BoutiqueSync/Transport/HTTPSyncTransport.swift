@@ -5,7 +5,9 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A transport to a sync server over HTTP (`URLSession`), authenticated with a bearer token.
+/// A transport to a sync server over HTTP (libcurl on Linux, `URLSession` elsewhere), authenticated
+/// with a bearer token. On Linux a redirect is not followed (its status is refused): give the
+/// server's own URL.
 ///
 /// ```swift
 /// let server: HTTPSyncTransport = .http(URL(string: "https://sync.example.com")!, token: token)

@@ -37,7 +37,7 @@ enum LibcurlExchange {
                 let thread = Thread {
                     continuation.resume(with: transfer.perform())
                 }
-                thread.name = "BoutiqueSync HTTPS"
+                thread.name = "BoutiqueSync HTTP"
                 thread.start()
             }
         } onCancel: {

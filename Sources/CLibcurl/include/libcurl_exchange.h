@@ -1,6 +1,7 @@
-// One HTTP POST through libcurl, for the sync transport on Linux: FoundationNetworking's URLSession
-// is libcurl underneath there, but it offers no way to trust a private certificate authority for one
-// session, nor tells a certificate that is not trusted apart from other failures. libcurl is loaded
+// One HTTP request through libcurl, for the sync transport on Linux: FoundationNetworking's
+// URLSession is libcurl underneath there, but it offers no way to trust a private certificate
+// authority for one session, nor tells a certificate that is not trusted apart from other failures,
+// and it copies each answer through buffers of its own. libcurl is loaded
 // at run time (the libcurl.so.4 that FoundationNetworking itself links), so that building needs no
 // libcurl headers or development package.
 #ifndef BOUTIQUE_LIBCURL_EXCHANGE_H
