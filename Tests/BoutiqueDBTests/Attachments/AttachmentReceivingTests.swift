@@ -22,6 +22,7 @@ import Testing
 
     @Test func piecesAppendedInTurnArePublishedUnderTheirID() throws {
         let (folder, bytes, id) = try Self.setUp()
+        defer { try? FileManager.default.removeItem(atPath: folder.path) }
         let size = Int64(bytes.count)
         let receiving = try folder.receiving(id, byteCount: size)
         #expect(receiving.held == 0)
@@ -38,6 +39,7 @@ import Testing
 
     @Test func aTransferResumedAfterAKillIsCheckedWithWhatTheKilledOneWrote() throws {
         let (folder, bytes, id) = try Self.setUp()
+        defer { try? FileManager.default.removeItem(atPath: folder.path) }
         let size = Int64(bytes.count)
         // The killed transfer wrote the first 1.5 MiB.
         let first = try folder.receiving(id, byteCount: size)
@@ -51,6 +53,7 @@ import Testing
 
     @Test func aTransferAnotherProcessAppendedToIsCheckedWhole() throws {
         let (folder, bytes, id) = try Self.setUp()
+        defer { try? FileManager.default.removeItem(atPath: folder.path) }
         let size = Int64(bytes.count)
         let receiving = try folder.receiving(id, byteCount: size)
         var held = try Self.append(bytes[..<(1 << 20)], to: receiving, at: 0)
@@ -60,7 +63,7 @@ import Testing
         #expect(other == 2 << 20)
         held = try Self.append(bytes[(1 << 20)..<(2 << 20)], to: receiving, at: held)
         #expect(held == 2 << 20)
-        held = try Self.append(bytes[(2 << 20)...], to: receiving, at: held)
+        #expect(try Self.append(bytes[(2 << 20)...], to: receiving, at: held) == size)
         // The running hash missed the other process's MiB: the file is hashed whole, and is right.
         try receiving.publish()
         #expect(try folder.readRange(of: id, offset: 0, length: bytes.count) == bytes)
@@ -68,6 +71,7 @@ import Testing
 
     @Test func aTransferAnotherProcessBeganAgainUnderneathIsCheckedWhole() throws {
         let (folder, bytes, id) = try Self.setUp()
+        defer { try? FileManager.default.removeItem(atPath: folder.path) }
         let size = Int64(bytes.count)
         let receiving = try folder.receiving(id, byteCount: size)
         _ = try Self.append(bytes[..<(1 << 20)], to: receiving, at: 0)
@@ -81,29 +85,33 @@ import Testing
         // This transfer's next pieces fit where the file stands; its running hash covers bytes the file
         // no longer holds, so the file is hashed whole, and found wrong.
         #expect(try Self.append(bytes[(1 << 20)...], to: receiving, at: 1 << 20) == size)
-        #expect {
-            try receiving.publish()
-        } throws: { error in
-            guard case BoutiqueError.attachmentDamaged(let damaged, _) = error else { return false }
-            return damaged == id
-        }
-        #expect(folder.storedSize(of: id) == nil)
+        Self.expectFoundDamaged(receiving, in: folder)
     }
 
     @Test func bytesThatAreNotTheIDsAreRemovedAndReportedDamaged() throws {
         let (folder, bytes, id) = try Self.setUp()
+        defer { try? FileManager.default.removeItem(atPath: folder.path) }
         let size = Int64(bytes.count)
         var wrong = bytes
         wrong[12_345] ^= 0xff
         let receiving = try folder.receiving(id, byteCount: size)
         #expect(try Self.append(wrong[...], to: receiving, at: 0) == size)
-        #expect {
+        Self.expectFoundDamaged(receiving, in: folder)
+    }
+
+    /// Publishing `receiving` fails as damaged bytes, and leaves neither the attachment nor the transfer.
+    static func expectFoundDamaged(
+        _ receiving: AttachmentFolder.Receiving, in folder: AttachmentFolder, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(sourceLocation: sourceLocation) {
             try receiving.publish()
         } throws: { error in
             guard case BoutiqueError.attachmentDamaged(let damaged, let reason) = error else { return false }
-            return damaged == id && reason.contains("not the attachment's")
+            return damaged == receiving.id && reason.contains("not the attachment's")
         }
-        #expect(folder.storedSize(of: id) == nil)
-        #expect(folder.transferredLength(of: id, byteCount: size) == 0, "the next transfer starts again from 0")
+        #expect(folder.storedSize(of: receiving.id) == nil, sourceLocation: sourceLocation)
+        #expect(
+            folder.transferredLength(of: receiving.id, byteCount: receiving.byteCount) == 0, "the next transfer starts again from 0",
+            sourceLocation: sourceLocation)
     }
 }
